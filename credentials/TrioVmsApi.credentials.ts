@@ -1,0 +1,104 @@
+import type {
+	IAuthenticateGeneric,
+	Icon,
+	ICredentialTestRequest,
+	ICredentialType,
+	INodeProperties,
+} from 'n8n-workflow';
+
+/**
+ * The agency's API key and where the service lives. The key travels only in the X-API-KEY
+ * header that n8n adds from `authenticate`; the nodes never read it themselves.
+ */
+export class TrioVmsApi implements ICredentialType {
+	name = 'trioVmsApi';
+
+	displayName = 'Trio VMS API';
+
+	icon: Icon = { light: 'file:../nodes/TrioVms/trioVms.svg', dark: 'file:../nodes/TrioVms/trioVms.dark.svg' };
+
+	documentationUrl = 'https://github.com/n8n-nodes-trio-vms/n8n-nodes-trio-vms#getting-your-api-key';
+
+	properties: INodeProperties[] = [
+		{
+			displayName: 'API Key',
+			name: 'apiKey',
+			type: 'string',
+			typeOptions: { password: true },
+			default: '',
+			required: true,
+			description:
+				'Your agency API key. Create it on your User Profile page in the Trio web application, or ask your MSP contact for one.',
+		},
+		{
+			displayName: 'Environment',
+			name: 'environment',
+			type: 'options',
+			options: [
+				{ name: 'Production', value: 'production', description: 'https://api.triovms.com/{tenant}' },
+				{ name: 'UAT (Testing)', value: 'uat', description: 'https://api-uat.triovms.com/{tenant}' },
+				{ name: 'Custom URL', value: 'custom', description: 'Any other address, such as the local Trio sandbox' },
+			],
+			default: 'production',
+		},
+		{
+			displayName: 'Tenant',
+			name: 'tenant',
+			type: 'string',
+			default: 'ahsa',
+			required: true,
+			description: 'The managed-service provider part of the address, e.g. "ahsa" in https://api.triovms.com/ahsa',
+			displayOptions: { show: { environment: ['production', 'uat'] } },
+		},
+		{
+			displayName: 'Base URL',
+			name: 'baseUrl',
+			type: 'string',
+			default: '',
+			required: true,
+			placeholder: 'http://127.0.0.1:4010',
+			description: 'Everything before /api/v3, e.g. the address printed by "npm run sandbox"',
+			displayOptions: { show: { environment: ['custom'] } },
+		},
+	];
+
+	authenticate: IAuthenticateGeneric = {
+		type: 'generic',
+		properties: {
+			headers: {
+				'X-API-KEY': '={{$credentials.apiKey}}',
+			},
+		},
+	};
+
+	/**
+	 * A candidate lookup for an address that cannot exist: the cheapest call every key may make,
+	 * answered with an empty list. The base URL rule is the one in nodes/shared/credentials.ts.
+	 */
+	test: ICredentialTestRequest = {
+		request: {
+			baseURL:
+				'={{ $credentials.environment === "custom" ? String($credentials.baseUrl).trim().replace(/\\/+$/, "") : ($credentials.environment === "uat" ? "https://api-uat.triovms.com/" : "https://api.triovms.com/") + encodeURIComponent(String($credentials.tenant || "ahsa").trim().replace(/^\\/+|\\/+$/g, "")) }}',
+			url: '/api/v3/candidates',
+			qs: { email: 'n8n-credential-test@example.invalid' },
+			method: 'GET',
+		},
+		rules: [
+			{
+				type: 'responseCode',
+				properties: {
+					value: 403,
+					message:
+						'The service refused the API key: it is wrong, expired or lacks permission. Create a new key on your Trio User Profile page or ask your MSP contact.',
+				},
+			},
+			{
+				type: 'responseCode',
+				properties: {
+					value: 404,
+					message: 'Nothing answers at this address. Check the environment, the tenant or the base URL (it must end before /api/v3).',
+				},
+			},
+		],
+	};
+}

@@ -1,0 +1,192 @@
+/**
+ * Turns the service's failures into messages a recruiter can act on. The service's error body
+ * shape is not documented, so every shape seen or plausible is read: ASP.NET problem details
+ * with field errors, { message }, { Message }, { error }, plain text, or nothing at all.
+ */
+import type { INode, JsonObject } from 'n8n-workflow';
+import { NodeApiError } from 'n8n-workflow';
+
+export interface ServiceMessage {
+	/** One line: what the service said, or a stand-in when it said nothing. */
+	message: string;
+	/** Field name -> what was wrong with it, from problem details `errors`. */
+	fieldErrors: Record<string, string[]>;
+}
+
+const STATUS_TEXT: Record<number, string> = {
+	400: 'Bad Request',
+	401: 'Unauthorized',
+	403: 'Forbidden',
+	404: 'Not Found',
+	409: 'Conflict',
+	413: 'Payload Too Large',
+	415: 'Unsupported Media Type',
+	429: 'Too Many Requests',
+	500: 'Internal Server Error',
+	502: 'Bad Gateway',
+	503: 'Service Unavailable',
+	504: 'Gateway Timeout',
+};
+
+export function statusText(status: number): string {
+	return STATUS_TEXT[status] ?? 'Error';
+}
+
+function asText(value: unknown): string | undefined {
+	if (typeof value === 'string' && value.trim()) return value.trim();
+	return undefined;
+}
+
+function parseIfJson(body: unknown): unknown {
+	if (typeof body !== 'string') return body;
+	const trimmed = body.trim();
+	if (!trimmed.startsWith('{') && !trimmed.startsWith('[')) return body;
+	try {
+		return JSON.parse(trimmed);
+	} catch {
+		return body;
+	}
+}
+
+function readFieldErrors(errors: unknown): Record<string, string[]> {
+	const result: Record<string, string[]> = {};
+	if (!errors || typeof errors !== 'object') return result;
+	for (const [field, messages] of Object.entries(errors as Record<string, unknown>)) {
+		const list = (Array.isArray(messages) ? messages : [messages]).map((m) => (typeof m === 'string' ? m : JSON.stringify(m)));
+		if (list.length) result[field] = list;
+	}
+	return result;
+}
+
+const HTML_TAG = /<[^>]+>/g;
+
+export function readServiceMessage(rawBody: unknown): ServiceMessage {
+	const body = parseIfJson(rawBody);
+	if (body === undefined || body === null || (typeof body === 'string' && !body.trim())) {
+		return { message: 'The service gave no details', fieldErrors: {} };
+	}
+	if (typeof body === 'string') {
+		// A gateway's HTML error page is noise; keep its words, cut to one readable line.
+		const text = body.replace(HTML_TAG, ' ').replace(/\s+/g, ' ').trim();
+		return { message: text.length > 300 ? `${text.slice(0, 297)}...` : text || 'The service gave no details', fieldErrors: {} };
+	}
+	if (Array.isArray(body)) {
+		const texts = body.map((entry) => asText(entry) ?? readServiceMessage(entry).message);
+		return { message: texts.join('; ') || 'The service gave no details', fieldErrors: {} };
+	}
+	if (typeof body !== 'object') return { message: String(body), fieldErrors: {} };
+
+	const record = body as Record<string, unknown>;
+	const fieldErrors = readFieldErrors(record.errors ?? record.Errors);
+	const nestedError = record.error && typeof record.error === 'object' ? (record.error as Record<string, unknown>) : undefined;
+	const parts = [
+		asText(record.title) ?? asText(record.Title),
+		asText(record.detail) ?? asText(record.Detail),
+		asText(record.message),
+		asText(record.Message),
+		asText(record.error),
+		nestedError ? asText(nestedError.message) ?? asText(nestedError.Message) : undefined,
+		asText(record.error_description),
+		asText(record.ExceptionMessage),
+	].filter((part): part is string => part !== undefined);
+	const unique = [...new Set(parts)];
+	let message = unique.join(': ');
+	if (!message && Object.keys(fieldErrors).length) message = 'One or more fields are invalid';
+	if (!message) message = JSON.stringify(body).slice(0, 300);
+	return { message, fieldErrors };
+}
+
+export interface FailureContext {
+	/** What the request was about, for 404s: "job 123", "submission 9". */
+	subject?: string;
+	/** The request touched webhook registrations (403 then means agency admin permission). */
+	webhookManagement?: boolean;
+	/** The request may have created something (its outcome matters on 5xx). */
+	creates?: boolean;
+}
+
+export function hintForStatus(status: number, context: FailureContext = {}): string {
+	if (status === 400) return 'The service rejected the data it was sent. Check the field named above, then run the node again.';
+	if (status === 401 || status === 403) {
+		return context.webhookManagement
+			? 'Managing webhooks needs an API key of a user with the agency administrator permission. Ask your agency admin or MSP contact for such a key.'
+			: 'The API key is wrong, expired or lacks permission for this operation. Create a new key on your Trio User Profile page, or ask your MSP contact.';
+	}
+	if (status === 404) {
+		return context.subject
+			? `No ${context.subject} was found. Check the number (it may belong to another agency, be closed or never have existed).`
+			: 'The service does not know this address or item. Check the number and the credential\'s environment and base URL.';
+	}
+	if (status === 429) return 'The service is limiting how fast you call it. Raise "Pause Between Calls" in the node\'s options, or run the workflow less often.';
+	if (status >= 500) {
+		return context.creates
+			? 'The service failed. If this request creates something it may or may not have been created: check before running it again.'
+			: 'The service failed or is unavailable. Try again later; if it persists, contact your MSP.';
+	}
+	return 'The service refused the request.';
+}
+
+export function formatFieldErrors(fieldErrors: Record<string, string[]>): string {
+	return Object.entries(fieldErrors)
+		.map(([field, messages]) => `${field}: ${messages.join(' ')}`)
+		.join('\n');
+}
+
+/** Removes every occurrence of a secret from a text. */
+export function redact(text: string, secret: string | undefined): string {
+	if (!secret || secret.length < 4) return text;
+	return text.split(secret).join('[redacted]');
+}
+
+export interface ServiceFailure {
+	status: number;
+	body: unknown;
+	method: string;
+	/** Path below the API root, e.g. /Job/123: never the full URL with host or key. */
+	path: string;
+	itemIndex?: number;
+	context?: FailureContext;
+	secret?: string;
+}
+
+/** The NodeApiError for a response the service answered with an error status. */
+export function serviceError(node: INode, failure: ServiceFailure): NodeApiError {
+	const { status, secret } = failure;
+	const { message, fieldErrors } = readServiceMessage(failure.body);
+	const fieldText = formatFieldErrors(fieldErrors);
+	const headline = redact(`Trio VMS answered ${status} ${statusText(status)}: ${message}`, secret);
+	const description = redact(
+		[fieldText, hintForStatus(status, failure.context), `Request: ${failure.method} ${failure.path}`].filter(Boolean).join('\n\n'),
+		secret,
+	);
+	// Only what the service said goes into the error object: never the request, its headers or the key.
+	const response: JsonObject = { status, body: redact(typeof failure.body === 'string' ? failure.body : JSON.stringify(failure.body ?? null), secret) };
+	return new NodeApiError(node, response, {
+		message: headline,
+		description,
+		httpCode: String(status),
+		itemIndex: failure.itemIndex,
+	});
+}
+
+export interface ConnectionFailure {
+	code: string;
+	method: string;
+	path: string;
+	itemIndex?: number;
+	/** The request may have reached the service before the connection broke. */
+	outcomeUnknown: boolean;
+	secret?: string;
+}
+
+export function connectionError(node: INode, failure: ConnectionFailure): NodeApiError {
+	const headline = `Could not reach Trio VMS (${failure.code}) for ${failure.method} ${failure.path}`;
+	const description = failure.outcomeUnknown
+		? 'The connection broke after the request was sent, so it is unknown whether the service carried it out. It was not sent again, to avoid creating it twice: check in Trio (for example with Get Many) before running this item again.'
+		: 'Check the credential\'s environment and base URL, and that this n8n can reach the service. Requests that are safe to repeat were retried before giving up.';
+	return new NodeApiError(
+		node,
+		{ code: failure.code },
+		{ message: redact(headline, failure.secret), description: redact(description, failure.secret), itemIndex: failure.itemIndex },
+	);
+}

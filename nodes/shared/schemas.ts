@@ -1,0 +1,410 @@
+/**
+ * The service's data shapes (spec sections 2, 4 and 6), defined once and used by the action
+ * node, the trigger and the sandbox. Response shapes pass unknown fields through: the service
+ * may add fields at any time and nothing a user could map must be dropped.
+ *
+ * zod is not a runtime dependency of the package: n8n itself ships zod 3 at the top of its
+ * node_modules and exposes its module paths to community packages, the same way they get
+ * n8n-workflow. The real-n8n tests load the package in n8n 1.x and 2.x to keep that true.
+ */
+import { z } from 'zod';
+
+import { isUsStateAbbreviation, PROFILE_FILE_EXTENSIONS } from './service';
+
+const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
+/** Date and time with optional seconds, fraction and offset (per diem times carry none). */
+const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?$/;
+/** Deliberately simple: one @, something on each side, a dot in the domain, no spaces. */
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+export const isoDate = z.string().regex(ISO_DATE, 'must be a date in the form YYYY-MM-DD').refine(
+	(value) => !Number.isNaN(Date.parse(`${value}T00:00:00Z`)),
+	'is not a real calendar date',
+);
+export const isoDateTime = z
+	.string()
+	.regex(ISO_DATE_TIME, 'must be an ISO 8601 date-time such as 2026-03-01T07:00:00Z')
+	.refine((value) => !Number.isNaN(Date.parse(value)), 'is not a real date-time');
+export const email = z.string().trim().regex(EMAIL, 'must be a valid e-mail address such as name@agency.com');
+export const stateAbbreviation = z
+	.string()
+	.refine(isUsStateAbbreviation, 'must be a two-letter US state, DC or territory abbreviation such as TX');
+
+export function isValidEmail(value: string): boolean {
+	return EMAIL.test(value.trim());
+}
+export function isIsoDate(value: string): boolean {
+	return isoDate.safeParse(value).success;
+}
+export function isIsoDateTime(value: string): boolean {
+	return isoDateTime.safeParse(value).success;
+}
+
+// ---------------------------------------------------------------- jobs (spec 2.3)
+
+export const certificationSchema = z
+	.object({ Code: z.number().int(), Name: z.string(), Description: z.string().nullable() })
+	.passthrough();
+
+/** `IsCompat` is spelled so by the service. */
+export const jobStateLicenseSchema = z
+	.object({ Name: z.string(), Abbreviation: z.string(), IsCompat: z.boolean() })
+	.passthrough();
+
+export const jobShiftSchema = z
+	.object({
+		ShiftDescription: z.string(),
+		ShiftIdentifier: z.string(),
+		ShiftStart: z.string(),
+		ShiftEnd: z.string(),
+		ShiftHours: z.number().int().nullable(),
+	})
+	.passthrough();
+
+export const jobSchema = z
+	.object({
+		Number: z.number().int(),
+		Title: z.string(),
+		JobStatus: z.string(),
+		JobStatusReason: z.string().nullable(),
+		StartDate: isoDateTime.nullable(),
+		NumberOfPositions: z.number().int(),
+		NumberOfOpenPositions: z.number().int(),
+		/** Only present on list results; current only when the list was read without modifiedDate. */
+		NumberOfCurrentOpenPositions: z.number().int().optional(),
+		ClientNumber: z.number().int(),
+		ClientName: z.string(),
+		UnitName: z.string().nullable(),
+		FacilityName: z.string().nullable(),
+		FacilityDescription: z.string().nullable(),
+		/** The spec lists JobType both as a string and as an integer. */
+		JobType: z.union([z.string(), z.number()]),
+		PrimaryAddress: z.string(),
+		AltAddress: z.string().nullable(),
+		City: z.string(),
+		State: z.string(),
+		StateAbbreviation: z.string(),
+		ZipCode: z.string(),
+		PrimaryPhone: z.string().nullable(),
+		AltPhone: z.string().nullable(),
+		Profession: z.string(),
+		InternalRate: z.string().nullable(),
+		Description: z.string().nullable(),
+		DurationDescription: z.string().nullable(),
+		RateDescription: z.string().nullable(),
+		OnCallDescription: z.string().nullable(),
+		WeekendDescription: z.string().nullable(),
+		LicenseDescription: z.string().nullable(),
+		RequirementDescription: z.string().nullable(),
+		AllowsCompactLicense: z.boolean(),
+		RelationshipManager: z.string().nullable(),
+		RelationshipManagerEmail: z.string().nullable(),
+		RelationshipManagerPhone: z.string().nullable(),
+		PlacementCoordinator: z.string().nullable(),
+		PlacementCoordinatorEmail: z.string().nullable(),
+		PlacementCoordinatorPhone: z.string().nullable(),
+		IsLocums: z.boolean(),
+		Specialties: z.array(z.string()),
+		Segments: z.array(z.string()),
+		Certifications: z.array(certificationSchema),
+		StateLicenses: z.array(jobStateLicenseSchema),
+		Shift: jobShiftSchema.nullable(),
+		OrientationDates: z.string().nullable(),
+		ModifiedDateUtc: isoDateTime.nullable(),
+	})
+	.passthrough();
+
+// ---------------------------------------------------------------- submissions (spec 2.2, 4)
+
+export const submissionSchema = z
+	.object({
+		Number: z.number().int(),
+		Status: z.string(),
+		StatusCode: z.number().int(),
+		StatusReason: z.string().nullable(),
+		JobNumber: z.number().int(),
+		CandidateNumber: z.number().int(),
+		BestContactDescription: z.string().nullable(),
+		BillRateAmount: z.number().nullable(),
+		StartDate: isoDateTime.nullable(),
+		AvailabilityDescription: z.string().nullable(),
+		DaysOffDescription: z.string().nullable(),
+		ExperienceDescription: z.string().nullable(),
+		ModifiedDateUTC: isoDateTime,
+	})
+	.passthrough();
+
+export const agencyContactSchema = z
+	.object({ name: z.string(), email: z.string(), phoneNumber: z.string() })
+	.strict();
+export const agencyContactsSchema = z.array(agencyContactSchema);
+
+const positiveInteger = z.number().int('must be a whole number').positive('must be a positive number');
+
+/** The text parts of the multipart submission form, after parsing (the file is checked apart). */
+export const submissionCreateFieldsSchema = z.object({
+	JobNumber: positiveInteger,
+	CandidateNumber: positiveInteger,
+	BestContactDescription: z.string().optional(),
+	BillRateAmount: z.number().nonnegative('must not be negative').optional(),
+	StartDate: isoDateTime.optional(),
+	AvailabilityDescription: z.string().optional(),
+	DaysOffDescription: z.string().optional(),
+	ExperienceDescription: z.string().optional(),
+	Description: z.string().optional(),
+	ModifyNote: z.string().optional(),
+	AgencyContacts: agencyContactsSchema.optional(),
+});
+
+export const profileFileExtensionSchema = z.enum(PROFILE_FILE_EXTENSIONS);
+
+export const acceptRequestSchema = z.object({
+	submissionNumber: positiveInteger,
+	reason: z.string().optional(),
+});
+
+export const reasonedRequestSchema = z.object({
+	submissionNumber: positiveInteger,
+	reason: z.string().min(1, 'is required'),
+	description: z.string().optional(),
+});
+
+/** Items of the withdraw reasons list: strings, or objects with a Name (decided: accept both). */
+export const withdrawReasonItemSchema = z.union([z.string(), z.object({ Name: z.string() }).passthrough()]);
+
+// ---------------------------------------------------------------- candidates (spec 2.1)
+
+export const candidateStateLicenseSchema = z.object({
+	state: stateAbbreviation,
+	isCompact: z.boolean().optional(),
+	expirationDate: isoDate.optional(),
+});
+
+export const candidateCreateSchema = z.object({
+	firstName: z.string().trim().min(1, 'is required'),
+	lastName: z.string().trim().min(1, 'is required'),
+	email1: email,
+	phone1: z.string().optional(),
+	isNicotineFree: z.boolean().optional(),
+	isAlcoholFree: z.boolean().optional(),
+	stateLicenses: z.array(candidateStateLicenseSchema).optional(),
+});
+
+export const candidateSchema = z
+	.object({
+		number: z.number().int(),
+		firstName: z.string().nullable().optional(),
+		lastName: z.string().nullable().optional(),
+		email1: z.string().nullable().optional(),
+		phone1: z.string().nullable().optional(),
+		isNicotineFree: z.boolean().nullable().optional(),
+		isAlcoholFree: z.boolean().nullable().optional(),
+		stateLicenses: z
+			.array(
+				z
+					.object({ state: z.string(), isCompact: z.boolean().nullable().optional(), expirationDate: z.string().nullable().optional() })
+					.passthrough(),
+			)
+			.nullable()
+			.optional(),
+	})
+	.passthrough();
+
+// ---------------------------------------------------------------- webhooks (spec 2.4)
+
+export const webhookRegistrationRequestSchema = z.object({
+	Id: z.string().min(1).optional(),
+	Name: z.string().trim().min(1, 'is required'),
+	Url: z.string().url('must be an absolute URL'),
+	Events: z.array(z.string().min(1)).min(1, 'must name at least one event'),
+	IsActive: z.boolean(),
+});
+
+/** Listing shape is decided, read tolerantly: only Id is needed to manage a registration. */
+export const webhookRegistrationSchema = z
+	.object({
+		Id: z.string(),
+		Name: z.string().nullable().optional(),
+		Url: z.string().nullable().optional(),
+		Events: z.array(z.string()).nullable().optional(),
+		IsActive: z.boolean().nullable().optional(),
+	})
+	.passthrough();
+
+export const webhookEventItemSchema = z.union([z.string(), z.object({ Name: z.string() }).passthrough()]);
+
+// ---------------------------------------------------------------- errors (decided: problem details)
+
+export const problemDetailsSchema = z
+	.object({
+		type: z.string().optional(),
+		title: z.string().optional(),
+		status: z.number().optional(),
+		detail: z.string().optional(),
+		errors: z.record(z.array(z.string())).optional(),
+	})
+	.passthrough();
+
+// ---------------------------------------------------------------- per diem events (spec 6.3)
+
+export const namedIdentifierSchema = z
+	.object({ Id: z.string().nullable(), Name: z.string().nullable() })
+	.passthrough();
+
+const timestamp = isoDateTime;
+/** Pool-local time without offset: passed through untouched, never shifted. */
+const poolLocalDateTime = isoDateTime;
+
+const action = <T extends string>(name: T) => z.literal(name);
+
+export const perDiemShiftOpenedItemSchema = z
+	.object({
+		Id: z.string(),
+		Number: z.number().int(),
+		StaffingPool: namedIdentifierSchema,
+		StaffingPoolClient: namedIdentifierSchema,
+		Facility: namedIdentifierSchema,
+		Unit: namedIdentifierSchema,
+		Profession: z.string(),
+		Specialty: z.string(),
+		Start: poolLocalDateTime,
+		End: poolLocalDateTime,
+		PeriodOfWork: z.string().nullable(),
+		Duration: z.number().nullable(),
+		Status: z.string(),
+		RateType: z.string(),
+		ShiftType: z.string(),
+		Notes: z.string().nullable(),
+		Timestamp: timestamp,
+	})
+	.passthrough();
+
+export const perDiemShiftCancelledItemSchema = z
+	.object({ Id: z.string(), Status: z.string(), Timestamp: timestamp })
+	.passthrough();
+
+export const perDiemShiftOpenedSchema = z
+	.object({ Action: action('Per Diem Shift Opened'), Items: z.array(perDiemShiftOpenedItemSchema) })
+	.passthrough();
+export const perDiemShiftAssignedSchema = z
+	.object({
+		Action: action('Per Diem Shift Assigned'),
+		Id: z.string(),
+		Candidate: namedIdentifierSchema,
+		Status: z.string(),
+		Timestamp: timestamp,
+	})
+	.passthrough();
+export const perDiemShiftConfirmedSchema = z
+	.object({
+		Action: action('Per Diem Shift Confirmed'),
+		Id: z.string(),
+		Candidate: namedIdentifierSchema,
+		Status: z.string(),
+		Timestamp: timestamp,
+	})
+	.passthrough();
+export const perDiemShiftCancelledSchema = z
+	.object({ Action: action('Per Diem Shift Cancelled'), Items: z.array(perDiemShiftCancelledItemSchema) })
+	.passthrough();
+export const perDiemShiftRemovedSchema = z
+	.object({ Action: action('Per Diem Shift Removed'), Id: z.string(), Timestamp: timestamp })
+	.passthrough();
+export const perDiemShiftReleasedSchema = z
+	.object({ Action: action('Per Diem Shift Released'), Id: z.string(), Candidate: namedIdentifierSchema, Timestamp: timestamp })
+	.passthrough();
+export const perDiemShiftDeclinedSchema = z
+	.object({ Action: action('Per Diem Shift Declined'), Id: z.string(), Candidate: namedIdentifierSchema, Timestamp: timestamp })
+	.passthrough();
+export const perDiemShiftStaffingPoolChangedSchema = z
+	.object({
+		Action: action('Per Diem Shift Staffing Pool Changed'),
+		Id: z.string(),
+		StaffingPool: namedIdentifierSchema,
+		StaffingPoolClient: namedIdentifierSchema,
+		Profession: z.string(),
+		Specialty: z.string(),
+		Timestamp: timestamp,
+	})
+	.passthrough();
+export const perDiemShiftLocationChangedSchema = z
+	.object({
+		Action: action('Per Diem Shift Location Changed'),
+		Id: z.string(),
+		Facility: namedIdentifierSchema,
+		Unit: namedIdentifierSchema,
+		Timestamp: timestamp,
+	})
+	.passthrough();
+export const perDiemShiftTimeChangedSchema = z
+	.object({
+		Action: action('Per Diem Shift Time Changed'),
+		Id: z.string(),
+		Start: poolLocalDateTime,
+		End: poolLocalDateTime,
+		Timestamp: timestamp,
+	})
+	.passthrough();
+export const perDiemShiftRateChangedSchema = z
+	.object({ Action: action('Per Diem Shift Rate Changed'), Id: z.string(), RateType: z.string(), Timestamp: timestamp })
+	.passthrough();
+export const perDiemShiftNoteChangedSchema = z
+	.object({ Action: action('Per Diem Shift Note Changed'), Id: z.string(), Notes: z.string().nullable(), Timestamp: timestamp })
+	.passthrough();
+
+/**
+ * Non Locums Confirmation Signed: the spec shows neither when it fires nor its payload.
+ * Decided (docs/service-decisions.md): it fires when the confirmation document of a
+ * non-locums placement is signed, and carries the submission it belongs to.
+ */
+export const nonLocumsConfirmationSignedSchema = z
+	.object({
+		Action: action('Non Locums Confirmation Signed'),
+		SubmissionNumber: z.number().int(),
+		JobNumber: z.number().int(),
+		CandidateNumber: z.number().int(),
+		SignedBy: z.string().nullable(),
+		SignedDateUtc: timestamp,
+		Timestamp: timestamp,
+	})
+	.passthrough();
+
+// ---------------------------------------------------------------- types
+
+export type Job = z.infer<typeof jobSchema>;
+export type Certification = z.infer<typeof certificationSchema>;
+export type JobStateLicense = z.infer<typeof jobStateLicenseSchema>;
+export type JobShift = z.infer<typeof jobShiftSchema>;
+export type Submission = z.infer<typeof submissionSchema>;
+export type SubmissionCreateFields = z.infer<typeof submissionCreateFieldsSchema>;
+export type AgencyContact = z.infer<typeof agencyContactSchema>;
+export type AcceptRequest = z.infer<typeof acceptRequestSchema>;
+export type ReasonedRequest = z.infer<typeof reasonedRequestSchema>;
+export type CandidateCreateRequest = z.infer<typeof candidateCreateSchema>;
+export type CandidateStateLicense = z.infer<typeof candidateStateLicenseSchema>;
+export type Candidate = z.infer<typeof candidateSchema>;
+export type WebhookRegistrationRequest = z.infer<typeof webhookRegistrationRequestSchema>;
+export type WebhookRegistration = z.infer<typeof webhookRegistrationSchema>;
+export type ProblemDetails = z.infer<typeof problemDetailsSchema>;
+export type NamedIdentifier = z.infer<typeof namedIdentifierSchema>;
+export type PerDiemShiftOpenedItem = z.infer<typeof perDiemShiftOpenedItemSchema>;
+export type PerDiemShiftCancelledItem = z.infer<typeof perDiemShiftCancelledItemSchema>;
+
+/** Reads the name out of a list item that is either a string or an object with `Name`. */
+export function nameOfListItem(item: unknown): string | undefined {
+	if (typeof item === 'string') return item;
+	if (item && typeof item === 'object' && typeof (item as { Name?: unknown }).Name === 'string') {
+		return (item as { Name: string }).Name;
+	}
+	return undefined;
+}
+
+/** Turns zod issues into "Field: message" lines that name the field the way a user sees it. */
+export function describeIssues(error: z.ZodError, fieldLabels: Record<string, string> = {}): string[] {
+	return error.issues.map((issue) => {
+		const path = issue.path.join('.');
+		const label = fieldLabels[String(issue.path[0] ?? '')] ?? (path || 'body');
+		const where = issue.path.length > 1 && fieldLabels[String(issue.path[0])] ? `${label} (${issue.path.slice(1).join('.')})` : label;
+		return `${where}: ${issue.message}`;
+	});
+}

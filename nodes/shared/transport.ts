@@ -1,0 +1,283 @@
+/**
+ * The one way a request leaves this package. It builds the URL from the credential, sends
+ * JSON or multipart bodies through n8n's authenticated HTTP helper (which adds X-API-KEY),
+ * paces calls, retries what is safe to retry, and turns failures into NodeApiErrors.
+ */
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	IHookFunctions,
+	IHttpRequestMethods,
+	IHttpRequestOptions,
+	ILoadOptionsFunctions,
+	INode,
+	IPollFunctions,
+	IWebhookFunctions,
+} from 'n8n-workflow';
+import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
+
+import { BaseUrlError, resolveApiRoot, TRIO_CREDENTIAL_TYPE, type TrioCredentialData } from './credentials';
+import { connectionError, redact, serviceError, type FailureContext } from './errors';
+import { encodeMultipart, type MultipartPart } from './multipart';
+
+export type TrioFunctions = IExecuteFunctions | ILoadOptionsFunctions | IHookFunctions | IWebhookFunctions | IPollFunctions;
+
+export type QueryValue = string | number | boolean | undefined;
+
+export interface TrioRequest {
+	method: 'GET' | 'POST';
+	/** Below /api/v3, with `{name}` placeholders filled from pathParams, e.g. '/Job/{number}'. */
+	path: string;
+	pathParams?: Record<string, string | number>;
+	query?: Record<string, QueryValue>;
+	/** Sent as JSON. */
+	body?: unknown;
+	/** Sent as multipart/form-data instead of JSON. */
+	multipart?: MultipartPart[];
+	/**
+	 * Whether sending the request twice has the same effect as sending it once. GETs are;
+	 * webhook updates (POST with Id) are; creates and state changes are not, and are never
+	 * re-sent once they may have reached the service.
+	 */
+	idempotent?: boolean;
+	itemIndex?: number;
+	context?: FailureContext;
+}
+
+export interface RetryPolicy {
+	/** Extra attempts after the first. */
+	maxRetries: number;
+	baseDelayMs: number;
+	maxDelayMs: number;
+	/** The longest Retry-After honoured; a longer one is shortened to this. */
+	maxRetryAfterMs: number;
+}
+
+export interface TrioClientOptions {
+	/** Wait at least this long between the start of two calls (the service asks callers to pause). */
+	pauseBetweenCallsMs?: number;
+	retry?: Partial<RetryPolicy>;
+	timeoutMs?: number;
+}
+
+export const DEFAULT_RETRY_POLICY: RetryPolicy = {
+	maxRetries: 3,
+	baseDelayMs: 500,
+	maxDelayMs: 20_000,
+	maxRetryAfterMs: 60_000,
+};
+
+const RETRYABLE_STATUSES = new Set([429, 502, 503, 504]);
+/** Connection failures where the request is known not to have reached the service. */
+const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
+/** Connection failures where it may have reached the service. */
+const BROKEN_CODES = new Set(['ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'ECONNABORTED', 'ESOCKETTIMEDOUT', 'ERR_SOCKET_CONNECTION_TIMEOUT', 'UND_ERR_SOCKET']);
+
+interface RawResponse {
+	statusCode: number;
+	headers: Record<string, unknown>;
+	body: unknown;
+}
+
+export function fillPath(path: string, params: Record<string, string | number> = {}): string {
+	return path.replace(/\{(\w+)\}/g, (_, name: string) => {
+		const value = params[name];
+		if (value === undefined || value === '') throw new Error(`Missing path parameter "${name}" for ${path}`);
+		return encodeURIComponent(String(value));
+	});
+}
+
+/** Seconds or an HTTP date, as RFC 9110 allows; undefined when absent or unreadable. */
+export function parseRetryAfter(value: unknown, now = Date.now()): number | undefined {
+	const text = Array.isArray(value) ? value[0] : value;
+	if (typeof text !== 'string' && typeof text !== 'number') return undefined;
+	const trimmed = String(text).trim();
+	if (/^\d+(\.\d+)?$/.test(trimmed)) return Math.round(Number(trimmed) * 1000);
+	const date = Date.parse(trimmed);
+	if (Number.isNaN(date)) return undefined;
+	return Math.max(0, date - now);
+}
+
+/** Exponential backoff with "equal jitter": half fixed, half random, so callers spread out. */
+export function backoffDelay(attempt: number, policy: RetryPolicy, random: () => number = Math.random): number {
+	const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** attempt);
+	return Math.round(ceiling / 2 + random() * (ceiling / 2));
+}
+
+function errorCode(error: unknown): string | undefined {
+	const seen = new Set<unknown>();
+	let current: unknown = error;
+	while (current && typeof current === 'object' && !seen.has(current)) {
+		seen.add(current);
+		const candidate = current as { code?: unknown; cause?: unknown; message?: unknown };
+		if (typeof candidate.code === 'string' && (NOT_SENT_CODES.has(candidate.code) || BROKEN_CODES.has(candidate.code))) {
+			return candidate.code;
+		}
+		if (typeof candidate.message === 'string' && /socket hang up/i.test(candidate.message)) return 'ECONNRESET';
+		current = candidate.cause;
+	}
+	return undefined;
+}
+
+function parseBody(raw: unknown, headers: Record<string, unknown>): unknown {
+	if (raw === undefined || raw === null) return undefined;
+	const text = Buffer.isBuffer(raw) ? raw.toString('utf8') : raw;
+	if (typeof text !== 'string') return text;
+	if (!text.trim()) return undefined;
+	const contentType = String(headers['content-type'] ?? '');
+	if (contentType.includes('json') || /^\s*[[{"]/.test(text)) {
+		try {
+			return JSON.parse(text);
+		} catch {
+			return text;
+		}
+	}
+	return text;
+}
+
+export class TrioClient {
+	private apiRoot: string | undefined;
+
+	private secret: string | undefined;
+
+	private lastCallStartedAt = 0;
+
+	private readonly retry: RetryPolicy;
+
+	/** Counts what actually went over the wire; benchmarks and tests read it. */
+	readonly stats = { requests: 0, retries: 0 };
+
+	constructor(
+		private readonly functions: TrioFunctions,
+		private readonly options: TrioClientOptions = {},
+	) {
+		this.retry = { ...DEFAULT_RETRY_POLICY, ...options.retry };
+	}
+
+	private get node(): INode {
+		return this.functions.getNode();
+	}
+
+	private async root(itemIndex?: number): Promise<string> {
+		if (this.apiRoot === undefined) {
+			const credentials = (await this.functions.getCredentials(TRIO_CREDENTIAL_TYPE)) as TrioCredentialData;
+			this.secret = credentials.apiKey;
+			try {
+				this.apiRoot = resolveApiRoot(credentials);
+			} catch (error) {
+				if (error instanceof BaseUrlError) throw new NodeOperationError(this.node, error.message, { itemIndex });
+				throw error;
+			}
+		}
+		return this.apiRoot;
+	}
+
+	private async pace(): Promise<void> {
+		const pause = this.options.pauseBetweenCallsMs ?? 0;
+		if (pause > 0 && this.lastCallStartedAt > 0) {
+			const wait = this.lastCallStartedAt + pause - Date.now();
+			if (wait > 0) await sleep(wait);
+		}
+		this.lastCallStartedAt = Date.now();
+	}
+
+	async request<T = unknown>(request: TrioRequest): Promise<T> {
+		const root = await this.root(request.itemIndex);
+		const path = fillPath(request.path, request.pathParams);
+		const idempotent = request.idempotent ?? request.method === 'GET';
+		const options = this.buildOptions(request, `${root}${path}`);
+
+		for (let attempt = 0; ; attempt++) {
+			await this.pace();
+			let response: RawResponse;
+			try {
+				this.stats.requests++;
+				response = (await this.functions.helpers.httpRequestWithAuthentication.call(
+					this.functions,
+					TRIO_CREDENTIAL_TYPE,
+					options,
+				)) as RawResponse;
+			} catch (error) {
+				const code = errorCode(error);
+				if (!code) throw this.unexpected(error, request, path);
+				const reachedService = !NOT_SENT_CODES.has(code);
+				if ((idempotent || !reachedService) && attempt < this.retry.maxRetries) {
+					this.stats.retries++;
+					await sleep(backoffDelay(attempt, this.retry));
+					continue;
+				}
+				throw connectionError(this.node, {
+					code,
+					method: request.method,
+					path,
+					itemIndex: request.itemIndex,
+					outcomeUnknown: reachedService && !idempotent,
+					secret: this.secret,
+				});
+			}
+
+			const body = parseBody(response.body, response.headers ?? {});
+			if (response.statusCode >= 200 && response.statusCode < 300) return body as T;
+
+			// A 429 is a refusal before any work, so even a create may be sent again.
+			const retryable = RETRYABLE_STATUSES.has(response.statusCode) && (idempotent || response.statusCode === 429);
+			if (retryable && attempt < this.retry.maxRetries) {
+				const retryAfter = parseRetryAfter(response.headers?.['retry-after']);
+				const delay = retryAfter !== undefined ? Math.min(retryAfter, this.retry.maxRetryAfterMs) : backoffDelay(attempt, this.retry);
+				this.stats.retries++;
+				await sleep(delay);
+				continue;
+			}
+			throw serviceError(this.node, {
+				status: response.statusCode,
+				body,
+				method: request.method,
+				path,
+				itemIndex: request.itemIndex,
+				context: { creates: !idempotent, ...request.context },
+				secret: this.secret,
+			});
+		}
+	}
+
+	private buildOptions(request: TrioRequest, url: string): IHttpRequestOptions {
+		const headers: IDataObject = { Accept: 'application/json' };
+		const options: IHttpRequestOptions = {
+			method: request.method as IHttpRequestMethods,
+			url,
+			headers,
+			returnFullResponse: true,
+			ignoreHttpStatusErrors: true,
+			// Read as text so that every error shape, plain text included, reaches readServiceMessage.
+			encoding: 'text',
+			timeout: this.options.timeoutMs ?? 60_000,
+		};
+		const query = Object.fromEntries(Object.entries(request.query ?? {}).filter(([, value]) => value !== undefined && value !== ''));
+		if (Object.keys(query).length) options.qs = query as IDataObject;
+		if (request.multipart) {
+			const encoded = encodeMultipart(request.multipart);
+			headers['Content-Type'] = encoded.contentType;
+			options.body = encoded.body;
+		} else if (request.body !== undefined) {
+			headers['Content-Type'] = 'application/json';
+			options.body = JSON.stringify(request.body);
+		}
+		return options;
+	}
+
+	private unexpected(error: unknown, request: TrioRequest, path: string): Error {
+		if (error instanceof NodeApiError || error instanceof NodeOperationError) {
+			error.message = redact(error.message, this.secret);
+			if (error.description) error.description = redact(error.description, this.secret);
+			return error;
+		}
+		const message = error instanceof Error ? error.message : String(error);
+		return new NodeOperationError(this.node, redact(`Request ${request.method} ${path} failed: ${message}`, this.secret), {
+			itemIndex: request.itemIndex,
+		});
+	}
+}
+
+export function createTrioClient(functions: TrioFunctions, options?: TrioClientOptions): TrioClient {
+	return new TrioClient(functions, options);
+}

@@ -1,0 +1,106 @@
+import { spawn } from 'node:child_process';
+import type { SpawnOptions } from 'node:child_process';
+
+export interface RunResult {
+	code: number | null;
+	signal: NodeJS.Signals | null;
+	/** stdout and stderr interleaved, for error reports. */
+	output: string;
+	/** stdout alone, for commands whose result is machine-read. */
+	stdout: string;
+	seconds: number;
+}
+
+export interface RunOptions extends SpawnOptions {
+	/** Every child is bounded: a hung npm must not hang the test run. */
+	timeoutMs: number;
+	/** Called with each chunk so long installs can be logged to a file as they go. */
+	onOutput?: (chunk: string) => void;
+}
+
+/**
+ * Runs a command to completion with a hard time limit and captures stdout+stderr
+ * interleaved, because npm reports its real error on whichever stream it likes.
+ */
+export function run(command: string, args: string[], options: RunOptions): Promise<RunResult> {
+	const { timeoutMs, onOutput, ...spawnOptions } = options;
+	const started = Date.now();
+	return new Promise((resolve, reject) => {
+		// detached gives the child its own process group so a timeout can kill
+		// npm's grandchildren (node-gyp, make, cc) too.
+		const child = spawn(command, args, { ...spawnOptions, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+		let output = '';
+		let stdout = '';
+		child.stdout?.on('data', (data: Buffer) => {
+			stdout += data.toString('utf8');
+		});
+		const onData = (data: Buffer) => {
+			const text = data.toString('utf8');
+			output += text;
+			if (output.length > 2_000_000) output = output.slice(-1_000_000);
+			onOutput?.(text);
+		};
+		child.stdout?.on('data', onData);
+		child.stderr?.on('data', onData);
+		let timedOut = false;
+		const timer = setTimeout(() => {
+			timedOut = true;
+			killGroup(child.pid, 'SIGKILL');
+		}, timeoutMs);
+		child.on('error', (error) => {
+			clearTimeout(timer);
+			reject(error);
+		});
+		child.on('close', (code, signal) => {
+			clearTimeout(timer);
+			const seconds = (Date.now() - started) / 1000;
+			if (timedOut) {
+				reject(new Error(`${command} ${args.join(' ')} timed out after ${timeoutMs / 1000} s\n${tail(output, 40)}`));
+				return;
+			}
+			resolve({ code, signal, output, stdout, seconds });
+		});
+	});
+}
+
+/** Like run, but a non-zero exit is an error carrying the end of the output. */
+export async function runOrThrow(command: string, args: string[], options: RunOptions): Promise<RunResult> {
+	const result = await run(command, args, options);
+	if (result.code !== 0) {
+		throw new Error(
+			`${command} ${args.join(' ')} failed (exit ${result.code ?? result.signal}) in ${String(options.cwd ?? process.cwd())}\n${tail(result.output, 40)}`,
+		);
+	}
+	return result;
+}
+
+export function killGroup(pid: number | undefined, signal: NodeJS.Signals): void {
+	if (pid === undefined) return;
+	try {
+		process.kill(-pid, signal);
+	} catch {
+		try {
+			process.kill(pid, signal);
+		} catch {
+			// Already gone: nothing to kill.
+		}
+	}
+}
+
+export function tail(text: string, lines: number): string {
+	return text.split('\n').slice(-lines).join('\n');
+}
+
+export function isAlive(pid: number): boolean {
+	try {
+		process.kill(pid, 0);
+		return true;
+	} catch (error) {
+		// EPERM means it exists but belongs to someone else: still alive.
+		return (error as NodeJS.ErrnoException).code === 'EPERM';
+	}
+}
+
+export function sleep(ms: number): Promise<void> {
+	return new Promise((resolve) => setTimeout(resolve, ms));
+}
