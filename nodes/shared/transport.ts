@@ -165,8 +165,8 @@ export class TrioClient {
 			try {
 				this.apiRoot = resolveApiRoot(credentials);
 			} catch (error) {
-				if (error instanceof BaseUrlError) throw new NodeOperationError(this.node, error.message, { itemIndex });
-				throw error;
+				const message = error instanceof BaseUrlError ? error.message : `The Trio VMS credential could not be read: ${String(error)}`;
+				throw new NodeOperationError(this.node, message, { itemIndex });
 			}
 		}
 		return this.apiRoot;
