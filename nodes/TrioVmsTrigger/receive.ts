@@ -1,0 +1,174 @@
+/**
+ * Receiving a delivery: check it before any workflow starts, then turn it into items.
+ *
+ *   1. token   the `token` query parameter must equal the node's secret (constant-time) -> else 403
+ *   2. event   the `event` query parameter must name one of the 15 events             -> else 400
+ *   3. body    must be JSON                                                          -> else 400
+ *   4. the event must still be selected in the node                                  -> else 200, ignored
+ *   5. duplicates (optional)                                                         -> 200, dropped
+ *   6. items: the payload plus `event` and `receivedAt`; checked against the event's schema
+ *
+ * Everything here is pure so it can be tested without n8n; the node wires it to the request.
+ */
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { IDataObject } from 'n8n-workflow';
+
+import { isTrioEventName, TRIO_EVENTS, type TrioEventName } from '../shared/events';
+import { describeIssues } from '../shared/schemas';
+
+// ------------------------------------------------------------------ verification
+
+function digest(value: string): Buffer {
+	return createHash('sha256').update(value, 'utf8').digest();
+}
+
+/**
+ * Constant-time comparison of the expected token and the one received. Both are hashed first
+ * so the comparison never depends on (or reveals) their lengths.
+ */
+export function tokensMatch(expected: string | undefined, received: unknown): boolean {
+	if (typeof expected !== 'string' || expected.length === 0) return false;
+	if (typeof received !== 'string' || received.length === 0) return false;
+	return timingSafeEqual(digest(expected), digest(received));
+}
+
+/** A query parameter as one string: repeated parameters (arrays) or nested objects do not count. */
+export function singleQueryValue(query: unknown, name: string): string | undefined {
+	if (!query || typeof query !== 'object') return undefined;
+	const value = (query as Record<string, unknown>)[name];
+	return typeof value === 'string' ? value : undefined;
+}
+
+export type BodyReading = { ok: true; value: unknown } | { ok: false; reason: string };
+
+function isJsonContentType(contentType: string | undefined): boolean {
+	if (!contentType) return false;
+	const type = contentType.split(';')[0].trim().toLowerCase();
+	return type === 'application/json' || type.endsWith('+json');
+}
+
+function parseJsonText(text: string): BodyReading {
+	if (text.trim() === '') return { ok: false, reason: 'The body is empty; a JSON body is expected' };
+	try {
+		return { ok: true, value: JSON.parse(text.replace(/^\uFEFF/, '')) as unknown };
+	} catch {
+		return { ok: false, reason: 'The body is not JSON' };
+	}
+}
+
+/**
+ * The delivery's JSON, read from the raw bytes when n8n kept them (so the content type does
+ * not matter: JSON sent as text/plain is accepted, a form post or plain text is not), else
+ * from what n8n parsed for an application/json request.
+ */
+export function readJsonBody(input: { contentType?: string; parsedBody: unknown; rawBody?: Buffer | string }): BodyReading {
+	const { contentType, parsedBody, rawBody } = input;
+	if (rawBody !== undefined && rawBody !== null) {
+		return parseJsonText(Buffer.isBuffer(rawBody) ? rawBody.toString('utf8') : String(rawBody));
+	}
+	if (typeof parsedBody === 'string') return parseJsonText(parsedBody);
+	if (isJsonContentType(contentType) && parsedBody !== undefined) return { ok: true, value: parsedBody };
+	return { ok: false, reason: 'The body is empty or not JSON' };
+}
+
+// ------------------------------------------------------------------ items
+
+export interface ValidationNote {
+	valid: false;
+	issues: string[];
+}
+
+/**
+ * Issue lines ("Items.0.Start: must be an ISO 8601 date-time ...") when the payload does not
+ * match its schema; one line per field (the first problem found with it).
+ */
+export function validatePayload(event: TrioEventName, payload: unknown): string[] {
+	const result = TRIO_EVENTS[event].payload.safeParse(payload);
+	if (result.success) return [];
+	const seen = new Set<string>();
+	return describeIssues(result.error).filter((line) => {
+		const field = line.slice(0, line.indexOf(': '));
+		if (seen.has(field)) return false;
+		seen.add(field);
+		return true;
+	});
+}
+
+function isRecord(value: unknown): value is IDataObject {
+	return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** `event` and `receivedAt` first, then the payload's own fields exactly as sent. */
+function item(event: string, receivedAt: string, fields: IDataObject, issues: string[]): IDataObject {
+	const json: IDataObject = Object.assign({ event, receivedAt }, fields, { event, receivedAt });
+	if (issues.length) json._validation = { valid: false, issues } satisfies ValidationNote;
+	return json;
+}
+
+const ITEM_ISSUE = /^Items\.(\d+)(?:\.|:)/;
+
+/**
+ * The output items of one delivery. Payloads are passed through untouched (per diem Start and
+ * End stay the pool-local strings they are). A payload that does not match the event's schema
+ * is still emitted, with `_validation: { valid: false, issues }`; a valid one has no
+ * `_validation` field. With `split`, a batched event (Items) gives one item per element,
+ * each keeping the payload's other fields (Action) and only the issues that concern it.
+ */
+export function buildItems(input: {
+	event: TrioEventName;
+	payload: unknown;
+	receivedAt: string;
+	split: boolean;
+}): IDataObject[] {
+	const { event, payload, receivedAt, split } = input;
+	const issues = validatePayload(event, payload);
+	if (!isRecord(payload)) {
+		// Not an object: emit it under `body` so nothing is lost.
+		const reason = Array.isArray(payload) ? 'a list' : payload === null ? 'null' : `a ${typeof payload}`;
+		return [item(event, receivedAt, { body: payload as IDataObject['body'] }, [`body: expected a JSON object, received ${reason}`])];
+	}
+	const elements = payload.Items;
+	if (!split || !TRIO_EVENTS[event].batched || !Array.isArray(elements) || elements.length === 0) {
+		return [item(event, receivedAt, payload, issues)];
+	}
+	const { Items: _items, ...rest } = payload;
+	const shared = issues.filter((issue) => !ITEM_ISSUE.test(issue));
+	return elements.map((element, index) => {
+		const own = issues
+			.filter((issue) => ITEM_ISSUE.exec(issue)?.[1] === String(index))
+			.map((issue) => issue.replace(ITEM_ISSUE, (match) => (match.endsWith(':') ? 'item:' : '')));
+		const fields: IDataObject = isRecord(element) ? { ...rest, ...element } : { ...rest, item: element as IDataObject['item'] };
+		return item(event, receivedAt, fields, [...shared, ...own]);
+	});
+}
+
+// ------------------------------------------------------------------ the whole check
+
+export type DeliveryVerdict =
+	| { kind: 'refuse'; status: 403 | 400; message: string }
+	| { kind: 'ignore'; message: string }
+	| { kind: 'accept'; event: TrioEventName; payload: unknown };
+
+/** Steps 1-4 above: who may deliver, which event, whether the body is JSON, whether it is wanted. */
+export function judgeDelivery(input: {
+	expectedToken: string | undefined;
+	query: unknown;
+	contentType?: string;
+	parsedBody: unknown;
+	rawBody?: Buffer | string;
+	selectedEvents: readonly string[];
+}): DeliveryVerdict {
+	if (!tokensMatch(input.expectedToken, singleQueryValue(input.query, 'token'))) {
+		return { kind: 'refuse', status: 403, message: 'Forbidden: this address accepts only deliveries from this workflow\'s Trio VMS webhook registrations' };
+	}
+	const event = singleQueryValue(input.query, 'event');
+	if (!isTrioEventName(event)) {
+		return { kind: 'refuse', status: 400, message: `Unknown event "${event ?? ''}"` };
+	}
+	const body = readJsonBody(input);
+	if (!body.ok) return { kind: 'refuse', status: 400, message: body.reason };
+	if (!input.selectedEvents.includes(event)) {
+		return { kind: 'ignore', message: `The event "${event}" is no longer selected in this trigger; the delivery was ignored` };
+	}
+	return { kind: 'accept', event, payload: body.value };
+}

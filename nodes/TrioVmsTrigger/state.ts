@@ -1,0 +1,82 @@
+/**
+ * What the trigger remembers between activation and deliveries, in the node's static data.
+ *
+ * Layout (node static data, one entry per scope):
+ *   {
+ *     production?: { webhookUrl, token, ids: { "<event>": "<registration Id>" } },
+ *     test?:       { webhookUrl, token, ids: { ... } }
+ *   }
+ *
+ * "test" is written only when n8n registers the editor's test URL ("Listen for test event");
+ * everything else is "production". Keeping the two apart means a test never replaces or
+ * deactivates the registrations an active workflow relies on.
+ *
+ * n8n only notices a change to static data when a property of it is set or deleted, so a
+ * scope is always written as a whole new object, never mutated in place.
+ */
+import type { IDataObject } from 'n8n-workflow';
+
+import { isTrioEventName, type TrioEventName } from '../shared/events';
+
+export type RegistrationScope = 'production' | 'test';
+
+export const SCOPES: readonly RegistrationScope[] = ['production', 'test'];
+
+export interface ScopeState {
+	/** n8n's webhook URL (without our query parameters) the registrations were made for. */
+	webhookUrl: string;
+	/** The secret carried in every registered URL; deliveries without it are refused. */
+	token: string;
+	/** Registration Id per event. */
+	ids: Partial<Record<TrioEventName, string>>;
+}
+
+/** n8n registers the editor's test URL in "manual" mode; activation uses every other mode. */
+export function scopeForMode(mode: string): RegistrationScope {
+	return mode === 'manual' ? 'test' : 'production';
+}
+
+export function readScope(staticData: IDataObject, scope: RegistrationScope): ScopeState | undefined {
+	const raw = staticData[scope];
+	if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return undefined;
+	const { webhookUrl, token, ids } = raw as Record<string, unknown>;
+	if (typeof webhookUrl !== 'string' || typeof token !== 'string' || !token) return undefined;
+	const cleanIds: Partial<Record<TrioEventName, string>> = {};
+	if (ids && typeof ids === 'object' && !Array.isArray(ids)) {
+		for (const [event, id] of Object.entries(ids as Record<string, unknown>)) {
+			if (isTrioEventName(event) && typeof id === 'string' && id) cleanIds[event] = id;
+		}
+	}
+	return { webhookUrl, token, ids: cleanIds };
+}
+
+export function writeScope(staticData: IDataObject, scope: RegistrationScope, state: ScopeState | undefined): void {
+	if (state === undefined) {
+		if (scope in staticData) delete staticData[scope];
+		return;
+	}
+	staticData[scope] = { webhookUrl: state.webhookUrl, token: state.token, ids: { ...state.ids } };
+}
+
+/**
+ * n8n calls `delete` in the same mode ("internal") for the test URL and for deactivation, so
+ * the scope is told by the URL: the scope registered for exactly this URL, else the test
+ * scope when the URL is n8n's test endpoint, else production (whose URL may have changed
+ * since it was registered: its stored ids still find its registrations).
+ */
+export function scopeForRemoval(staticData: IDataObject, webhookUrl: string, mode: string): RegistrationScope {
+	if (mode === 'manual') return 'test';
+	for (const scope of SCOPES) {
+		if (readScope(staticData, scope)?.webhookUrl === webhookUrl) return scope;
+	}
+	return looksLikeTestUrl(webhookUrl) ? 'test' : 'production';
+}
+
+/** n8n's default test endpoint is /webhook-test/; production is /webhook/. */
+export function looksLikeTestUrl(webhookUrl: string): boolean {
+	try {
+		return new URL(webhookUrl).pathname.split('/').includes('webhook-test');
+	} catch {
+		return false;
+	}
+}
