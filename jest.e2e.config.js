@@ -1,0 +1,23 @@
+/**
+ * Real-n8n end-to-end suites: each file starts actual n8n processes (2.x on Node 24,
+ * 1.x on the system Node) with the packed package installed as users install it.
+ * Run `npm run build` first; the suites pack dist/ as it is.
+ */
+/** @type {import('jest').Config} */
+module.exports = {
+	preset: 'ts-jest',
+	testEnvironment: 'node',
+	roots: ['<rootDir>/test/e2e'],
+	testMatch: ['**/*.e2e.test.ts'],
+	transform: {
+		'^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.json', isolatedModules: true }],
+	},
+	// n8n 2.x alone takes about 1 GiB and most of a core to start; on 2 cores two
+	// suites at once would only make both flaky.
+	maxWorkers: 1,
+	// Starting n8n, creating its owner and running a workflow takes 10-20 s, more
+	// when the machine is busy; installs are done in globalSetup, not here.
+	testTimeout: 180_000,
+	globalSetup: '<rootDir>/test/harness/global-setup.ts',
+	verbose: true,
+};

@@ -1,0 +1,148 @@
+import { randomUUID } from 'node:crypto';
+
+import type { ExecutionRecord, N8nInstance } from './n8n';
+
+export interface WorkflowNode {
+	name: string;
+	type: string;
+	typeVersion: number;
+	position?: [number, number];
+	parameters: Record<string, unknown>;
+	credentials?: Record<string, { id: string; name: string }>;
+	[key: string]: unknown;
+}
+
+/** n8n's connection map: source node name -> { main: [[{ node, type, index }]] }. */
+export type Connections = Record<string, { main: Array<Array<{ node: string; type: string; index: number }>> }>;
+
+export type JsonObject = Record<string, unknown>;
+
+const WEBHOOK_NODE = 'Harness Webhook';
+const INPUT_NODE = 'Harness Input';
+
+/**
+ * Runs action nodes in a real n8n: puts them after a Webhook node (respond with all
+ * items of the last node), activates the workflow, POSTs to its production URL and
+ * returns the JSON of the items the last node produced. The workflow is removed
+ * afterwards, pass or fail.
+ *
+ * Without `inputItems` the first nodes receive the webhook's one item (headers, body…);
+ * with them, a Code node turns the POSTed list into exactly those items.
+ */
+export async function runThroughWebhook(
+	instance: N8nInstance,
+	nodes: WorkflowNode[],
+	connections: Connections,
+	inputItems?: JsonObject[],
+): Promise<JsonObject[]> {
+	if (nodes.length === 0) throw new Error('runThroughWebhook needs at least one node');
+	const webhookPath = `harness-${randomUUID()}`;
+	const targets = new Set<string>();
+	for (const outputs of Object.values(connections)) {
+		for (const output of outputs.main) for (const connection of output ?? []) targets.add(connection.node);
+	}
+	// Nodes nothing feeds are where the data enters.
+	const entryNodes = nodes.filter((node) => !targets.has(node.name));
+	if (entryNodes.length === 0) throw new Error('runThroughWebhook: every node has an incoming connection; nothing to feed');
+	const feed = inputItems === undefined ? WEBHOOK_NODE : INPUT_NODE;
+
+	const harnessNodes: WorkflowNode[] = [
+		{
+			name: WEBHOOK_NODE,
+			type: 'n8n-nodes-base.webhook',
+			typeVersion: 2,
+			position: [0, 0],
+			webhookId: randomUUID(),
+			parameters: { httpMethod: 'POST', path: webhookPath, responseMode: 'lastNode', responseData: 'allEntries', options: {} },
+		},
+	];
+	const harnessConnections: Connections = {};
+	if (inputItems !== undefined) {
+		harnessNodes.push({
+			name: INPUT_NODE,
+			type: 'n8n-nodes-base.code',
+			typeVersion: 2,
+			position: [200, 0],
+			parameters: {
+				mode: 'runOnceForAllItems',
+				language: 'javaScript',
+				jsCode: 'return $input.first().json.body.items.map((json) => ({ json }));',
+			},
+		});
+		harnessConnections[WEBHOOK_NODE] = { main: [[{ node: INPUT_NODE, type: 'main', index: 0 }]] };
+	}
+	harnessConnections[feed] = { main: [entryNodes.map((node) => ({ node: node.name, type: 'main', index: 0 }))] };
+
+	const placed = nodes.map((node, index) => ({ position: [400 + index * 200, 0] as [number, number], ...node }));
+	const workflow = await instance.createWorkflow({
+		name: `harness run ${webhookPath}`,
+		nodes: [...harnessNodes, ...placed],
+		connections: { ...harnessConnections, ...connections },
+		settings: { executionOrder: 'v1' },
+	});
+	let items: JsonObject[] = [];
+	let failure: unknown;
+	try {
+		await instance.activate(workflow.id);
+		const response = await postToWebhook(instance.productionWebhookUrl('', webhookPath), { items: inputItems ?? [] });
+		const text = await response.text();
+		if (!response.ok) {
+			throw new Error(
+				`Workflow run failed: webhook answered ${response.status} ${text.slice(0, 500)}\n${await describeFailure(instance, workflow.id)}`,
+			);
+		}
+		if (text.trim() !== '') {
+			const body = JSON.parse(text) as unknown;
+			// With one item n8n may answer with the bare object instead of a list.
+			items = Array.isArray(body) ? (body as JsonObject[]) : [body as JsonObject];
+		}
+	} catch (error) {
+		failure = error;
+	}
+	// Cleanup runs either way; its own failure is reported only when it is the sole
+	// problem, so it never hides why the run failed.
+	try {
+		await instance.deactivate(workflow.id);
+		await instance.deleteWorkflow(workflow.id);
+	} catch (error) {
+		failure ??= new Error(`runThroughWebhook could not remove workflow ${workflow.id}: ${(error as Error).message}`);
+	}
+	if (failure) throw failure;
+	return items;
+}
+
+/**
+ * POSTs JSON to a production webhook. n8n 2.x registers an activated workflow's webhooks
+ * a moment after the activate call returns, so "not registered" 404s are retried
+ * (bounded); a 404 runs nothing, so retrying cannot run the workflow twice.
+ */
+export async function postToWebhook(url: string, body: unknown, registerTimeoutMs = 15_000): Promise<Response> {
+	const deadline = Date.now() + registerTimeoutMs;
+	for (;;) {
+		const response = await fetch(url, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json' },
+			body: JSON.stringify(body),
+			signal: AbortSignal.timeout(120_000),
+		});
+		if (response.status !== 404 || Date.now() > deadline) return response;
+		await response.arrayBuffer();
+		await new Promise((resolve) => setTimeout(resolve, 200));
+	}
+}
+
+/** The webhook's 500 says nothing; the execution record says which node failed and why. */
+async function describeFailure(instance: N8nInstance, workflowId: string): Promise<string> {
+	try {
+		const executions = await instance.waitForExecutions(workflowId, 1, 10_000);
+		const last = executions[executions.length - 1];
+		const full: ExecutionRecord = await instance.getExecution(last.id);
+		const result = full.data?.resultData;
+		const nodeErrors = Object.entries(result?.runData ?? {})
+			.flatMap(([name, runs]) => runs.filter((run) => run.error).map((run) => `${name}: ${JSON.stringify(run.error).slice(0, 1000)}`))
+			.join('\n');
+		return `execution ${last.id} status ${last.status}; error: ${result?.error?.message ?? '(none)'} ${result?.error?.description ?? ''}\n${nodeErrors}`;
+	} catch (error) {
+		return `(could not read the execution: ${(error as Error).message})`;
+	}
+}
