@@ -93,6 +93,9 @@ export function parseRetryAfter(value: unknown, now = Date.now()): number | unde
 	if (typeof text !== 'string' && typeof text !== 'number') return undefined;
 	const trimmed = String(text).trim();
 	if (/^\d+(\.\d+)?$/.test(trimmed)) return Math.round(Number(trimmed) * 1000);
+	// Every HTTP-date form names the month. Without this, Date.parse reads junk such as "-1" or
+	// "3." as a date in 2001, which would make the client retry at once instead of backing off.
+	if (!/[a-z]{3}/i.test(trimmed)) return undefined;
 	const date = Date.parse(trimmed);
 	if (Number.isNaN(date)) return undefined;
 	return Math.max(0, date - now);
