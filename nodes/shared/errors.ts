@@ -59,6 +59,18 @@ function readFieldErrors(errors: unknown): Record<string, string[]> {
 }
 
 const HTML_TAG = /<[^>]+>/g;
+/** Style sheets, scripts and comments of an error page are not words anyone should read. */
+const HTML_NON_TEXT = /<(style|script)\b[^>]*>[\s\S]*?<\/\1\s*>|<!--[\s\S]*?-->/gi;
+const HTML_ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ', '#39': "'" };
+
+function htmlToText(html: string): string {
+	return html
+		.replace(HTML_NON_TEXT, ' ')
+		.replace(HTML_TAG, ' ')
+		.replace(/&(amp|lt|gt|quot|apos|nbsp|#39);/g, (_, name: string) => HTML_ENTITIES[name])
+		.replace(/\s+/g, ' ')
+		.trim();
+}
 
 export function readServiceMessage(rawBody: unknown): ServiceMessage {
 	const body = parseIfJson(rawBody);
@@ -67,7 +79,7 @@ export function readServiceMessage(rawBody: unknown): ServiceMessage {
 	}
 	if (typeof body === 'string') {
 		// A gateway's HTML error page is noise; keep its words, cut to one readable line.
-		const text = body.replace(HTML_TAG, ' ').replace(/\s+/g, ' ').trim();
+		const text = htmlToText(body);
 		return { message: text.length > 300 ? `${text.slice(0, 297)}...` : text || 'The service gave no details', fieldErrors: {} };
 	}
 	if (Array.isArray(body)) {
@@ -92,7 +104,8 @@ export function readServiceMessage(rawBody: unknown): ServiceMessage {
 	const unique = [...new Set(parts)];
 	let message = unique.join(': ');
 	if (!message && Object.keys(fieldErrors).length) message = 'One or more fields are invalid';
-	if (!message) message = JSON.stringify(body).slice(0, 300);
+	// An empty object says as little as an empty body; "{}" in a message would only puzzle.
+	if (!message) message = Object.keys(record).length ? JSON.stringify(body).slice(0, 300) : 'The service gave no details';
 	return { message, fieldErrors };
 }
 
@@ -161,12 +174,25 @@ export function serviceError(node: INode, failure: ServiceFailure): NodeApiError
 	);
 	// Only what the service said goes into the error object: never the request, its headers or the key.
 	const response: JsonObject = { status, body: redact(typeof failure.body === 'string' ? failure.body : JSON.stringify(failure.body ?? null), secret) };
-	return new NodeApiError(node, response, {
-		message: headline,
-		description,
-		httpCode: String(status),
-		itemIndex: failure.itemIndex,
-	});
+	return keepMessage(
+		new NodeApiError(node, response, {
+			message: headline,
+			description,
+			httpCode: String(status),
+			itemIndex: failure.itemIndex,
+		}),
+		headline,
+	);
+}
+
+/**
+ * NodeApiError replaces a message that has a network error code in it (ECONNRESET, ETIMEDOUT...)
+ * with n8n's generic text, e.g. "You can retry the request immediately", which is wrong advice
+ * for a create whose outcome is unknown and loses the method and path. Put ours back.
+ */
+function keepMessage(error: NodeApiError, message: string): NodeApiError {
+	error.message = message;
+	return error;
 }
 
 export interface ConnectionFailure {
@@ -184,9 +210,9 @@ export function connectionError(node: INode, failure: ConnectionFailure): NodeAp
 	const description = failure.outcomeUnknown
 		? 'The connection broke after the request was sent, so it is unknown whether the service carried it out. It was not sent again, to avoid creating it twice: check in Trio (for example with Get Many) before running this item again.'
 		: 'Check the credential\'s environment and base URL, and that this n8n can reach the service. Requests that are safe to repeat were retried before giving up.';
-	return new NodeApiError(
-		node,
-		{ code: failure.code },
-		{ message: redact(headline, failure.secret), description: redact(description, failure.secret), itemIndex: failure.itemIndex },
+	const message = redact(headline, failure.secret);
+	return keepMessage(
+		new NodeApiError(node, { code: failure.code }, { message, description: redact(description, failure.secret), itemIndex: failure.itemIndex }),
+		message,
 	);
 }
