@@ -155,7 +155,7 @@ for (const line of N8N_LINES) {
 			}
 		});
 
-		test('job getMany (return all) through real n8n returns the sandbox jobs', async () => {
+		test('job "get many" (return all) through real n8n returns the sandbox jobs', async () => {
 			needPackage();
 			const instance = started();
 			const sandbox = await loadStartSandbox()({ port: 0, seed: 7, jobs: 12, quiet: true });
@@ -177,7 +177,8 @@ for (const line of N8N_LINES) {
 							name: 'Trio VMS',
 							type: `${PACKAGE}.trioVms`,
 							typeVersion: 1,
-							parameters: { resource: 'job', operation: 'getMany', returnAll: true },
+							// 'getAll' is n8n's value for the "Get Many" operation.
+							parameters: { resource: 'job', operation: 'getAll', returnAll: true },
 							credentials: { trioVmsApi: { id: credential.id, name: credential.name } },
 						},
 					],

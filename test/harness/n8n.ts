@@ -555,10 +555,18 @@ export async function startN8n(options: StartN8nOptions): Promise<N8nInstance> {
 		logs,
 		rest,
 		api,
-		createCredential: (name, type, data) => {
+		createCredential: async (name, type, data) => {
 			// 1.123.x rejects a credential body without this field; 2.x accepts it.
 			const body = line === '1.x' && !('allowedHttpRequestDomains' in data) ? { ...data, allowedHttpRequestDomains: 'all' } : data;
-			return api<CredentialRecord>('POST', '/credentials', { name, type, data: body });
+			try {
+				return await api<CredentialRecord>('POST', '/credentials', { name, type, data: body });
+			} catch (error) {
+				// 1.x builds the public API's JSON schema from displayOptions wrongly: a field
+				// shown for several values of another one (the Trio base URL for environment
+				// "custom") becomes "prohibited". The editor's own endpoint has no such check.
+				if (line !== '1.x' || !(error instanceof HttpError) || error.status !== 400 || !error.body.includes('schema')) throw error;
+				return rest<CredentialRecord>('POST', '/credentials', { name, type, data: body });
+			}
 		},
 		createWorkflow: (json) =>
 			// The public API rejects read-only fields (id, active, tags...), so send only
