@@ -1,0 +1,59 @@
+/**
+ * The Trio VMS action node. Thin on purpose: the fields of each operation live beside its code in
+ * actions/<resource>/<operation>.operation.ts, the item loop in actions/router.ts, and the
+ * dropdown and search methods in methods/.
+ */
+import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import { NodeConnectionTypes } from 'n8n-workflow';
+
+import * as candidate from './actions/candidate';
+import * as job from './actions/job';
+import { router } from './actions/router';
+import * as submission from './actions/submission';
+import * as webhook from './actions/webhook';
+import { listSearch, loadOptions } from './methods';
+
+export class TrioVms implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Trio VMS',
+		name: 'trioVms',
+		icon: { light: 'file:trioVms.svg', dark: 'file:trioVms.dark.svg' },
+		group: ['transform'],
+		version: 1,
+		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
+		description:
+			'Work with the Trio VMS healthcare staffing platform: read open jobs, find or create candidates, submit them with their profile, answer offers and manage webhooks',
+		defaults: { name: 'Trio VMS' },
+		usableAsTool: true,
+		// eslint-disable-next-line n8n-nodes-base/node-class-description-inputs-wrong-regular-node -- the community rule set asks for NodeConnectionTypes, which means the same
+		inputs: [NodeConnectionTypes.Main],
+		// eslint-disable-next-line n8n-nodes-base/node-class-description-outputs-wrong -- as for inputs
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [{ name: 'trioVmsApi', required: true }],
+		properties: [
+			{
+				displayName: 'Resource',
+				name: 'resource',
+				type: 'options',
+				noDataExpression: true,
+				options: [
+					{ name: 'Candidate', value: 'candidate', description: 'People your agency puts forward for jobs' },
+					{ name: 'Job', value: 'job', description: 'Open and on-hold positions posted by facilities' },
+					{ name: 'Submission', value: 'submission', description: 'A candidate put forward for a job, and its offer' },
+					{ name: 'Webhook', value: 'webhook', description: 'Addresses Trio sends job, submission and shift events to' },
+				],
+				default: 'submission',
+			},
+			...job.description,
+			...candidate.description,
+			...submission.description,
+			...webhook.description,
+		],
+	};
+
+	methods = { loadOptions, listSearch };
+
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		return await router.call(this);
+	}
+}

@@ -1,0 +1,133 @@
+/**
+ * Fields that several operations share, and the small helpers that place fields under one
+ * resource and operation. Each operation file still lists its own fields in order.
+ */
+import type { IDisplayOptions, INodeProperties } from 'n8n-workflow';
+
+/** Shows the given fields only for one resource and its listed operations. */
+export function showOnlyFor(resource: string, operations: string[], properties: INodeProperties[]): INodeProperties[] {
+	return properties.map((property) => {
+		const show: IDisplayOptions['show'] = {
+			...(property.displayOptions?.show ?? {}),
+			resource: [resource],
+			operation: operations,
+		};
+		return { ...property, displayOptions: { ...property.displayOptions, show } };
+	});
+}
+
+export const PAUSE_OPTION: INodeProperties = {
+	displayName: 'Pause Between Calls (Ms)',
+	name: 'pauseBetweenCallsMs',
+	type: 'number',
+	typeOptions: { minValue: 0 },
+	default: 0,
+	description:
+		'Wait at least this many milliseconds between two calls to Trio VMS. Trio asks callers to pause between calls; raise it if the service answers "Too Many Requests".',
+};
+
+/** The Options collection every operation has: the pause, then the operation's own options. */
+export function optionsCollection(extra: INodeProperties[] = []): INodeProperties {
+	return {
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add option',
+		default: {},
+		options: [...extra, PAUSE_OPTION].sort((a, b) => a.displayName.localeCompare(b.displayName)),
+	};
+}
+
+export const jobLocator = (description: string): INodeProperties => ({
+	displayName: 'Job',
+	name: 'job',
+	type: 'resourceLocator',
+	default: { mode: 'list', value: '' },
+	required: true,
+	description,
+	modes: [
+		{
+			displayName: 'From List',
+			name: 'list',
+			type: 'list',
+			placeholder: 'Select a job...',
+			typeOptions: { searchListMethod: 'searchJobs', searchable: true },
+		},
+		{
+			displayName: 'By Number',
+			name: 'number',
+			type: 'string',
+			placeholder: 'e.g. 48213',
+			validation: [
+				{
+					type: 'regex',
+					properties: { regex: '^\\s*[0-9]+\\s*$', errorMessage: 'A job number is made of digits only, e.g. 48213' },
+				},
+			],
+		},
+	],
+});
+
+export const webhookLocator = (description: string): INodeProperties => ({
+	displayName: 'Webhook Registration',
+	name: 'webhook',
+	type: 'resourceLocator',
+	default: { mode: 'list', value: '' },
+	required: true,
+	description,
+	modes: [
+		{
+			displayName: 'From List',
+			name: 'list',
+			type: 'list',
+			placeholder: 'Select a registration...',
+			typeOptions: { searchListMethod: 'searchWebhooks', searchable: true },
+		},
+		{
+			displayName: 'By ID',
+			name: 'id',
+			type: 'string',
+			placeholder: 'e.g. 7d0c2b1e-...',
+		},
+	],
+});
+
+export const submissionNumberField = (description: string): INodeProperties => ({
+	displayName: 'Submission Number',
+	name: 'submissionNumber',
+	type: 'string',
+	default: '',
+	required: true,
+	placeholder: 'e.g. 90311',
+	description,
+});
+
+export function returnAllAndLimit(what: string): INodeProperties[] {
+	return [
+		{
+			displayName: 'Return All',
+			name: 'returnAll',
+			type: 'boolean',
+			default: false,
+			description: 'Whether to return all results or only up to a given limit',
+		},
+		{
+			displayName: 'Limit',
+			name: 'limit',
+			type: 'number',
+			typeOptions: { minValue: 1 },
+			default: 50,
+			description: 'Max number of results to return',
+			hint: `Trio VMS sends every matching ${what} at once; the limit is applied after they arrive`,
+			displayOptions: { show: { returnAll: [false] } },
+		},
+	];
+}
+
+export const modifiedAfterFilter = (what: string): INodeProperties => ({
+	displayName: 'Modified After',
+	name: 'modifiedAfter',
+	type: 'dateTime',
+	default: '',
+	description: `Only return ${what} changed after this moment. A plain date (2026-03-01) means midnight UTC; a date and time without an offset is read in the workflow's time zone.`,
+});

@@ -1,0 +1,26 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+
+import { PATHS } from '../../../shared/service';
+import type { TrioClient } from '../../../shared/transport';
+import { objectOf } from '../../helpers/output';
+import { positiveInteger } from '../../helpers/validation';
+import { jobLocator, optionsCollection, showOnlyFor } from '../common.descriptions';
+
+const properties: INodeProperties[] = [
+	jobLocator('The job to read: pick an open or on-hold job from the list, or give its number'),
+	optionsCollection(),
+];
+
+export const description = showOnlyFor('job', ['get'], properties);
+
+export async function execute(this: IExecuteFunctions, itemIndex: number, client: TrioClient): Promise<IDataObject> {
+	const number = positiveInteger(this.getNodeParameter('job', itemIndex, '', { extractValue: true }), 'Job');
+	const job = await client.request({
+		method: 'GET',
+		path: PATHS.job,
+		pathParams: { number },
+		itemIndex,
+		context: { subject: `job ${number}` },
+	});
+	return objectOf(job, { Number: number });
+}

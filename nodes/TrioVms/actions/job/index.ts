@@ -1,0 +1,33 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+import * as get from './get.operation';
+import * as getAll from './getMany.operation';
+
+export const operations = { get, getAll };
+
+export const description: INodeProperties[] = [
+	{
+		displayName: 'Operation',
+		name: 'operation',
+		type: 'options',
+		noDataExpression: true,
+		displayOptions: { show: { resource: ['job'] } },
+		options: [
+			{
+				name: 'Get',
+				value: 'get',
+				description: 'Get one job by its number, with every detail Trio holds (facility, rates, shift, requirements)',
+				action: 'Get a job',
+			},
+			{
+				name: 'Get Many',
+				value: 'getAll',
+				description: 'Get many open and on-hold jobs, optionally only those modified after a date',
+				action: 'Get many jobs',
+			},
+		],
+		default: 'getAll',
+	},
+	...get.description,
+	...getAll.description,
+];

@@ -1,0 +1,77 @@
+/**
+ * The one item loop of the node. It creates the execution's single Trio client (so pacing spans
+ * every item), runs the chosen operation for each input item, pairs every output item with its
+ * input item, and turns failures into per-item errors: an error item under "Continue On Fail",
+ * otherwise a NodeOperationError/NodeApiError that names the item.
+ */
+import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+
+import { createTrioClient } from '../../shared/transport';
+import { FieldError } from '../helpers/validation';
+import * as candidate from './candidate';
+import * as job from './job';
+import type { TrioOperation, TrioResource } from './node.type';
+import * as submission from './submission';
+import * as webhook from './webhook';
+
+const RESOURCES: Record<TrioResource, Record<string, TrioOperation>> = {
+	job: job.operations,
+	candidate: candidate.operations,
+	submission: submission.operations,
+	webhook: webhook.operations,
+};
+
+function pauseFrom(options: IDataObject): number {
+	const pause = Number(options.pauseBetweenCallsMs ?? 0);
+	return Number.isFinite(pause) && pause > 0 ? Math.min(pause, 600_000) : 0;
+}
+
+/** The error to throw for an item: always a node error that knows its item. */
+function itemError(context: IExecuteFunctions, error: unknown, itemIndex: number): NodeOperationError | NodeApiError {
+	if (error instanceof FieldError) {
+		return new NodeOperationError(context.getNode(), error.message, {
+			itemIndex,
+			description: `${error.hint ? `${error.hint} ` : ''}Nothing was sent to Trio VMS for this item.`,
+		});
+	}
+	if (error instanceof NodeApiError || error instanceof NodeOperationError) {
+		if (error.context.itemIndex === undefined) error.context.itemIndex = itemIndex;
+		return error;
+	}
+	return new NodeOperationError(context.getNode(), error as Error, { itemIndex });
+}
+
+export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+	const items = this.getInputData();
+	const resource = this.getNodeParameter('resource', 0) as TrioResource;
+	const operation = this.getNodeParameter('operation', 0) as string;
+	const run = RESOURCES[resource]?.[operation];
+	if (!run) {
+		throw new NodeOperationError(this.getNode(), `The operation "${operation}" of "${resource}" is not supported`);
+	}
+
+	const options = this.getNodeParameter('options', 0, {}) as IDataObject;
+	const client = createTrioClient(this, { pauseBetweenCallsMs: pauseFrom(options) });
+
+	const returnData: INodeExecutionData[] = [];
+	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
+		try {
+			const data = await run.execute.call(this, itemIndex, client);
+			returnData.push(
+				...this.helpers.constructExecutionMetaData(this.helpers.returnJsonArray(data), { itemData: { item: itemIndex } }),
+			);
+		} catch (caught) {
+			const error = itemError(this, caught, itemIndex);
+			if (this.continueOnFail()) {
+				const json: IDataObject = { error: error.message };
+				if (error.description) json.description = error.description;
+				if (error instanceof NodeApiError && error.httpCode) json.httpCode = error.httpCode;
+				returnData.push({ json, pairedItem: { item: itemIndex } });
+				continue;
+			}
+			throw error;
+		}
+	}
+	return [returnData];
+}

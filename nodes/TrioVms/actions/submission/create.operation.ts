@@ -1,0 +1,254 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+
+import type { MultipartPart } from '../../../shared/multipart';
+import { describeIssues, submissionCreateFieldsSchema, type AgencyContact } from '../../../shared/schemas';
+import { PATHS } from '../../../shared/service';
+import type { TrioClient } from '../../../shared/transport';
+import { toStartDateTime } from '../../helpers/dates';
+import { objectOf } from '../../helpers/output';
+import { checkProfileFile } from '../../helpers/profileFile';
+import {
+	FieldError,
+	isBlank,
+	optionalAmount,
+	optionalText,
+	positiveInteger,
+	requiredEmail,
+	requiredText,
+} from '../../helpers/validation';
+import { jobLocator, optionsCollection, showOnlyFor } from '../common.descriptions';
+
+const properties: INodeProperties[] = [
+	jobLocator('The job to submit the candidate to'),
+	{
+		displayName: 'Candidate Number',
+		name: 'candidateNumber',
+		type: 'string',
+		default: '',
+		required: true,
+		placeholder: 'e.g. 20511',
+		description: 'The Trio number of the candidate, for example the "number" that Candidate: Find or Create outputs',
+	},
+	{
+		displayName: 'Input Binary Field',
+		name: 'binaryPropertyName',
+		type: 'string',
+		default: 'data',
+		required: true,
+		hint: 'The name of the input binary field holding the candidate profile document',
+		description: 'The candidate profile document to upload: PDF, DOC, DOCX, RTF or TXT, under 2.5 MB. Trio requires one with every submission.',
+	},
+	{
+		displayName: 'Additional Fields',
+		name: 'additionalFields',
+		type: 'collection',
+		placeholder: 'Add Field',
+		default: {},
+		options: [
+			{
+				displayName: 'Availability',
+				name: 'availabilityDescription',
+				type: 'string',
+				default: '',
+				description: 'When the candidate is available',
+			},
+			{
+				displayName: 'Best Contact',
+				name: 'bestContactDescription',
+				type: 'string',
+				default: '',
+				description: 'How and when to best reach the candidate',
+			},
+			{
+				displayName: 'Bill Rate Amount',
+				name: 'billRateAmount',
+				type: 'number',
+				typeOptions: { minValue: 0, numberPrecision: 2 },
+				default: 0,
+				description: 'The bill rate offered for the candidate, e.g. 65.50',
+			},
+			{
+				displayName: 'Days Off',
+				name: 'daysOffDescription',
+				type: 'string',
+				default: '',
+				description: 'Days the candidate needs off',
+			},
+			{
+				displayName: 'Description',
+				name: 'description',
+				type: 'string',
+				typeOptions: { rows: 3 },
+				default: '',
+				description: 'A note about the submission',
+			},
+			{
+				displayName: 'Experience',
+				name: 'experienceDescription',
+				type: 'string',
+				typeOptions: { rows: 3 },
+				default: '',
+				description: "A summary of the candidate's experience",
+			},
+			{
+				displayName: 'Modify Note',
+				name: 'modifyNote',
+				type: 'string',
+				default: '',
+				description: 'A note recorded with this change',
+			},
+			{
+				displayName: 'Start Date',
+				name: 'startDate',
+				type: 'dateTime',
+				default: '',
+				description: 'When the candidate can start. Sent as written (a date becomes that day at 00:00), never shifted between time zones.',
+			},
+		],
+	},
+	{
+		displayName: 'Agency Contacts',
+		name: 'agencyContacts',
+		type: 'fixedCollection',
+		typeOptions: { multipleValues: true },
+		placeholder: 'Add Agency Contact',
+		default: {},
+		description: 'People at your agency the facility can contact about this submission',
+		options: [
+			{
+				displayName: 'Contact',
+				name: 'contact',
+				values: [
+					{ displayName: 'Name', name: 'name', type: 'string', default: '', required: true },
+					{ displayName: 'Email', name: 'email', type: 'string', placeholder: 'name@email.com', default: '', required: true },
+					{ displayName: 'Phone Number', name: 'phoneNumber', type: 'string', default: '' },
+				],
+			},
+		],
+	},
+	{
+		displayName:
+			'A submission is sent once and never repeated automatically (only when Trio refuses it with "Too Many Requests"). If the connection breaks, check in Trio before running the item again.',
+		name: 'onceNotice',
+		type: 'notice',
+		default: '',
+	},
+	optionsCollection([
+		{
+			displayName: 'File Name',
+			name: 'fileName',
+			type: 'string',
+			default: '',
+			placeholder: 'e.g. Jane Doe RN.pdf',
+			description: "The file name to send instead of the binary data's own name. Its extension decides the format.",
+		},
+	]),
+];
+
+export const description = showOnlyFor('submission', ['create'], properties);
+
+const TEXT_FIELDS: Array<[key: string, part: string, label: string]> = [
+	['bestContactDescription', 'BestContactDescription', 'Best Contact'],
+	['availabilityDescription', 'AvailabilityDescription', 'Availability'],
+	['daysOffDescription', 'DaysOffDescription', 'Days Off'],
+	['experienceDescription', 'ExperienceDescription', 'Experience'],
+	['description', 'Description', 'Description'],
+	['modifyNote', 'ModifyNote', 'Modify Note'],
+];
+
+const LABELS: Record<string, string> = {
+	JobNumber: 'Job',
+	CandidateNumber: 'Candidate Number',
+	BillRateAmount: 'Bill Rate Amount',
+	StartDate: 'Start Date',
+	AgencyContacts: 'Agency Contacts',
+	...Object.fromEntries(TEXT_FIELDS.map(([, part, label]) => [part, label])),
+};
+
+function readAgencyContacts(entries: unknown): AgencyContact[] {
+	const list = Array.isArray(entries) ? (entries as IDataObject[]) : [];
+	return list.map((entry, index) => {
+		const where = `Agency Contacts (contact ${index + 1})`;
+		return {
+			name: requiredText(entry.name, `${where}: Name`),
+			email: requiredEmail(entry.email, `${where}: Email`),
+			phoneNumber: optionalText(entry.phoneNumber, `${where}: Phone Number`) ?? '',
+		};
+	});
+}
+
+export async function execute(this: IExecuteFunctions, itemIndex: number, client: TrioClient): Promise<IDataObject> {
+	const jobNumber = positiveInteger(this.getNodeParameter('job', itemIndex, '', { extractValue: true }), 'Job');
+	const candidateNumber = positiveInteger(this.getNodeParameter('candidateNumber', itemIndex, ''), 'Candidate Number');
+	const additional = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
+	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
+	const contacts = readAgencyContacts(this.getNodeParameter('agencyContacts.contact', itemIndex, []));
+
+	const parts: MultipartPart[] = [
+		{ name: 'JobNumber', value: String(jobNumber) },
+		{ name: 'CandidateNumber', value: String(candidateNumber) },
+	];
+	const fields: IDataObject = { JobNumber: jobNumber, CandidateNumber: candidateNumber };
+	for (const [key, part, label] of TEXT_FIELDS) {
+		const text = optionalText(additional[key], label);
+		if (text !== undefined) {
+			parts.push({ name: part, value: text });
+			fields[part] = text;
+		}
+	}
+	const billRate = optionalAmount(additional.billRateAmount, 'Bill Rate Amount');
+	if (billRate !== undefined) {
+		parts.push({ name: 'BillRateAmount', value: String(billRate) });
+		fields.BillRateAmount = billRate;
+	}
+	const startDate = toStartDateTime(additional.startDate, 'Start Date');
+	if (startDate !== undefined) {
+		parts.push({ name: 'StartDate', value: startDate });
+		fields.StartDate = startDate;
+	}
+	if (contacts.length) {
+		parts.push({ name: 'AgencyContacts', value: JSON.stringify(contacts) });
+		fields.AgencyContacts = contacts as unknown as IDataObject[];
+	}
+	const checked = submissionCreateFieldsSchema.safeParse(fields);
+	if (!checked.success) {
+		const [first] = describeIssues(checked.error, LABELS);
+		const [field, ...rest] = first.split(': ');
+		throw new FieldError(field, rest.join(': '));
+	}
+
+	// The profile document: present, small enough, an accepted format, and really that format.
+	const propertyName = requiredText(this.getNodeParameter('binaryPropertyName', itemIndex, 'data'), 'Input Binary Field');
+	const binaries = this.getInputData()[itemIndex]?.binary ?? {};
+	if (!binaries[propertyName]) {
+		const available = Object.keys(binaries);
+		throw new FieldError(
+			'Input Binary Field',
+			`names "${propertyName}", but this item has ${available.length ? `only the binary fields ${available.map((name) => `"${name}"`).join(', ')}` : 'no binary data at all'}`,
+			available.length
+				? `Set Input Binary Field to the field that holds the profile document (${available.join(', ')}).`
+				: 'Add a node before this one that reads the profile document (for example Read/Write Files from Disk, Google Drive: Download, or HTTP Request with a file response).',
+		);
+	}
+	const binary = this.helpers.assertBinaryData(itemIndex, propertyName);
+	const data = await this.helpers.getBinaryDataBuffer(itemIndex, propertyName);
+	const file = checkProfileFile({
+		data,
+		fileName: binary.fileName,
+		fileNameOverride: isBlank(options.fileName) ? undefined : String(options.fileName),
+		mimeType: binary.mimeType,
+		labels: { binaryProperty: 'Input Binary Field', fileName: 'File Name' },
+	});
+	parts.push({ name: 'CandidateProfileFile', fileName: file.fileName, contentType: file.contentType, data });
+
+	const created = await client.request({
+		method: 'POST',
+		path: PATHS.submissions,
+		multipart: parts,
+		// Never repeated once it may have reached Trio: a second request could submit the candidate twice.
+		idempotent: false,
+		itemIndex,
+		context: { subject: `job ${jobNumber} or candidate ${candidateNumber}` },
+	});
+	return objectOf(created, { JobNumber: jobNumber, CandidateNumber: candidateNumber });
+}

@@ -1,0 +1,23 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+
+import { PATHS } from '../../../shared/service';
+import type { TrioClient } from '../../../shared/transport';
+import { objectOf } from '../../helpers/output';
+import { positiveInteger } from '../../helpers/validation';
+import { optionsCollection, showOnlyFor, submissionNumberField } from '../common.descriptions';
+
+const properties: INodeProperties[] = [submissionNumberField('The submission to read'), optionsCollection()];
+
+export const description = showOnlyFor('submission', ['get'], properties);
+
+export async function execute(this: IExecuteFunctions, itemIndex: number, client: TrioClient): Promise<IDataObject> {
+	const number = positiveInteger(this.getNodeParameter('submissionNumber', itemIndex, ''), 'Submission Number');
+	const submission = await client.request({
+		method: 'GET',
+		path: PATHS.submission,
+		pathParams: { number },
+		itemIndex,
+		context: { subject: `submission ${number}` },
+	});
+	return objectOf(submission, { Number: number });
+}

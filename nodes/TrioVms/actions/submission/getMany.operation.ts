@@ -1,0 +1,67 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+
+import { PATHS } from '../../../shared/service';
+import type { TrioClient } from '../../../shared/transport';
+import { toModifiedDateQuery } from '../../helpers/dates';
+import { limited, objectsOf } from '../../helpers/output';
+import { isBlank, optionalText, positiveInteger } from '../../helpers/validation';
+import { modifiedAfterFilter, optionsCollection, returnAllAndLimit, showOnlyFor } from '../common.descriptions';
+
+const properties: INodeProperties[] = [
+	...returnAllAndLimit('submission'),
+	{
+		displayName: 'Filters',
+		name: 'filters',
+		type: 'collection',
+		placeholder: 'Add Filter',
+		default: {},
+		options: [
+			{
+				displayName: 'Candidate Number',
+				name: 'candidateNumber',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. 20511',
+				description: 'Only return submissions of this candidate',
+			},
+			{
+				displayName: 'Job Number',
+				name: 'jobNumber',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. 48213',
+				description: 'Only return submissions to this job',
+			},
+			modifiedAfterFilter('submissions'),
+			{
+				displayName: 'Status',
+				name: 'status',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. Offered',
+				description: 'Only return submissions with this status (as Trio writes it, e.g. Offered)',
+			},
+		],
+	},
+	optionsCollection(),
+];
+
+export const description = showOnlyFor('submission', ['getAll'], properties);
+
+export async function execute(this: IExecuteFunctions, itemIndex: number, client: TrioClient): Promise<IDataObject[]> {
+	const returnAll = this.getNodeParameter('returnAll', itemIndex, false) as boolean;
+	const limit = returnAll ? 0 : this.getNodeParameter('limit', itemIndex, 50);
+	const filters = this.getNodeParameter('filters', itemIndex, {}) as IDataObject;
+
+	const modifiedDate = toModifiedDateQuery(filters.modifiedAfter, 'Modified After', this.getTimezone());
+	const jobNumber = isBlank(filters.jobNumber) ? undefined : positiveInteger(filters.jobNumber, 'Job Number');
+	const candidateNumber = isBlank(filters.candidateNumber) ? undefined : positiveInteger(filters.candidateNumber, 'Candidate Number');
+	const status = optionalText(filters.status, 'Status')?.toLowerCase();
+
+	const response = await client.request({ method: 'GET', path: PATHS.submissions, query: { modifiedDate }, itemIndex });
+	let submissions = objectsOf(response);
+	if (jobNumber !== undefined) submissions = submissions.filter((s) => Number(s.JobNumber) === jobNumber);
+	if (candidateNumber !== undefined) submissions = submissions.filter((s) => Number(s.CandidateNumber) === candidateNumber);
+	if (status) submissions = submissions.filter((s) => String(s.Status ?? '').toLowerCase() === status);
+	return limited(submissions, returnAll, limit);
+}

@@ -1,0 +1,63 @@
+/**
+ * Decline and Withdraw take the same fields: a submission, a reason from the withdraw reasons
+ * list, and a description. The list is loaded from Trio; a reason can also be typed with an
+ * expression, so the operations work when the list cannot be loaded.
+ */
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+
+import { PATHS } from '../../../shared/service';
+import type { TrioClient } from '../../../shared/transport';
+import { objectOf } from '../../helpers/output';
+import { optionalText, positiveInteger, requiredText } from '../../helpers/validation';
+import { optionsCollection, submissionNumberField } from '../common.descriptions';
+
+export function reasonedProperties(action: 'decline' | 'withdraw'): INodeProperties[] {
+	return [
+		submissionNumberField(
+			action === 'decline'
+				? 'The offered submission to decline'
+				: 'The submission to withdraw (submitted, under review or offered)',
+		),
+		{
+			displayName: 'Reason Name or ID',
+			name: 'reason',
+			type: 'options',
+			typeOptions: { loadOptionsMethod: 'getWithdrawReasons' },
+			default: '',
+			required: true,
+			description:
+				'Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>',
+			hint: "One of Trio's withdraw reasons. With an expression, give the reason's exact text.",
+		},
+		{
+			displayName: 'Description',
+			name: 'description',
+			type: 'string',
+			typeOptions: { rows: 2 },
+			default: '',
+			description: `More detail about why the submission is ${action === 'decline' ? 'declined' : 'withdrawn'}`,
+		},
+		optionsCollection(),
+	];
+}
+
+export async function sendReasoned(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	client: TrioClient,
+	action: 'decline' | 'withdraw',
+): Promise<IDataObject> {
+	const submissionNumber = positiveInteger(this.getNodeParameter('submissionNumber', itemIndex, ''), 'Submission Number');
+	const reason = requiredText(this.getNodeParameter('reason', itemIndex, ''), 'Reason Name or ID');
+	const description = optionalText(this.getNodeParameter('description', itemIndex, ''), 'Description');
+	const body: IDataObject = { submissionNumber, reason };
+	if (description !== undefined) body.description = description;
+	const response = await client.request({
+		method: 'POST',
+		path: action === 'decline' ? PATHS.submissionDecline : PATHS.submissionWithdraw,
+		body,
+		itemIndex,
+		context: { subject: `submission ${submissionNumber}` },
+	});
+	return objectOf(response, { Number: submissionNumber, [action === 'decline' ? 'declined' : 'withdrawn']: true });
+}

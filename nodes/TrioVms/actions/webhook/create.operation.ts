@@ -1,0 +1,49 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+
+import type { TrioClient } from '../../../shared/transport';
+import { optionalBoolean, requiredText, webhookUrl } from '../../helpers/validation';
+import { optionsCollection, showOnlyFor } from '../common.descriptions';
+import { ADMIN_NOTICE, eventsField, readEvents, saveRegistration } from './webhookFields';
+
+const properties: INodeProperties[] = [
+	ADMIN_NOTICE,
+	{
+		displayName: 'Name',
+		name: 'name',
+		type: 'string',
+		default: '',
+		required: true,
+		placeholder: 'e.g. n8n submissions',
+		description: 'A name to recognise the registration by in Trio',
+	},
+	{
+		displayName: 'URL',
+		name: 'url',
+		type: 'string',
+		default: '',
+		required: true,
+		placeholder: 'https://example.com/webhook/trio',
+		description: 'The HTTPS address Trio sends the events to. To start workflows from Trio events, the Trio VMS Trigger node registers itself instead.',
+	},
+	{ ...eventsField, required: true },
+	{
+		displayName: 'Active',
+		name: 'isActive',
+		type: 'boolean',
+		default: true,
+		description: 'Whether Trio sends events to the address right away',
+	},
+	optionsCollection(),
+];
+
+export const description = showOnlyFor('webhook', ['create'], properties);
+
+export async function execute(this: IExecuteFunctions, itemIndex: number, client: TrioClient): Promise<IDataObject> {
+	const body: IDataObject = {
+		Name: requiredText(this.getNodeParameter('name', itemIndex, ''), 'Name'),
+		Url: webhookUrl(this.getNodeParameter('url', itemIndex, ''), 'URL'),
+		Events: readEvents(this.getNodeParameter('events', itemIndex, []), 'Event Names or IDs'),
+		IsActive: optionalBoolean(this.getNodeParameter('isActive', itemIndex, true), 'Active') ?? true,
+	};
+	return await saveRegistration(client, body, itemIndex);
+}

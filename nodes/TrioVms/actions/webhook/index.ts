@@ -1,0 +1,57 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+import * as create from './create.operation';
+import * as deactivate from './deactivate.operation';
+import * as getEvents from './getEvents.operation';
+import * as getAll from './getMany.operation';
+import * as update from './update.operation';
+
+export const operations = { create, deactivate, getAll, getEvents, update };
+
+export const description: INodeProperties[] = [
+	{
+		displayName: 'Operation',
+		name: 'operation',
+		type: 'options',
+		noDataExpression: true,
+		displayOptions: { show: { resource: ['webhook'] } },
+		options: [
+			{
+				name: 'Create',
+				value: 'create',
+				description: 'Register an HTTPS address to receive Trio events (needs agency administrator permission)',
+				action: 'Create a webhook registration',
+			},
+			{
+				name: 'Deactivate',
+				value: 'deactivate',
+				description: 'Switch a webhook registration off so Trio stops sending to it (Trio has no delete)',
+				action: 'Deactivate a webhook registration',
+			},
+			{
+				name: 'Get Available Events',
+				value: 'getEvents',
+				description: 'Get the event names that can be registered, such as Job Update and Submission Update',
+				action: 'Get available webhook events',
+			},
+			{
+				name: 'Get Many',
+				value: 'getAll',
+				description: "Get many of your agency's webhook registrations",
+				action: 'Get many webhook registrations',
+			},
+			{
+				name: 'Update',
+				value: 'update',
+				description: 'Change the name, address, events or active state of a webhook registration',
+				action: 'Update a webhook registration',
+			},
+		],
+		default: 'getAll',
+	},
+	...create.description,
+	...deactivate.description,
+	...getAll.description,
+	...getEvents.description,
+	...update.description,
+];

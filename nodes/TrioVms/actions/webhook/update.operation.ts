@@ -1,0 +1,70 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+
+import type { TrioClient } from '../../../shared/transport';
+import { FieldError, optionalBoolean, requiredText, webhookUrl } from '../../helpers/validation';
+import { optionsCollection, showOnlyFor, webhookLocator } from '../common.descriptions';
+import { ADMIN_NOTICE, eventsField, findRegistration, readEvents, saveRegistration } from './webhookFields';
+
+const properties: INodeProperties[] = [
+	ADMIN_NOTICE,
+	webhookLocator('The registration to change'),
+	{
+		displayName: 'Update Fields',
+		name: 'updateFields',
+		type: 'collection',
+		placeholder: 'Add Field',
+		default: {},
+		options: [
+			{
+				displayName: 'Active',
+				name: 'isActive',
+				type: 'boolean',
+				default: true,
+				description: 'Whether Trio sends events to the address',
+			},
+			eventsField,
+			{
+				displayName: 'Name',
+				name: 'name',
+				type: 'string',
+				default: '',
+				description: 'A new name for the registration',
+			},
+			{
+				displayName: 'URL',
+				name: 'url',
+				type: 'string',
+				default: '',
+				placeholder: 'https://example.com/webhook/trio',
+				description: 'A new HTTPS address for the events',
+			},
+		],
+	},
+	optionsCollection(),
+];
+
+export const description = showOnlyFor('webhook', ['update'], properties);
+
+export async function execute(this: IExecuteFunctions, itemIndex: number, client: TrioClient): Promise<IDataObject> {
+	const id = requiredText(this.getNodeParameter('webhook', itemIndex, '', { extractValue: true }), 'Webhook Registration');
+	const changes = this.getNodeParameter('updateFields', itemIndex, {}) as IDataObject;
+	const update: IDataObject = {};
+	if ('name' in changes) update.Name = requiredText(changes.name, 'Name');
+	if ('url' in changes) update.Url = webhookUrl(changes.url, 'URL');
+	if ('events' in changes) update.Events = readEvents(changes.events, 'Event Names or IDs');
+	if ('isActive' in changes) update.IsActive = optionalBoolean(changes.isActive, 'Active') ?? true;
+	if (!Object.keys(update).length) {
+		throw new FieldError('Update Fields', 'is empty: add at least one field to change (Name, URL, Event Names or IDs, or Active)');
+	}
+	// Trio replaces the whole registration, so unchanged fields are copied from its current state.
+	const current = await findRegistration(client, id, itemIndex);
+	const body: IDataObject = {
+		Id: id,
+		Name: current.Name ?? '',
+		Url: current.Url ?? '',
+		Events: Array.isArray(current.Events) ? current.Events : [],
+		IsActive: current.IsActive ?? true,
+		...update,
+	};
+	return await saveRegistration(client, body, itemIndex);
+}

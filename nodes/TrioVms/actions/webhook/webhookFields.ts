@@ -1,0 +1,83 @@
+/**
+ * Webhook registration fields and helpers shared by the webhook operations. Every request here
+ * carries webhookManagement, so that a 403 explains the agency administrator permission.
+ */
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
+
+import { PATHS } from '../../../shared/service';
+import type { TrioClient } from '../../../shared/transport';
+import { isRecord, objectsOf } from '../../helpers/output';
+import { FieldError, isBlank, shown } from '../../helpers/validation';
+
+export const eventsField: INodeProperties = {
+	displayName: 'Event Names or IDs',
+	name: 'events',
+	type: 'multiOptions',
+	typeOptions: { loadOptionsMethod: 'getWebhookEvents' },
+	default: [],
+	description:
+		'Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>',
+	hint: 'The events Trio sends to the address. With an expression, give a list of event names such as ["Submission Update"].',
+};
+
+export const ADMIN_NOTICE: INodeProperties = {
+	displayName: 'Managing webhooks needs an API key of a user with the agency administrator permission',
+	name: 'adminNotice',
+	type: 'notice',
+	default: '',
+};
+
+/** Event names from a multi-select, or from an expression giving an array or "A, B" text. */
+export function readEvents(value: unknown, field: string): string[] {
+	let list: unknown[];
+	if (Array.isArray(value)) list = value;
+	else if (typeof value === 'string') list = value.split(',');
+	else if (isBlank(value)) list = [];
+	else throw new FieldError(field, `must be a list of event names, got ${shown(value)}`);
+	const names: string[] = [];
+	for (const entry of list) {
+		if (typeof entry !== 'string') throw new FieldError(field, `must hold event names (text), got ${shown(entry)}`);
+		const name = entry.trim();
+		if (name && !names.includes(name)) names.push(name);
+	}
+	if (!names.length) throw new FieldError(field, 'must name at least one event, e.g. Submission Update');
+	return names;
+}
+
+export async function listRegistrations(client: TrioClient, itemIndex?: number): Promise<IDataObject[]> {
+	const response = await client.request({
+		method: 'GET',
+		path: PATHS.webhooks,
+		itemIndex,
+		context: { webhookManagement: true },
+	});
+	return objectsOf(response).filter((entry) => isRecord(entry));
+}
+
+/** The registration with this Id, read from the service's list (there is no read-one endpoint). */
+export async function findRegistration(client: TrioClient, id: string, itemIndex: number): Promise<IDataObject> {
+	const registrations = await listRegistrations(client, itemIndex);
+	const found = registrations.find((registration) => String(registration.Id ?? '') === id);
+	if (!found) {
+		throw new FieldError(
+			'Webhook Registration',
+			`is "${id}", but your agency has no webhook registration with that ID (${registrations.length} registration${registrations.length === 1 ? '' : 's'} found)`,
+			'Pick the registration from the list, or use "Get Many" on webhooks to see the IDs.',
+		);
+	}
+	return found;
+}
+
+/** Sends a registration: without Id it creates one, with Id it replaces that one. */
+export async function saveRegistration(client: TrioClient, body: IDataObject, itemIndex: number): Promise<IDataObject> {
+	const response = await client.request({
+		method: 'POST',
+		path: PATHS.webhooks,
+		body,
+		// Sending the same update twice changes nothing; a create is never repeated.
+		idempotent: body.Id !== undefined,
+		itemIndex,
+		context: { webhookManagement: true, subject: body.Id !== undefined ? `webhook registration ${String(body.Id)}` : undefined },
+	});
+	return isRecord(response) ? response : body;
+}

@@ -1,0 +1,163 @@
+/**
+ * Checks on the candidate profile document before it is uploaded (spec section 8): under
+ * 2,500,000 bytes, one of pdf/doc/docx/rtf/txt, and content that really is what the extension
+ * says. Pure: takes the bytes and names, returns what to send or throws a FieldError.
+ */
+import {
+	PROFILE_FILE_CONTENT_TYPES,
+	PROFILE_FILE_EXTENSIONS,
+	PROFILE_FILE_MAX_BYTES,
+	type ProfileFileExtension,
+} from '../../shared/service';
+import { FieldError } from './validation';
+
+export interface ProfileFileInput {
+	data: Buffer;
+	/** The file name the binary data carries, if any. */
+	fileName?: string;
+	/** The user's File Name option, which wins over the binary data's own name. */
+	fileNameOverride?: string;
+	/** The binary data's MIME type; only used when no name gives an extension. */
+	mimeType?: string;
+	/** Labels of the fields as the user sees them, for messages. */
+	labels?: { binaryProperty?: string; fileName?: string };
+}
+
+export interface CheckedProfileFile {
+	fileName: string;
+	extension: ProfileFileExtension;
+	contentType: string;
+	size: number;
+}
+
+/** What the bytes look like, judged by their first bytes. */
+export type DetectedKind = 'pdf' | 'zip' | 'ole' | 'rtf' | 'text' | 'binary';
+
+const EXTENSION_BY_MIME: Record<string, ProfileFileExtension> = Object.fromEntries(
+	Object.entries(PROFILE_FILE_CONTENT_TYPES).map(([extension, mime]) => [mime, extension as ProfileFileExtension]),
+);
+EXTENSION_BY_MIME['text/rtf'] = 'rtf';
+EXTENSION_BY_MIME['application/x-rtf'] = 'rtf';
+
+const OLE_SIGNATURE = Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]);
+const ZIP_SIGNATURE = Buffer.from([0x50, 0x4b, 0x03, 0x04]);
+
+const KIND_LABEL: Record<DetectedKind, string> = {
+	pdf: 'a PDF document',
+	zip: 'a DOCX (ZIP) document',
+	ole: 'a DOC (Word 97-2003) document',
+	rtf: 'an RTF document',
+	text: 'plain text',
+	binary: 'binary data of an unsupported kind',
+};
+
+const SUGGESTED_EXTENSION: Partial<Record<DetectedKind, ProfileFileExtension>> = {
+	pdf: 'pdf',
+	zip: 'docx',
+	ole: 'doc',
+	rtf: 'rtf',
+	text: 'txt',
+};
+
+const EXPECTED_CONTENT: Record<ProfileFileExtension, string> = {
+	pdf: 'PDF files start with %PDF',
+	docx: 'DOCX files are ZIP archives starting with PK',
+	doc: 'DOC files are Word 97-2003 (OLE) files starting with the bytes D0 CF 11 E0',
+	rtf: 'RTF files start with {\\rtf',
+	txt: 'text files contain no NUL bytes',
+};
+
+export function extensionOf(fileName: string | undefined): string | undefined {
+	if (!fileName) return undefined;
+	const base = fileName.trim().split(/[\\/]/).pop() ?? '';
+	const dot = base.lastIndexOf('.');
+	if (dot <= 0 || dot === base.length - 1) return undefined;
+	return base.slice(dot + 1).toLowerCase();
+}
+
+export function isAllowedExtension(extension: string | undefined): extension is ProfileFileExtension {
+	return !!extension && (PROFILE_FILE_EXTENSIONS as readonly string[]).includes(extension);
+}
+
+export function detectKind(data: Buffer): DetectedKind {
+	if (data.subarray(0, 4).toString('latin1') === '%PDF') return 'pdf';
+	if (data.subarray(0, 4).equals(ZIP_SIGNATURE)) return 'zip';
+	if (data.subarray(0, 4).equals(OLE_SIGNATURE.subarray(0, 4))) return 'ole';
+	if (data.subarray(0, 5).toString('latin1') === '{\\rtf') return 'rtf';
+	return data.includes(0) ? 'binary' : 'text';
+}
+
+/** Whether the content matches the extension (the rule for each format is in EXPECTED_CONTENT). */
+export function contentMatches(extension: ProfileFileExtension, data: Buffer): boolean {
+	switch (extension) {
+		case 'pdf':
+			return data.subarray(0, 4).toString('latin1') === '%PDF';
+		case 'docx':
+			return data.subarray(0, 4).equals(ZIP_SIGNATURE);
+		case 'doc':
+			return data.subarray(0, 4).equals(OLE_SIGNATURE.subarray(0, 4));
+		case 'rtf':
+			return data.subarray(0, 5).toString('latin1') === '{\\rtf';
+		case 'txt':
+			return !data.includes(0);
+	}
+}
+
+function formatBytes(size: number): string {
+	return `${size.toLocaleString('en-US')} bytes (${(size / 1_000_000).toFixed(2)} MB)`;
+}
+
+export function checkProfileFile(input: ProfileFileInput): CheckedProfileFile {
+	const binaryLabel = input.labels?.binaryProperty ?? 'Input Binary Field';
+	const nameLabel = input.labels?.fileName ?? 'File Name';
+	const size = input.data.length;
+
+	if (size === 0) {
+		throw new FieldError(binaryLabel, 'holds an empty file (0 bytes); attach the candidate profile document');
+	}
+	if (size >= PROFILE_FILE_MAX_BYTES) {
+		throw new FieldError(
+			binaryLabel,
+			`holds a file of ${formatBytes(size)}; Trio VMS accepts profile documents under ${PROFILE_FILE_MAX_BYTES.toLocaleString('en-US')} bytes (2.5 MB)`,
+			'Compress the document (for example save the PDF with a smaller size) or attach a shorter version.',
+		);
+	}
+
+	const override = input.fileNameOverride?.trim();
+	const ownName = input.fileName?.trim();
+	let fileName = override || ownName || '';
+	let extension = extensionOf(fileName);
+	const nameSource = override ? nameLabel : binaryLabel;
+	if (!extension) {
+		// A name without an extension: borrow one from the file's own name or its MIME type.
+		const borrowed = extensionOf(ownName) ?? EXTENSION_BY_MIME[(input.mimeType ?? '').split(';')[0].trim().toLowerCase()];
+		if (!borrowed) {
+			throw new FieldError(
+				nameLabel,
+				`is needed: the file${fileName ? ` "${fileName}"` : ''} has no extension to tell its format (allowed: ${PROFILE_FILE_EXTENSIONS.join(', ')})`,
+				'Set the File Name option to a name such as resume.pdf.',
+			);
+		}
+		extension = borrowed;
+		fileName = `${fileName || 'candidate-profile'}.${borrowed}`;
+	}
+	if (!isAllowedExtension(extension)) {
+		throw new FieldError(
+			nameSource,
+			`gives the file "${fileName}", whose format .${extension} is not accepted; Trio VMS accepts ${PROFILE_FILE_EXTENSIONS.map((e) => `.${e}`).join(', ')}`,
+			'Convert the document to PDF or DOCX, or set the File Name option if the name is wrong.',
+		);
+	}
+	if (!contentMatches(extension, input.data)) {
+		const kind = detectKind(input.data);
+		const suggestion = SUGGESTED_EXTENSION[kind];
+		throw new FieldError(
+			nameSource,
+			`gives the file "${fileName}" the extension .${extension}, but its content is ${KIND_LABEL[kind]} (${EXPECTED_CONTENT[extension]})`,
+			suggestion && suggestion !== extension
+				? `If the document is fine, set the File Name option to a name ending in .${suggestion}.`
+				: 'Check that the right file is attached.',
+		);
+	}
+	return { fileName, extension, contentType: PROFILE_FILE_CONTENT_TYPES[extension], size };
+}

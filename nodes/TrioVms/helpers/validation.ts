@@ -1,0 +1,147 @@
+/**
+ * Pure checks for what a user typed or mapped from a spreadsheet. Each one returns the value the
+ * service wants or throws a FieldError naming the field the way the user sees it; the router turns
+ * a FieldError into a NodeOperationError for the item, before anything is sent.
+ */
+import { isValidEmail } from '../../shared/schemas';
+import { isUsStateAbbreviation, US_STATES } from '../../shared/service';
+
+export class FieldError extends Error {
+	constructor(
+		/** The field's label as shown in the node, e.g. "Candidate Number". */
+		readonly field: string,
+		/** What is wrong, phrased to follow the field name: 'must be ...'. */
+		readonly problem: string,
+		/** Optional extra advice for the error's description. */
+		readonly hint?: string,
+	) {
+		super(`"${field}" ${problem}`);
+		this.name = 'FieldError';
+	}
+}
+
+/** Shows a received value in a message: short, quoted, never "[object Object]". */
+export function shown(value: unknown): string {
+	if (value === undefined) return 'nothing';
+	if (value === null) return 'null';
+	if (typeof value === 'string') return value.length > 80 ? `"${value.slice(0, 77)}..."` : `"${value}"`;
+	if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+	try {
+		const text = JSON.stringify(value);
+		return text.length > 80 ? `${text.slice(0, 77)}...` : text;
+	} catch {
+		return typeof value;
+	}
+}
+
+/** Empty strings, null and undefined mean "not given" for optional fields. */
+export function isBlank(value: unknown): boolean {
+	return value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
+}
+
+/** Text for an optional field: numbers become text, blanks become undefined. */
+export function optionalText(value: unknown, field: string): string | undefined {
+	if (isBlank(value)) return undefined;
+	if (typeof value === 'string') return value.trim();
+	if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+	throw new FieldError(field, `must be text, got ${shown(value)}`);
+}
+
+export function requiredText(value: unknown, field: string): string {
+	const text = optionalText(value, field);
+	if (text === undefined) throw new FieldError(field, 'is required but empty');
+	return text;
+}
+
+export function requiredEmail(value: unknown, field: string): string {
+	const text = requiredText(value, field);
+	if (!isValidEmail(text)) {
+		throw new FieldError(field, `must be a valid e-mail address such as name@agency.com, got ${shown(text)}`);
+	}
+	return text;
+}
+
+/**
+ * A positive whole number, given as a number or as text from a spreadsheet ("1042", " 1042 ",
+ * "1042.0"). Anything else is refused rather than guessed.
+ */
+export function positiveInteger(value: unknown, field: string): number {
+	if (isBlank(value)) throw new FieldError(field, 'is required but empty');
+	let number: number | undefined;
+	if (typeof value === 'number') number = value;
+	else if (typeof value === 'string' && /^\s*\+?\d+(\.0+)?\s*$/.test(value)) number = Number(value.trim());
+	if (number === undefined || !Number.isFinite(number)) {
+		throw new FieldError(field, `must be a positive whole number such as 1042, got ${shown(value)}`);
+	}
+	if (!Number.isInteger(number) || number <= 0 || number > Number.MAX_SAFE_INTEGER) {
+		throw new FieldError(field, `must be a positive whole number such as 1042, got ${shown(value)}`);
+	}
+	return number;
+}
+
+/** A money amount: a number, or text such as "65.50", "$1,250.00". Undefined when blank. */
+export function optionalAmount(value: unknown, field: string): number | undefined {
+	if (isBlank(value)) return undefined;
+	let number: number | undefined;
+	if (typeof value === 'number') number = value;
+	else if (typeof value === 'string') {
+		const cleaned = value.trim().replace(/^\$\s*/, '').replace(/,(?=\d{3}(\D|$))/g, '');
+		if (/^\d+(\.\d+)?$/.test(cleaned) || /^\.\d+$/.test(cleaned)) number = Number(cleaned);
+	}
+	if (number === undefined || !Number.isFinite(number)) {
+		throw new FieldError(field, `must be an amount such as 65.50, got ${shown(value)}`);
+	}
+	if (number < 0) throw new FieldError(field, `must not be negative, got ${shown(value)}`);
+	return number;
+}
+
+const TRUE_WORDS = new Set(['true', 'yes', 'y', '1', 'on']);
+const FALSE_WORDS = new Set(['false', 'no', 'n', '0', 'off']);
+
+/** true/false, also "Yes"/"No", "TRUE"/"FALSE", 1/0 as spreadsheets write them. */
+export function optionalBoolean(value: unknown, field: string): boolean | undefined {
+	if (isBlank(value)) return undefined;
+	if (typeof value === 'boolean') return value;
+	if (typeof value === 'number' && (value === 0 || value === 1)) return value === 1;
+	if (typeof value === 'string') {
+		const word = value.trim().toLowerCase();
+		if (TRUE_WORDS.has(word)) return true;
+		if (FALSE_WORDS.has(word)) return false;
+	}
+	throw new FieldError(field, `must be true or false (Yes/No also works), got ${shown(value)}`);
+}
+
+const STATE_BY_NAME = new Map(US_STATES.map((state) => [state.name.toLowerCase(), state.abbreviation]));
+
+/** A US state, DC or territory: "TX", "tx" or "Texas" all give "TX". */
+export function stateAbbreviation(value: unknown, field: string): string {
+	const text = requiredText(value, field);
+	const upper = text.toUpperCase();
+	if (isUsStateAbbreviation(upper)) return upper;
+	const byName = STATE_BY_NAME.get(text.toLowerCase().replace(/\s+/g, ' '));
+	if (byName) return byName;
+	throw new FieldError(field, `must be a two-letter US state, DC or territory abbreviation such as TX, got ${shown(value)}`);
+}
+
+function parseUrl(text: string): URL | undefined {
+	try {
+		return new URL(text);
+	} catch {
+		return undefined;
+	}
+}
+
+/** An absolute https:// address (http:// only for this machine, for local testing). */
+export function webhookUrl(value: unknown, field: string): string {
+	const text = requiredText(value, field);
+	const url = parseUrl(text);
+	if (!url) throw new FieldError(field, `must be an absolute address such as https://example.com/hook, got ${shown(text)}`);
+	const local = ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname);
+	if (url.protocol !== 'https:' && !(url.protocol === 'http:' && local)) {
+		throw new FieldError(
+			field,
+			`must start with https:// (the service only delivers to HTTPS receivers), got ${shown(text)}`,
+		);
+	}
+	return text;
+}
