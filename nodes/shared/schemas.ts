@@ -17,10 +17,11 @@ const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-
 /** Deliberately simple: one @, something on each side, a dot in the domain, no spaces. */
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
-export const isoDate = z.string().regex(ISO_DATE, 'must be a date in the form YYYY-MM-DD').refine(
-	(value) => !Number.isNaN(Date.parse(`${value}T00:00:00Z`)),
-	'is not a real calendar date',
-);
+/** Date.parse rolls 2026-02-30 over to March 2nd instead of refusing it, so compare the round trip. */
+export const isoDate = z.string().regex(ISO_DATE, 'must be a date in the form YYYY-MM-DD').refine((value) => {
+	const time = Date.parse(`${value}T00:00:00Z`);
+	return !Number.isNaN(time) && new Date(time).toISOString().slice(0, 10) === value;
+}, 'is not a real calendar date');
 export const isoDateTime = z
 	.string()
 	.regex(ISO_DATE_TIME, 'must be an ISO 8601 date-time such as 2026-03-01T07:00:00Z')
