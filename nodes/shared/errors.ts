@@ -205,10 +205,17 @@ export interface ConnectionFailure {
 	secret?: string;
 }
 
+/** The client gave up waiting for an answer (axios reports its own timeout as ECONNABORTED). */
+const TIMEOUT_CODES = new Set(['ECONNABORTED', 'ETIMEDOUT', 'ESOCKETTIMEDOUT', 'ERR_SOCKET_CONNECTION_TIMEOUT']);
+
 export function connectionError(node: INode, failure: ConnectionFailure): NodeApiError {
-	const headline = `Could not reach Trio VMS (${failure.code}) for ${failure.method} ${failure.path}`;
+	const timedOut = TIMEOUT_CODES.has(failure.code);
+	const headline = timedOut
+		? `Trio VMS did not answer ${failure.method} ${failure.path} in time (${failure.code})`
+		: `Could not reach Trio VMS (${failure.code}) for ${failure.method} ${failure.path}`;
+	const what = timedOut ? 'No answer came in time after the request was sent' : 'The connection broke after the request was sent';
 	const description = failure.outcomeUnknown
-		? 'The connection broke after the request was sent, so it is unknown whether the service carried it out. It was not sent again, to avoid creating it twice: check in Trio (for example with Get Many) before running this item again.'
+		? `${what}, so it is unknown whether the service carried it out. It was not sent again, to avoid creating it twice: check in Trio (for example with Get Many) before running this item again.`
 		: 'Check the credential\'s environment and base URL, and that this n8n can reach the service. Requests that are safe to repeat were retried before giving up.';
 	const message = redact(headline, failure.secret);
 	return keepMessage(

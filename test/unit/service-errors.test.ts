@@ -162,6 +162,9 @@ describe('serviceError and connectionError', () => {
 		// Not n8n's "You can retry the request immediately", which is wrong advice here.
 		expect(unknown.message).toBe('Could not reach Trio VMS (ECONNRESET) for POST /Submission');
 		expect(unknown.description).toMatch(/unknown whether the service carried it out\. It was not sent again/);
+		const timedOut = connectionError(node, { code: 'ECONNABORTED', method: 'POST', path: '/Submission', outcomeUnknown: true });
+		expect(timedOut.message).toBe('Trio VMS did not answer POST /Submission in time (ECONNABORTED)');
+		expect(timedOut.description).toMatch(/^No answer came in time after the request was sent, so it is unknown/);
 		const refused = connectionError(node, { code: 'ECONNREFUSED', method: 'GET', path: '/Job', outcomeUnknown: false });
 		expect(refused.message).toBe('Could not reach Trio VMS (ECONNREFUSED) for GET /Job');
 		expect(refused.description).toMatch(/base URL/);
