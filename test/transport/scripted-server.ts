@@ -16,6 +16,8 @@ export interface ScriptedResponse {
 	body?: string | Buffer;
 	/** Read the whole request, then destroy the socket without answering. */
 	destroy?: boolean;
+	/** Wait this long before answering (or destroying), e.g. to outlast a client timeout. */
+	delayMs?: number;
 }
 
 export interface RecordedRequest {
@@ -41,6 +43,8 @@ export class ScriptedServer {
 	readonly requests: RecordedRequest[] = [];
 
 	private readonly queue: ScriptedResponse[] = [];
+
+	private readonly timers = new Set<NodeJS.Timeout>();
 
 	private readonly server: Server;
 
@@ -88,7 +92,16 @@ export class ScriptedServer {
 			};
 			this.requests.push(recorded);
 			const scripted = this.queue.shift() ?? { status: 500, body: `Scripted server: nothing queued for ${recorded.method} ${url}` };
-			this.answer(scripted, response, recorded);
+			if (!scripted.delayMs) {
+				this.answer(scripted, response, recorded);
+				return;
+			}
+			const timer = setTimeout(() => {
+				this.timers.delete(timer);
+				// The client may have given up and closed the connection meanwhile.
+				if (!response.socket?.destroyed) this.answer(scripted, response, recorded);
+			}, scripted.delayMs);
+			this.timers.add(timer);
 		});
 	}
 
@@ -109,6 +122,8 @@ export class ScriptedServer {
 	}
 
 	async close(): Promise<void> {
+		for (const timer of this.timers) clearTimeout(timer);
+		this.timers.clear();
 		this.server.closeAllConnections();
 		await new Promise<void>((resolve) => this.server.close(() => resolve()));
 	}
