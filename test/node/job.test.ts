@@ -113,6 +113,14 @@ describe('Job: Get Many', () => {
 		expect(t.apiRequests()[0].query).toEqual({ modifiedDate: '2026-03-01T00:00:00Z' });
 	});
 
+	it('reads Modified After from a date expression such as $now.minus()', async () => {
+		const before = Date.now();
+		await t.run({ resource: 'job', operation: 'getAll', filters: { modifiedAfter: '={{ $now.minus({ days: 1 }) }}' } });
+		const sent = t.apiRequests()[0].query.modifiedDate as string;
+		expect(sent).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{3})?Z$/);
+		expect(Math.abs(Date.parse(sent) - (before - 86_400_000))).toBeLessThan(60_000);
+	});
+
 	it('refuses an unreadable Modified After before sending anything', async () => {
 		const { error } = await t.run({ resource: 'job', operation: 'getAll', filters: { modifiedAfter: 'last week' } });
 		expect(errorText(error).message).toContain('"Modified After" must be a date (YYYY-MM-DD) or an ISO 8601 date-time');

@@ -2,7 +2,9 @@
  * What the router owns: per-item errors for every error status of the spec, Continue On Fail,
  * pairedItem on every output item, one client per execution and its pacing.
  */
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
+
+import { runWorkflow } from '../engine/engine';
 
 import { byNumber, errorText, useSandbox } from './support';
 
@@ -62,16 +64,40 @@ describe('Continue On Fail', () => {
 		expect(output).toHaveLength(4);
 		expect(output.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }, { item: 3 }]);
 		expect(output[0].json.Number).toBe(a);
-		expect(output[1].json).toMatchObject({ httpCode: '404' });
+		expect(Object.keys(output[1].json).sort()).toEqual(['details', 'error']);
 		expect(output[1].json.error).toContain('Trio VMS answered 404 Not Found');
-		expect(output[1].json.description).toContain('No job 999 was found');
+		expect(output[1].json.details).toContain('No job 999 was found');
 		expect(output[2].json).toEqual({
 			error: '"Job" must be a positive whole number such as 1042, got "abc"',
-			description: 'Nothing was sent to Trio VMS for this item.',
+			details: 'Nothing was sent to Trio VMS for this item.',
 		});
 		expect(output[3].json.Number).toBe(b);
 		// The invalid item sent nothing.
 		expect(t.apiRequests()).toHaveLength(3);
+	});
+
+	it('with "Continue (using error output)", sends failed items with their row to the error branch', async () => {
+		const [a] = jobNumbers();
+		const run = await runWorkflow({
+			nodes: [
+				{ name: 'Sheet', type: 'test.start', parameters: { items: [{ row: 1, job: a }, { row: 2, job: 999 }, { row: 3, job: 'x' }] as unknown as INodeParameters[] } },
+				{ name: 'Trio', type: 'trioVms', onError: 'continueErrorOutput', parameters: { resource: 'job', operation: 'get', job: byNumber('={{ $json.job }}') } },
+				{ name: 'Done', type: 'test.collect', parameters: {} },
+				{ name: 'Failed', type: 'test.collect', parameters: {} },
+			],
+			connections: {
+				Sheet: { main: [[{ node: 'Trio', type: 'main', index: 0 }]] },
+				Trio: { main: [[{ node: 'Done', type: 'main', index: 0 }], [{ node: 'Failed', type: 'main', index: 0 }]] },
+			},
+			credentials: { trioVmsApi: t.admin },
+		});
+		expect(run.error).toBeUndefined();
+		expect(run.json('Done').map((json) => json.Number)).toEqual([a]);
+		const failed = run.json('Failed');
+		expect(failed.map((json) => json.row)).toEqual([2, 3]);
+		expect(failed[0].error).toContain('404');
+		expect(failed[0].details).toContain('No job 999 was found');
+		expect(failed[1].error).toContain('"Job" must be a positive whole number');
 	});
 
 	it('without it, stops at the failed item and names it', async () => {

@@ -64,9 +64,10 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 		} catch (caught) {
 			const error = itemError(this, caught, itemIndex);
 			if (this.continueOnFail()) {
+				// Only `error`, `message` and `details`: n8n routes items shaped so to the error output
+				// under "Continue (using error output)", merged with the input item's fields.
 				const json: IDataObject = { error: error.message };
-				if (error.description) json.description = error.description;
-				if (error instanceof NodeApiError && error.httpCode) json.httpCode = error.httpCode;
+				if (error.description) json.details = error.description;
 				returnData.push({ json, pairedItem: { item: itemIndex } });
 				continue;
 			}
