@@ -78,7 +78,7 @@ export class TrioVmsApi implements ICredentialType {
 	test: ICredentialTestRequest = {
 		request: {
 			baseURL:
-				'={{ $credentials.environment === "custom" ? String($credentials.baseUrl).trim().replace(/\\/+$/, "") : ($credentials.environment === "uat" ? "https://api-uat.triovms.com/" : "https://api.triovms.com/") + encodeURIComponent(String($credentials.tenant || "ahsa").trim().replace(/^\\/+|\\/+$/g, "")) }}',
+				'={{ $credentials.environment === "custom" ? String($credentials.baseUrl).trim().replace(/\\/+$/, "").replace(/\\/api\\/v3$/i, "") : ($credentials.environment === "uat" ? "https://api-uat.triovms.com/" : "https://api.triovms.com/") + encodeURIComponent(String($credentials.tenant || "ahsa").trim().replace(/^\\/+|\\/+$/g, "")) }}',
 			url: '/api/v3/candidates',
 			qs: { email: 'n8n-credential-test@example.invalid' },
 			method: 'GET',
