@@ -17,7 +17,8 @@ export function showOnlyFor(resource: string, operations: string[], properties: 
 }
 
 export const PAUSE_OPTION: INodeProperties = {
-	displayName: 'Pause Between Calls (Ms)',
+	// eslint-disable-next-line n8n-nodes-base/node-param-display-name-miscased -- "ms" is a unit symbol, lower case by definition
+	displayName: 'Pause Between Calls (ms)',
 	name: 'pauseBetweenCallsMs',
 	type: 'number',
 	typeOptions: { minValue: 0 },
