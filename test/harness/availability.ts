@@ -16,7 +16,8 @@ export async function registryReachable(timeoutMs = 20_000): Promise<{ ok: boole
 			timeoutMs,
 		});
 		const ok = result.code === 0 && result.stdout.trim().includes('2.41.1');
-		return { ok, detail: ok ? 'ok' : `npm view exited ${result.code}: ${result.output.trim().split('\n').slice(-3).join(' | ')}` };
+		const code = /npm error code (\S+)/.exec(result.output)?.[1] ?? `exit ${result.code}`;
+		return { ok, detail: ok ? 'ok' : `npm view n8n@2.41.1 failed: ${code}` };
 	} catch (error) {
 		return { ok: false, detail: (error as Error).message.split('\n')[0] };
 	}
@@ -35,10 +36,26 @@ export async function unavailableLines(): Promise<Partial<Record<N8nLine, string
 	return Object.fromEntries(missing.map((line) => [line, reason]));
 }
 
-export function banner(lines: string[]): string {
-	const width = Math.max(...lines.map((text) => text.length)) + 4;
+function wrap(text: string, width: number): string[] {
+	const out: string[] = [];
+	let current = '';
+	for (const word of text.split(' ')) {
+		if (current && current.length + word.length + 1 > width) {
+			out.push(current);
+			current = word;
+		} else {
+			current = current ? `${current} ${word}` : word;
+		}
+	}
+	if (current) out.push(current);
+	return out;
+}
+
+export function banner(text: string[]): string {
+	const lines = text.flatMap((each) => wrap(each, 96));
+	const width = Math.max(...lines.map((each) => each.length)) + 4;
 	const bar = '!'.repeat(width);
-	return ['', bar, ...lines.map((text) => `! ${text.padEnd(width - 4)} !`), bar, ''].join('\n');
+	return ['', bar, ...lines.map((each) => `! ${each.padEnd(width - 4)} !`), bar, ''].join('\n');
 }
 
 /** Reads what globalSetup decided; an unset variable means everything may run. */

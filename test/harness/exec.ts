@@ -16,6 +16,11 @@ export interface RunOptions extends SpawnOptions {
 	timeoutMs: number;
 	/** Called with each chunk so long installs can be logged to a file as they go. */
 	onOutput?: (chunk: string) => void;
+	/**
+	 * Kill the child's process group if this process dies first. For long installs: an
+	 * orphaned npm would keep writing into a temp folder the next install deletes.
+	 */
+	killWithParent?: boolean;
 }
 
 /**
@@ -23,12 +28,13 @@ export interface RunOptions extends SpawnOptions {
  * interleaved, because npm reports its real error on whichever stream it likes.
  */
 export function run(command: string, args: string[], options: RunOptions): Promise<RunResult> {
-	const { timeoutMs, onOutput, ...spawnOptions } = options;
+	const { timeoutMs, onOutput, killWithParent, ...spawnOptions } = options;
 	const started = Date.now();
 	return new Promise((resolve, reject) => {
 		// detached gives the child its own process group so a timeout can kill
 		// npm's grandchildren (node-gyp, make, cc) too.
 		const child = spawn(command, args, { ...spawnOptions, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+		if (killWithParent) spawnReaper(process.pid, child.pid, []);
 		let output = '';
 		let stdout = '';
 		child.stdout?.on('data', (data: Buffer) => {

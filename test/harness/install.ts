@@ -204,6 +204,7 @@ async function npmCi(tmpDir: string, log: fs.WriteStream): Promise<void> {
 		cwd: tmpDir,
 		env: npmEnv(),
 		timeoutMs: NPM_CI_TIMEOUT_MS,
+		killWithParent: true,
 		onOutput: (chunk) => log.write(chunk),
 	});
 }
@@ -276,6 +277,7 @@ async function doEnsureN8n(line: N8nLine): Promise<N8nInstall> {
 			cwd: tmpDir,
 			env: npmEnv(rebuildEnv),
 			timeoutMs: REBUILD_TIMEOUT_MS,
+			killWithParent: true,
 			onOutput: (chunk) => log.write(chunk),
 		});
 		// Prove the tree runs before it is marked complete: a broken tree would
