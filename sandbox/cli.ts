@@ -1,0 +1,97 @@
+/**
+ * npm run sandbox -- --port 4010 --jobs 200 --seed 1 --admin-key KEY --key KEY
+ * Starts the sandbox and prints what to type into the n8n credential.
+ */
+import { DEFAULTS, startSandbox } from './index';
+import type { SandboxOptions } from './index';
+
+const USAGE = `Usage: tsx sandbox/cli.ts [options]
+
+  --port N              port to listen on (default ${DEFAULTS.cliPort}; 0 picks a free one)
+  --host HOST           interface to bind (default ${DEFAULTS.host}; 0.0.0.0 lets n8n in Docker reach it)
+  --jobs N              seeded jobs (default ${DEFAULTS.jobs})
+  --seed N              seed of all invented data (default ${DEFAULTS.seed})
+  --admin-key KEY       key with the agency administrator permission (default ${DEFAULTS.adminKey})
+  --key KEY             plain agency key (default ${DEFAULTS.key})
+  --allow-http-webhooks accept http:// webhook URLs on any host (loopback http is always accepted)
+  --quiet               no request and delivery lines
+  --help                this text`;
+
+function parseArgs(argv: string[]): SandboxOptions {
+	const options: SandboxOptions = { port: DEFAULTS.cliPort };
+	const number = (flag: string, value: string | undefined): number => {
+		const parsed = Number(value);
+		if (value === undefined || value.trim() === '' || !Number.isInteger(parsed)) throw new Error(`${flag} needs a whole number`);
+		return parsed;
+	};
+	const text = (flag: string, value: string | undefined): string => {
+		if (!value || value.startsWith('--')) throw new Error(`${flag} needs a value`);
+		return value;
+	};
+	for (let i = 0; i < argv.length; i++) {
+		const [flag, inline] = argv[i].split(/=(.*)/s, 2);
+		const value = () => (inline !== undefined ? inline : argv[++i]);
+		switch (flag) {
+			case '--port': options.port = number(flag, value()); break;
+			case '--host': options.host = text(flag, value()); break;
+			case '--jobs': options.jobs = number(flag, value()); break;
+			case '--seed': options.seed = number(flag, value()); break;
+			case '--admin-key': options.adminKey = text(flag, value()); break;
+			case '--key': options.key = text(flag, value()); break;
+			case '--allow-http-webhooks': options.allowHttpWebhooks = true; break;
+			case '--quiet': options.quiet = true; break;
+			case '--help': case '-h': console.log(USAGE); process.exit(0); break;
+			default: throw new Error(`unknown option ${argv[i]}`);
+		}
+	}
+	return options;
+}
+
+async function main(): Promise<void> {
+	let options: SandboxOptions;
+	try {
+		options = parseArgs(process.argv.slice(2));
+	} catch (error) {
+		console.error(`${(error as Error).message}\n\n${USAGE}`);
+		process.exit(2);
+	}
+	const started = Date.now();
+	const sandbox = await startSandbox(options);
+	const scenario = `${sandbox.url}/_sandbox`;
+	console.log(`Trio VMS sandbox ready in ${Date.now() - started} ms (seed ${options.seed ?? DEFAULTS.seed}, ${options.jobs ?? DEFAULTS.jobs} jobs)
+
+  n8n credential "Trio VMS API":
+    Environment   Custom URL
+    Base URL      ${sandbox.url}
+    API key       ${sandbox.adminKey}   (agency admin: everything, including webhooks / the trigger)
+                  ${sandbox.key}   (plain agency user: everything but webhook management)
+
+  API             ${sandbox.apiUrl}   e.g. curl -H 'X-API-KEY: ${sandbox.key}' ${sandbox.apiUrl}/Job
+  Scenario API    ${scenario}   (no key; act as the facility and the MSP, each action fires its event)
+    curl ${scenario}                                   state summary and every route
+    curl -X POST ${scenario}/jobs -H 'Content-Type: application/json' -d '{"Title":"RN - ICU (Nights)"}'
+    curl -X POST ${scenario}/submissions/90001/status -H 'Content-Type: application/json' -d '{"status":"Rejected"}'
+    curl -X POST ${scenario}/per-diem/shifts -H 'Content-Type: application/json' -d '{"count":3}'
+    curl ${scenario}/deliveries?wait=1                what the webhooks received
+  See sandbox/README.md for every route, faults and the decisions taken where the spec is silent.
+
+Ctrl-C stops.`);
+
+	let stopping = false;
+	const stop = (signal: string) => {
+		if (stopping) {
+			console.log('forced exit');
+			process.exit(1);
+		}
+		stopping = true;
+		console.log(`\n${signal}: stopping (deliveries under way are aborted; Ctrl-C again to force)`);
+		void sandbox.stop().then(() => process.exit(0));
+	};
+	process.on('SIGINT', () => stop('SIGINT'));
+	process.on('SIGTERM', () => stop('SIGTERM'));
+}
+
+void main().catch((error: unknown) => {
+	console.error(error instanceof Error ? error.message : error);
+	process.exit(1);
+});

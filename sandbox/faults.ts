@@ -1,0 +1,158 @@
+/**
+ * Faults on demand, so clients can be tested against a misbehaving service: latency, error
+ * answers, rate limiting, dropped connections and duplicate webhook deliveries. Off by default.
+ * Random decisions use a PRNG reseeded on every configuration change, so a given configuration
+ * fails the same requests on every run.
+ */
+import { z } from 'zod';
+
+import { Rng } from './random';
+
+const answerStatus = z.number().int().min(400).max(599);
+
+export const endpointFaultSchema = z
+	.object({
+		/** Added before anything else happens to the request. */
+		latencyMs: z.number().int().min(0).max(120_000).optional(),
+		/** Share (0..1) of requests answered with `failStatus`. */
+		failRate: z.number().min(0).max(1).optional(),
+		/** The next n requests are answered with `failStatus`. */
+		failNext: z.number().int().min(0).optional(),
+		/** One status, or several to draw from; default 503. */
+		failStatus: z.union([answerStatus, z.array(answerStatus).min(1)]).optional(),
+		/** Body of a fault answer: problem details (default), plain text as a proxy sends, or none. */
+		failBody: z.enum(['problem', 'text', 'empty']).optional(),
+		rateLimit: z
+			.object({
+				limit: z.number().int().min(1),
+				windowMs: z.number().int().min(1),
+				/** Retry-After value; by default the seconds until the window frees a slot. */
+				retryAfterSeconds: z.number().int().min(0).optional(),
+			})
+			.strict()
+			.optional(),
+		/** Close the socket without an answer, before the handler runs (nothing is changed). */
+		dropNext: z.number().int().min(0).optional(),
+		dropRate: z.number().min(0).max(1).optional(),
+		/** Run the handler (the change happens), then close the socket without an answer. */
+		dropAfterHandlerNext: z.number().int().min(0).optional(),
+		/** Make the handler throw an unexpected error: proves a 500 is answered, never a crash. */
+		throwNext: z.number().int().min(0).optional(),
+	})
+	.strict();
+
+const ENDPOINT_KEY = /^(\*|(GET|POST|PUT|PATCH|DELETE) \/\S*)$/;
+
+export const faultConfigSchema = z
+	.object({
+		endpoints: z
+			.record(endpointFaultSchema)
+			.default({})
+			.superRefine((endpoints, ctx) => {
+				for (const key of Object.keys(endpoints)) {
+					if (!ENDPOINT_KEY.test(key)) {
+						ctx.addIssue({ code: 'custom', path: [key], message: 'must be "*" or "METHOD /path", e.g. "GET /api/v3/Job" or "GET /api/v3/Job/{number}"' });
+					}
+				}
+			}),
+		/** Every webhook delivery is sent 1 + duplicates times. */
+		duplicates: z.number().int().min(0).max(10).default(0),
+	})
+	.strict();
+
+export type EndpointFault = z.infer<typeof endpointFaultSchema>;
+export type FaultConfig = z.infer<typeof faultConfigSchema>;
+
+export type FaultDecision =
+	| { kind: 'pass' }
+	| { kind: 'drop' }
+	| { kind: 'fail'; status: number; body: 'problem' | 'text' | 'empty' }
+	| { kind: 'rateLimited'; retryAfterSeconds: number };
+
+export class Faults {
+	private config: FaultConfig = { endpoints: {}, duplicates: 0 };
+	private rng: Rng;
+	private readonly windows = new Map<string, number[]>();
+
+	constructor(private readonly seed: number) {
+		this.rng = Rng.derive(seed, 'faults');
+	}
+
+	set(config: FaultConfig): void {
+		this.config = structuredClone(config);
+		this.windows.clear();
+		this.rng = Rng.derive(this.seed, 'faults');
+	}
+
+	clear(): void {
+		this.set({ endpoints: {}, duplicates: 0 });
+	}
+
+	/** The configuration with counters as they stand (failNext and the like count down). */
+	get(): FaultConfig {
+		return structuredClone(this.config);
+	}
+
+	get duplicates(): number {
+		return this.config.duplicates;
+	}
+
+	/** Entries that apply to a request: its concrete path, its route template, and "*". */
+	private entries(keys: readonly string[]): Array<[string, EndpointFault]> {
+		const seen = new Set<string>();
+		const result: Array<[string, EndpointFault]> = [];
+		for (const key of [...keys, '*']) {
+			const fault = this.config.endpoints[key];
+			if (fault && !seen.has(key)) {
+				seen.add(key);
+				result.push([key, fault]);
+			}
+		}
+		return result;
+	}
+
+	latency(keys: readonly string[]): number {
+		return this.entries(keys).reduce((sum, [, fault]) => sum + (fault.latencyMs ?? 0), 0);
+	}
+
+	/** Decided in order drop, rate limit, failure; counters only move when they fire. */
+	before(keys: readonly string[], now = Date.now()): FaultDecision {
+		const entries = this.entries(keys);
+		for (const [, fault] of entries) {
+			if (this.consume(fault, 'dropNext') || (fault.dropRate !== undefined && this.rng.chance(fault.dropRate))) return { kind: 'drop' };
+		}
+		for (const [key, fault] of entries) {
+			if (!fault.rateLimit) continue;
+			const { limit, windowMs, retryAfterSeconds } = fault.rateLimit;
+			const hits = (this.windows.get(key) ?? []).filter((time) => time > now - windowMs);
+			this.windows.set(key, hits);
+			if (hits.length >= limit) {
+				const freesInMs = hits[0] + windowMs - now;
+				return { kind: 'rateLimited', retryAfterSeconds: retryAfterSeconds ?? Math.max(1, Math.ceil(freesInMs / 1000)) };
+			}
+			hits.push(now);
+		}
+		for (const [, fault] of entries) {
+			if (this.consume(fault, 'failNext') || (fault.failRate !== undefined && this.rng.chance(fault.failRate))) {
+				const statuses = fault.failStatus === undefined ? [503] : Array.isArray(fault.failStatus) ? fault.failStatus : [fault.failStatus];
+				return { kind: 'fail', status: this.rng.pick(statuses), body: fault.failBody ?? 'problem' };
+			}
+		}
+		return { kind: 'pass' };
+	}
+
+	shouldThrow(keys: readonly string[]): boolean {
+		return this.entries(keys).some(([, fault]) => this.consume(fault, 'throwNext'));
+	}
+
+	shouldDropAfterHandler(keys: readonly string[]): boolean {
+		return this.entries(keys).some(([, fault]) => this.consume(fault, 'dropAfterHandlerNext'));
+	}
+
+	private consume(fault: EndpointFault, counter: 'dropNext' | 'failNext' | 'throwNext' | 'dropAfterHandlerNext'): boolean {
+		const left = fault[counter] ?? 0;
+		if (left <= 0) return false;
+		fault[counter] = left - 1;
+		return true;
+	}
+}
