@@ -18,14 +18,24 @@ const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 /** Date.parse rolls 2026-02-30 over to March 2nd instead of refusing it, so compare the round trip. */
-export const isoDate = z.string().regex(ISO_DATE, 'must be a date in the form YYYY-MM-DD').refine((value) => {
-	const time = Date.parse(`${value}T00:00:00Z`);
-	return !Number.isNaN(time) && new Date(time).toISOString().slice(0, 10) === value;
-}, 'is not a real calendar date');
+function isCalendarDay(day: string): boolean {
+	const time = Date.parse(`${day}T00:00:00Z`);
+	return !Number.isNaN(time) && new Date(time).toISOString().slice(0, 10) === day;
+}
+
+function isClockTime(time: string): boolean {
+	const [hours, minutes, seconds] = time.split(':').map((part) => Number.parseFloat(part));
+	return hours <= 23 && minutes <= 59 && (seconds === undefined || seconds < 60);
+}
+
+export const isoDate = z.string().regex(ISO_DATE, 'must be a date in the form YYYY-MM-DD').refine(isCalendarDay, 'is not a real calendar date');
 export const isoDateTime = z
 	.string()
 	.regex(ISO_DATE_TIME, 'must be an ISO 8601 date-time such as 2026-03-01T07:00:00Z')
-	.refine((value) => !Number.isNaN(Date.parse(value)), 'is not a real date-time');
+	.refine(
+		(value) => isCalendarDay(value.slice(0, 10)) && isClockTime(value.slice(11).replace(/(Z|[+-]\d{2}:?\d{2})$/, '')),
+		'is not a real date-time',
+	);
 export const email = z.string().trim().regex(EMAIL, 'must be a valid e-mail address such as name@agency.com');
 export const stateAbbreviation = z
 	.string()
@@ -216,7 +226,10 @@ export const candidateSchema = z
 export const webhookRegistrationRequestSchema = z.object({
 	Id: z.string().min(1).optional(),
 	Name: z.string().trim().min(1, 'is required'),
-	Url: z.string().url('must be an absolute URL'),
+	Url: z
+		.string()
+		.url('must be an absolute URL')
+		.refine((value) => /^https?:\/\//i.test(value), 'must start with https:// (or http:// for a local test address)'),
 	Events: z.array(z.string().min(1)).min(1, 'must name at least one event'),
 	IsActive: z.boolean(),
 });
