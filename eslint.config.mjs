@@ -11,7 +11,7 @@ const tsFiles = ['**/*.ts'];
 
 export default [
 	{
-		ignores: ['dist/**', 'node_modules/**', 'coverage/**', '**/*.js', '**/*.mjs', '.cache/**'],
+		ignores: ['dist/**', 'node_modules/**', 'coverage/**', '**/*.js', '**/*.mjs', '.cache/**', '.tmp/**', '.demo/**'],
 	},
 	...tseslint.configs.recommended.map((config) => ({ ...config, files: tsFiles })),
 	{
