@@ -1,0 +1,505 @@
+/**
+ * The Trio VMS Trigger inside a real n8n (the packed package installed as users install it),
+ * registering at the local sandbox over HTTP and receiving the sandbox's deliveries.
+ *
+ * One n8n per line for the whole file (n8n is heavy on 2 cores). The address-change test
+ * restarts that n8n on the same user folder: the new process listens on another port, which is
+ * exactly "n8n's webhook address changed".
+ *
+ * Run `npm run build` first.
+ */
+import { randomUUID } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+
+import { TRIO_EVENT_NAMES, TRIO_EVENTS, type TrioEventName } from '../../nodes/shared/events';
+import { stableStringify } from '../../nodes/TrioVmsTrigger/dedup';
+import { describeWithN8n } from '../harness/availability';
+import type { N8nLine } from '../harness/install';
+import { startN8n, type ExecutionRecord, type N8nInstance } from '../harness/n8n';
+import { packPackage, REPO_ROOT } from '../harness/pack';
+
+const NODE_TYPE = 'n8n-nodes-trio-vms.trioVmsTrigger';
+const NODE_NAME = 'Trio VMS Trigger';
+const LINES: N8nLine[] = (process.env.TRIO_TRIGGER_E2E_LINES?.split(',') as N8nLine[] | undefined) ?? ['2.x', '1.x'];
+const EXECUTION_TIMEOUT_MS = 60_000;
+
+// ------------------------------------------------------------------ the sandbox (loaded at run time)
+
+interface Delivery {
+	registrationId: string;
+	event: TrioEventName;
+	url: string;
+	attempt: number;
+	status: number | null;
+	body: Record<string, unknown>;
+}
+
+interface Sandbox {
+	url: string;
+	adminKey: string;
+	key: string;
+	stop(): Promise<void>;
+	idle(): Promise<void>;
+	deliveries(): Delivery[];
+	clearDeliveries(): void;
+	setFaults(config: { duplicates?: number }): void;
+	clearFaults(): void;
+}
+
+interface Registration {
+	Id: string;
+	Name: string;
+	Url: string;
+	Events: string[];
+	IsActive: boolean;
+}
+
+function loadStartSandbox(): (options: { port?: number; quiet?: boolean; seed?: number }) => Promise<Sandbox> {
+	// eslint-disable-next-line @typescript-eslint/no-require-imports
+	return (require(path.join(REPO_ROOT, 'sandbox')) as { startSandbox: (options: object) => Promise<Sandbox> }).startSandbox;
+}
+
+async function call<T>(sandbox: Sandbox, method: string, urlPath: string, body?: unknown, key?: string): Promise<T> {
+	const response = await fetch(`${sandbox.url}${urlPath}`, {
+		method,
+		headers: { 'content-type': 'application/json', ...(key ? { 'X-API-KEY': key } : {}) },
+		body: body === undefined ? undefined : JSON.stringify(body),
+		signal: AbortSignal.timeout(30_000),
+	});
+	const text = await response.text();
+	if (!response.ok) throw new Error(`${method} ${urlPath} -> ${response.status}: ${text}`);
+	return (text ? JSON.parse(text) : undefined) as T;
+}
+
+const scenario = <T = unknown>(sandbox: Sandbox, method: string, urlPath: string, body: unknown = {}) => call<T>(sandbox, method, `/_sandbox${urlPath}`, body);
+
+const registrations = (sandbox: Sandbox) => call<Registration[]>(sandbox, 'GET', '/api/v3/Webhooks', undefined, sandbox.adminKey);
+
+// ------------------------------------------------------------------ workflows
+
+interface TriggerWorkflow {
+	id: string;
+	webhookId: string;
+	name: string;
+	/** n8n's production URL of the trigger (registrations point here, plus query). */
+	url: string;
+}
+
+function itemsOf(execution: ExecutionRecord): Array<Record<string, unknown>> {
+	const runs = execution.data?.resultData.runData[NODE_NAME] ?? [];
+	return runs.flatMap((run) => (run.data?.main[0] ?? []).map((item) => item.json));
+}
+
+function withoutReceivedAt(item: Record<string, unknown>): Record<string, unknown> {
+	const { receivedAt: _receivedAt, ...rest } = item;
+	return rest;
+}
+
+/** Order-insensitive comparison of item lists (object keys sorted too). */
+const sortByJson = (list: unknown[]) => list.map((entry) => stableStringify(entry)).sort();
+
+/** What the trigger must emit for one delivery, without receivedAt. */
+function expectedItems(delivery: Delivery, split: boolean): Array<Record<string, unknown>> {
+	const { event, body } = delivery;
+	if (split && TRIO_EVENTS[event].batched) {
+		const { Items, ...rest } = body as { Items: Array<Record<string, unknown>> };
+		return Items.map((element) => ({ event, ...rest, ...element }));
+	}
+	return [{ event, ...body }];
+}
+
+for (const line of LINES) {
+	describeWithN8n(line, `Trio VMS Trigger in real n8n ${line}`, () => {
+		let sandbox: Sandbox;
+		let n8n: N8nInstance;
+		let tarball: string;
+		let userFolder: string;
+		let adminCredential: { id: string; name: string };
+		let plainCredential: { id: string; name: string };
+		const workflows: TriggerWorkflow[] = [];
+
+		beforeAll(async () => {
+			sandbox = await loadStartSandbox()({ port: 0, quiet: true });
+			tarball = await packPackage();
+			userFolder = fs.mkdtempSync(path.join(os.tmpdir(), `trio-trigger-e2e-${line}-`));
+			n8n = await startN8n({ line, tarball, userFolder });
+			const admin = await n8n.createCredential('Trio sandbox (admin)', 'trioVmsApi', { apiKey: sandbox.adminKey, environment: 'custom', baseUrl: sandbox.url });
+			const plain = await n8n.createCredential('Trio sandbox (plain)', 'trioVmsApi', { apiKey: sandbox.key, environment: 'custom', baseUrl: sandbox.url });
+			adminCredential = { id: admin.id, name: admin.name };
+			plainCredential = { id: plain.id, name: plain.name };
+		});
+
+		afterAll(async () => {
+			await n8n?.stop();
+			await sandbox?.stop();
+			if (userFolder) fs.rmSync(userFolder, { recursive: true, force: true });
+		});
+
+		afterEach(async () => {
+			sandbox.clearFaults();
+			await sandbox.idle();
+		});
+
+		async function createTrigger(name: string, parameters: Record<string, unknown>, credential = adminCredential): Promise<TriggerWorkflow> {
+			const webhookId = randomUUID();
+			const record = await n8n.createWorkflow({
+				name,
+				nodes: [
+					{
+						id: randomUUID(),
+						name: NODE_NAME,
+						type: NODE_TYPE,
+						typeVersion: 1,
+						position: [0, 0],
+						webhookId,
+						parameters,
+						credentials: { trioVmsApi: credential },
+					},
+				],
+				connections: {},
+				settings: { executionOrder: 'v1' },
+			});
+			const workflow = { id: record.id, webhookId, name, url: n8n.productionWebhookUrl(webhookId, 'webhook') };
+			workflows.push(workflow);
+			return workflow;
+		}
+
+		interface PublicationStatus {
+			status: string;
+			triggers: Array<{ nodeId: string; status: string; errorMessage: string | null }>;
+		}
+
+		/**
+		 * n8n 2.x (2.41+) publishes asynchronously: the public API answers before the trigger's
+		 * checkExists/create (or delete) has run. Wait for the publication to settle; 1.x works
+		 * synchronously and has no such endpoint.
+		 */
+		async function settle(workflowId: string): Promise<PublicationStatus | undefined> {
+			if (line !== '2.x') return undefined;
+			const deadline = Date.now() + 60_000;
+			for (;;) {
+				const status = await n8n.rest<PublicationStatus>('GET', `/workflows/${workflowId}/publication-status`);
+				if (status.status !== 'in_progress') return status;
+				if (Date.now() > deadline) throw new Error(`workflow ${workflowId}: publication still in progress after 60 s`);
+				await new Promise((resolve) => setTimeout(resolve, 150));
+			}
+		}
+
+		/** Activates and waits until the trigger is registered; throws with n8n's activation error. */
+		async function activate(workflowId: string): Promise<void> {
+			await n8n.activate(workflowId);
+			const status = await settle(workflowId);
+			if (status && status.status !== 'published') {
+				throw new Error(`activation ${status.status}: ${status.triggers.map((trigger) => trigger.errorMessage).join('; ')}`);
+			}
+		}
+
+		async function deactivate(workflowId: string): Promise<void> {
+			await n8n.deactivate(workflowId);
+			await settle(workflowId);
+		}
+
+		const ofWorkflow = (list: Registration[], workflow: TriggerWorkflow) => list.filter((registration) => registration.Url.startsWith(`${workflow.url}?`));
+
+		async function activeOf(workflow: TriggerWorkflow): Promise<Registration[]> {
+			return ofWorkflow(await registrations(sandbox), workflow).filter((registration) => registration.IsActive);
+		}
+
+		/** Waits until the sandbox has delivered everything and n8n has finished `count` executions. */
+		async function executionsOf(workflow: TriggerWorkflow, count: number): Promise<ExecutionRecord[]> {
+			await sandbox.idle();
+			const finished = await n8n.waitForExecutions(workflow.id, count, EXECUTION_TIMEOUT_MS);
+			return Promise.all(finished.map((execution) => n8n.getExecution(execution.id)));
+		}
+
+		function expectOnePerEvent(active: Registration[], workflow: TriggerWorkflow, events: readonly string[]): string {
+			expect(active.map((registration) => registration.Events).sort()).toEqual(events.map((event) => [event]).sort());
+			const tokens = new Set<string>();
+			for (const registration of active) {
+				const url = new URL(registration.Url);
+				expect(`${url.origin}${url.pathname}`).toBe(workflow.url);
+				expect(url.searchParams.get('event')).toBe(registration.Events[0]);
+				const token = url.searchParams.get('token') ?? '';
+				expect(token).toMatch(/^[0-9a-f]{64}$/);
+				tokens.add(token);
+				expect(registration.Name).toBe(`n8n: ${workflow.name} (${registration.Events[0]})`);
+			}
+			expect(tokens.size).toBe(1);
+			return [...tokens][0];
+		}
+
+		let everything: TriggerWorkflow;
+
+		test('activation creates exactly one active registration per selected event, with the event and a token in its URL', async () => {
+			everything = await createTrigger('All Trio events', { events: [...TRIO_EVENT_NAMES] });
+			await activate(everything.id);
+			expectOnePerEvent(await activeOf(everything), everything, TRIO_EVENT_NAMES);
+		});
+
+		test('every one of the 15 events fired through the sandbox arrives as its typed item(s)', async () => {
+			sandbox.clearDeliveries();
+			// Jobs: opened, then closed.
+			const job = await scenario<{ Number: number }>(sandbox, 'POST', '/jobs', {});
+			await scenario(sandbox, 'POST', `/jobs/${job.Number}/close`, {});
+
+			// A submission on a non-locums job: offered by the facility, accepted by the agency, confirmation signed.
+			const submissions = await call<Array<{ Number: number; Status: string; JobNumber: number }>>(sandbox, 'GET', '/api/v3/Submission', undefined, sandbox.adminKey);
+			let submissionNumber: number | undefined;
+			for (const submission of submissions.filter((s) => s.Status === 'Submitted' || s.Status === 'Under Review')) {
+				const its = await call<{ IsLocums: boolean }>(sandbox, 'GET', `/api/v3/Job/${submission.JobNumber}`, undefined, sandbox.adminKey).catch(() => undefined);
+				if (its && !its.IsLocums) {
+					submissionNumber = submission.Number;
+					break;
+				}
+			}
+			if (submissionNumber === undefined) throw new Error('the sandbox has no submitted submission on a non-locums job');
+			await scenario(sandbox, 'POST', `/submissions/${submissionNumber}/status`, { status: 'Offered' });
+			await call(sandbox, 'POST', '/api/v3/Submission/Accept', { submissionNumber }, sandbox.adminKey);
+			await scenario(sandbox, 'POST', `/submissions/${submissionNumber}/confirmation-signed`, {});
+
+			// Per diem: three shifts opened at once, then every lifecycle event.
+			const opened = await scenario<Array<{ Id: string }>>(sandbox, 'POST', '/per-diem/shifts', { count: 3 });
+			const [a, b, c] = opened.map((shift) => shift.Id);
+			await scenario(sandbox, 'POST', `/per-diem/shifts/${a}/assign`);
+			await scenario(sandbox, 'POST', `/per-diem/shifts/${a}/confirm`);
+			await scenario(sandbox, 'POST', `/per-diem/shifts/${a}/staffing-pool`);
+			await scenario(sandbox, 'POST', `/per-diem/shifts/${a}/location`);
+			await scenario(sandbox, 'POST', `/per-diem/shifts/${a}/time`, { start: '2027-01-05T07:00:00', end: '2027-01-05T19:30:00' });
+			await scenario(sandbox, 'POST', `/per-diem/shifts/${a}/rate`, { rateType: 'Premium' });
+			await scenario(sandbox, 'POST', `/per-diem/shifts/${a}/note`, { notes: 'Bring your badge' });
+			await scenario(sandbox, 'POST', `/per-diem/shifts/${a}/release`);
+			await scenario(sandbox, 'POST', `/per-diem/shifts/${b}/assign`);
+			await scenario(sandbox, 'POST', `/per-diem/shifts/${b}/decline`);
+			await scenario(sandbox, 'POST', `/per-diem/shifts/${c}/remove`);
+			await scenario(sandbox, 'POST', `/per-diem/shifts/${a}/assign`);
+			await scenario(sandbox, 'POST', `/per-diem/shifts/${b}/assign`);
+			await scenario(sandbox, 'POST', '/per-diem/shifts/cancel', { ids: [a, b] });
+
+			await sandbox.idle();
+			const deliveries = sandbox.deliveries().filter((delivery) => delivery.url.startsWith(`${everything.url}?`));
+			expect(new Set(deliveries.map((delivery) => delivery.event))).toEqual(new Set(TRIO_EVENT_NAMES));
+			expect(deliveries.every((delivery) => delivery.status === 200)).toBe(true);
+
+			const executions = await executionsOf(everything, deliveries.length);
+			expect(executions).toHaveLength(deliveries.length);
+			expect(executions.every((execution) => execution.status === 'success')).toBe(true);
+			const items = executions.flatMap(itemsOf);
+			for (const item of items) {
+				expect(typeof item.receivedAt).toBe('string');
+				expect(new Date(String(item.receivedAt)).toISOString()).toBe(item.receivedAt);
+				expect(item).not.toHaveProperty('_validation');
+			}
+			// Split Shifts Into Items is on by default: one item per opened or cancelled shift.
+			expect(sortByJson(items.map(withoutReceivedAt))).toEqual(sortByJson(deliveries.flatMap((delivery) => expectedItems(delivery, true))));
+			const byEvent = (event: TrioEventName) => items.filter((item) => item.event === event);
+			expect(byEvent('Per Diem Shift Opened')).toHaveLength(3);
+			expect(byEvent('Per Diem Shift Cancelled')).toHaveLength(2);
+			// Pool-local times arrive exactly as sent.
+			expect(byEvent('Per Diem Shift Time Changed')[0]).toMatchObject({ Start: '2027-01-05T07:00:00', End: '2027-01-05T19:30:00' });
+			expect(byEvent('Job Update').map((item) => item.JobStatus).sort()).toEqual(['Closed', 'Open']);
+		});
+
+		test('with Split Shifts Into Items off, several opened shifts arrive as one item with Items', async () => {
+			const whole = await createTrigger('Opened shifts, whole', { events: ['Per Diem Shift Opened'], splitShifts: false });
+			await activate(whole.id);
+			sandbox.clearDeliveries();
+			await scenario(sandbox, 'POST', '/per-diem/shifts', { count: 4 });
+			const [execution] = await executionsOf(whole, 1);
+			const items = itemsOf(execution);
+			expect(items).toHaveLength(1);
+			const delivery = sandbox.deliveries().find((entry) => entry.url.startsWith(`${whole.url}?`));
+			expect(withoutReceivedAt(items[0])).toEqual({ event: 'Per Diem Shift Opened', ...delivery?.body });
+			expect(items[0].Items).toHaveLength(4);
+			await deactivate(whole.id);
+		});
+
+		test('a wrong or missing token is refused with 403 and an unknown event or non-JSON body with 400, starting nothing', async () => {
+			const guarded = await createTrigger('Guarded', { events: ['Job Update'] });
+			await activate(guarded.id);
+			const [registration] = await activeOf(guarded);
+			const token = new URL(registration.Url).searchParams.get('token') ?? '';
+			const post = async (query: string, body: string, contentType = 'application/json') => {
+				const response = await fetch(`${guarded.url}${query}`, { method: 'POST', headers: { 'content-type': contentType }, body, signal: AbortSignal.timeout(30_000) });
+				await response.text();
+				return response.status;
+			};
+			const job = JSON.stringify({ Number: 1 });
+			expect(await post(`?event=Job%20Update&token=${'0'.repeat(64)}`, job)).toBe(403);
+			expect(await post(`?event=Job%20Update&token=${token.slice(0, -1)}`, job)).toBe(403);
+			expect(await post('?event=Job%20Update', job)).toBe(403);
+			expect(await post('', job)).toBe(403);
+			expect(await post(`?event=Job%20Deleted&token=${token}`, job)).toBe(400);
+			expect(await post(`?token=${token}`, job)).toBe(400);
+			expect(await post(`?event=Job%20Update&token=${token}`, 'this is not json', 'text/plain')).toBe(400);
+			expect(await post(`?event=Job%20Update&token=${token}`, 'a=1', 'application/x-www-form-urlencoded')).toBe(400);
+			// Malformed JSON declared as JSON: n8n itself refuses it (4xx) before the node runs.
+			const malformed = await post(`?event=Job%20Update&token=${token}`, '{"Number": ', 'application/json');
+			expect(malformed).toBeGreaterThanOrEqual(400);
+			expect(malformed).toBeLessThan(500);
+
+			// A payload that does not match the event's schema still starts the workflow, with a note.
+			expect(await post(`?event=Job%20Update&token=${token}`, job)).toBe(200);
+			const [execution] = await executionsOf(guarded, 1);
+			expect(await n8n.listExecutions(guarded.id)).toHaveLength(1);
+			const [item] = itemsOf(execution);
+			expect(item).toMatchObject({ event: 'Job Update', Number: 1, _validation: { valid: false } });
+			expect((item._validation as { issues: string[] }).issues.some((issue) => issue.startsWith('Title: '))).toBe(true);
+			await deactivate(guarded.id);
+		});
+
+		test('duplicate deliveries start one execution and are all answered 200', async () => {
+			const once = await createTrigger('Once per delivery', { events: ['Per Diem Shift Removed', 'Per Diem Shift Note Changed'] });
+			await activate(once.id);
+			sandbox.clearDeliveries();
+			sandbox.setFaults({ duplicates: 2 });
+			const [shift] = await scenario<Array<{ Id: string }>>(sandbox, 'POST', '/per-diem/shifts', { count: 1 });
+			await scenario(sandbox, 'POST', `/per-diem/shifts/${shift.Id}/note`, { notes: 'first' });
+			await scenario(sandbox, 'POST', `/per-diem/shifts/${shift.Id}/note`, { notes: 'second' });
+			await scenario(sandbox, 'POST', `/per-diem/shifts/${shift.Id}/remove`);
+			await sandbox.idle();
+			const deliveries = sandbox.deliveries().filter((delivery) => delivery.url.startsWith(`${once.url}?`));
+			expect(deliveries).toHaveLength(9);
+			expect(deliveries.every((delivery) => delivery.status === 200)).toBe(true);
+			const executions = await executionsOf(once, 3);
+			// Give any late execution a moment to show up before counting.
+			await new Promise((resolve) => setTimeout(resolve, 1500));
+			expect(await n8n.listExecutions(once.id)).toHaveLength(3);
+			expect(executions.map((execution) => itemsOf(execution)[0].Notes ?? itemsOf(execution)[0].event).sort()).toEqual(['Per Diem Shift Removed', 'first', 'second']);
+			await deactivate(once.id);
+		});
+
+		test('activate/deactivate cycles reuse the registrations and leave none active', async () => {
+			const cycling = await createTrigger('Cycling', { events: ['Job Update', 'Submission Update', 'Per Diem Shift Assigned'] });
+			const tokens: string[] = [];
+			for (let cycle = 0; cycle < 3; cycle++) {
+				await activate(cycling.id);
+				tokens.push(expectOnePerEvent(await activeOf(cycling), cycling, ['Job Update', 'Submission Update', 'Per Diem Shift Assigned']));
+				await deactivate(cycling.id);
+				expect(await activeOf(cycling)).toEqual([]);
+			}
+			// Re-activated, not piled up: still three registrations in all.
+			expect(ofWorkflow(await registrations(sandbox), cycling)).toHaveLength(3);
+			// Each activation gets a fresh secret.
+			expect(new Set(tokens).size).toBe(3);
+		});
+
+		test('a registration changed at the service is repaired on the next activation', async () => {
+			const repaired = await createTrigger('Repaired', { events: ['Job Update', 'Per Diem Shift Confirmed'] });
+			await activate(repaired.id);
+			const [victim] = await activeOf(repaired);
+			// Someone points the registration elsewhere in Trio.
+			await call(sandbox, 'POST', '/api/v3/Webhooks', { ...victim, Url: 'https://elsewhere.example.com/hook' }, sandbox.adminKey);
+			expect(await activeOf(repaired)).toHaveLength(1);
+			await deactivate(repaired.id);
+			const moved = (await registrations(sandbox)).find((registration) => registration.Id === victim.Id);
+			// The stored id still finds it at its new address, so it is switched off too.
+			expect(moved).toMatchObject({ Url: 'https://elsewhere.example.com/hook', IsActive: false });
+			await activate(repaired.id);
+			expectOnePerEvent(await activeOf(repaired), repaired, ['Job Update', 'Per Diem Shift Confirmed']);
+			sandbox.clearDeliveries();
+			await scenario(sandbox, 'POST', '/jobs', {});
+			const [execution] = await executionsOf(repaired, 1);
+			expect(itemsOf(execution)[0].event).toBe('Job Update');
+			await deactivate(repaired.id);
+		});
+
+		test('a key without agency admin permission fails activation with the agency-admin message', async () => {
+			const plain = await createTrigger('Plain key', { events: ['Job Update'] }, plainCredential);
+			const before = (await registrations(sandbox)).length;
+			await expect(activate(plain.id)).rejects.toThrow(/agency administrator permission/);
+			expect((await registrations(sandbox)).length).toBe(before);
+		});
+
+		if (line === '2.x') {
+			test('"Listen for test event" uses its own registrations and never touches the production ones', async () => {
+				const tested = await createTrigger('Tested', { events: ['Per Diem Shift Rate Changed'] });
+				await activate(tested.id);
+				const [production] = await activeOf(tested);
+				await n8n.rest('POST', `/workflows/${tested.id}/run`, { triggerToStartFrom: { name: NODE_NAME } });
+				const testBase = tested.url.replace('/webhook/', '/webhook-test/');
+				const testRegistrations = (await registrations(sandbox)).filter((registration) => registration.Url.startsWith(`${testBase}?`));
+				expect(testRegistrations).toHaveLength(1);
+				expect(testRegistrations[0]).toMatchObject({ IsActive: true, Name: `n8n test: ${tested.name} (Per Diem Shift Rate Changed)` });
+				expect(new URL(testRegistrations[0].Url).searchParams.get('token')).not.toBe(new URL(production.Url).searchParams.get('token'));
+
+				sandbox.clearDeliveries();
+				const [shift] = await scenario<Array<{ Id: string }>>(sandbox, 'POST', '/per-diem/shifts', { count: 1 });
+				await scenario(sandbox, 'POST', `/per-diem/shifts/${shift.Id}/rate`, { rateType: 'Holiday' });
+				await sandbox.idle();
+				const statuses = sandbox.deliveries().filter((delivery) => delivery.event === 'Per Diem Shift Rate Changed' && (delivery.url.startsWith(testBase) || delivery.url.startsWith(tested.url)));
+				expect(statuses.map((delivery) => delivery.status)).toEqual([200, 200]);
+				// The test run and the production run.
+				const executions = await executionsOf(tested, 2);
+				expect(executions.map((execution) => execution.mode).sort()).toEqual(['manual', 'webhook']);
+
+				// After the test event n8n removes the test webhook: only the test registration goes.
+				const deadline = Date.now() + 15_000;
+				let after = await registrations(sandbox);
+				while (after.find((registration) => registration.Id === testRegistrations[0].Id)?.IsActive && Date.now() < deadline) {
+					await new Promise((resolve) => setTimeout(resolve, 250));
+					after = await registrations(sandbox);
+				}
+				expect(after.find((registration) => registration.Id === testRegistrations[0].Id)?.IsActive).toBe(false);
+				expect(after.find((registration) => registration.Id === production.Id)).toEqual(production);
+				await deactivate(tested.id);
+			});
+		}
+
+		test("after n8n's address changes, the registrations follow it and deliveries arrive", async () => {
+			const moving = await createTrigger('Moving', { events: ['Job Update', 'Per Diem Shift Opened'] });
+			await activate(moving.id);
+			const before = await activeOf(moving);
+			expect(before).toHaveLength(2);
+			const ids = before.map((registration) => registration.Id).sort();
+			const oldUrl = moving.url;
+
+			// The same n8n (same database) comes back on another port: its webhook address changed.
+			await n8n.stop();
+			n8n = await startN8n({ line, tarball, userFolder });
+			const newUrl = n8n.productionWebhookUrl(moving.webhookId, 'webhook');
+			expect(newUrl).not.toBe(oldUrl);
+			moving.url = newUrl;
+			const mine = async () => (await registrations(sandbox)).filter((registration) => ids.includes(registration.Id));
+
+			if (line === '1.x') {
+				// n8n 1.x re-activates every active workflow on start-up (checkExists -> false -> create):
+				// the stored registrations are moved to the new address, none is added.
+				const deadline = Date.now() + 30_000;
+				let moved = await mine();
+				while (moved.some((registration) => !registration.Url.startsWith(`${newUrl}?`)) && Date.now() < deadline) {
+					await new Promise((resolve) => setTimeout(resolve, 250));
+					moved = await mine();
+				}
+				expect(moved.map((registration) => [registration.IsActive, registration.Url.startsWith(`${newUrl}?`)])).toEqual([
+					[true, true],
+					[true, true],
+				]);
+				expect(ofWorkflow(await registrations(sandbox), moving)).toHaveLength(2);
+			} else {
+				// n8n 2.x (publication service) does not call webhook triggers on start-up, so the
+				// registrations still point to the old address until the workflow is activated again.
+				expect((await mine()).every((registration) => registration.Url.startsWith(`${oldUrl}?`))).toBe(true);
+				await deactivate(moving.id);
+				expect((await mine()).map((registration) => registration.IsActive)).toEqual([false, false]);
+				await activate(moving.id);
+				expectOnePerEvent(await activeOf(moving), moving, ['Job Update', 'Per Diem Shift Opened']);
+			}
+			// Nothing is left active at the old address.
+			expect((await registrations(sandbox)).filter((registration) => registration.IsActive && registration.Url.startsWith(`${oldUrl}?`))).toEqual([]);
+
+			sandbox.clearDeliveries();
+			await scenario(sandbox, 'POST', '/jobs', {});
+			const [execution] = await executionsOf(moving, 1);
+			expect(itemsOf(execution)[0].event).toBe('Job Update');
+		});
+
+		test('deactivating every workflow leaves no active registration behind', async () => {
+			for (const workflow of workflows) {
+				await deactivate(workflow.id).catch(() => undefined);
+			}
+			expect((await registrations(sandbox)).filter((registration) => registration.IsActive)).toEqual([]);
+		});
+	});
+}
