@@ -320,7 +320,10 @@ export function explainFailure(node: INode, step: string, error: unknown): Error
 	if (error instanceof NodeApiError) {
 		const status = error.httpCode ?? '';
 		let message = `${step} failed. ${error.message}`;
-		if (ADMIN_STATUSES.has(status)) message += ` ${hintForStatus(Number(status), { webhookManagement: true })}`;
+		// Added unless the service already said so in its own words.
+		if (ADMIN_STATUSES.has(status) && !/administrator/i.test(message)) {
+			message += ` ${hintForStatus(Number(status), { webhookManagement: true })}`;
+		}
 		error.message = message;
 		return error;
 	}

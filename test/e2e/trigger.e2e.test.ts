@@ -201,6 +201,22 @@ for (const line of LINES) {
 			await settle(workflowId);
 		}
 
+		/**
+		 * What the editor's "Listen for test event" sends. 2.x reads the workflow from the database;
+		 * 1.x takes it in the body, here with the production static data in it (the worst case: the
+		 * test registration must still not touch the production ones).
+		 */
+		async function listenForTestEvent(workflowId: string): Promise<void> {
+			const triggerToStartFrom = { name: NODE_NAME };
+			if (line === '2.x') {
+				await n8n.rest('POST', `/workflows/${workflowId}/run`, { triggerToStartFrom });
+				return;
+			}
+			const workflowData = await n8n.rest<Record<string, unknown>>('GET', `/workflows/${workflowId}`);
+			expect(JSON.stringify(workflowData.staticData ?? {})).toContain('"production"');
+			await n8n.rest('POST', `/workflows/${workflowId}/run`, { workflowData, triggerToStartFrom });
+		}
+
 		const ofWorkflow = (list: Registration[], workflow: TriggerWorkflow) => list.filter((registration) => registration.Url.startsWith(`${workflow.url}?`));
 
 		async function activeOf(workflow: TriggerWorkflow): Promise<Registration[]> {
@@ -385,6 +401,26 @@ for (const line of LINES) {
 			expect(new Set(tokens).size).toBe(3);
 		});
 
+		test('removing an event from an active trigger switches its registration off', async () => {
+			const narrowing = await createTrigger('Narrowing', { events: ['Job Update', 'Per Diem Shift Declined'] });
+			await activate(narrowing.id);
+			const before = await activeOf(narrowing);
+			expect(before).toHaveLength(2);
+			const declined = before.find((registration) => registration.Events[0] === 'Per Diem Shift Declined');
+
+			const current = await n8n.api<{ name: string; nodes: Array<{ parameters: Record<string, unknown> }>; connections: object; settings: object }>('GET', `/workflows/${narrowing.id}`);
+			const nodes = current.nodes.map((node) => ({ ...node, parameters: { ...node.parameters, events: ['Job Update'] } }));
+			await n8n.api('PUT', `/workflows/${narrowing.id}`, { name: current.name, nodes, connections: current.connections, settings: { executionOrder: 'v1' } });
+			// 2.x publishes the edited version on activation; 1.x re-activates on save (activating again is harmless).
+			await activate(narrowing.id);
+
+			expectOnePerEvent(await activeOf(narrowing), narrowing, ['Job Update']);
+			expect((await registrations(sandbox)).find((registration) => registration.Id === declined?.Id)?.IsActive).toBe(false);
+			// Nothing piled up: the Job Update registration was reused.
+			expect(ofWorkflow(await registrations(sandbox), narrowing)).toHaveLength(2);
+			await deactivate(narrowing.id);
+		});
+
 		test('a registration changed at the service is repaired on the next activation', async () => {
 			const repaired = await createTrigger('Repaired', { events: ['Job Update', 'Per Diem Shift Confirmed'] });
 			await activate(repaired.id);
@@ -412,41 +448,38 @@ for (const line of LINES) {
 			expect((await registrations(sandbox)).length).toBe(before);
 		});
 
-		if (line === '2.x') {
-			test('"Listen for test event" uses its own registrations and never touches the production ones', async () => {
-				const tested = await createTrigger('Tested', { events: ['Per Diem Shift Rate Changed'] });
-				await activate(tested.id);
-				const [production] = await activeOf(tested);
-				await n8n.rest('POST', `/workflows/${tested.id}/run`, { triggerToStartFrom: { name: NODE_NAME } });
-				const testBase = tested.url.replace('/webhook/', '/webhook-test/');
-				const testRegistrations = (await registrations(sandbox)).filter((registration) => registration.Url.startsWith(`${testBase}?`));
-				expect(testRegistrations).toHaveLength(1);
-				expect(testRegistrations[0]).toMatchObject({ IsActive: true, Name: `n8n test: ${tested.name} (Per Diem Shift Rate Changed)` });
-				expect(new URL(testRegistrations[0].Url).searchParams.get('token')).not.toBe(new URL(production.Url).searchParams.get('token'));
+		test('"Listen for test event" uses its own registrations and never touches the production ones', async () => {
+			const tested = await createTrigger('Tested', { events: ['Per Diem Shift Rate Changed'] });
+			await activate(tested.id);
+			const [production] = await activeOf(tested);
+			await listenForTestEvent(tested.id);
+			const testBase = tested.url.replace('/webhook/', '/webhook-test/');
+			const testRegistrations = (await registrations(sandbox)).filter((registration) => registration.Url.startsWith(`${testBase}?`));
+			expect(testRegistrations).toHaveLength(1);
+			expect(testRegistrations[0]).toMatchObject({ IsActive: true, Name: `n8n test: ${tested.name} (Per Diem Shift Rate Changed)` });
+			expect(new URL(testRegistrations[0].Url).searchParams.get('token')).not.toBe(new URL(production.Url).searchParams.get('token'));
 
-				sandbox.clearDeliveries();
-				const [shift] = await scenario<Array<{ Id: string }>>(sandbox, 'POST', '/per-diem/shifts', { count: 1 });
-				await scenario(sandbox, 'POST', `/per-diem/shifts/${shift.Id}/rate`, { rateType: 'Holiday' });
-				await sandbox.idle();
-				const statuses = sandbox.deliveries().filter((delivery) => delivery.event === 'Per Diem Shift Rate Changed' && (delivery.url.startsWith(testBase) || delivery.url.startsWith(tested.url)));
-				expect(statuses.map((delivery) => delivery.status)).toEqual([200, 200]);
-				// The test run and the production run.
-				const executions = await executionsOf(tested, 2);
-				expect(executions.map((execution) => execution.mode).sort()).toEqual(['manual', 'webhook']);
+			sandbox.clearDeliveries();
+			const [shift] = await scenario<Array<{ Id: string }>>(sandbox, 'POST', '/per-diem/shifts', { count: 1 });
+			await scenario(sandbox, 'POST', `/per-diem/shifts/${shift.Id}/rate`, { rateType: 'Holiday' });
+			await sandbox.idle();
+			const statuses = sandbox.deliveries().filter((delivery) => delivery.event === 'Per Diem Shift Rate Changed' && (delivery.url.startsWith(testBase) || delivery.url.startsWith(tested.url)));
+			expect(statuses.map((delivery) => delivery.status)).toEqual([200, 200]);
+			// The test run and the production run.
+			const executions = await executionsOf(tested, 2);
+			expect(executions.map((execution) => execution.mode).sort()).toEqual(['manual', 'webhook']);
 
-				// After the test event n8n removes the test webhook: only the test registration goes.
-				const deadline = Date.now() + 15_000;
-				let after = await registrations(sandbox);
-				while (after.find((registration) => registration.Id === testRegistrations[0].Id)?.IsActive && Date.now() < deadline) {
-					await new Promise((resolve) => setTimeout(resolve, 250));
-					after = await registrations(sandbox);
-				}
-				expect(after.find((registration) => registration.Id === testRegistrations[0].Id)?.IsActive).toBe(false);
-				expect(after.find((registration) => registration.Id === production.Id)).toEqual(production);
-				await deactivate(tested.id);
-			});
-		}
-
+			// After the test event n8n removes the test webhook: only the test registration goes.
+			const deadline = Date.now() + 15_000;
+			let after = await registrations(sandbox);
+			while (after.find((registration) => registration.Id === testRegistrations[0].Id)?.IsActive && Date.now() < deadline) {
+				await new Promise((resolve) => setTimeout(resolve, 250));
+				after = await registrations(sandbox);
+			}
+			expect(after.find((registration) => registration.Id === testRegistrations[0].Id)?.IsActive).toBe(false);
+			expect(after.find((registration) => registration.Id === production.Id)).toEqual(production);
+			await deactivate(tested.id);
+		});
 		test("after n8n's address changes, the registrations follow it and deliveries arrive", async () => {
 			const moving = await createTrigger('Moving', { events: ['Job Update', 'Per Diem Shift Opened'] });
 			await activate(moving.id);

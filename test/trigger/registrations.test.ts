@@ -235,6 +235,11 @@ describe('explainFailure', () => {
 		expect(explained.message).toMatch(/agency administrator permission/);
 	});
 
+	it('does not repeat the hint when the service already gave it', () => {
+		const error = new NodeApiError(node, { status: 403 }, { message: 'Trio VMS answered 403 Forbidden: needs the agency administrator permission', httpCode: '403' });
+		expect(explainFailure(node, 'Step', error).message).toBe('Step failed. Trio VMS answered 403 Forbidden: needs the agency administrator permission');
+	});
+
 	it('keeps other failures as they are, with the step', () => {
 		const error = new NodeApiError(node, { status: 500 }, { message: 'Trio VMS answered 500', httpCode: '500' });
 		expect(explainFailure(node, 'Step', error).message).toBe('Step failed. Trio VMS answered 500');
