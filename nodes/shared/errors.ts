@@ -167,7 +167,10 @@ export function serviceError(node: INode, failure: ServiceFailure): NodeApiError
 	const { status, secret } = failure;
 	const { message, fieldErrors } = readServiceMessage(failure.body);
 	const fieldText = formatFieldErrors(fieldErrors);
-	const headline = redact(`Trio VMS answered ${status} ${statusText(status)}: ${message}`, secret);
+	// Problem details often carry the status text as their title: "403 Forbidden: Forbidden: ..." says nothing twice.
+	const label = statusText(status);
+	const said = message.toLowerCase().startsWith(`${label.toLowerCase()}: `) ? message.slice(label.length + 2) : message;
+	const headline = redact(`Trio VMS answered ${status} ${label}: ${said}`, secret);
 	const description = redact(
 		[fieldText, hintForStatus(status, failure.context), `Request: ${failure.method} ${failure.path}`].filter(Boolean).join('\n\n'),
 		secret,

@@ -137,6 +137,16 @@ describe('serviceError and connectionError', () => {
 		expect(error.context.itemIndex).toBe(2);
 	});
 
+	it('does not repeat the status text when the service uses it as its title', () => {
+		const error = serviceError(node, {
+			status: 403,
+			body: { title: 'Forbidden', detail: 'The API key is not valid.' },
+			method: 'GET',
+			path: '/Job',
+		});
+		expect(error.message).toBe('Trio VMS answered 403 Forbidden: The API key is not valid.');
+	});
+
 	it('keeps its own message when the service\'s text mentions a network error code', () => {
 		// NodeApiError swaps any message containing e.g. ECONNREFUSED for n8n's generic text.
 		const error = serviceError(node, { status: 502, body: 'upstream failed: connect ECONNREFUSED 10.0.0.5:443', method: 'GET', path: '/Job' });
