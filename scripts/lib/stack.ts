@@ -226,8 +226,7 @@ export function loadExamples(credential: { id: string; name: string }, filesDir:
 		.filter((file) => file.endsWith('.json'))
 		.sort();
 	return files.map((file) => {
-		const original = fs.readFileSync(path.join(EXAMPLES_DIR, file), 'utf8');
-		const text = original.split(EXAMPLES_FILES_DIR).join(filesDir);
+		const text = fs.readFileSync(path.join(EXAMPLES_DIR, file), 'utf8');
 		let json: WorkflowJson;
 		try {
 			json = JSON.parse(text) as WorkflowJson;
@@ -240,6 +239,10 @@ export function loadExamples(credential: { id: string; name: string }, filesDir:
 		const nodes = json.nodes.map((raw) => {
 			const node = { ...(raw as Record<string, unknown>) };
 			const type = String(node.type ?? '');
+			// Parameters only: the sticky notes keep telling Docker users where their folder is.
+			if (type !== 'n8n-nodes-base.stickyNote' && node.parameters !== undefined) {
+				node.parameters = JSON.parse(JSON.stringify(node.parameters).split(EXAMPLES_FILES_DIR).join(JSON.stringify(filesDir).slice(1, -1))) as unknown;
+			}
 			const credentials = { ...((node.credentials as Record<string, unknown> | undefined) ?? {}) };
 			if (type.startsWith(`${PACKAGE_NAME}.`) || CREDENTIAL_TYPE in credentials) {
 				credentials[CREDENTIAL_TYPE] = { id: credential.id, name: credential.name };
@@ -250,7 +253,7 @@ export function loadExamples(credential: { id: string; name: string }, filesDir:
 		return {
 			file,
 			json: { ...json, name: json.name ?? path.basename(file, '.json'), nodes },
-			sha256: createHash('sha256').update(text).update(credential.id).digest('hex'),
+			sha256: createHash('sha256').update(text).update(credential.id).update(filesDir).digest('hex'),
 		};
 	});
 }
