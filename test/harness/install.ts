@@ -90,6 +90,14 @@ function readMarker(dir: string): Marker | undefined {
 	}
 }
 
+function lockAgeMs(lockPath: string): number {
+	try {
+		return Date.now() - fs.statSync(lockPath).mtimeMs;
+	} catch {
+		return 0;
+	}
+}
+
 /**
  * An exclusive lock file. Stale locks (holder dead) are taken over so a killed
  * install does not block every later run.
@@ -107,13 +115,16 @@ async function withLock<T>(lockPath: string, fn: () => Promise<T>): Promise<T> {
 			if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
 		}
 		let holder: { pid?: number; host?: string } = {};
+		let unreadable = false;
 		try {
 			holder = JSON.parse(fs.readFileSync(lockPath, 'utf8')) as typeof holder;
 		} catch {
-			// Half-written by a holder that just created it: treat as alive and wait.
-			holder = { pid: undefined };
+			// Usually half-written by a holder that just created it: wait for it.
+			unreadable = true;
 		}
-		const stale = holder.pid !== undefined && holder.host === os.hostname() && !isAlive(holder.pid);
+		const stale = unreadable
+			? lockAgeMs(lockPath) > 30_000
+			: holder.pid !== undefined && holder.host === os.hostname() && !isAlive(holder.pid);
 		if (stale) {
 			fs.rmSync(lockPath, { force: true });
 			continue;
