@@ -6,39 +6,17 @@
  */
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import * as path from 'node:path';
 
+import { startSandbox } from '../../sandbox';
 import { describeWithN8n } from '../harness/availability';
 import { FIXTURE_CREDENTIAL_TYPE, FIXTURE_NODE_TYPE, makeFixturePackage } from '../harness/fixture-package';
 import { N8N_LINES } from '../harness/install';
 import { startN8n } from '../harness/n8n';
 import type { N8nInstance } from '../harness/n8n';
-import { packPackage, REPO_ROOT } from '../harness/pack';
+import { packPackage } from '../harness/pack';
 import { runThroughWebhook } from '../harness/run-workflow';
 
 const PACKAGE = 'n8n-nodes-trio-vms';
-
-/** The sandbox's contract (sandbox/index.ts), loaded at run time so this file compiles before it lands. */
-interface Sandbox {
-	url: string;
-	adminKey: string;
-	key: string;
-	stop(): Promise<void>;
-}
-type StartSandbox = (options: {
-	port?: number;
-	seed?: number;
-	jobs?: number;
-	adminKey?: string;
-	key?: string;
-	quiet?: boolean;
-}) => Promise<Sandbox>;
-
-function loadStartSandbox(): StartSandbox {
-	// eslint-disable-next-line @typescript-eslint/no-require-imports
-	const sandboxModule = require(path.join(REPO_ROOT, 'sandbox')) as { startSandbox: StartSandbox };
-	return sandboxModule.startSandbox;
-}
 
 /** A local server the fixture node fetches from; it checks the credential's header. */
 async function startItemsServer(token: string): Promise<{ url: string; hits: () => number; close: () => Promise<void> }> {
@@ -158,7 +136,7 @@ for (const line of N8N_LINES) {
 		test('job "get many" (return all) through real n8n returns the sandbox jobs', async () => {
 			needPackage();
 			const instance = started();
-			const sandbox = await loadStartSandbox()({ port: 0, seed: 7, jobs: 12, quiet: true });
+			const sandbox = await startSandbox({ port: 0, seed: 7, jobs: 12, quiet: true });
 			try {
 				const credential = await instance.createCredential('Trio sandbox', 'trioVmsApi', {
 					apiKey: sandbox.key,
