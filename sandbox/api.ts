@@ -17,7 +17,6 @@ import type { Handler } from './http';
 import { parseSubmissionForm } from './multipart';
 import { SANDBOX_WITHDRAW_REASONS } from './store';
 import type { Store } from './store';
-import { isRealCalendarDay } from './time';
 
 export interface ApiRoute {
 	handle: Handler;
@@ -34,8 +33,7 @@ export function parseModifiedDate(query: URLSearchParams): Date | undefined {
 	const raw = query.get('modifiedDate')?.trim();
 	if (!raw) return undefined;
 	if (isIsoDate(raw)) return new Date(`${raw}T00:00:00Z`);
-	// The shared isoDateTime still lets 2026-02-30T… through (Date.parse rolls it over).
-	if (isIsoDateTime(raw) && isRealCalendarDay(raw)) {
+	if (isIsoDateTime(raw)) {
 		const hasOffset = /(Z|[+-]\d{2}:?\d{2})$/.test(raw);
 		const date = new Date(hasOffset ? raw : `${raw}Z`);
 		if (!Number.isNaN(date.getTime())) return date;

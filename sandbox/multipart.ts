@@ -12,7 +12,6 @@ import { agencyContactsSchema, submissionCreateFieldsSchema } from '../nodes/sha
 import type { SubmissionCreateFields } from '../nodes/shared/schemas';
 import { PROFILE_FILE_EXTENSIONS, PROFILE_FILE_MAX_BYTES } from '../nodes/shared/service';
 import { fieldMessage, HttpError, mediaType, validationError, zodErrors } from './http';
-import { isRealCalendarDay } from './time';
 import type { ProfileFileInfo } from './types';
 
 export const FILE_FIELD = 'CandidateProfileFile';
@@ -140,7 +139,6 @@ export async function parseSubmissionForm(req: IncomingMessage): Promise<Submiss
 			else Object.assign(errors, zodErrors(checked.error, 'AgencyContacts'));
 		}
 	}
-	if (typeof values.StartDate === 'string' && /^\d{4}-\d{2}-\d{2}/.test(values.StartDate) && !isRealCalendarDay(values.StartDate)) fail('StartDate', `is not a real calendar date: '${values.StartDate}'`);
 	const checked = submissionCreateFieldsSchema.safeParse(values);
 	if (!checked.success) {
 		for (const [field, messages] of Object.entries(zodErrors(checked.error))) if (!errors[field]) errors[field] = messages;

@@ -55,12 +55,8 @@ export function parsePoolLocal(value: string): Date | undefined {
 	return new Date(Date.UTC(+y, +mo - 1, +d, +h, +mi, s ? +s : 0));
 }
 
-/**
- * Whether the YYYY-MM-DD at the start of an ISO value is a real calendar day. Needed because
- * V8's Date.parse rolls 2026-02-30 over to March 2 instead of rejecting it, so the shared
- * isoDateTime's "is not a real date-time" refinement lets such days through.
- */
-export function isRealCalendarDay(value: string): boolean {
+/** Whether the YYYY-MM-DD at the start of a value is a real calendar day (Date.UTC would roll it over). */
+function isRealCalendarDay(value: string): boolean {
 	const match = /^(\d{4})-(\d{2})-(\d{2})/.exec(value);
 	if (!match) return false;
 	const [, y, m, d] = match;
