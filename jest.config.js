@@ -14,4 +14,5 @@ module.exports = {
 	},
 	testTimeout: 30_000,
 	maxWorkers: 2,
+	reporters: ['default', '<rootDir>/test/summary-reporter.js'],
 };

@@ -22,4 +22,5 @@ module.exports = {
 	testTimeout: 180_000,
 	globalSetup: '<rootDir>/test/harness/global-setup.ts',
 	verbose: true,
+	reporters: ['default', '<rootDir>/test/summary-reporter.js'],
 };
