@@ -17,7 +17,7 @@ import { TRIO_EVENT_NAMES } from '../../nodes/shared/events';
 import { startSandbox } from '../../sandbox';
 import type { RunningSandbox } from '../../sandbox';
 import { runOrThrow } from '../../test/harness/exec';
-import { ensureN8n, npmEnv } from '../../test/harness/install';
+import { cacheRoot, ensureN8n, npmEnv } from '../../test/harness/install';
 import { startN8n } from '../../test/harness/n8n';
 import type { N8nInstance, WorkflowJson } from '../../test/harness/n8n';
 import { packPackage, REPO_ROOT } from '../../test/harness/pack';
@@ -486,7 +486,7 @@ export async function startStack(options: StackOptions, cleanup: Cleanup): Promi
 	cleanup.throwIfStopping();
 
 	since = Date.now();
-	log('finding n8n 2.x (installed once into ~/.cache/n8n-nodes-trio-vms; a cold install takes a few minutes)');
+	log(`finding n8n 2.x (installed once into ${cacheRoot()}; the first install takes a few minutes)`);
 	const install = await ensureN8n('2.x');
 	const n8nInstallSeconds = seconds(since);
 	cleanup.throwIfStopping();
