@@ -29,7 +29,16 @@ import {
 	resolveRegistrationStrings,
 	saveRegistration,
 } from './registrations';
-import { readScope, scopeForMode, scopeForRemoval, writeScope, type ScopeState } from './state';
+import {
+	forgetIssuedToken,
+	issuedToken,
+	readScope,
+	rememberIssuedToken,
+	scopeForMode,
+	scopeForRemoval,
+	writeScope,
+	type ScopeState,
+} from './state';
 
 const BATCHED_EVENTS = TRIO_EVENT_NAMES.filter((event) => TRIO_EVENTS[event].batched);
 
@@ -43,6 +52,12 @@ function selectedEvents(context: IHookFunctions | IWebhookFunctions): TrioEventN
 function asNodeError(node: INode, error: unknown): NodeApiError | NodeOperationError {
 	if (error instanceof NodeApiError || error instanceof NodeOperationError) return error;
 	return new NodeOperationError(node, error instanceof Error ? error : new Error(String(error)));
+}
+
+/** Identifies this trigger node and scope in the process-wide memories (tokens, duplicates). */
+function triggerKey(context: IHookFunctions | IWebhookFunctions, scope: string): string {
+	const node = context.getNode();
+	return memoryKey(context.getWorkflow().id, node.id, node.name, scope);
 }
 
 function currentWebhookUrl(context: IHookFunctions): string {
@@ -239,6 +254,7 @@ export class TrioVmsTrigger implements INodeType {
 					throw asNodeError(node, error);
 				}
 				writeScope(staticData, scope, state);
+				rememberIssuedToken(triggerKey(this, scope), token);
 				return true;
 			},
 
@@ -253,6 +269,7 @@ export class TrioVmsTrigger implements INodeType {
 					await deactivateRegistration(client, this.getNode(), request);
 				}
 				writeScope(staticData, scope, undefined);
+				forgetIssuedToken(triggerKey(this, scope));
 				return true;
 			},
 		},
@@ -263,7 +280,7 @@ export class TrioVmsTrigger implements INodeType {
 		const stored = readScope(this.getWorkflowStaticData('node'), scope);
 		const request = this.getRequestObject();
 		const verdict = judgeDelivery({
-			expectedToken: stored?.token,
+			expectedToken: stored?.token ?? issuedToken(triggerKey(this, scope)),
 			query: this.getQueryData(),
 			contentType: request.headers['content-type'],
 			parsedBody: this.getBodyData(),
@@ -286,8 +303,7 @@ export class TrioVmsTrigger implements INodeType {
 		}
 
 		if (this.getNodeParameter('ignoreDuplicates', true) as boolean) {
-			const node = this.getNode();
-			const key = memoryKey(this.getWorkflow().id, node.id, node.name, scope);
+			const key = triggerKey(this, scope);
 			const window = this.getNodeParameter('duplicateWindow', DEFAULT_WINDOW) as number;
 			if (deliveryMemory.seen(key, deliveryFingerprint(verdict.event, verdict.payload), window)) {
 				this.logger.info(`Trio VMS Trigger dropped a duplicate "${verdict.event}" delivery`);

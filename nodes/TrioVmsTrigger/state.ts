@@ -80,3 +80,30 @@ export function looksLikeTestUrl(webhookUrl: string): boolean {
 		return false;
 	}
 }
+
+/**
+ * Tokens this process issued on activation, per trigger and scope. n8n adds the webhook route
+ * before it saves the static data that `create` wrote, so for a moment after activation a
+ * delivery would be checked against a token that is not stored yet and refused. In the process
+ * that activated the workflow this memory closes that gap; elsewhere (queue-mode webhook
+ * processes) the saved static data is all there is. Bounded: the oldest entry goes first.
+ */
+const MAX_ISSUED_TOKENS = 1_000;
+const issuedTokens = new Map<string, string>();
+
+export function rememberIssuedToken(key: string, token: string): void {
+	issuedTokens.delete(key);
+	issuedTokens.set(key, token);
+	if (issuedTokens.size > MAX_ISSUED_TOKENS) {
+		const oldest = issuedTokens.keys().next().value;
+		if (oldest !== undefined) issuedTokens.delete(oldest);
+	}
+}
+
+export function issuedToken(key: string): string | undefined {
+	return issuedTokens.get(key);
+}
+
+export function forgetIssuedToken(key: string): void {
+	issuedTokens.delete(key);
+}

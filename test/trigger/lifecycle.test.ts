@@ -251,6 +251,31 @@ describe('receiving deliveries', () => {
 		expect(new Date(String(item.json.receivedAt)).toISOString()).toBe(item.json.receivedAt);
 	});
 
+	it('accepts the new token before n8n has saved the static data that create wrote', async () => {
+		const setup = await activeSetup(['Submission Update']);
+		const token = tokenOf(setup);
+		// What a delivery sees in the moment after activation: static data as it was before create.
+		const unsaved: Setup = { ...setup, staticData: {} };
+		// A payload no other test sends, so the duplicate memory cannot be what answers.
+		const payload = { ...PAYLOADS['Submission Update'], ModifiedDateUTC: '2031-01-01T00:00:00Z' };
+		const { context } = webhookContext(unsaved, 'webhook', { event: 'Submission Update', token }, payload);
+		const result = await trigger.webhook.call(context);
+		expect(result.workflowData?.[0]).toHaveLength(1);
+
+		const { context: wrong, response } = webhookContext(unsaved, 'webhook', { event: 'Submission Update', token: 'wrong' }, PAYLOADS['Submission Update']);
+		await trigger.webhook.call(wrong);
+		expect(response.statusCode).toBe(403);
+	});
+
+	it('forgets the issued token on deactivation', async () => {
+		const setup = await activeSetup(['Submission Update']);
+		const token = tokenOf(setup);
+		await deactivate(setup);
+		const { context, response } = webhookContext(setup, 'webhook', { event: 'Submission Update', token }, PAYLOADS['Submission Update']);
+		await trigger.webhook.call(context);
+		expect(response.statusCode).toBe(403);
+	});
+
 	it('answers 403 for a wrong token and 400 for an unknown event or a body that is not JSON, starting nothing', async () => {
 		const setup = await activeSetup(['Job Update']);
 		const cases: Array<[IDataObject, unknown, string, number]> = [
