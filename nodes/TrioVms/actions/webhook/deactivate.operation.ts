@@ -3,7 +3,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import type { TrioClient } from '../../../shared/transport';
 import { requiredText } from '../../helpers/validation';
 import { optionsCollection, showOnlyFor, webhookLocator } from '../common.descriptions';
-import { ADMIN_NOTICE, findRegistration, saveRegistration } from './webhookFields';
+import { ADMIN_NOTICE, updateRegistration } from './webhookFields';
 
 const properties: INodeProperties[] = [
 	ADMIN_NOTICE,
@@ -15,13 +15,5 @@ export const description = showOnlyFor('webhook', ['deactivate'], properties);
 
 export async function execute(this: IExecuteFunctions, itemIndex: number, client: TrioClient): Promise<IDataObject> {
 	const id = requiredText(this.getNodeParameter('webhook', itemIndex, '', { extractValue: true }), 'Webhook Registration');
-	const current = await findRegistration(client, id, itemIndex);
-	const body: IDataObject = {
-		Id: id,
-		Name: current.Name ?? '',
-		Url: current.Url ?? '',
-		Events: Array.isArray(current.Events) ? current.Events : [],
-		IsActive: false,
-	};
-	return await saveRegistration(client, body, itemIndex);
+	return await updateRegistration(client, id, { IsActive: false }, itemIndex);
 }

@@ -3,7 +3,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import type { TrioClient } from '../../../shared/transport';
 import { FieldError, optionalBoolean, requiredText, webhookUrl } from '../../helpers/validation';
 import { optionsCollection, showOnlyFor, webhookLocator } from '../common.descriptions';
-import { ADMIN_NOTICE, eventsField, findRegistration, readEvents, saveRegistration } from './webhookFields';
+import { ADMIN_NOTICE, eventsField, readEvents, updateRegistration } from './webhookFields';
 
 const properties: INodeProperties[] = [
 	ADMIN_NOTICE,
@@ -56,15 +56,5 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, client
 	if (!Object.keys(update).length) {
 		throw new FieldError('Update Fields', 'is empty: add at least one field to change (Name, URL, Event Names or IDs, or Active)');
 	}
-	// Trio replaces the whole registration, so unchanged fields are copied from its current state.
-	const current = await findRegistration(client, id, itemIndex);
-	const body: IDataObject = {
-		Id: id,
-		Name: current.Name ?? '',
-		Url: current.Url ?? '',
-		Events: Array.isArray(current.Events) ? current.Events : [],
-		IsActive: current.IsActive ?? true,
-		...update,
-	};
-	return await saveRegistration(client, body, itemIndex);
+	return await updateRegistration(client, id, update, itemIndex);
 }

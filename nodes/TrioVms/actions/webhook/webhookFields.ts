@@ -81,3 +81,25 @@ export async function saveRegistration(client: TrioClient, body: IDataObject, it
 	});
 	return isRecord(response) ? response : body;
 }
+
+/**
+ * Changes an existing registration. Trio replaces the whole registration on update, so the
+ * fields not being changed are copied from its current state.
+ */
+export async function updateRegistration(
+	client: TrioClient,
+	id: string,
+	changes: IDataObject,
+	itemIndex: number,
+): Promise<IDataObject> {
+	const current = await findRegistration(client, id, itemIndex);
+	const body: IDataObject = {
+		Id: id,
+		Name: current.Name ?? '',
+		Url: current.Url ?? '',
+		Events: Array.isArray(current.Events) ? current.Events : [],
+		IsActive: current.IsActive ?? true,
+		...changes,
+	};
+	return await saveRegistration(client, body, itemIndex);
+}
