@@ -18,6 +18,8 @@ export const endpointFaultSchema = z
 		failRate: z.number().min(0).max(1).optional(),
 		/** The next n requests are answered with `failStatus`. */
 		failNext: z.number().int().min(0).optional(),
+		/** Lets n requests through, answers the one after with `failStatus`, then lets the rest through: `2` fails the third. */
+		failAfter: z.number().int().min(0).optional(),
 		/** One status, or several to draw from; default 503. */
 		failStatus: z.union([answerStatus, z.array(answerStatus).min(1)]).optional(),
 		/** Body of a fault answer: problem details (default), plain text as a proxy sends, or none. */
@@ -133,7 +135,7 @@ export class Faults {
 			hits.push(now);
 		}
 		for (const [, fault] of entries) {
-			if (this.consume(fault, 'failNext') || (fault.failRate !== undefined && this.rng.chance(fault.failRate))) {
+			if (this.failAfterFires(fault) || this.consume(fault, 'failNext') || (fault.failRate !== undefined && this.rng.chance(fault.failRate))) {
 				const statuses = fault.failStatus === undefined ? [503] : Array.isArray(fault.failStatus) ? fault.failStatus : [fault.failStatus];
 				return { kind: 'fail', status: this.rng.pick(statuses), body: fault.failBody ?? 'problem' };
 			}
@@ -147,6 +149,17 @@ export class Faults {
 
 	shouldDropAfterHandler(keys: readonly string[]): boolean {
 		return this.entries(keys).some(([, fault]) => this.consume(fault, 'dropAfterHandlerNext'));
+	}
+
+	/** Counts `failAfter` down; at 0 it fires once and is removed. */
+	private failAfterFires(fault: EndpointFault): boolean {
+		if (fault.failAfter === undefined) return false;
+		if (fault.failAfter > 0) {
+			fault.failAfter -= 1;
+			return false;
+		}
+		delete fault.failAfter;
+		return true;
 	}
 
 	private consume(fault: EndpointFault, counter: 'dropNext' | 'failNext' | 'throwNext' | 'dropAfterHandlerNext'): boolean {

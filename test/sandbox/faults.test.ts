@@ -84,6 +84,17 @@ describe('error answers', () => {
 		]);
 	});
 
+	test('failAfter lets n requests through, fails the next one, then the endpoint works again', async () => {
+		await putFaults({ endpoints: { 'GET /api/v3/Job': { failAfter: 2, failStatus: 500 } } });
+		const statuses: number[] = [];
+		for (let i = 0; i < 2; i++) statuses.push((await api(sandbox, '/Job')).status);
+		expect((await scenario(sandbox, 'GET', '/faults')).body.endpoints['GET /api/v3/Job']).toEqual({ failAfter: 0, failStatus: 500 });
+		for (let i = 0; i < 2; i++) statuses.push((await api(sandbox, '/Job')).status);
+		expect(statuses).toEqual([200, 200, 500, 200]);
+		expect((await scenario(sandbox, 'GET', '/faults')).body.endpoints['GET /api/v3/Job']).toEqual({ failStatus: 500 });
+		expect((await scenario(sandbox, 'GET', '/requests')).body.map((r: Json) => r.fault)).toEqual([null, null, 'fail 500', null]);
+	});
+
 	test('failBody text and empty imitate a proxy', async () => {
 		await putFaults({ endpoints: { 'GET /api/v3/Job': { failNext: 1, failStatus: 503, failBody: 'text' }, 'GET /api/v3/Submission': { failNext: 1, failStatus: 500, failBody: 'empty' } } });
 		const text = await api(sandbox, '/Job');
