@@ -106,7 +106,8 @@ let executionCounter = 0;
 
 const INSTANCE_URL = 'http://localhost:5678';
 
-function buildAdditionalData(
+/** What n8n hands every node context besides the workflow: URLs, the credentials helper, hooks. */
+export function buildAdditionalData(
 	credentialsHelper: TestCredentialsHelper,
 	extra: Partial<IWorkflowExecuteAdditionalData> = {},
 ): IWorkflowExecuteAdditionalData {
@@ -137,14 +138,14 @@ function buildAdditionalData(
 	};
 }
 
-async function credentialsHelperFor(credentials: Record<string, ICredentialDataDecryptedObject> = {}): Promise<TestCredentialsHelper> {
+export async function credentialsHelperFor(credentials: Record<string, ICredentialDataDecryptedObject> = {}): Promise<TestCredentialsHelper> {
 	const helper = new TestCredentialsHelper(credentialTypes);
 	for (const [type, data] of Object.entries(credentials)) await helper.setCredentials(type, data);
 	return helper;
 }
 
 /** The node as the editor would save it: an id, a version, and a reference to each given credential it can use. */
-function completeNode(node: EngineNode, index: number, credentialTypesGiven: string[]): INode {
+export function completeNode(node: EngineNode, index: number, credentialTypesGiven: string[]): INode {
 	const copy = structuredClone(node) as EngineNode;
 	const typeVersion = copy.typeVersion ?? engineNodeTypes.defaultVersion(copy.type);
 	let credentials = copy.credentials;
