@@ -1,333 +1,350 @@
 /**
- * The node's webhook methods (checkExists, create, delete) and its webhook() against an
- * in-memory stand-in for the service, through the real transport. Fast and in-process; the
+ * The trigger's webhook methods (checkExists, create, delete) inside n8n-core's real
+ * HookContext and its webhook() inside n8n-core's real WebhookContext (test/engine/trigger-hooks.ts),
+ * against the local Trio VMS sandbox over real HTTP: registrations are read back from the
+ * sandbox, changed through its API and failed with its faults. Only the HTTP request and
+ * response objects of a delivery are stand-ins (see trigger-hooks.ts). Fast and in-process; the
  * same behaviour is checked through a real n8n in test/e2e/trigger.e2e.test.ts.
  */
-import type { IDataObject, IHookFunctions, IHttpRequestOptions, INode, IWebhookFunctions } from 'n8n-workflow';
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { TRIO_EVENT_NAMES } from '../../nodes/shared/events';
-import { TrioVmsTrigger } from '../../nodes/TrioVmsTrigger/TrioVmsTrigger.node';
+import type { WebhookRegistration } from '../../nodes/shared/schemas';
+import { startSandbox, type RunningSandbox } from '../../sandbox';
+import { trioCredentials } from '../engine/engine';
+import { triggerHooks, type TriggerHooks, type WebhookTarget } from '../engine/trigger-hooks';
 import { PAYLOADS } from './fixtures';
 
-interface Registration {
-	Id: string;
-	Name: string;
-	Url: string;
-	Events: string[];
-	IsActive: boolean;
+let sandbox: RunningSandbox;
+
+beforeAll(async () => {
+	sandbox = await startSandbox({ port: 0, quiet: true });
+});
+afterAll(async () => {
+	await sandbox.stop();
+});
+beforeEach(() => {
+	// No registrations, faults or logged requests from an earlier test.
+	sandbox.reset();
+});
+
+const INSTANCE = 'https://n8n.agency.test';
+
+/** GET /api/v3/Webhooks with the admin key: every registration, active or not. */
+async function registrations(): Promise<WebhookRegistration[]> {
+	const response = await fetch(`${sandbox.apiUrl}/Webhooks`, { headers: { 'X-API-KEY': sandbox.adminKey } });
+	expect(response.status).toBe(200);
+	return (await response.json()) as WebhookRegistration[];
 }
 
-class FakeService {
-	registrations: Registration[] = [];
-
-	calls: string[] = [];
-
-	adminKeys = new Set(['admin']);
-
-	failCreateAfter = Infinity;
-
-	private nextId = 1;
-
-	handle(options: IHttpRequestOptions, apiKey: string): { statusCode: number; headers: IDataObject; body: string } {
-		const path = new URL(options.url).pathname;
-		this.calls.push(`${options.method} ${path}`);
-		const json = (statusCode: number, body: unknown) => ({ statusCode, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-		if (!this.adminKeys.has(apiKey)) return json(403, { title: 'Forbidden', status: 403 });
-		if (path.endsWith('/Webhooks/Events')) return json(200, TRIO_EVENT_NAMES);
-		if (options.method === 'GET') return json(200, this.registrations);
-		const body = JSON.parse(String(options.body)) as Registration;
-		if (body.Id) {
-			const existing = this.registrations.find((r) => r.Id === body.Id);
-			if (!existing) return json(404, { title: 'Not Found' });
-			Object.assign(existing, body);
-			return json(200, existing);
-		}
-		if (this.failCreateAfter <= 0) return json(500, { title: 'boom' });
-		this.failCreateAfter--;
-		const created = { ...body, Id: `r${this.nextId++}` };
-		this.registrations.push(created);
-		return json(200, created);
-	}
-
-	active(): Registration[] {
-		return this.registrations.filter((r) => r.IsActive);
-	}
+async function active(): Promise<WebhookRegistration[]> {
+	return (await registrations()).filter((registration) => registration.IsActive);
 }
 
-const node: INode = { id: 'node-1', name: 'Trio VMS Trigger', type: 'n8n-nodes-trio-vms.trioVmsTrigger', typeVersion: 1, position: [0, 0], parameters: {} };
-const PROD_URL = 'https://n8n.agency.com/webhook/hook-1/webhook';
-const TEST_URL = 'https://n8n.agency.com/webhook-test/hook-1/webhook';
-const silent = { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} };
-
-interface Setup {
-	service: FakeService;
-	staticData: IDataObject;
-	parameters: IDataObject;
-	apiKey: string;
+/** Changes a registration at the service (POST /api/v3/Webhooks with its Id), as an admin could. */
+async function changeAtService(registration: WebhookRegistration, changes: Partial<WebhookRegistration>): Promise<void> {
+	const response = await fetch(`${sandbox.apiUrl}/Webhooks`, {
+		method: 'POST',
+		headers: { 'X-API-KEY': sandbox.adminKey, 'Content-Type': 'application/json' },
+		body: JSON.stringify({ ...registration, ...changes }),
+	});
+	expect(response.status).toBe(200);
 }
 
-function hookContext(setup: Setup, mode: string, webhookUrl: string): IHookFunctions {
-	return {
-		getNode: () => node,
-		getMode: () => mode,
-		getActivationMode: () => 'activate',
-		getWorkflow: () => ({ id: 'wf-1', name: 'Shifts to Slack', active: true }),
-		getNodeWebhookUrl: () => webhookUrl,
-		getWorkflowStaticData: () => setup.staticData,
-		getNodeParameter: (name: string, fallback?: unknown) => (name in setup.parameters ? setup.parameters[name] : fallback),
-		getCredentials: async () => ({ apiKey: setup.apiKey, environment: 'custom', baseUrl: 'http://trio.test' }),
-		logger: silent,
-		helpers: {
-			httpRequestWithAuthentication: async (_type: string, options: IHttpRequestOptions) => setup.service.handle(options, setup.apiKey),
-		},
-	} as unknown as IHookFunctions;
+/** The API requests the sandbox received since the last reset, as "METHOD path status key". */
+function requestLog(): string[] {
+	return sandbox.requests().map((request) => `${request.method} ${request.path} ${request.status} ${request.key}`);
 }
 
-function webhookContext(setup: Setup, mode: string, query: IDataObject, body: unknown, contentType = 'application/json') {
-	const response = { statusCode: 0, body: undefined as unknown };
-	const raw = typeof body === 'string' ? body : JSON.stringify(body);
-	const context = {
-		getNode: () => node,
-		getMode: () => mode,
-		getWorkflow: () => ({ id: 'wf-1', name: 'Shifts to Slack', active: true }),
-		getWorkflowStaticData: () => setup.staticData,
-		getNodeParameter: (name: string, fallback?: unknown) => (name in setup.parameters ? setup.parameters[name] : fallback),
-		getQueryData: () => query,
-		getBodyData: () => (typeof body === 'object' ? body : {}),
-		getRequestObject: () => ({ headers: { 'content-type': contentType }, rawBody: Buffer.from(raw) }),
-		getResponseObject: () => ({
-			status(code: number) {
-				response.statusCode = code;
-				return this;
-			},
-			json(value: unknown) {
-				response.body = value;
-				return this;
-			},
-		}),
-		logger: silent,
-		helpers: { returnJsonArray: (items: IDataObject[]) => items.map((json) => ({ json })) },
-	} as unknown as IWebhookFunctions;
-	return { context, response };
+function hooksFor(events: string[], extra: INodeParameters = {}, apiKey = sandbox.adminKey): TriggerHooks {
+	return triggerHooks({
+		parameters: { events, ...extra },
+		credentials: trioCredentials(sandbox.url, apiKey),
+		workflowName: 'Shifts to Slack',
+		instanceUrl: INSTANCE,
+	});
 }
 
-function setUp(events: string[], extra: IDataObject = {}): Setup {
-	return { service: new FakeService(), staticData: {}, parameters: { events, ...extra }, apiKey: 'admin' };
+function scopeOf(hooks: TriggerHooks, target: WebhookTarget = 'production'): { webhookUrl: string; token: string; ids: Record<string, string> } {
+	const scope = target === 'production' ? 'production' : 'test';
+	return hooks.staticData(target)[scope] as { webhookUrl: string; token: string; ids: Record<string, string> };
 }
 
-const trigger = new TrioVmsTrigger();
-const methods = trigger.webhookMethods.default;
-
-async function activate(setup: Setup, mode = 'trigger', url = PROD_URL): Promise<boolean> {
-	const context = hookContext(setup, mode, url);
-	const exists = await methods.checkExists.call(context);
-	if (!exists) await methods.create.call(context);
-	return exists;
-}
-
-async function deactivate(setup: Setup, url = PROD_URL): Promise<void> {
-	await methods.delete.call(hookContext(setup, 'internal', url));
-}
-
-function tokenOf(setup: Setup, scope: 'production' | 'test' = 'production'): string {
-	return (setup.staticData[scope] as { token: string }).token;
+function tokenOf(hooks: TriggerHooks, target: WebhookTarget = 'production'): string {
+	return scopeOf(hooks, target).token;
 }
 
 describe('activation lifecycle', () => {
 	it('creates one active registration per event, with the event and token in its URL', async () => {
-		const setup = setUp(['Job Update', 'Per Diem Shift Opened']);
-		expect(await activate(setup)).toBe(false);
-		const active = setup.service.active();
-		expect(active).toHaveLength(2);
-		const token = tokenOf(setup);
+		const hooks = hooksFor(['Job Update', 'Per Diem Shift Opened']);
+		const url = await hooks.webhookUrl();
+		// n8n's production URL: instance URL, /webhook/, the node's webhookId and the webhook's path.
+		expect(url).toBe(`${INSTANCE}/webhook/${hooks.node.webhookId}/webhook`);
+
+		expect(await hooks.activate()).toBe(false);
+		const registered = await active();
+		expect(registered).toHaveLength(2);
+		const token = tokenOf(hooks);
 		expect(token).toMatch(/^[0-9a-f]{64}$/);
-		expect(active.map((r) => [r.Name, r.Events, r.Url])).toEqual([
-			['n8n: Shifts to Slack (Job Update)', ['Job Update'], `${PROD_URL}?event=Job%20Update&token=${token}`],
-			['n8n: Shifts to Slack (Per Diem Shift Opened)', ['Per Diem Shift Opened'], `${PROD_URL}?event=Per%20Diem%20Shift%20Opened&token=${token}`],
+		expect(registered.map((r) => [r.Name, r.Events, r.Url])).toEqual([
+			['n8n: Shifts to Slack (Job Update)', ['Job Update'], `${url}?event=Job%20Update&token=${token}`],
+			['n8n: Shifts to Slack (Per Diem Shift Opened)', ['Per Diem Shift Opened'], `${url}?event=Per%20Diem%20Shift%20Opened&token=${token}`],
 		]);
+		// What n8n saved (create changed the static data, so n8n's Workflow marked it for saving).
+		expect(scopeOf(hooks)).toEqual({
+			webhookUrl: url,
+			token,
+			ids: { 'Job Update': registered[0].Id, 'Per Diem Shift Opened': registered[1].Id },
+		});
+		// Every request carried the admin key from the credential, through its authenticate.
+		expect(new Set(sandbox.requests().map((request) => request.key))).toEqual(new Set(['admin']));
+
 		// Once in place, checkExists is true and nothing is sent again.
-		setup.service.calls = [];
-		expect(await activate(setup)).toBe(true);
-		expect(setup.service.calls).toEqual(['GET /api/v3/Webhooks']);
+		sandbox.clearRequests();
+		expect(await hooks.activate()).toBe(true);
+		expect(requestLog()).toEqual(['GET /api/v3/Webhooks 200 admin']);
 	});
 
 	it('deactivates on delete, clears static data, and reuses the registrations on the next activation', async () => {
-		const setup = setUp(['Job Update', 'Submission Update']);
+		const hooks = hooksFor(['Job Update', 'Submission Update']);
 		for (let cycle = 0; cycle < 3; cycle++) {
-			await activate(setup);
-			expect(setup.service.active()).toHaveLength(2);
-			await deactivate(setup);
-			expect(setup.service.active()).toHaveLength(0);
-			expect(setup.staticData).toEqual({});
+			await hooks.activate();
+			expect(await active()).toHaveLength(2);
+			await hooks.deactivate();
+			expect(await active()).toHaveLength(0);
+			expect(hooks.staticData()).toEqual({});
 		}
 		// Reused by URL + event rather than piled up.
-		expect(setup.service.registrations).toHaveLength(2);
+		expect(await registrations()).toHaveLength(2);
 	});
 
 	it('switches off events that are no longer selected', async () => {
-		const setup = setUp(['Job Update', 'Submission Update']);
-		await activate(setup);
-		setup.parameters.events = ['Job Update'];
-		expect(await activate(setup)).toBe(false);
-		expect(setup.service.active().map((r) => r.Events[0])).toEqual(['Job Update']);
-		expect(Object.keys((setup.staticData.production as { ids: object }).ids)).toEqual(['Job Update']);
+		const hooks = hooksFor(['Job Update', 'Submission Update']);
+		await hooks.activate();
+		hooks.edit({ events: ['Job Update'] });
+		expect(await hooks.activate()).toBe(false);
+		expect((await active()).map((r) => r.Events?.[0])).toEqual(['Job Update']);
+		expect(Object.keys(scopeOf(hooks).ids)).toEqual(['Job Update']);
 	});
 
 	it('repairs a registration whose URL was changed at the service', async () => {
-		const setup = setUp(['Job Update']);
-		await activate(setup);
-		setup.service.registrations[0].Url = 'https://elsewhere.example.com/hook';
-		expect(await activate(setup)).toBe(false);
-		expect(setup.service.registrations).toHaveLength(1);
-		expect(setup.service.registrations[0].Url).toBe(`${PROD_URL}?event=Job%20Update&token=${tokenOf(setup)}`);
+		const hooks = hooksFor(['Job Update']);
+		await hooks.activate();
+		const [registration] = await registrations();
+		await changeAtService(registration, { Url: 'https://elsewhere.example.com/hook' });
+		expect((await registrations())[0].Url).toBe('https://elsewhere.example.com/hook');
+
+		expect(await hooks.activate()).toBe(false);
+		const after = await registrations();
+		expect(after).toHaveLength(1);
+		expect(after[0]).toMatchObject({ Id: registration.Id, IsActive: true, Url: `${await hooks.webhookUrl()}?event=Job%20Update&token=${tokenOf(hooks)}` });
 	});
 
 	it("moves the registrations when n8n's webhook address changes", async () => {
-		const setup = setUp(['Job Update']);
-		await activate(setup);
-		const moved = 'https://new-host.agency.com/webhook/hook-1/webhook';
-		expect(await activate(setup, 'init', moved)).toBe(false);
-		expect(setup.service.registrations).toHaveLength(1);
-		expect(setup.service.registrations[0].Url.startsWith(`${moved}?`)).toBe(true);
+		const hooks = hooksFor(['Job Update']);
+		await hooks.activate();
+		// n8n restarts with another WEBHOOK_URL and re-activates the workflow ('init').
+		hooks.instanceUrl = 'https://new-host.agency.test';
+		const moved = await hooks.webhookUrl();
+		expect(moved).toBe(`https://new-host.agency.test/webhook/${hooks.node.webhookId}/webhook`);
+		expect(await hooks.activate({ activation: 'init' })).toBe(false);
+		const after = await registrations();
+		expect(after).toHaveLength(1);
+		expect(after[0].IsActive).toBe(true);
+		expect(after[0].Url?.startsWith(`${moved}?`)).toBe(true);
+		expect(scopeOf(hooks).webhookUrl).toBe(moved);
 	});
 
 	it('keeps test registrations apart from production ones', async () => {
-		const setup = setUp(['Job Update']);
-		await activate(setup);
-		const production = { ...setup.service.registrations[0] };
-		await activate(setup, 'manual', TEST_URL);
-		expect(setup.service.active()).toHaveLength(2);
-		expect(setup.service.registrations[0]).toEqual(production);
-		expect(setup.service.registrations[1].Name).toBe('n8n test: Shifts to Slack (Job Update)');
-		expect(tokenOf(setup, 'test')).not.toBe(tokenOf(setup));
+		const hooks = hooksFor(['Job Update']);
+		await hooks.activate();
+		const [production] = await registrations();
+		// "Listen for test event": n8n registers the editor's test URL in mode "manual".
+		await hooks.activate({ target: 'test' });
+		const testUrl = await hooks.webhookUrl('test');
+		expect(testUrl).toBe(`${INSTANCE}/webhook-test/${hooks.node.webhookId}/webhook`);
+		const all = await active();
+		expect(all).toHaveLength(2);
+		expect(all[0]).toEqual(production);
+		expect(all[1].Name).toBe('n8n test: Shifts to Slack (Job Update)');
+		expect(all[1].Url).toBe(`${testUrl}?event=Job%20Update&token=${tokenOf(hooks, 'test')}`);
+		expect(tokenOf(hooks, 'test')).not.toBe(tokenOf(hooks));
+		// The test registration's state is not written into the workflow's saved static data.
+		expect(hooks.staticData()).not.toHaveProperty('test');
+
 		// n8n removes the test webhook with mode "internal" and the test URL.
-		await deactivate(setup, TEST_URL);
-		expect(setup.service.active()).toEqual([production]);
-		expect(setup.staticData).toHaveProperty('production');
-		expect(setup.staticData).not.toHaveProperty('test');
+		await hooks.deactivate({ target: 'test' });
+		expect(await active()).toEqual([production]);
+		expect(hooks.staticData()).toHaveProperty('production');
+		expect(hooks.staticData()).not.toHaveProperty('test');
+		expect(hooks.staticData('test')).not.toHaveProperty('test');
 	});
 
 	it('fails with the agency-admin message for a key without permission', async () => {
-		const setup = setUp(['Job Update']);
-		setup.apiKey = 'plain';
-		await expect(activate(setup)).rejects.toThrow(/agency administrator permission/);
-		expect(setup.service.registrations).toHaveLength(0);
+		const hooks = hooksFor(['Job Update'], {}, sandbox.key);
+		await expect(hooks.activate()).rejects.toThrow(/agency administrator permission/);
+		// Stopped at the first refusal: nothing was sent to be created.
+		expect(requestLog()).toEqual(['GET /api/v3/Webhooks 403 agency']);
+		expect(await registrations()).toHaveLength(0);
+		expect(hooks.staticData()).toEqual({});
 	});
 
 	it('leaves nothing active when activation fails part-way', async () => {
-		const setup = setUp(['Job Update', 'Submission Update', 'Per Diem Shift Opened']);
-		setup.service.failCreateAfter = 2;
-		await expect(activate(setup)).rejects.toThrow(/Registering the Trio VMS webhook for "Per Diem Shift Opened" failed/);
-		expect(setup.service.active()).toHaveLength(0);
+		const hooks = hooksFor(['Job Update', 'Submission Update', 'Per Diem Shift Opened']);
+		// The first two registrations are created, the third is refused.
+		sandbox.setFaults({ endpoints: { 'POST /api/v3/Webhooks': { failAfter: 2, failStatus: 500 } } });
+		await expect(hooks.activate()).rejects.toThrow(/Registering the Trio VMS webhook for "Per Diem Shift Opened" failed/);
+		const left = await registrations();
+		expect(left.map((r) => [r.Events?.[0], r.IsActive])).toEqual([
+			['Job Update', false],
+			['Submission Update', false],
+		]);
+		expect(sandbox.requests().filter((request) => request.method === 'POST').map((request) => `${request.status}${request.fault ? ` ${request.fault}` : ''}`)).toEqual([
+			'200',
+			'200',
+			'500 fail 500',
+			// the rollback: both created registrations switched off
+			'200',
+			'200',
+		]);
+		// n8n does not save the static data of a failed activation.
+		expect(hooks.staticData()).toEqual({});
+	});
+
+	it('leaves nothing active after a failed re-activation once n8n has run delete, as it does after every failed activation', async () => {
+		const hooks = hooksFor(['Job Update', 'Submission Update']);
+		await hooks.activate();
+		await hooks.deactivate();
+		hooks.edit({ events: ['Job Update', 'Submission Update', 'Per Diem Shift Opened'] });
+		// The two existing registrations are switched back on, the new third one is refused. Create
+		// rolls back only what it created; the re-activated ones are found by delete, which n8n
+		// runs next (ActiveWorkflowManager.clearWebhooks, TestWebhooks.deactivateWebhooks).
+		sandbox.setFaults({ endpoints: { 'POST /api/v3/Webhooks': { failAfter: 2, failStatus: 500 } } });
+		await expect(hooks.activate()).rejects.toThrow(/Registering the Trio VMS webhook for "Per Diem Shift Opened" failed/);
+		await hooks.deactivate();
+		expect(await active()).toEqual([]);
+		expect(await registrations()).toHaveLength(2);
+		expect(hooks.staticData()).toEqual({});
 	});
 
 	it('refuses to activate without events', async () => {
-		const setup = setUp([]);
-		await expect(activate(setup)).rejects.toThrow(/Select at least one event/);
+		const hooks = hooksFor([]);
+		await expect(hooks.activate()).rejects.toThrow(/Select at least one event/);
+		expect(requestLog()).toEqual([]);
 	});
 
 	it('counts a registration removed at the service as done on delete', async () => {
-		const setup = setUp(['Job Update']);
-		await activate(setup);
-		setup.service.registrations = [];
-		await deactivate(setup);
-		expect(setup.staticData).toEqual({});
+		const hooks = hooksFor(['Job Update']);
+		await hooks.activate();
+		// The service forgot every registration (the sandbox has no DELETE; a reset clears them).
+		sandbox.reset();
+		await hooks.deactivate();
+		expect(hooks.staticData()).toEqual({});
+		expect(requestLog()).toEqual(['GET /api/v3/Webhooks 200 admin']);
 	});
 });
 
 describe('receiving deliveries', () => {
-	async function activeSetup(events: string[], extra: IDataObject = {}) {
-		const setup = setUp(events, extra);
-		await activate(setup);
-		return setup;
+	async function activeHooks(events: string[], extra: INodeParameters = {}): Promise<TriggerHooks> {
+		const hooks = hooksFor(events, extra);
+		await hooks.activate();
+		return hooks;
 	}
 
 	it('emits the payload with event and receivedAt', async () => {
-		const setup = await activeSetup(['Submission Update']);
-		const { context } = webhookContext(setup, 'webhook', { event: 'Submission Update', token: tokenOf(setup) }, PAYLOADS['Submission Update']);
-		const result = await trigger.webhook.call(context);
-		const [item] = result.workflowData![0];
+		const hooks = await activeHooks(['Submission Update']);
+		const delivery = await hooks.deliver({ query: { event: 'Submission Update', token: tokenOf(hooks) }, body: PAYLOADS['Submission Update'] });
+		// The trigger leaves the answer to n8n (responseMode onReceived) when it starts the workflow.
+		expect(delivery.status).toBeUndefined();
+		expect(delivery.workflowData).toHaveLength(1);
+		const [item] = delivery.workflowData![0];
 		expect(item.json).toMatchObject({ event: 'Submission Update', ...PAYLOADS['Submission Update'] });
 		expect(new Date(String(item.json.receivedAt)).toISOString()).toBe(item.json.receivedAt);
 	});
 
 	it('accepts the new token before n8n has saved the static data that create wrote', async () => {
-		const setup = await activeSetup(['Submission Update']);
-		const token = tokenOf(setup);
-		// What a delivery sees in the moment after activation: static data as it was before create.
-		const unsaved: Setup = { ...setup, staticData: {} };
-		// A payload no other test sends, so the duplicate memory cannot be what answers.
+		const hooks = await activeHooks(['Submission Update']);
+		const token = tokenOf(hooks);
+		// What a delivery sees in the moment after activation: n8n builds the delivery's Workflow
+		// from the database, where the static data is still as it was before create.
+		const unsaved: IDataObject = {};
 		const payload = { ...PAYLOADS['Submission Update'], ModifiedDateUTC: '2031-01-01T00:00:00Z' };
-		const { context } = webhookContext(unsaved, 'webhook', { event: 'Submission Update', token }, payload);
-		const result = await trigger.webhook.call(context);
-		expect(result.workflowData?.[0]).toHaveLength(1);
+		const accepted = await hooks.deliver({ query: { event: 'Submission Update', token }, body: payload, staticData: unsaved });
+		expect(accepted.status).toBeUndefined();
+		expect(accepted.workflowData?.[0]).toHaveLength(1);
 
-		const { context: wrong, response } = webhookContext(unsaved, 'webhook', { event: 'Submission Update', token: 'wrong' }, PAYLOADS['Submission Update']);
-		await trigger.webhook.call(wrong);
-		expect(response.statusCode).toBe(403);
+		const refused = await hooks.deliver({ query: { event: 'Submission Update', token: 'wrong' }, body: PAYLOADS['Submission Update'], staticData: unsaved });
+		expect(refused.status).toBe(403);
+		expect(refused.workflowData).toBeUndefined();
 	});
 
 	it('forgets the issued token on deactivation', async () => {
-		const setup = await activeSetup(['Submission Update']);
-		const token = tokenOf(setup);
-		await deactivate(setup);
-		const { context, response } = webhookContext(setup, 'webhook', { event: 'Submission Update', token }, PAYLOADS['Submission Update']);
-		await trigger.webhook.call(context);
-		expect(response.statusCode).toBe(403);
+		const hooks = await activeHooks(['Submission Update']);
+		const token = tokenOf(hooks);
+		await hooks.deactivate();
+		const delivery = await hooks.deliver({ query: { event: 'Submission Update', token }, body: PAYLOADS['Submission Update'] });
+		expect(delivery.status).toBe(403);
+		expect(delivery.workflowData).toBeUndefined();
+		// Nor is it still accepted from the memory of issued tokens (the case of static data not
+		// saved yet): with empty static data the old token is refused too.
+		const fromMemory = await hooks.deliver({ query: { event: 'Submission Update', token }, body: PAYLOADS['Submission Update'], staticData: {} });
+		expect(fromMemory.status).toBe(403);
 	});
 
 	it('answers 403 for a wrong token and 400 for an unknown event or a body that is not JSON, starting nothing', async () => {
-		const setup = await activeSetup(['Job Update']);
+		const hooks = await activeHooks(['Job Update']);
 		const cases: Array<[IDataObject, unknown, string, number]> = [
 			[{ event: 'Job Update', token: 'wrong' }, PAYLOADS['Job Update'], 'application/json', 403],
 			[{ event: 'Job Update' }, PAYLOADS['Job Update'], 'application/json', 403],
-			[{ event: 'Job Closed', token: tokenOf(setup) }, PAYLOADS['Job Update'], 'application/json', 400],
-			[{ event: 'Job Update', token: tokenOf(setup) }, 'not json', 'text/plain', 400],
+			[{ event: 'Job Closed', token: tokenOf(hooks) }, PAYLOADS['Job Update'], 'application/json', 400],
+			[{ event: 'Job Update', token: tokenOf(hooks) }, 'not json', 'text/plain', 400],
 		];
 		for (const [query, body, contentType, status] of cases) {
-			const { context, response } = webhookContext(setup, 'webhook', query, body, contentType);
-			expect(await trigger.webhook.call(context)).toEqual({ noWebhookResponse: true });
-			expect(response.statusCode).toBe(status);
+			const delivery = await hooks.deliver({ query, body, contentType });
+			expect(delivery.result).toEqual({ noWebhookResponse: true });
+			expect(delivery.status).toBe(status);
+			expect(delivery.body).toEqual({ message: expect.any(String) });
 		}
 	});
 
 	it("does not accept production's token on the test URL or the other way round", async () => {
-		const setup = await activeSetup(['Job Update']);
-		await activate(setup, 'manual', TEST_URL);
-		const { context, response } = webhookContext(setup, 'manual', { event: 'Job Update', token: tokenOf(setup) }, PAYLOADS['Job Update']);
-		await trigger.webhook.call(context);
-		expect(response.statusCode).toBe(403);
-		const test = webhookContext(setup, 'manual', { event: 'Job Update', token: tokenOf(setup, 'test') }, PAYLOADS['Job Update']);
-		expect((await trigger.webhook.call(test.context)).workflowData).toBeDefined();
+		const hooks = await activeHooks(['Job Update']);
+		await hooks.activate({ target: 'test' });
+		const onTest = await hooks.deliver({ target: 'test', query: { event: 'Job Update', token: tokenOf(hooks) }, body: PAYLOADS['Job Update'] });
+		expect(onTest.status).toBe(403);
+		const onProduction = await hooks.deliver({ query: { event: 'Job Update', token: tokenOf(hooks, 'test') }, body: PAYLOADS['Job Update'] });
+		expect(onProduction.status).toBe(403);
+		const test = await hooks.deliver({ target: 'test', query: { event: 'Job Update', token: tokenOf(hooks, 'test') }, body: PAYLOADS['Job Update'] });
+		expect(test.workflowData).toBeDefined();
+		expect(test.status).toBeUndefined();
 	});
 
 	it('drops duplicates (200, no workflow) when asked to, and only then', async () => {
-		const setup = await activeSetup(['Per Diem Shift Removed']);
+		const hooks = await activeHooks(['Per Diem Shift Removed']);
 		const payload = { ...PAYLOADS['Per Diem Shift Removed'], Id: `dup-${Date.now()}` };
-		const deliver = () => webhookContext(setup, 'webhook', { event: 'Per Diem Shift Removed', token: tokenOf(setup) }, payload);
-		const first = deliver();
-		expect((await trigger.webhook.call(first.context)).workflowData).toHaveLength(1);
-		const second = deliver();
-		expect(await trigger.webhook.call(second.context)).toEqual({ noWebhookResponse: true });
-		expect(second.response).toEqual({ statusCode: 200, body: { received: true, duplicate: true } });
+		const deliver = () => hooks.deliver({ query: { event: 'Per Diem Shift Removed', token: tokenOf(hooks) }, body: payload });
+		expect((await deliver()).workflowData).toHaveLength(1);
+		const second = await deliver();
+		expect(second.result).toEqual({ noWebhookResponse: true });
+		expect([second.status, second.body]).toEqual([200, { received: true, duplicate: true }]);
 
-		setup.parameters.ignoreDuplicates = false;
-		expect((await trigger.webhook.call(deliver().context)).workflowData).toHaveLength(1);
+		hooks.edit({ ignoreDuplicates: false });
+		expect((await deliver()).workflowData).toHaveLength(1);
 	});
 
 	it('splits opened shifts by default and not when the option is off', async () => {
-		const setup = await activeSetup(['Per Diem Shift Opened'], { ignoreDuplicates: false });
-		const deliver = () => webhookContext(setup, 'webhook', { event: 'Per Diem Shift Opened', token: tokenOf(setup) }, PAYLOADS['Per Diem Shift Opened']);
-		expect((await trigger.webhook.call(deliver().context)).workflowData![0]).toHaveLength(2);
-		setup.parameters.splitShifts = false;
-		const [whole] = (await trigger.webhook.call(deliver().context)).workflowData![0];
+		const hooks = await activeHooks(['Per Diem Shift Opened'], { ignoreDuplicates: false });
+		const deliver = () => hooks.deliver({ query: { event: 'Per Diem Shift Opened', token: tokenOf(hooks) }, body: PAYLOADS['Per Diem Shift Opened'] });
+		expect((await deliver()).workflowData![0]).toHaveLength(2);
+		hooks.edit({ splitShifts: false });
+		const [whole] = (await deliver()).workflowData![0];
 		expect(whole.json.Items).toHaveLength(2);
 	});
 
 	it('ignores (200) an event that is no longer selected', async () => {
-		const setup = await activeSetup(['Job Update']);
-		const { context, response } = webhookContext(setup, 'webhook', { event: 'Submission Update', token: tokenOf(setup) }, PAYLOADS['Submission Update']);
-		expect(await trigger.webhook.call(context)).toEqual({ noWebhookResponse: true });
-		expect(response.statusCode).toBe(200);
+		const hooks = await activeHooks(['Job Update']);
+		const delivery = await hooks.deliver({ query: { event: 'Submission Update', token: tokenOf(hooks) }, body: PAYLOADS['Submission Update'] });
+		expect(delivery.result).toEqual({ noWebhookResponse: true });
+		expect(delivery.status).toBe(200);
+		expect(delivery.body).toMatchObject({ received: true, ignored: expect.stringContaining('Submission Update') });
 	});
 });
