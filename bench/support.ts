@@ -1,0 +1,91 @@
+/** Helpers the benchmarks share: the sandbox process, plain HTTP calls, and reading engine runs. */
+import { fork } from 'node:child_process';
+import { join } from 'node:path';
+
+import type { INodeType } from 'n8n-workflow';
+
+import type { EngineRun } from '../test/engine/engine';
+import { engineNodeTypes, NODE_UNDER_TEST, PACKAGE_NAME } from '../test/engine/engine';
+import type { BenchContext } from './runner';
+
+export interface SandboxProcess extends BenchContext {
+	stop(): Promise<void>;
+}
+
+/** Starts bench/sandbox-process.ts with the same TypeScript loader as this process; at most 30 s. */
+export async function startSandboxProcess(jobs: number): Promise<SandboxProcess> {
+	// Inherit the loader flags tsx put in execArgv, but not --expose-gc: the sandbox needs no GC hooks.
+	const execArgv = process.execArgv.filter((flag) => flag !== '--expose-gc');
+	const child = fork(join(__dirname, 'sandbox-process.ts'), [], {
+		execArgv,
+		env: { ...process.env, BENCH_SANDBOX_JOBS: String(jobs) },
+		stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+	});
+	const killOnExit = () => child.kill();
+	process.once('exit', killOnExit);
+	const ready = await new Promise<BenchContext>((resolve, reject) => {
+		const timer = setTimeout(() => reject(new Error('The sandbox process did not start within 30 s')), 30_000);
+		child.once('message', (message) => {
+			clearTimeout(timer);
+			resolve(message as BenchContext);
+		});
+		child.once('exit', (code) => {
+			clearTimeout(timer);
+			reject(new Error(`The sandbox process exited (code ${code}) before it was ready`));
+		});
+	});
+	return {
+		...ready,
+		stop: async () => {
+			if (child.exitCode !== null) return;
+			const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+			child.send('stop');
+			const timer = setTimeout(() => child.kill(), 10_000);
+			await exited;
+			clearTimeout(timer);
+			process.removeListener('exit', killOnExit);
+		},
+	};
+}
+
+/** A JSON request that must succeed; for setting benchmarks up, never inside a measured run. */
+export async function callJson<T = unknown>(url: string, options: { method?: string; key?: string; body?: unknown } = {}): Promise<T> {
+	const headers: Record<string, string> = { Accept: 'application/json' };
+	if (options.key) headers['X-API-KEY'] = options.key;
+	if (options.body !== undefined) headers['Content-Type'] = 'application/json';
+	const response = await fetch(url, {
+		method: options.method ?? 'GET',
+		headers,
+		body: options.body === undefined ? undefined : JSON.stringify(options.body),
+		signal: AbortSignal.timeout(30_000),
+	});
+	const text = await response.text();
+	if (!response.ok) throw new Error(`${options.method ?? 'GET'} ${url} answered ${response.status}: ${text.slice(0, 300)}`);
+	return (text ? JSON.parse(text) : undefined) as T;
+}
+
+/** Throws n8n's error when the workflow failed: a benchmark of an error path would measure nothing useful. */
+export function expectSuccess(run: EngineRun): void {
+	if (run.error) throw new Error(`The workflow failed: ${run.error.message} ${(run.error as { description?: string }).description ?? ''}`);
+}
+
+/** The Trio VMS node's own execution time in a run, as n8n recorded it (whole milliseconds). */
+export function nodeExecutionTime(run: EngineRun): number | undefined {
+	return run.run.data.resultData.runData[NODE_UNDER_TEST]?.[0]?.executionTime;
+}
+
+/**
+ * Registers the Trio VMS action node with the engine by its .ts file. The engine's own lazy
+ * loader requires '../../nodes/TrioVms/TrioVms.node' without an extension: under Jest that finds
+ * the .ts file, but under plain tsx Node's resolution tries .json first and loads the codex file
+ * TrioVms.node.json instead.
+ */
+export function registerActionNode(): void {
+	const load = (): INodeType => {
+		// eslint-disable-next-line @typescript-eslint/no-require-imports
+		const loaded = require(join(__dirname, '../nodes/TrioVms/TrioVms.node.ts')) as { TrioVms: new () => INodeType };
+		return new loaded.TrioVms();
+	};
+	engineNodeTypes.register('trioVms', load);
+	engineNodeTypes.register(`${PACKAGE_NAME}.trioVms`, load);
+}
