@@ -12,7 +12,7 @@ import { dirname, relative, resolve } from 'node:path';
 
 import { BENCHMARKS } from './benchmarks';
 import { runBenchmark, type BenchmarkResult, type Summary } from './runner';
-import { registerActionNode, startSandboxProcess } from './support';
+import { startSandboxProcess } from './support';
 
 const SANDBOX_JOBS = 10_000;
 
@@ -111,7 +111,6 @@ async function main(): Promise<void> {
 	}
 	if (!selected.length) throw new Error(`No benchmark id contains ${options.only.join(' or ')}; see --list`);
 
-	registerActionNode();
 	const startedAt = new Date();
 	console.log(`Trio VMS benchmarks: ${selected.length} benchmark(s), ${options.warmup} warm-up + ${options.runs} measured runs each, node ${process.version}, ${cpus().length} CPUs`);
 	const sandbox = await startSandboxProcess(SANDBOX_JOBS);

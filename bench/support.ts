@@ -2,10 +2,8 @@
 import { fork } from 'node:child_process';
 import { join } from 'node:path';
 
-import type { INodeType } from 'n8n-workflow';
-
 import type { EngineRun } from '../test/engine/engine';
-import { engineNodeTypes, NODE_UNDER_TEST, PACKAGE_NAME } from '../test/engine/engine';
+import { NODE_UNDER_TEST } from '../test/engine/engine';
 import type { BenchContext } from './runner';
 
 export interface SandboxProcess extends BenchContext {
@@ -74,18 +72,3 @@ export function nodeExecutionTime(run: EngineRun): number | undefined {
 	return run.run.data.resultData.runData[NODE_UNDER_TEST]?.[0]?.executionTime;
 }
 
-/**
- * Registers the Trio VMS action node with the engine by its .ts file. The engine's own lazy
- * loader requires '../../nodes/TrioVms/TrioVms.node' without an extension: under Jest that finds
- * the .ts file, but under plain tsx Node's resolution tries .json first and loads the codex file
- * TrioVms.node.json instead.
- */
-export function registerActionNode(): void {
-	const load = (): INodeType => {
-		// eslint-disable-next-line @typescript-eslint/no-require-imports
-		const loaded = require(join(__dirname, '../nodes/TrioVms/TrioVms.node.ts')) as { TrioVms: new () => INodeType };
-		return new loaded.TrioVms();
-	};
-	engineNodeTypes.register('trioVms', load);
-	engineNodeTypes.register(`${PACKAGE_NAME}.trioVms`, load);
-}

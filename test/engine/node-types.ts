@@ -16,8 +16,9 @@ type NodeTypeLoader = () => INodeType | IVersionedNodeType;
 /** Loads `exportName` from a module path relative to this file, when first asked for. */
 function lazyPackageNode(modulePath: string, exportName: string): NodeTypeLoader {
 	return () => {
-		// A plain require with a variable path: the module may not exist yet, and TypeScript
-		// must not fail the whole test build over it. Jest still transforms it with ts-jest.
+		// Loaded on first use so that a suite pays only for the nodes it runs. The path names the
+		// .ts file: without an extension Node's resolver (under tsx, e.g. for the benchmarks)
+		// would pick the codex file TrioVms.node.json beside it.
 		// eslint-disable-next-line @typescript-eslint/no-require-imports
 		const loaded = require(modulePath) as Record<string, new () => INodeType | IVersionedNodeType>;
 		const NodeClass = loaded[exportName];
@@ -26,8 +27,8 @@ function lazyPackageNode(modulePath: string, exportName: string): NodeTypeLoader
 	};
 }
 
-const TRIO_VMS = lazyPackageNode('../../nodes/TrioVms/TrioVms.node', 'TrioVms');
-const TRIO_VMS_TRIGGER = lazyPackageNode('../../nodes/TrioVmsTrigger/TrioVmsTrigger.node', 'TrioVmsTrigger');
+const TRIO_VMS = lazyPackageNode('../../nodes/TrioVms/TrioVms.node.ts', 'TrioVms');
+const TRIO_VMS_TRIGGER = lazyPackageNode('../../nodes/TrioVmsTrigger/TrioVmsTrigger.node.ts', 'TrioVmsTrigger');
 
 function isVersioned(type: INodeType | IVersionedNodeType): type is IVersionedNodeType {
 	return 'nodeVersions' in type;
