@@ -20,22 +20,38 @@ export type JsonObject = Record<string, unknown>;
 const WEBHOOK_NODE = 'Harness Webhook';
 const INPUT_NODE = 'Harness Input';
 
+export interface WebhookRunOptions {
+	/** Items the first nodes receive; without them they receive the webhook's one item. */
+	inputItems?: JsonObject[];
+	/** Name of the Code node that emits `inputItems`, for expressions such as `$('Input').item`. */
+	inputNodeName?: string;
+	/** Read the finished execution (with its run data) back before the workflow is deleted. */
+	keepExecution?: boolean;
+}
+
+export interface WebhookRun {
+	/** The webhook's HTTP status: 200 for a run that finished, 500 for one that failed. */
+	status: number;
+	/** The last node's items as the webhook answered them (empty when the run failed). */
+	items: JsonObject[];
+	execution?: ExecutionRecord;
+	/** Why the run failed, read from the execution record; only when status is not 2xx. */
+	failure?: string;
+}
+
 /**
- * Runs action nodes in a real n8n: puts them after a Webhook node (respond with all
- * items of the last node), activates the workflow, POSTs to its production URL and
- * returns the JSON of the items the last node produced. The workflow is removed
- * afterwards, pass or fail.
- *
- * Without `inputItems` the first nodes receive the webhook's one item (headers, body…);
- * with them, a Code node turns the POSTed list into exactly those items.
+ * Runs nodes in a real n8n after a Webhook node (respond with all items of the last node):
+ * activates the workflow, POSTs to its production URL, and returns the webhook's answer,
+ * optionally with the execution. The workflow is removed afterwards, pass or fail.
  */
-export async function runThroughWebhook(
+export async function runWebhookWorkflow(
 	instance: N8nInstance,
 	nodes: WorkflowNode[],
 	connections: Connections,
-	inputItems?: JsonObject[],
-): Promise<JsonObject[]> {
-	if (nodes.length === 0) throw new Error('runThroughWebhook needs at least one node');
+	options: WebhookRunOptions = {},
+): Promise<WebhookRun> {
+	if (nodes.length === 0) throw new Error('runWebhookWorkflow needs at least one node');
+	const { inputItems, inputNodeName = INPUT_NODE } = options;
 	const webhookPath = `harness-${randomUUID()}`;
 	const targets = new Set<string>();
 	for (const outputs of Object.values(connections)) {
@@ -43,8 +59,8 @@ export async function runThroughWebhook(
 	}
 	// Nodes nothing feeds are where the data enters.
 	const entryNodes = nodes.filter((node) => !targets.has(node.name));
-	if (entryNodes.length === 0) throw new Error('runThroughWebhook: every node has an incoming connection; nothing to feed');
-	const feed = inputItems === undefined ? WEBHOOK_NODE : INPUT_NODE;
+	if (entryNodes.length === 0) throw new Error('runWebhookWorkflow: every node has an incoming connection; nothing to feed');
+	const feed = inputItems === undefined ? WEBHOOK_NODE : inputNodeName;
 
 	const harnessNodes: WorkflowNode[] = [
 		{
@@ -59,7 +75,7 @@ export async function runThroughWebhook(
 	const harnessConnections: Connections = {};
 	if (inputItems !== undefined) {
 		harnessNodes.push({
-			name: INPUT_NODE,
+			name: inputNodeName,
 			type: 'n8n-nodes-base.code',
 			typeVersion: 2,
 			position: [200, 0],
@@ -69,7 +85,7 @@ export async function runThroughWebhook(
 				jsCode: 'return $input.first().json.body.items.map((json) => ({ json }));',
 			},
 		});
-		harnessConnections[WEBHOOK_NODE] = { main: [[{ node: INPUT_NODE, type: 'main', index: 0 }]] };
+		harnessConnections[WEBHOOK_NODE] = { main: [[{ node: inputNodeName, type: 'main', index: 0 }]] };
 	}
 	harnessConnections[feed] = { main: [entryNodes.map((node) => ({ node: node.name, type: 'main', index: 0 }))] };
 
@@ -80,21 +96,24 @@ export async function runThroughWebhook(
 		connections: { ...harnessConnections, ...connections },
 		settings: { executionOrder: 'v1' },
 	});
-	let items: JsonObject[] = [];
+	let run: WebhookRun | undefined;
 	let failure: unknown;
 	try {
 		await instance.activate(workflow.id);
 		const response = await postToWebhook(instance.productionWebhookUrl('', webhookPath), { items: inputItems ?? [] });
 		const text = await response.text();
-		if (!response.ok) {
-			throw new Error(
-				`Workflow run failed: webhook answered ${response.status} ${text.slice(0, 500)}\n${await describeFailure(instance, workflow.id)}`,
-			);
-		}
-		if (text.trim() !== '') {
+		run = { status: response.status, items: [] };
+		if (response.ok && text.trim() !== '') {
 			const body = JSON.parse(text) as unknown;
 			// With one item n8n may answer with the bare object instead of a list.
-			items = Array.isArray(body) ? (body as JsonObject[]) : [body as JsonObject];
+			run.items = Array.isArray(body) ? (body as JsonObject[]) : [body as JsonObject];
+		}
+		if (!response.ok) {
+			run.failure = `webhook answered ${response.status} ${text.slice(0, 500)}\n${await describeFailure(instance, workflow.id)}`;
+		}
+		if (options.keepExecution) {
+			const executions = await instance.waitForExecutions(workflow.id, 1, 30_000);
+			run.execution = await instance.getExecution(executions[executions.length - 1].id);
 		}
 	} catch (error) {
 		failure = error;
@@ -105,10 +124,28 @@ export async function runThroughWebhook(
 		await instance.deactivate(workflow.id);
 		await instance.deleteWorkflow(workflow.id);
 	} catch (error) {
-		failure ??= new Error(`runThroughWebhook could not remove workflow ${workflow.id}: ${(error as Error).message}`);
+		failure ??= new Error(`runWebhookWorkflow could not remove workflow ${workflow.id}: ${(error as Error).message}`);
 	}
-	if (failure) throw failure;
-	return items;
+	if (failure || !run) throw failure;
+	return run;
+}
+
+/**
+ * Runs action nodes in a real n8n and returns the JSON of the items the last node produced;
+ * throws with the failing node and its error when the run fails.
+ *
+ * Without `inputItems` the first nodes receive the webhook's one item (headers, body…);
+ * with them, a Code node turns the POSTed list into exactly those items.
+ */
+export async function runThroughWebhook(
+	instance: N8nInstance,
+	nodes: WorkflowNode[],
+	connections: Connections,
+	inputItems?: JsonObject[],
+): Promise<JsonObject[]> {
+	const run = await runWebhookWorkflow(instance, nodes, connections, { inputItems });
+	if (run.failure !== undefined) throw new Error(`Workflow run failed: ${run.failure}`);
+	return run.items;
 }
 
 /**
