@@ -2,7 +2,9 @@
  * Fields that several operations share, and the small helpers that place fields under one
  * resource and operation. Each operation file still lists its own fields in order.
  */
-import type { IDisplayOptions, INodeProperties } from 'n8n-workflow';
+import type { IDisplayOptions, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+
+import { limited } from '../helpers/output';
 
 /** Shows the given fields only for one resource and its listed operations. */
 export function showOnlyFor(resource: string, operations: string[], properties: INodeProperties[]): INodeProperties[] {
@@ -123,6 +125,12 @@ export function returnAllAndLimit(what: string): INodeProperties[] {
 			displayOptions: { show: { returnAll: [false] } },
 		},
 	];
+}
+
+/** Applies the item's Return All / Limit (the fields above) to a list that arrived whole. */
+export function applyReturnAllOrLimit<T>(context: IExecuteFunctions, itemIndex: number, list: T[]): T[] {
+	const returnAll = context.getNodeParameter('returnAll', itemIndex, false) as boolean;
+	return limited(list, returnAll, returnAll ? 0 : context.getNodeParameter('limit', itemIndex, 50));
 }
 
 export const modifiedAfterFilter = (what: string): INodeProperties => ({

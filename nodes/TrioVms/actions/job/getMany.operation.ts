@@ -3,10 +3,10 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { PATHS } from '../../../shared/service';
 import type { TrioClient } from '../../../shared/transport';
 import { toModifiedDateQuery } from '../../helpers/dates';
-import { limited, objectsOf } from '../../helpers/output';
+import { objectsOf } from '../../helpers/output';
 import { simplifyJob } from '../../helpers/simplify';
 import { optionalText, stateAbbreviation } from '../../helpers/validation';
-import { modifiedAfterFilter, optionsCollection, returnAllAndLimit, showOnlyFor } from '../common.descriptions';
+import { applyReturnAllOrLimit, modifiedAfterFilter, optionsCollection, returnAllAndLimit, showOnlyFor } from '../common.descriptions';
 
 const properties: INodeProperties[] = [
 	...returnAllAndLimit('job'),
@@ -60,8 +60,6 @@ const properties: INodeProperties[] = [
 export const description = showOnlyFor('job', ['getAll'], properties);
 
 export async function execute(this: IExecuteFunctions, itemIndex: number, client: TrioClient): Promise<IDataObject[]> {
-	const returnAll = this.getNodeParameter('returnAll', itemIndex, false) as boolean;
-	const limit = returnAll ? 0 : this.getNodeParameter('limit', itemIndex, 50);
 	const filters = this.getNodeParameter('filters', itemIndex, {}) as IDataObject;
 	const simplify = this.getNodeParameter('simplify', itemIndex, true) as boolean;
 
@@ -78,6 +76,6 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, client
 	let jobs = objectsOf(response);
 	if (jobStatus) jobs = jobs.filter((job) => String(job.JobStatus ?? '').toLowerCase() === jobStatus.toLowerCase());
 	if (state) jobs = jobs.filter((job) => String(job.StateAbbreviation ?? '').toUpperCase() === state);
-	jobs = limited(jobs, returnAll, limit);
+	jobs = applyReturnAllOrLimit(this, itemIndex, jobs);
 	return simplify ? jobs.map(simplifyJob) : jobs;
 }

@@ -3,9 +3,9 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { PATHS } from '../../../shared/service';
 import type { TrioClient } from '../../../shared/transport';
 import { toModifiedDateQuery } from '../../helpers/dates';
-import { limited, objectsOf } from '../../helpers/output';
+import { objectsOf } from '../../helpers/output';
 import { isBlank, optionalText, positiveInteger } from '../../helpers/validation';
-import { modifiedAfterFilter, optionsCollection, returnAllAndLimit, showOnlyFor } from '../common.descriptions';
+import { applyReturnAllOrLimit, modifiedAfterFilter, optionsCollection, returnAllAndLimit, showOnlyFor } from '../common.descriptions';
 
 const properties: INodeProperties[] = [
 	...returnAllAndLimit('submission'),
@@ -49,8 +49,6 @@ const properties: INodeProperties[] = [
 export const description = showOnlyFor('submission', ['getAll'], properties);
 
 export async function execute(this: IExecuteFunctions, itemIndex: number, client: TrioClient): Promise<IDataObject[]> {
-	const returnAll = this.getNodeParameter('returnAll', itemIndex, false) as boolean;
-	const limit = returnAll ? 0 : this.getNodeParameter('limit', itemIndex, 50);
 	const filters = this.getNodeParameter('filters', itemIndex, {}) as IDataObject;
 
 	const modifiedDate = toModifiedDateQuery(filters.modifiedAfter, 'Modified After', this.getTimezone());
@@ -63,5 +61,5 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, client
 	if (jobNumber !== undefined) submissions = submissions.filter((s) => Number(s.JobNumber) === jobNumber);
 	if (candidateNumber !== undefined) submissions = submissions.filter((s) => Number(s.CandidateNumber) === candidateNumber);
 	if (status) submissions = submissions.filter((s) => String(s.Status ?? '').toLowerCase() === status);
-	return limited(submissions, returnAll, limit);
+	return applyReturnAllOrLimit(this, itemIndex, submissions);
 }

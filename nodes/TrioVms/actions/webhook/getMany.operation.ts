@@ -1,8 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import type { TrioClient } from '../../../shared/transport';
-import { limited } from '../../helpers/output';
-import { optionsCollection, returnAllAndLimit, showOnlyFor } from '../common.descriptions';
+import { applyReturnAllOrLimit, optionsCollection, returnAllAndLimit, showOnlyFor } from '../common.descriptions';
 import { ADMIN_NOTICE, listRegistrations } from './webhookFields';
 
 const properties: INodeProperties[] = [
@@ -21,10 +20,8 @@ const properties: INodeProperties[] = [
 export const description = showOnlyFor('webhook', ['getAll'], properties);
 
 export async function execute(this: IExecuteFunctions, itemIndex: number, client: TrioClient): Promise<IDataObject[]> {
-	const returnAll = this.getNodeParameter('returnAll', itemIndex, false) as boolean;
-	const limit = returnAll ? 0 : this.getNodeParameter('limit', itemIndex, 50);
 	const activeOnly = this.getNodeParameter('activeOnly', itemIndex, false) as boolean;
 	let registrations = await listRegistrations(client, itemIndex);
 	if (activeOnly) registrations = registrations.filter((registration) => registration.IsActive !== false);
-	return limited(registrations, returnAll, limit);
+	return applyReturnAllOrLimit(this, itemIndex, registrations);
 }
