@@ -22,15 +22,7 @@ import {
 } from './engine';
 
 const API_KEY = 'engine-test-key-7f3a9c';
-let server: ScriptedServer;
-
-beforeAll(async () => {
-	server = await ScriptedServer.start();
-});
-afterEach(() => server.reset());
-afterAll(async () => {
-	await server.close();
-});
+const server = ScriptedServer.forEachTest();
 
 const chain = (from: string, to: string) => ({ [from]: { main: [[{ node: to, type: 'main' as const, index: 0 }]] } });
 

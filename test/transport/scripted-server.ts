@@ -54,13 +54,23 @@ export class ScriptedServer {
 		this.server = createServer((request, response) => this.receive(request, response));
 	}
 
-	/** Listens on 127.0.0.1, on a free port. */
-	static async start(): Promise<ScriptedServer> {
+	/**
+	 * One server for the calling test file: listening before its first test, forgetting
+	 * requests and queued answers after each test, closed after the last.
+	 */
+	static forEachTest(): ScriptedServer {
 		const instance = new ScriptedServer();
-		await new Promise<void>((resolve) => instance.server.listen(0, '127.0.0.1', resolve));
-		const { port } = instance.server.address() as AddressInfo;
-		instance.address = `http://127.0.0.1:${port}`;
+		beforeAll(() => instance.listen());
+		afterEach(() => instance.reset());
+		afterAll(() => instance.close());
 		return instance;
+	}
+
+	/** Listens on 127.0.0.1, on a free port. */
+	private async listen(): Promise<void> {
+		await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
+		const { port } = this.server.address() as AddressInfo;
+		this.address = `http://127.0.0.1:${port}`;
 	}
 
 	/** http://127.0.0.1:<port>, without a trailing slash. */

@@ -10,15 +10,7 @@ import { ScriptedServer } from './scripted-server';
 import { API_KEY, probe } from './probe';
 import type { ProbeRequest } from '../engine/engine';
 
-let server: ScriptedServer;
-
-beforeAll(async () => {
-	server = await ScriptedServer.start();
-});
-afterEach(() => server.reset());
-afterAll(async () => {
-	await server.close();
-});
+const server = ScriptedServer.forEachTest();
 
 const NO_RETRY = { retry: { maxRetries: 0 } };
 const GET_JOB: ProbeRequest = { method: 'GET', path: '/Job/{number}', pathParams: { number: 123 }, context: { subject: 'job 123' } };

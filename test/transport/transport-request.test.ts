@@ -6,15 +6,7 @@ import { API_KEY, probe } from './probe';
 import { parseMultipart } from './parse-multipart';
 import { ScriptedServer } from './scripted-server';
 
-let server: ScriptedServer;
-
-beforeAll(async () => {
-	server = await ScriptedServer.start();
-});
-afterEach(() => server.reset());
-afterAll(async () => {
-	await server.close();
-});
+const server = ScriptedServer.forEachTest();
 
 describe('URL', () => {
 	it.each([

@@ -11,15 +11,7 @@ import { parseMultipart } from './parse-multipart';
 
 const TIMER_SLACK_MS = 2;
 
-let server: ScriptedServer;
-
-beforeAll(async () => {
-	server = await ScriptedServer.start();
-});
-afterEach(() => server.reset());
-afterAll(async () => {
-	await server.close();
-});
+const server = ScriptedServer.forEachTest();
 
 const GET: ProbeRequest = { method: 'GET', path: '/Job' };
 const CREATE: ProbeRequest = { method: 'POST', path: '/Submission', body: { JobNumber: 5, Email: 'a@example.com' } };
