@@ -2,6 +2,7 @@
  * npm run sandbox -- --port 4010 --jobs 200 --seed 1 --admin-key KEY --key KEY
  * Starts the sandbox and prints what to type into the n8n credential.
  */
+import { readFlags, wholeNumber } from './cli-args';
 import { DEFAULTS, startSandbox } from './index';
 import type { SandboxOptions } from './index';
 
@@ -19,31 +20,20 @@ const USAGE = `Usage: tsx sandbox/cli.ts [options]
 
 function parseArgs(argv: string[]): SandboxOptions {
 	const options: SandboxOptions = { port: DEFAULTS.cliPort };
-	const number = (flag: string, value: string | undefined): number => {
-		const parsed = Number(value);
-		if (value === undefined || value.trim() === '' || !Number.isInteger(parsed)) throw new Error(`${flag} needs a whole number`);
-		return parsed;
-	};
-	const text = (flag: string, value: string | undefined): string => {
-		if (!value || value.startsWith('--')) throw new Error(`${flag} needs a value`);
-		return value;
-	};
-	for (let i = 0; i < argv.length; i++) {
-		const [flag, inline] = argv[i].split(/=(.*)/s, 2);
-		const value = () => (inline !== undefined ? inline : argv[++i]);
+	readFlags(argv, (flag, value, argument) => {
 		switch (flag) {
-			case '--port': options.port = number(flag, value()); break;
-			case '--host': options.host = text(flag, value()); break;
-			case '--jobs': options.jobs = number(flag, value()); break;
-			case '--seed': options.seed = number(flag, value()); break;
-			case '--admin-key': options.adminKey = text(flag, value()); break;
-			case '--key': options.key = text(flag, value()); break;
+			case '--port': options.port = wholeNumber(flag, value()); break;
+			case '--host': options.host = value(); break;
+			case '--jobs': options.jobs = wholeNumber(flag, value()); break;
+			case '--seed': options.seed = wholeNumber(flag, value()); break;
+			case '--admin-key': options.adminKey = value(); break;
+			case '--key': options.key = value(); break;
 			case '--allow-http-webhooks': options.allowHttpWebhooks = true; break;
 			case '--quiet': options.quiet = true; break;
 			case '--help': case '-h': console.log(USAGE); process.exit(0); break;
-			default: throw new Error(`unknown option ${argv[i]}`);
+			default: throw new Error(`unknown option ${argument}`);
 		}
-	}
+	});
 	return options;
 }
 

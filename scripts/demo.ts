@@ -11,6 +11,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 
+import { readFlags, wholeNumber } from '../sandbox/cli-args';
 import { Cleanup, StoppingError } from './lib/lifecycle';
 import { CREDENTIAL_NAME, DEFAULT_SANDBOX_PORT, DEMO_WORKFLOW_NAME, processAlive, REPO_ROOT, startStack } from './lib/stack';
 import type { Stack } from './lib/stack';
@@ -62,29 +63,16 @@ function parseArgs(argv: string[]): DemoOptions {
 		exitAfterReady: process.env.DEMO_EXIT_AFTER_READY === '1' || process.env.DEMO_EXIT_AFTER_READY === 'true',
 		readyFile: undefined,
 	};
-	const whole = (flag: string, value: string | undefined, min: number, max: number): number => {
-		const parsed = Number(value);
-		if (value === undefined || value.trim() === '' || !Number.isInteger(parsed) || parsed < min || parsed > max) {
-			throw new Error(`${flag} needs a whole number from ${min} to ${max}, got ${value === undefined ? 'nothing' : JSON.stringify(value)}`);
-		}
-		return parsed;
-	};
-	const text = (flag: string, value: string | undefined): string => {
-		if (!value || value.startsWith('--')) throw new Error(`${flag} needs a value`);
-		return value;
-	};
-	for (let i = 0; i < argv.length; i++) {
-		const [flag, inline] = argv[i].split(/=(.*)/s, 2);
-		const value = () => (inline !== undefined ? inline : argv[++i]);
+	readFlags(argv, (flag, value, argument) => {
 		switch (flag) {
 			case '--port':
-				options.sandboxPort = whole(flag, value(), 0, 65_535);
+				options.sandboxPort = wholeNumber(flag, value(), 0, 65_535);
 				options.sandboxPortExplicit = true;
 				break;
 			case '--n8n-port':
 				throw new Error('--n8n-port is not supported: the real-n8n harness picks a free port for n8n and the editor URL is printed');
 			case '--dir':
-				options.dir = path.resolve(text(flag, value()));
+				options.dir = path.resolve(value());
 				break;
 			case '--temp':
 				options.dir = undefined;
@@ -96,10 +84,10 @@ function parseArgs(argv: string[]): DemoOptions {
 				options.build = false;
 				break;
 			case '--seed':
-				options.seed = whole(flag, value(), 0, Number.MAX_SAFE_INTEGER);
+				options.seed = wholeNumber(flag, value(), 0, Number.MAX_SAFE_INTEGER);
 				break;
 			case '--jobs':
-				options.jobs = whole(flag, value(), 0, 100_000);
+				options.jobs = wholeNumber(flag, value(), 0, 100_000);
 				break;
 			case '--no-activate':
 				options.activate = false;
@@ -111,7 +99,7 @@ function parseArgs(argv: string[]): DemoOptions {
 				options.exitAfterReady = true;
 				break;
 			case '--ready-file':
-				options.readyFile = path.resolve(text(flag, value()));
+				options.readyFile = path.resolve(value());
 				break;
 			case '--help':
 			case '-h':
@@ -119,9 +107,9 @@ function parseArgs(argv: string[]): DemoOptions {
 				process.exit(0);
 				break;
 			default:
-				throw new Error(`unknown option ${argv[i]}`);
+				throw new Error(`unknown option ${argument}`);
 		}
-	}
+	});
 	return options;
 }
 

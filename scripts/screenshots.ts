@@ -23,6 +23,7 @@ import { chromium } from 'playwright-core';
 import type { BrowserContext, Page } from 'playwright-core';
 
 import { jobLabel } from '../nodes/TrioVms/helpers/search';
+import { readFlags } from '../sandbox/cli-args';
 import { Cleanup, StoppingError } from './lib/lifecycle';
 import { ACTION_NODE_TYPE, CREDENTIAL_TYPE, DEMO_WORKFLOW_NAME, REPO_ROOT, startStack, TRIGGER_NODE_TYPE } from './lib/stack';
 import type { Stack } from './lib/stack';
@@ -48,13 +49,7 @@ interface Options {
 
 function parseArgs(argv: string[]): Options {
 	const options: Options = { build: true, out: path.join(REPO_ROOT, 'docs', 'screenshots'), only: Object.keys(SHOTS) as ShotKey[] };
-	for (let i = 0; i < argv.length; i++) {
-		const [flag, inline] = argv[i].split(/=(.*)/s, 2);
-		const value = () => {
-			const next = inline !== undefined ? inline : argv[++i];
-			if (!next) throw new Error(`${flag} needs a value`);
-			return next;
-		};
+	readFlags(argv, (flag, value, argument) => {
 		if (flag === '--no-build') options.build = false;
 		else if (flag === '--out') options.out = path.resolve(value());
 		else if (flag === '--only') {
@@ -65,8 +60,8 @@ function parseArgs(argv: string[]): Options {
 		} else if (flag === '--help' || flag === '-h') {
 			process.stdout.write('Usage: npx tsx scripts/screenshots.ts [--no-build] [--out DIR] [--only a,b,c,d]\n');
 			process.exit(0);
-		} else throw new Error(`unknown option ${argv[i]}`);
-	}
+		} else throw new Error(`unknown option ${argument}`);
+	});
 	return options;
 }
 
