@@ -11,14 +11,26 @@ const tsFiles = ['**/*.ts'];
 
 export default [
 	{
-		ignores: ['dist/**', 'node_modules/**', 'coverage/**', '**/*.js', '**/*.mjs', '.cache/**', '.tmp/**', '.demo/**'],
+		ignores: [
+			'dist/**',
+			'node_modules/**',
+			'coverage/**',
+			'**/*.js',
+			'**/*.mjs',
+			'.cache/**',
+			'.tmp/**',
+			'.demo/**',
+		],
 	},
 	...tseslint.configs.recommended.map((config) => ({ ...config, files: tsFiles })),
 	{
 		files: tsFiles,
 		languageOptions: { parser: tsParser, parserOptions: { sourceType: 'module' } },
 		rules: {
-			'@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+			'@typescript-eslint/no-unused-vars': [
+				'error',
+				{ argsIgnorePattern: '^_', varsIgnorePattern: '^_' },
+			],
 		},
 	},
 	{

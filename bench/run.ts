@@ -38,20 +38,39 @@ function parseArgs(argv: string[]): CliOptions {
 	const options: CliOptions = { runs: 7, warmup: 2, only: [], out: undefined, list: false };
 	const count = (flag: string, value: string | undefined, min: number): number => {
 		const parsed = Number(value);
-		if (!Number.isInteger(parsed) || parsed < min || parsed > 1000) throw new Error(`${flag} needs a whole number from ${min} to 1000`);
+		if (!Number.isInteger(parsed) || parsed < min || parsed > 1000)
+			throw new Error(`${flag} needs a whole number from ${min} to 1000`);
 		return parsed;
 	};
 	for (let index = 0; index < argv.length; index++) {
 		const [flag, inline] = argv[index].split(/=(.*)/s, 2);
 		const value = () => (inline !== undefined ? inline : argv[++index]);
 		switch (flag) {
-			case '--runs': options.runs = count(flag, value(), 1); break;
-			case '--warmup': options.warmup = count(flag, value(), 1); break;
-			case '--only': options.only = (value() ?? '').split(',').map((part) => part.trim()).filter(Boolean); break;
-			case '--out': options.out = resolve(value() ?? ''); break;
-			case '--list': options.list = true; break;
-			case '--help': case '-h': console.log(USAGE); process.exit(0); break;
-			default: throw new Error(`unknown option ${argv[index]}\n\n${USAGE}`);
+			case '--runs':
+				options.runs = count(flag, value(), 1);
+				break;
+			case '--warmup':
+				options.warmup = count(flag, value(), 1);
+				break;
+			case '--only':
+				options.only = (value() ?? '')
+					.split(',')
+					.map((part) => part.trim())
+					.filter(Boolean);
+				break;
+			case '--out':
+				options.out = resolve(value() ?? '');
+				break;
+			case '--list':
+				options.list = true;
+				break;
+			case '--help':
+			case '-h':
+				console.log(USAGE);
+				process.exit(0);
+				break;
+			default:
+				throw new Error(`unknown option ${argv[index]}\n\n${USAGE}`);
 		}
 	}
 	if (!options.only.length) options.out ??= resolve(__dirname, 'results/latest.json');
@@ -66,20 +85,35 @@ function gcOrRestart(): () => void {
 	const gc = (globalThis as { gc?: () => void }).gc;
 	if (typeof gc === 'function') return gc;
 	if (process.env.BENCH_RESTARTED) throw new Error('global.gc is missing even with --expose-gc');
-	const child = spawnSync(process.execPath, [...process.execArgv, '--expose-gc', process.argv[1], ...process.argv.slice(2)], {
-		stdio: 'inherit',
-		env: { ...process.env, BENCH_RESTARTED: '1' },
-	});
+	const child = spawnSync(
+		process.execPath,
+		[...process.execArgv, '--expose-gc', process.argv[1], ...process.argv.slice(2)],
+		{
+			stdio: 'inherit',
+			env: { ...process.env, BENCH_RESTARTED: '1' },
+		},
+	);
 	process.exit(child.status ?? 1);
 }
 
-const ms = (value: number) => (value >= 100 ? value.toFixed(0) : value >= 10 ? value.toFixed(1) : value.toFixed(2));
+const ms = (value: number) =>
+	value >= 100 ? value.toFixed(0) : value >= 10 ? value.toFixed(1) : value.toFixed(2);
 const mb = (bytes: number) => (bytes / 1_048_576).toFixed(bytes >= 10 * 1_048_576 ? 0 : 1);
-const ratio = (value: number) => (Number.isFinite(value) ? `${value.toFixed(value >= 10 ? 0 : value >= 2 ? 1 : 2)}x` : 'n/a');
+const ratio = (value: number) =>
+	Number.isFinite(value) ? `${value.toFixed(value >= 10 ? 0 : value >= 2 ? 1 : 2)}x` : 'n/a';
 const spread = (summary: Summary) => `±${Math.round((summary.spread * 100) / 2)}%`;
 
 function table(results: BenchmarkResult[]): string {
-	const header = ['benchmark', 'node ms', 'baseline ms', 'time ratio', 'in node ms', 'node MB', 'baseline MB', 'memory ratio'];
+	const header = [
+		'benchmark',
+		'node ms',
+		'baseline ms',
+		'time ratio',
+		'in node ms',
+		'node MB',
+		'baseline MB',
+		'memory ratio',
+	];
 	const rows = results.map((result) => [
 		result.title,
 		`${ms(result.node.ms.median)} ${spread(result.node.ms)}`,
@@ -90,43 +124,64 @@ function table(results: BenchmarkResult[]): string {
 		mb(result.baseline.peakBytes.median),
 		ratio(result.ratio.memory),
 	]);
-	const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column].length)));
-	const line = (cells: string[]) => `| ${cells.map((cell, column) => (column === 0 ? cell.padEnd(widths[column]) : cell.padStart(widths[column]))).join(' | ')} |`;
+	const widths = header.map((title, column) =>
+		Math.max(title.length, ...rows.map((row) => row[column].length)),
+	);
+	const line = (cells: string[]) =>
+		`| ${cells.map((cell, column) => (column === 0 ? cell.padEnd(widths[column]) : cell.padStart(widths[column]))).join(' | ')} |`;
 	const rule = `|${widths.map((width, column) => (column === 0 ? `:${'-'.repeat(width + 1)}` : `${'-'.repeat(width + 1)}:`)).join('|')}|`;
 	return [line(header), rule, ...rows.map(line)].join('\n');
 }
 
 function gitCommit(): string | undefined {
-	const result = spawnSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: __dirname, encoding: 'utf8' });
+	const result = spawnSync('git', ['rev-parse', '--short', 'HEAD'], {
+		cwd: __dirname,
+		encoding: 'utf8',
+	});
 	return result.status === 0 ? result.stdout.trim() : undefined;
 }
 
 async function main(): Promise<void> {
 	const gc = gcOrRestart();
 	const options = parseArgs(process.argv.slice(2));
-	const selected = BENCHMARKS.filter((definition) => !options.only.length || options.only.some((part) => definition.id.includes(part)));
+	const selected = BENCHMARKS.filter(
+		(definition) =>
+			!options.only.length || options.only.some((part) => definition.id.includes(part)),
+	);
 	if (options.list) {
-		for (const definition of BENCHMARKS) console.log(`${definition.id.padEnd(28)} ${definition.title}`);
+		for (const definition of BENCHMARKS)
+			console.log(`${definition.id.padEnd(28)} ${definition.title}`);
 		return;
 	}
-	if (!selected.length) throw new Error(`No benchmark id contains ${options.only.join(' or ')}; see --list`);
+	if (!selected.length)
+		throw new Error(`No benchmark id contains ${options.only.join(' or ')}; see --list`);
 
 	const startedAt = new Date();
-	console.log(`Trio VMS benchmarks: ${selected.length} benchmark(s), ${options.warmup} warm-up + ${options.runs} measured runs each, node ${process.version}, ${cpus().length} CPUs`);
+	console.log(
+		`Trio VMS benchmarks: ${selected.length} benchmark(s), ${options.warmup} warm-up + ${options.runs} measured runs each, node ${process.version}, ${cpus().length} CPUs`,
+	);
 	const sandbox = await startSandboxProcess(SANDBOX_JOBS);
 	const results: BenchmarkResult[] = [];
 	try {
 		for (const definition of selected) {
-			console.log(`\n${definition.title}\n  node:     ${definition.node}\n  baseline: ${definition.baseline}`);
-			const result = await runBenchmark(definition, sandbox, options, gc, (line) => console.log(`  ${line}`));
-			console.log(`  -> time ratio ${ratio(result.ratio.time)}, memory ratio ${ratio(result.ratio.memory)}`);
+			console.log(
+				`\n${definition.title}\n  node:     ${definition.node}\n  baseline: ${definition.baseline}`,
+			);
+			const result = await runBenchmark(definition, sandbox, options, gc, (line) =>
+				console.log(`  ${line}`),
+			);
+			console.log(
+				`  -> time ratio ${ratio(result.ratio.time)}, memory ratio ${ratio(result.ratio.memory)}`,
+			);
 			results.push(result);
 		}
 	} finally {
 		await sandbox.stop();
 	}
 
-	console.log(`\nMedians of ${options.runs} runs; ± is half the min-max range; ratio = node / baseline; MB = peak heap + external above the start of a run.\n`);
+	console.log(
+		`\nMedians of ${options.runs} runs; ± is half the min-max range; ratio = node / baseline; MB = peak heap + external above the start of a run.\n`,
+	);
 	console.log(table(results));
 
 	const cpuList = cpus();
@@ -142,7 +197,13 @@ async function main(): Promise<void> {
 			totalMemoryGB: Math.round((totalmem() / 1_073_741_824) * 10) / 10,
 		},
 		commit: gitCommit(),
-		settings: { warmup: options.warmup, runs: options.runs, sandboxJobs: SANDBOX_JOBS, n8nCore: packageVersion('n8n-core'), n8nWorkflow: packageVersion('n8n-workflow') },
+		settings: {
+			warmup: options.warmup,
+			runs: options.runs,
+			sandboxJobs: SANDBOX_JOBS,
+			n8nCore: packageVersion('n8n-core'),
+			n8nWorkflow: packageVersion('n8n-workflow'),
+		},
 		memory:
 			'peakBytes: peak of V8 heap used + external memory (Buffers) during a run, above its value at the start, taken after full collections until memory stopped falling; the peak is the largest value just before a collection during the run (V8 GCProfiler) or at its end (process.memoryUsage)',
 		results: results.map((result) => ({
@@ -154,12 +215,19 @@ async function main(): Promise<void> {
 		})),
 	};
 	if (!options.out) {
-		console.log(`\nNot written: a partial run (--only) writes results only with --out (${report.durationSeconds} s in all).`);
+		console.log(
+			`\nNot written: a partial run (--only) writes results only with --out (${report.durationSeconds} s in all).`,
+		);
 		return;
 	}
 	mkdirSync(dirname(options.out), { recursive: true });
-	writeFileSync(options.out, `${JSON.stringify(report, (_key, value: unknown) => roundNumbers(value), '\t')}\n`);
-	console.log(`\nWritten to ${relative(process.cwd(), options.out)} (${report.durationSeconds} s in all).`);
+	writeFileSync(
+		options.out,
+		`${JSON.stringify(report, (_key, value: unknown) => roundNumbers(value), '\t')}\n`,
+	);
+	console.log(
+		`\nWritten to ${relative(process.cwd(), options.out)} (${report.durationSeconds} s in all).`,
+	);
 }
 
 function describe(id: string): { node: string; baseline: string } | undefined {
@@ -168,7 +236,9 @@ function describe(id: string): { node: string; baseline: string } | undefined {
 }
 
 function roundNumbers(value: unknown): unknown {
-	return typeof value === 'number' && !Number.isInteger(value) ? Math.round(value * 1000) / 1000 : value;
+	return typeof value === 'number' && !Number.isInteger(value)
+		? Math.round(value * 1000) / 1000
+		: value;
 }
 
 function packageVersion(name: string): string | undefined {

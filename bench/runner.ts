@@ -121,7 +121,10 @@ async function settle(gc: Gc): Promise<number> {
  * collection during the run (V8's GCProfiler reports it) and the value at the end (the result is
  * still held then). The figure is that peak minus the starting point.
  */
-async function measureOnce<T>(gc: Gc, operation: () => Promise<T>): Promise<{ sample: Sample; result: T }> {
+async function measureOnce<T>(
+	gc: Gc,
+	operation: () => Promise<T>,
+): Promise<{ sample: Sample; result: T }> {
 	const start = await settle(gc);
 	const profiler = new GCProfiler();
 	profiler.start();
@@ -146,7 +149,11 @@ async function meanTime(gc: Gc, operation: () => Promise<unknown>, count: number
 	return (performance.now() - began) / count;
 }
 
-async function sampleOf<T>(gc: Gc, operation: () => Promise<T>, operations: number): Promise<{ sample: Sample; result: T }> {
+async function sampleOf<T>(
+	gc: Gc,
+	operation: () => Promise<T>,
+	operations: number,
+): Promise<{ sample: Sample; result: T }> {
 	const measured = await measureOnce(gc, operation);
 	if (operations > 1) measured.sample.ms = await meanTime(gc, operation, operations);
 	return measured;
@@ -162,7 +169,11 @@ export function summarize(values: number[]): Summary {
 }
 
 function side(samples: Sample[]): SideResult {
-	return { ms: summarize(samples.map((s) => s.ms)), peakBytes: summarize(samples.map((s) => s.peakBytes)), samples };
+	return {
+		ms: summarize(samples.map((s) => s.ms)),
+		peakBytes: summarize(samples.map((s) => s.peakBytes)),
+		samples,
+	};
 }
 
 /**
@@ -205,7 +216,9 @@ export async function runBenchmark(
 				nodeSamples.push(nodeRun.sample);
 				baselineSamples.push(baselineRun.sample);
 			}
-			progress(`${measured ? 'run' : 'warm-up'} ${measured ? round - options.warmup + 1 : round + 1}: node ${nodeRun.sample.ms.toFixed(1)} ms, baseline ${baselineRun.sample.ms.toFixed(1)} ms`);
+			progress(
+				`${measured ? 'run' : 'warm-up'} ${measured ? round - options.warmup + 1 : round + 1}: node ${nodeRun.sample.ms.toFixed(1)} ms, baseline ${baselineRun.sample.ms.toFixed(1)} ms`,
+			);
 		}
 	} finally {
 		await bench.dispose?.();
@@ -216,11 +229,17 @@ export async function runBenchmark(
 	return {
 		id: definition.id,
 		title: definition.title,
-		node: own.length === nodeSamples.length && own.length > 0 ? { ...node, ownMs: summarize(own) } : node,
+		node:
+			own.length === nodeSamples.length && own.length > 0
+				? { ...node, ownMs: summarize(own) }
+				: node,
 		baseline,
 		ratio: {
 			time: node.ms.median / baseline.ms.median,
-			memory: baseline.peakBytes.median > 0 ? node.peakBytes.median / baseline.peakBytes.median : Number.NaN,
+			memory:
+				baseline.peakBytes.median > 0
+					? node.peakBytes.median / baseline.peakBytes.median
+					: Number.NaN,
 		},
 		operationsPerRun: operations,
 	};

@@ -10,7 +10,14 @@ import { startSandbox } from '../sandbox';
 
 async function main(): Promise<void> {
 	const jobs = Number(process.env.BENCH_SANDBOX_JOBS ?? 10_000);
-	const sandbox = await startSandbox({ port: 0, host: '127.0.0.1', jobs, seed: 1, quiet: true, referenceDate: '2026-03-01' });
+	const sandbox = await startSandbox({
+		port: 0,
+		host: '127.0.0.1',
+		jobs,
+		seed: 1,
+		quiet: true,
+		referenceDate: '2026-03-01',
+	});
 	let stopping = false;
 	const stop = async () => {
 		if (stopping) return;
@@ -22,7 +29,12 @@ async function main(): Promise<void> {
 		if (message === 'stop') void stop();
 	});
 	process.on('disconnect', () => void stop());
-	process.send?.({ url: sandbox.url, apiUrl: sandbox.apiUrl, key: sandbox.key, adminKey: sandbox.adminKey });
+	process.send?.({
+		url: sandbox.url,
+		apiUrl: sandbox.apiUrl,
+		key: sandbox.key,
+		adminKey: sandbox.adminKey,
+	});
 }
 
 main().catch((error: unknown) => {

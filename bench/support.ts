@@ -22,7 +22,10 @@ export async function startSandboxProcess(jobs: number): Promise<SandboxProcess>
 	const killOnExit = () => child.kill();
 	process.once('exit', killOnExit);
 	const ready = await new Promise<BenchContext>((resolve, reject) => {
-		const timer = setTimeout(() => reject(new Error('The sandbox process did not start within 30 s')), 30_000);
+		const timer = setTimeout(
+			() => reject(new Error('The sandbox process did not start within 30 s')),
+			30_000,
+		);
 		child.once('message', (message) => {
 			clearTimeout(timer);
 			resolve(message as BenchContext);
@@ -47,7 +50,10 @@ export async function startSandboxProcess(jobs: number): Promise<SandboxProcess>
 }
 
 /** A JSON request that must succeed; for setting benchmarks up, never inside a measured run. */
-export async function callJson<T = unknown>(url: string, options: { method?: string; key?: string; body?: unknown } = {}): Promise<T> {
+export async function callJson<T = unknown>(
+	url: string,
+	options: { method?: string; key?: string; body?: unknown } = {},
+): Promise<T> {
 	const headers: Record<string, string> = { Accept: 'application/json' };
 	if (options.key) headers['X-API-KEY'] = options.key;
 	if (options.body !== undefined) headers['Content-Type'] = 'application/json';
@@ -58,17 +64,22 @@ export async function callJson<T = unknown>(url: string, options: { method?: str
 		signal: AbortSignal.timeout(30_000),
 	});
 	const text = await response.text();
-	if (!response.ok) throw new Error(`${options.method ?? 'GET'} ${url} answered ${response.status}: ${text.slice(0, 300)}`);
+	if (!response.ok)
+		throw new Error(
+			`${options.method ?? 'GET'} ${url} answered ${response.status}: ${text.slice(0, 300)}`,
+		);
 	return (text ? JSON.parse(text) : undefined) as T;
 }
 
 /** Throws n8n's error when the workflow failed: a benchmark of an error path would measure nothing useful. */
 export function expectSuccess(run: EngineRun): void {
-	if (run.error) throw new Error(`The workflow failed: ${run.error.message} ${(run.error as { description?: string }).description ?? ''}`);
+	if (run.error)
+		throw new Error(
+			`The workflow failed: ${run.error.message} ${(run.error as { description?: string }).description ?? ''}`,
+		);
 }
 
 /** The Trio VMS node's own execution time in a run, as n8n recorded it (whole milliseconds). */
 export function nodeExecutionTime(run: EngineRun): number | undefined {
 	return run.run.data.resultData.runData[NODE_UNDER_TEST]?.[0]?.executionTime;
 }
-

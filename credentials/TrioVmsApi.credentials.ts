@@ -15,9 +15,13 @@ export class TrioVmsApi implements ICredentialType {
 
 	displayName = 'Trio VMS API';
 
-	icon: Icon = { light: 'file:../nodes/TrioVms/trioVms.svg', dark: 'file:../nodes/TrioVms/trioVms.dark.svg' };
+	icon: Icon = {
+		light: 'file:../nodes/TrioVms/trioVms.svg',
+		dark: 'file:../nodes/TrioVms/trioVms.dark.svg',
+	};
 
-	documentationUrl = 'https://github.com/n8n-nodes-trio-vms/n8n-nodes-trio-vms#getting-your-api-key';
+	documentationUrl =
+		'https://github.com/n8n-nodes-trio-vms/n8n-nodes-trio-vms#getting-your-api-key';
 
 	properties: INodeProperties[] = [
 		{
@@ -35,9 +39,21 @@ export class TrioVmsApi implements ICredentialType {
 			name: 'environment',
 			type: 'options',
 			options: [
-				{ name: 'Production', value: 'production', description: 'https://api.triovms.com/{tenant}' },
-				{ name: 'UAT (Testing)', value: 'uat', description: 'https://api-uat.triovms.com/{tenant}' },
-				{ name: 'Custom URL', value: 'custom', description: 'Any other address, such as the local Trio sandbox' },
+				{
+					name: 'Production',
+					value: 'production',
+					description: 'https://api.triovms.com/{tenant}',
+				},
+				{
+					name: 'UAT (Testing)',
+					value: 'uat',
+					description: 'https://api-uat.triovms.com/{tenant}',
+				},
+				{
+					name: 'Custom URL',
+					value: 'custom',
+					description: 'Any other address, such as the local Trio sandbox',
+				},
 			],
 			default: 'production',
 		},
@@ -47,7 +63,8 @@ export class TrioVmsApi implements ICredentialType {
 			type: 'string',
 			default: 'ahsa',
 			required: true,
-			description: 'The managed-service provider part of the address, e.g. "ahsa" in https://api.triovms.com/ahsa',
+			description:
+				'The managed-service provider part of the address, e.g. "ahsa" in https://api.triovms.com/ahsa',
 			displayOptions: { show: { environment: ['production', 'uat'] } },
 		},
 		{
@@ -96,7 +113,8 @@ export class TrioVmsApi implements ICredentialType {
 				type: 'responseCode',
 				properties: {
 					value: 404,
-					message: 'Nothing answers at this address. Check the environment, the tenant or the base URL (it must end before /api/v3).',
+					message:
+						'Nothing answers at this address. Check the environment, the tenant or the base URL (it must end before /api/v3).',
 				},
 			},
 		],

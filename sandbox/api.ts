@@ -38,19 +38,24 @@ export function parseModifiedDate(query: URLSearchParams): Date | undefined {
 		const date = new Date(hasOffset ? raw : `${raw}Z`);
 		if (!Number.isNaN(date.getTime())) return date;
 	}
-	throw fieldError('modifiedDate', `must be an ISO 8601 date-time (2026-03-01T07:00:00Z) or a date (2026-03-01); the value '${raw}' is not valid`);
+	throw fieldError(
+		'modifiedDate',
+		`must be an ISO 8601 date-time (2026-03-01T07:00:00Z) or a date (2026-03-01); the value '${raw}' is not valid`,
+	);
 }
 
 export function createApiRouter(store: Store): Router<ApiRoute> {
 	const router = new Router<ApiRoute>();
-	const add = (method: string, path: string, handle: Handler, admin = false) => router.add(method, `${API_PREFIX}${path}`, { handle, admin });
+	const add = (method: string, path: string, handle: Handler, admin = false) =>
+		router.add(method, `${API_PREFIX}${path}`, { handle, admin });
 
 	add('GET', PATHS.jobs, (ctx) => ok(store.listJobs(parseModifiedDate(ctx.query))));
 	add('GET', PATHS.job, (ctx) => ok(store.job(pathNumber(ctx)).job));
 
 	add('GET', PATHS.candidates, (ctx) => {
 		const email = ctx.query.get('email');
-		if (email === null || email.trim() === '') throw fieldError('email', 'is required: the e-mail address to look up');
+		if (email === null || email.trim() === '')
+			throw fieldError('email', 'is required: the e-mail address to look up');
 		return ok(store.findCandidates(email));
 	});
 	add('POST', PATHS.candidates, async (ctx) => {
@@ -79,10 +84,17 @@ export function createApiRouter(store: Store): Router<ApiRoute> {
 	});
 
 	add('GET', PATHS.webhooks, () => ok(store.listRegistrations()), true);
-	add('POST', PATHS.webhooks, async (ctx) => {
-		const input = throwIfInvalid(webhookRegistrationRequestSchema.safeParse(await readJsonBody(ctx.req)));
-		return ok(store.saveRegistration(input));
-	}, true);
+	add(
+		'POST',
+		PATHS.webhooks,
+		async (ctx) => {
+			const input = throwIfInvalid(
+				webhookRegistrationRequestSchema.safeParse(await readJsonBody(ctx.req)),
+			);
+			return ok(store.saveRegistration(input));
+		},
+		true,
+	);
 	add('GET', PATHS.webhookEvents, () => ok([...TRIO_EVENT_NAMES]), true);
 
 	return router;

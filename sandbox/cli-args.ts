@@ -8,7 +8,10 @@
  * Calls `handle` once per argument. `value()` takes the flag's value (inline or the next
  * argument) and throws when there is none; flags without a value simply never call it.
  */
-export function readFlags(argv: string[], handle: (flag: string, value: () => string, argument: string) => void): void {
+export function readFlags(
+	argv: string[],
+	handle: (flag: string, value: () => string, argument: string) => void,
+): void {
 	for (let i = 0; i < argv.length; i++) {
 		const argument = argv[i];
 		const [flag, inline] = argument.split(/=(.*)/s, 2);

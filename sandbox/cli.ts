@@ -22,16 +22,37 @@ function parseArgs(argv: string[]): SandboxOptions {
 	const options: SandboxOptions = { port: DEFAULTS.cliPort };
 	readFlags(argv, (flag, value, argument) => {
 		switch (flag) {
-			case '--port': options.port = wholeNumber(flag, value()); break;
-			case '--host': options.host = value(); break;
-			case '--jobs': options.jobs = wholeNumber(flag, value()); break;
-			case '--seed': options.seed = wholeNumber(flag, value()); break;
-			case '--admin-key': options.adminKey = value(); break;
-			case '--key': options.key = value(); break;
-			case '--allow-http-webhooks': options.allowHttpWebhooks = true; break;
-			case '--quiet': options.quiet = true; break;
-			case '--help': case '-h': console.log(USAGE); process.exit(0); break;
-			default: throw new Error(`unknown option ${argument}`);
+			case '--port':
+				options.port = wholeNumber(flag, value());
+				break;
+			case '--host':
+				options.host = value();
+				break;
+			case '--jobs':
+				options.jobs = wholeNumber(flag, value());
+				break;
+			case '--seed':
+				options.seed = wholeNumber(flag, value());
+				break;
+			case '--admin-key':
+				options.adminKey = value();
+				break;
+			case '--key':
+				options.key = value();
+				break;
+			case '--allow-http-webhooks':
+				options.allowHttpWebhooks = true;
+				break;
+			case '--quiet':
+				options.quiet = true;
+				break;
+			case '--help':
+			case '-h':
+				console.log(USAGE);
+				process.exit(0);
+				break;
+			default:
+				throw new Error(`unknown option ${argument}`);
 		}
 	});
 	return options;

@@ -55,19 +55,29 @@ export class Deliveries {
 	dispatch(event: TrioEventName, payload: unknown): number {
 		const checked = TRIO_EVENTS[event].payload.safeParse(payload);
 		if (!checked.success) {
-			throw new Error(`sandbox bug: the ${event} payload does not match its schema: ${checked.error.message}`);
+			throw new Error(
+				`sandbox bug: the ${event} payload does not match its schema: ${checked.error.message}`,
+			);
 		}
 		if (this.stopped) return 0;
-		const targets = this.options.registrations().filter((registration) => registration.IsActive && registration.Events.includes(event));
+		const targets = this.options
+			.registrations()
+			.filter((registration) => registration.IsActive && registration.Events.includes(event));
 		for (const registration of targets) {
 			// Snapshot the registration: a later update must not redirect a delivery already due.
-			const task = this.deliver({ ...registration }, event, payload).finally(() => this.pending.delete(task));
+			const task = this.deliver({ ...registration }, event, payload).finally(() =>
+				this.pending.delete(task),
+			);
 			this.pending.add(task);
 		}
 		return targets.length;
 	}
 
-	private async deliver(registration: Registration, event: TrioEventName, payload: unknown): Promise<void> {
+	private async deliver(
+		registration: Registration,
+		event: TrioEventName,
+		payload: unknown,
+	): Promise<void> {
 		const attempts = 1 + this.options.duplicates();
 		// Duplicates follow the first delivery one after another, as a redelivery would.
 		for (let attempt = 1; attempt <= attempts && !this.stopped; attempt++) {
@@ -75,7 +85,12 @@ export class Deliveries {
 		}
 	}
 
-	private post(registration: Registration, event: TrioEventName, payload: unknown, attempt: number): Promise<void> {
+	private post(
+		registration: Registration,
+		event: TrioEventName,
+		payload: unknown,
+		attempt: number,
+	): Promise<void> {
 		const started = Date.now();
 		const body = JSON.stringify(payload);
 		const timeoutMs = this.options.timeoutMs ?? WEBHOOK_RESPONSE_LIMIT_MS;
@@ -114,7 +129,10 @@ export class Deliveries {
 		}
 		return new Promise<void>((resolve) => {
 			let settled = false;
-			const timer = setTimeout(() => request.destroy(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs);
+			const timer = setTimeout(
+				() => request.destroy(new Error(`no answer within ${timeoutMs} ms`)),
+				timeoutMs,
+			);
 			const settle = (status: number | null, error: string | null) => {
 				if (settled) return;
 				settled = true;

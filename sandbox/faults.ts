@@ -53,7 +53,12 @@ export const faultConfigSchema = z
 			.superRefine((endpoints, ctx) => {
 				for (const key of Object.keys(endpoints)) {
 					if (!ENDPOINT_KEY.test(key)) {
-						ctx.addIssue({ code: 'custom', path: [key], message: 'must be "*" or "METHOD /path", e.g. "GET /api/v3/Job" or "GET /api/v3/Job/{number}"' });
+						ctx.addIssue({
+							code: 'custom',
+							path: [key],
+							message:
+								'must be "*" or "METHOD /path", e.g. "GET /api/v3/Job" or "GET /api/v3/Job/{number}"',
+						});
 					}
 				}
 			}),
@@ -121,7 +126,11 @@ export class Faults {
 	before(keys: readonly string[], now = Date.now()): FaultDecision {
 		const entries = this.entries(keys);
 		for (const [, fault] of entries) {
-			if (this.consume(fault, 'dropNext') || (fault.dropRate !== undefined && this.rng.chance(fault.dropRate))) return { kind: 'drop' };
+			if (
+				this.consume(fault, 'dropNext') ||
+				(fault.dropRate !== undefined && this.rng.chance(fault.dropRate))
+			)
+				return { kind: 'drop' };
 		}
 		for (const [key, fault] of entries) {
 			if (!fault.rateLimit) continue;
@@ -130,13 +139,25 @@ export class Faults {
 			this.windows.set(key, hits);
 			if (hits.length >= limit) {
 				const freesInMs = hits[0] + windowMs - now;
-				return { kind: 'rateLimited', retryAfterSeconds: retryAfterSeconds ?? Math.max(1, Math.ceil(freesInMs / 1000)) };
+				return {
+					kind: 'rateLimited',
+					retryAfterSeconds: retryAfterSeconds ?? Math.max(1, Math.ceil(freesInMs / 1000)),
+				};
 			}
 			hits.push(now);
 		}
 		for (const [, fault] of entries) {
-			if (this.failAfterFires(fault) || this.consume(fault, 'failNext') || (fault.failRate !== undefined && this.rng.chance(fault.failRate))) {
-				const statuses = fault.failStatus === undefined ? [503] : Array.isArray(fault.failStatus) ? fault.failStatus : [fault.failStatus];
+			if (
+				this.failAfterFires(fault) ||
+				this.consume(fault, 'failNext') ||
+				(fault.failRate !== undefined && this.rng.chance(fault.failRate))
+			) {
+				const statuses =
+					fault.failStatus === undefined
+						? [503]
+						: Array.isArray(fault.failStatus)
+							? fault.failStatus
+							: [fault.failStatus];
 				return { kind: 'fail', status: this.rng.pick(statuses), body: fault.failBody ?? 'problem' };
 			}
 		}
@@ -162,7 +183,10 @@ export class Faults {
 		return true;
 	}
 
-	private consume(fault: EndpointFault, counter: 'dropNext' | 'failNext' | 'throwNext' | 'dropAfterHandlerNext'): boolean {
+	private consume(
+		fault: EndpointFault,
+		counter: 'dropNext' | 'failNext' | 'throwNext' | 'dropAfterHandlerNext',
+	): boolean {
 		const left = fault[counter] ?? 0;
 		if (left <= 0) return false;
 		fault[counter] = left - 1;

@@ -99,7 +99,8 @@ export function fieldPath(path: ReadonlyArray<string | number>, prefix = ''): st
 function issueMessage(issue: ZodIssue): string {
 	if (issue.code === 'invalid_type' && issue.received === 'undefined') return 'is required';
 	if (issue.code === 'invalid_type' && issue.received === 'null') return 'must not be null';
-	if (issue.code === 'invalid_type') return `must be of type ${issue.expected}, not ${issue.received}`;
+	if (issue.code === 'invalid_type')
+		return `must be of type ${issue.expected}, not ${issue.received}`;
 	if (issue.code === 'unrecognized_keys') return `has unknown field(s) ${issue.keys.join(', ')}`;
 	return issue.message;
 }
@@ -113,7 +114,10 @@ export function zodErrors(error: ZodError, prefix = ''): Record<string, string[]
 	return errors;
 }
 
-export function throwIfInvalid<T>(result: { success: true; data: T } | { success: false; error: ZodError }, prefix = ''): T {
+export function throwIfInvalid<T>(
+	result: { success: true; data: T } | { success: false; error: ZodError },
+	prefix = '',
+): T {
 	if (!result.success) throw validationError(zodErrors(result.error, prefix));
 	return result.data;
 }
@@ -133,7 +137,11 @@ export function ok(body: unknown): Result {
 }
 
 export function problemResult(error: HttpError): Result {
-	return { status: error.status, body: error.toProblem(), headers: { ...error.headers, 'Content-Type': 'application/problem+json; charset=utf-8' } };
+	return {
+		status: error.status,
+		body: error.toProblem(),
+		headers: { ...error.headers, 'Content-Type': 'application/problem+json; charset=utf-8' },
+	};
 }
 
 export function send(res: ServerResponse, result: Result): void {
@@ -179,7 +187,11 @@ export function mediaType(req: IncomingMessage): string {
 }
 
 function isJsonMediaType(type: string): boolean {
-	return type === 'application/json' || type === 'text/json' || /^application\/[\w.+-]+\+json$/.test(type);
+	return (
+		type === 'application/json' ||
+		type === 'text/json' ||
+		/^application\/[\w.+-]+\+json$/.test(type)
+	);
 }
 
 export function parseJson(text: string): unknown {
@@ -187,7 +199,9 @@ export function parseJson(text: string): unknown {
 		return JSON.parse(text);
 	} catch (error) {
 		// ASP.NET reports body syntax errors under "$", the JSON path of the whole body.
-		throw validationError({ $: [`The request body is not valid JSON: ${(error as Error).message}`] });
+		throw validationError({
+			$: [`The request body is not valid JSON: ${(error as Error).message}`],
+		});
 	}
 }
 
@@ -196,7 +210,10 @@ export async function readJsonBody(req: IncomingMessage): Promise<unknown> {
 	const type = mediaType(req);
 	if (!isJsonMediaType(type)) {
 		req.resume();
-		throw new HttpError(415, `Expected a JSON body (Content-Type: application/json), got ${type ? `'${type}'` : 'no Content-Type'}.`);
+		throw new HttpError(
+			415,
+			`Expected a JSON body (Content-Type: application/json), got ${type ? `'${type}'` : 'no Content-Type'}.`,
+		);
 	}
 	const text = (await readBody(req)).toString('utf8');
 	if (text.trim() === '') throw validationError({ $: ['A non-empty request body is required.'] });
@@ -208,7 +225,8 @@ export async function readLenientJson(req: IncomingMessage): Promise<Record<stri
 	const text = (await readBody(req)).toString('utf8');
 	if (text.trim() === '') return {};
 	const value = parseJson(text);
-	if (!value || typeof value !== 'object' || Array.isArray(value)) throw validationError({ $: ['The request body must be a JSON object.'] });
+	if (!value || typeof value !== 'object' || Array.isArray(value))
+		throw validationError({ $: ['The request body must be a JSON object.'] });
 	return value as Record<string, unknown>;
 }
 
@@ -237,7 +255,11 @@ export class Router<H> {
 
 	add(method: string, path: string, handler: H): this {
 		const segments = path.split('/').slice(1);
-		this.routes.push({ route: { method, path, handler }, segments, literals: segments.filter((s) => !s.startsWith('{')).length });
+		this.routes.push({
+			route: { method, path, handler },
+			segments,
+			literals: segments.filter((s) => !s.startsWith('{')).length,
+		});
 		return this;
 	}
 
@@ -263,7 +285,8 @@ export class Router<H> {
 			if (!matches) continue;
 			allowed.add(compiled.route.method);
 			// A literal segment beats a parameter: /Submission/WithdrawReasons is not submission "WithdrawReasons".
-			if (compiled.route.method === method && (!best || compiled.literals > best.compiled.literals)) best = { compiled, params };
+			if (compiled.route.method === method && (!best || compiled.literals > best.compiled.literals))
+				best = { compiled, params };
 		}
 		if (best) return { kind: 'found', route: best.compiled.route, params: best.params };
 		if (allowed.size > 0) return { kind: 'method', allowed: [...allowed] };
@@ -296,6 +319,7 @@ const INT32_MAX = 2_147_483_647;
 /** Path numbers bind like ASP.NET's int: digits only, within 32 bits. */
 export function pathNumber(ctx: RequestContext, name = 'number'): number {
 	const raw = ctx.params[name];
-	if (!/^\d+$/.test(raw) || Number(raw) > INT32_MAX) throw fieldError(name, `must be a whole number; the value '${raw}' is not valid`);
+	if (!/^\d+$/.test(raw) || Number(raw) > INT32_MAX)
+		throw fieldError(name, `must be a whole number; the value '${raw}' is not valid`);
 	return Number(raw);
 }

@@ -73,12 +73,23 @@ export const DEFAULTS = {
 
 function checkOptions(options: SandboxOptions): void {
 	const problems: string[] = [];
-	if (options.port !== undefined && (!Number.isInteger(options.port) || options.port < 0 || options.port > 65_535)) problems.push('port must be 0..65535');
-	if (options.seed !== undefined && !Number.isSafeInteger(options.seed)) problems.push('seed must be a whole number');
-	if (options.jobs !== undefined && (!Number.isSafeInteger(options.jobs) || options.jobs < 0)) problems.push('jobs must be a whole number, 0 or more');
+	if (
+		options.port !== undefined &&
+		(!Number.isInteger(options.port) || options.port < 0 || options.port > 65_535)
+	)
+		problems.push('port must be 0..65535');
+	if (options.seed !== undefined && !Number.isSafeInteger(options.seed))
+		problems.push('seed must be a whole number');
+	if (options.jobs !== undefined && (!Number.isSafeInteger(options.jobs) || options.jobs < 0))
+		problems.push('jobs must be a whole number, 0 or more');
 	if (options.adminKey === '' || options.key === '') problems.push('keys must not be empty');
-	if ((options.adminKey ?? DEFAULTS.adminKey) === (options.key ?? DEFAULTS.key)) problems.push('adminKey and key must differ, or the permission check means nothing');
-	if (options.referenceDate !== undefined && Number.isNaN(new Date(options.referenceDate).getTime())) problems.push('referenceDate is not a date');
+	if ((options.adminKey ?? DEFAULTS.adminKey) === (options.key ?? DEFAULTS.key))
+		problems.push('adminKey and key must differ, or the permission check means nothing');
+	if (
+		options.referenceDate !== undefined &&
+		Number.isNaN(new Date(options.referenceDate).getTime())
+	)
+		problems.push('referenceDate is not a date');
 	if (problems.length > 0) throw new Error(`startSandbox: ${problems.join('; ')}`);
 }
 
@@ -92,7 +103,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
 		adminKey: options.adminKey ?? DEFAULTS.adminKey,
 		key: options.key ?? DEFAULTS.key,
 		quiet: options.quiet ?? false,
-		referenceDate: options.referenceDate === undefined ? undefined : new Date(options.referenceDate),
+		referenceDate:
+			options.referenceDate === undefined ? undefined : new Date(options.referenceDate),
 		deliveryTimeoutMs: options.deliveryTimeoutMs,
 		allowHttpWebhooks: options.allowHttpWebhooks ?? false,
 	});

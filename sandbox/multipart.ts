@@ -17,14 +17,32 @@ import type { ProfileFileInfo } from './types';
 export const FILE_FIELD = 'CandidateProfileFile';
 const INTEGER_FIELDS = ['JobNumber', 'CandidateNumber'] as const;
 const TEXT_FIELDS = [
-	'BestContactDescription', 'StartDate', 'AvailabilityDescription', 'DaysOffDescription', 'ExperienceDescription', 'Description', 'ModifyNote',
+	'BestContactDescription',
+	'StartDate',
+	'AvailabilityDescription',
+	'DaysOffDescription',
+	'ExperienceDescription',
+	'Description',
+	'ModifyNote',
 ] as const;
-const KNOWN_FIELDS = new Set<string>([...INTEGER_FIELDS, ...TEXT_FIELDS, 'BillRateAmount', 'AgencyContacts', FILE_FIELD]);
+const KNOWN_FIELDS = new Set<string>([
+	...INTEGER_FIELDS,
+	...TEXT_FIELDS,
+	'BillRateAmount',
+	'AgencyContacts',
+	FILE_FIELD,
+]);
 
 interface RawForm {
 	fields: Map<string, string>;
 	repeated: Set<string>;
-	files: Array<{ filename: string; contentType: string; size: number; sha256: string; truncated: boolean }>;
+	files: Array<{
+		filename: string;
+		contentType: string;
+		size: number;
+		sha256: string;
+		truncated: boolean;
+	}>;
 	fileAsText: boolean;
 }
 
@@ -34,10 +52,16 @@ function readForm(req: IncomingMessage): Promise<RawForm> {
 		try {
 			// busboy flags a file as truncated once it reaches fileSize bytes, so a file of exactly
 			// 2,500,000 bytes is flagged and refused, as "under 2.5 MB" is read (service notes).
-			parser = busboy({ headers: req.headers, defParamCharset: 'utf8', limits: { fileSize: PROFILE_FILE_MAX_BYTES, fields: 100, files: 10 } });
+			parser = busboy({
+				headers: req.headers,
+				defParamCharset: 'utf8',
+				limits: { fileSize: PROFILE_FILE_MAX_BYTES, fields: 100, files: 10 },
+			});
 		} catch (error) {
 			req.resume();
-			reject(validationError({ $: [`The multipart body cannot be read: ${(error as Error).message}`] }));
+			reject(
+				validationError({ $: [`The multipart body cannot be read: ${(error as Error).message}`] }),
+			);
 			return;
 		}
 		const form: RawForm = { fields: new Map(), repeated: new Set(), files: [], fileAsText: false };
@@ -70,7 +94,13 @@ function readForm(req: IncomingMessage): Promise<RawForm> {
 				truncated = true;
 			});
 			stream.on('end', () => {
-				form.files.push({ filename: info.filename ?? '', contentType: info.mimeType, size, sha256: hash.digest('hex'), truncated });
+				form.files.push({
+					filename: info.filename ?? '',
+					contentType: info.mimeType,
+					size,
+					sha256: hash.digest('hex'),
+					truncated,
+				});
 				openFiles--;
 				settle();
 			});
@@ -79,7 +109,9 @@ function readForm(req: IncomingMessage): Promise<RawForm> {
 			parsed = true;
 			settle();
 		});
-		parser.on('error', (error: Error) => reject(validationError({ $: [`The multipart body is malformed: ${error.message}`] })));
+		parser.on('error', (error: Error) =>
+			reject(validationError({ $: [`The multipart body is malformed: ${error.message}`] })),
+		);
 		req.on('error', reject);
 		req.pipe(parser);
 	});
@@ -95,7 +127,10 @@ export async function parseSubmissionForm(req: IncomingMessage): Promise<Submiss
 	const type = mediaType(req);
 	if (type !== 'multipart/form-data') {
 		req.resume();
-		throw new HttpError(415, `Submission creation takes multipart/form-data with a ${FILE_FIELD} file part, not ${type ? `'${type}'` : 'a body without Content-Type'}.`);
+		throw new HttpError(
+			415,
+			`Submission creation takes multipart/form-data with a ${FILE_FIELD} file part, not ${type ? `'${type}'` : 'a body without Content-Type'}.`,
+		);
 	}
 	const form = await readForm(req);
 	const errors: Record<string, string[]> = {};
@@ -103,7 +138,8 @@ export async function parseSubmissionForm(req: IncomingMessage): Promise<Submiss
 		(errors[field] ??= []).push(fieldMessage(field, message));
 	};
 
-	for (const name of form.repeated) if (KNOWN_FIELDS.has(name)) fail(name, 'is given more than once');
+	for (const name of form.repeated)
+		if (KNOWN_FIELDS.has(name)) fail(name, 'is given more than once');
 	const values: Record<string, unknown> = {};
 	// An empty part binds to "not given", as ASP.NET model binding treats it.
 	const text = (name: string) => {
@@ -113,7 +149,8 @@ export async function parseSubmissionForm(req: IncomingMessage): Promise<Submiss
 	for (const name of INTEGER_FIELDS) {
 		const raw = text(name);
 		if (raw === undefined) continue;
-		if (/^\s*[+-]?\d+\s*$/.test(raw) && Number.isSafeInteger(Number(raw))) values[name] = Number(raw);
+		if (/^\s*[+-]?\d+\s*$/.test(raw) && Number.isSafeInteger(Number(raw)))
+			values[name] = Number(raw);
 		else fail(name, `must be a whole number, not '${raw}'`);
 	}
 	const rate = text('BillRateAmount');
@@ -141,7 +178,8 @@ export async function parseSubmissionForm(req: IncomingMessage): Promise<Submiss
 	}
 	const checked = submissionCreateFieldsSchema.safeParse(values);
 	if (!checked.success) {
-		for (const [field, messages] of Object.entries(zodErrors(checked.error))) if (!errors[field]) errors[field] = messages;
+		for (const [field, messages] of Object.entries(zodErrors(checked.error)))
+			if (!errors[field]) errors[field] = messages;
 	}
 
 	const file = checkFile(form, fail);
@@ -149,9 +187,17 @@ export async function parseSubmissionForm(req: IncomingMessage): Promise<Submiss
 	return { fields: checked.data, file };
 }
 
-function checkFile(form: RawForm, fail: (field: string, message: string) => void): ProfileFileInfo | undefined {
+function checkFile(
+	form: RawForm,
+	fail: (field: string, message: string) => void,
+): ProfileFileInfo | undefined {
 	if (form.files.length === 0) {
-		fail(FILE_FIELD, form.fileAsText ? 'must be a file part (with a filename), not a text field' : 'is required: a candidate profile document must accompany the submission');
+		fail(
+			FILE_FIELD,
+			form.fileAsText
+				? 'must be a file part (with a filename), not a text field'
+				: 'is required: a candidate profile document must accompany the submission',
+		);
 		return undefined;
 	}
 	if (form.files.length > 1) {
@@ -162,16 +208,28 @@ function checkFile(form: RawForm, fail: (field: string, message: string) => void
 	const extension = /\.([^.]+)$/.exec(file.filename)?.[1]?.toLowerCase() ?? '';
 	let ok = true;
 	if (!(PROFILE_FILE_EXTENSIONS as readonly string[]).includes(extension)) {
-		fail(FILE_FIELD, `must be a ${PROFILE_FILE_EXTENSIONS.join(', ')} file; '${file.filename}' is not`);
+		fail(
+			FILE_FIELD,
+			`must be a ${PROFILE_FILE_EXTENSIONS.join(', ')} file; '${file.filename}' is not`,
+		);
 		ok = false;
 	}
 	if (file.truncated) {
-		fail(FILE_FIELD, `must be under 2.5 MB (less than ${PROFILE_FILE_MAX_BYTES.toLocaleString('en-US')} bytes)`);
+		fail(
+			FILE_FIELD,
+			`must be under 2.5 MB (less than ${PROFILE_FILE_MAX_BYTES.toLocaleString('en-US')} bytes)`,
+		);
 		ok = false;
 	} else if (file.size === 0) {
 		fail(FILE_FIELD, 'is empty');
 		ok = false;
 	}
 	if (!ok) return undefined;
-	return { filename: file.filename, contentType: file.contentType, size: file.size, sha256: file.sha256, receivedUtc: new Date().toISOString() };
+	return {
+		filename: file.filename,
+		contentType: file.contentType,
+		size: file.size,
+		sha256: file.sha256,
+		receivedUtc: new Date().toISOString(),
+	};
 }

@@ -19,19 +19,36 @@ import type { ShiftRecord, ShiftStatus } from './types';
 const ACTIVE: readonly ShiftStatus[] = ['Open', 'Assigned', 'Confirmed'];
 const HELD: readonly ShiftStatus[] = ['Assigned', 'Confirmed'];
 const OPEN_LIMIT = 500;
-const OPENED_FIELDS = new Set(Object.keys(perDiemShiftOpenedItemSchema.shape).filter((key) => key !== 'Status' && key !== 'Timestamp'));
+const OPENED_FIELDS = new Set(
+	Object.keys(perDiemShiftOpenedItemSchema.shape).filter(
+		(key) => key !== 'Status' && key !== 'Timestamp',
+	),
+);
 
-function rejectUnknown(body: Record<string, unknown>, allowed: readonly string[], prefix = ''): void {
+function rejectUnknown(
+	body: Record<string, unknown>,
+	allowed: readonly string[],
+	prefix = '',
+): void {
 	const errors: Record<string, string[]> = {};
 	for (const key of Object.keys(body)) {
-		if (!allowed.includes(key)) errors[`${prefix}${key}`] = [fieldMessage(`${prefix}${key}`, `is not accepted here; use ${allowed.join(', ') || 'no fields'}`)];
+		if (!allowed.includes(key))
+			errors[`${prefix}${key}`] = [
+				fieldMessage(
+					`${prefix}${key}`,
+					`is not accepted here; use ${allowed.join(', ') || 'no fields'}`,
+				),
+			];
 	}
 	if (Object.keys(errors).length > 0) throw validationError(errors);
 }
 
 function poolLocalField(value: unknown, field: string): string {
 	if (typeof value !== 'string' || !parsePoolLocal(value)) {
-		throw fieldError(field, 'must be a pool-local date-time without offset, such as 2026-03-01T07:00:00 (the staffing pool\'s wall clock)');
+		throw fieldError(
+			field,
+			"must be a pool-local date-time without offset, such as 2026-03-01T07:00:00 (the staffing pool's wall clock)",
+		);
 	}
 	return value;
 }
@@ -53,11 +70,14 @@ export class PerDiem {
 	open(body: Record<string, unknown>): ShiftRecord[] {
 		rejectUnknown(body, ['count', 'shifts']);
 		const given = body.shifts;
-		if (given !== undefined && (!Array.isArray(given) || given.length === 0)) throw fieldError('shifts', 'must be a non-empty array of shift fields');
+		if (given !== undefined && (!Array.isArray(given) || given.length === 0))
+			throw fieldError('shifts', 'must be a non-empty array of shift fields');
 		const count = body.count ?? (Array.isArray(given) ? given.length : 1);
-		if (!Number.isSafeInteger(count) || (count as number) < 1 || (count as number) > OPEN_LIMIT) throw fieldError('count', `must be a whole number from 1 to ${OPEN_LIMIT}`);
+		if (!Number.isSafeInteger(count) || (count as number) < 1 || (count as number) > OPEN_LIMIT)
+			throw fieldError('count', `must be a whole number from 1 to ${OPEN_LIMIT}`);
 		const partials = (given as unknown[] | undefined) ?? [];
-		if (partials.length > (count as number)) throw fieldError('count', `is smaller than the ${partials.length} shifts given`);
+		if (partials.length > (count as number))
+			throw fieldError('count', `is smaller than the ${partials.length} shifts given`);
 
 		const now = this.store.clock.now();
 		const timestamp = this.store.timestamp();
@@ -68,7 +88,9 @@ export class PerDiem {
 			const partial = partials[index] ?? {};
 			const prefix = `shifts[${index}].`;
 			if (!partial || typeof partial !== 'object' || Array.isArray(partial)) {
-				errors[`shifts[${index}]`] = [fieldMessage(`shifts[${index}]`, 'must be an object of shift fields')];
+				errors[`shifts[${index}]`] = [
+					fieldMessage(`shifts[${index}]`, 'must be an object of shift fields'),
+				];
 				continue;
 			}
 			const fields = partial as Record<string, unknown>;
@@ -77,9 +99,19 @@ export class PerDiem {
 				if ('Start' in fields) poolLocalField(fields.Start, `${prefix}Start`);
 				if ('End' in fields) poolLocalField(fields.End, `${prefix}End`);
 				const generated = this.store.generator.shift(this.store.nextShiftNumber, now, timestamp);
-				const shift = { ...generated, ...fields, Status: 'Open', Timestamp: timestamp, Candidate: null } as ShiftRecord;
-				throwIfInvalid(perDiemShiftOpenedItemSchema.safeParse(openedItem(shift)), prefix.slice(0, -1));
-				if (this.store.shifts.has(shift.Id) || ids.has(shift.Id)) throw fieldError(`${prefix}Id`, `${shift.Id} is already taken`);
+				const shift = {
+					...generated,
+					...fields,
+					Status: 'Open',
+					Timestamp: timestamp,
+					Candidate: null,
+				} as ShiftRecord;
+				throwIfInvalid(
+					perDiemShiftOpenedItemSchema.safeParse(openedItem(shift)),
+					prefix.slice(0, -1),
+				);
+				if (this.store.shifts.has(shift.Id) || ids.has(shift.Id))
+					throw fieldError(`${prefix}Id`, `${shift.Id} is already taken`);
 				ids.add(shift.Id);
 				this.store.nextShiftNumber++;
 				created.push(shift);
@@ -91,7 +123,10 @@ export class PerDiem {
 		}
 		if (Object.keys(errors).length > 0) throw validationError(errors);
 		for (const shift of created) this.store.shifts.set(shift.Id, shift);
-		this.store.emit('Per Diem Shift Opened', { Action: 'Per Diem Shift Opened', Items: created.map(openedItem) });
+		this.store.emit('Per Diem Shift Opened', {
+			Action: 'Per Diem Shift Opened',
+			Items: created.map(openedItem),
+		});
 		return created;
 	}
 
@@ -104,11 +139,18 @@ export class PerDiem {
 		} else if (typeof body.candidate === 'number') {
 			candidate = candidateIdentifier(this.store.candidate(body.candidate, 'candidate'));
 		} else {
-			candidate = throwIfInvalid(namedIdentifierSchema.safeParse(body.candidate), 'candidate') as NamedIdentifier;
+			candidate = throwIfInvalid(
+				namedIdentifierSchema.safeParse(body.candidate),
+				'candidate',
+			) as NamedIdentifier;
 		}
 		this.change(shift, { Status: 'Assigned', Candidate: candidate });
 		this.store.emit('Per Diem Shift Assigned', {
-			Action: 'Per Diem Shift Assigned', Id: shift.Id, Candidate: candidate, Status: shift.Status, Timestamp: shift.Timestamp,
+			Action: 'Per Diem Shift Assigned',
+			Id: shift.Id,
+			Candidate: candidate,
+			Status: shift.Status,
+			Timestamp: shift.Timestamp,
 		});
 		return shift;
 	}
@@ -117,7 +159,11 @@ export class PerDiem {
 		const shift = this.requireStatus(id, ['Assigned'], 'confirmed');
 		this.change(shift, { Status: 'Confirmed' });
 		this.store.emit('Per Diem Shift Confirmed', {
-			Action: 'Per Diem Shift Confirmed', Id: shift.Id, Candidate: shift.Candidate, Status: shift.Status, Timestamp: shift.Timestamp,
+			Action: 'Per Diem Shift Confirmed',
+			Id: shift.Id,
+			Candidate: shift.Candidate,
+			Status: shift.Status,
+			Timestamp: shift.Timestamp,
 		});
 		return shift;
 	}
@@ -135,7 +181,13 @@ export class PerDiem {
 			const shift = this.store.shifts.get(id);
 			const field = `ids[${index}]`;
 			if (!shift) throw notFound(`Per diem shift ${id} was not found.`, field);
-			if (!HELD.includes(shift.Status)) errors[field] = [fieldMessage(field, `shift ${id} is ${shift.Status}; only Assigned or Confirmed shifts can be cancelled`)];
+			if (!HELD.includes(shift.Status))
+				errors[field] = [
+					fieldMessage(
+						field,
+						`shift ${id} is ${shift.Status}; only Assigned or Confirmed shifts can be cancelled`,
+					),
+				];
 			shifts.push(shift);
 		});
 		if (Object.keys(errors).length > 0) throw validationError(errors);
@@ -144,7 +196,11 @@ export class PerDiem {
 		for (const shift of unique) Object.assign(shift, { Status: 'Cancelled', Timestamp: timestamp });
 		this.store.emit('Per Diem Shift Cancelled', {
 			Action: 'Per Diem Shift Cancelled',
-			Items: unique.map((shift) => ({ Id: shift.Id, Status: shift.Status, Timestamp: shift.Timestamp })),
+			Items: unique.map((shift) => ({
+				Id: shift.Id,
+				Status: shift.Status,
+				Timestamp: shift.Timestamp,
+			})),
 		});
 		return unique;
 	}
@@ -152,7 +208,11 @@ export class PerDiem {
 	remove(id: string): ShiftRecord {
 		const shift = this.requireStatus(id, ['Open'], 'removed');
 		this.change(shift, { Status: 'Removed' });
-		this.store.emit('Per Diem Shift Removed', { Action: 'Per Diem Shift Removed', Id: shift.Id, Timestamp: shift.Timestamp });
+		this.store.emit('Per Diem Shift Removed', {
+			Action: 'Per Diem Shift Removed',
+			Id: shift.Id,
+			Timestamp: shift.Timestamp,
+		});
 		return shift;
 	}
 
@@ -165,11 +225,21 @@ export class PerDiem {
 	}
 
 	/** The clinician lets go of the shift: it is Open again and the event names who let go. */
-	private giveBack(id: string, from: readonly ShiftStatus[], verb: string, event: 'Per Diem Shift Released' | 'Per Diem Shift Declined'): ShiftRecord {
+	private giveBack(
+		id: string,
+		from: readonly ShiftStatus[],
+		verb: string,
+		event: 'Per Diem Shift Released' | 'Per Diem Shift Declined',
+	): ShiftRecord {
 		const shift = this.requireStatus(id, from, verb);
 		const candidate = shift.Candidate ?? { Id: null, Name: null };
 		this.change(shift, { Status: 'Open', Candidate: null });
-		this.store.emit(event, { Action: event, Id: shift.Id, Candidate: candidate, Timestamp: shift.Timestamp });
+		this.store.emit(event, {
+			Action: event,
+			Id: shift.Id,
+			Candidate: candidate,
+			Timestamp: shift.Timestamp,
+		});
 		return shift;
 	}
 
@@ -179,13 +249,29 @@ export class PerDiem {
 		const generated = this.store.generator.staffingPool();
 		const changes = throwIfInvalid(
 			z
-				.object({ StaffingPool: namedIdentifierSchema, StaffingPoolClient: namedIdentifierSchema, Profession: z.string().min(1), Specialty: z.string().min(1) })
-				.safeParse({ StaffingPool: generated.pool, StaffingPoolClient: generated.client, Profession: generated.profession, Specialty: generated.specialty, ...body }),
+				.object({
+					StaffingPool: namedIdentifierSchema,
+					StaffingPoolClient: namedIdentifierSchema,
+					Profession: z.string().min(1),
+					Specialty: z.string().min(1),
+				})
+				.safeParse({
+					StaffingPool: generated.pool,
+					StaffingPoolClient: generated.client,
+					Profession: generated.profession,
+					Specialty: generated.specialty,
+					...body,
+				}),
 		);
 		this.change(shift, changes as Partial<ShiftRecord>);
 		this.store.emit('Per Diem Shift Staffing Pool Changed', {
-			Action: 'Per Diem Shift Staffing Pool Changed', Id: shift.Id, StaffingPool: shift.StaffingPool, StaffingPoolClient: shift.StaffingPoolClient,
-			Profession: shift.Profession, Specialty: shift.Specialty, Timestamp: shift.Timestamp,
+			Action: 'Per Diem Shift Staffing Pool Changed',
+			Id: shift.Id,
+			StaffingPool: shift.StaffingPool,
+			StaffingPoolClient: shift.StaffingPoolClient,
+			Profession: shift.Profession,
+			Specialty: shift.Specialty,
+			Timestamp: shift.Timestamp,
 		});
 		return shift;
 	}
@@ -195,11 +281,17 @@ export class PerDiem {
 		const shift = this.requireStatus(id, ACTIVE, 'changed');
 		const generated = this.store.generator.location(shift.Specialty);
 		const changes = throwIfInvalid(
-			z.object({ Facility: namedIdentifierSchema, Unit: namedIdentifierSchema }).safeParse({ Facility: generated.facility, Unit: generated.unit, ...body }),
+			z
+				.object({ Facility: namedIdentifierSchema, Unit: namedIdentifierSchema })
+				.safeParse({ Facility: generated.facility, Unit: generated.unit, ...body }),
 		);
 		this.change(shift, changes as Partial<ShiftRecord>);
 		this.store.emit('Per Diem Shift Location Changed', {
-			Action: 'Per Diem Shift Location Changed', Id: shift.Id, Facility: shift.Facility, Unit: shift.Unit, Timestamp: shift.Timestamp,
+			Action: 'Per Diem Shift Location Changed',
+			Id: shift.Id,
+			Facility: shift.Facility,
+			Unit: shift.Unit,
+			Timestamp: shift.Timestamp,
 		});
 		return shift;
 	}
@@ -208,14 +300,24 @@ export class PerDiem {
 	changeTime(id: string, body: Record<string, unknown>): ShiftRecord {
 		rejectUnknown(body, ['start', 'end']);
 		const shift = this.requireStatus(id, ACTIVE, 'changed');
-		if (body.start === undefined && body.end === undefined) throw fieldError('start', 'or end is required');
+		if (body.start === undefined && body.end === undefined)
+			throw fieldError('start', 'or end is required');
 		const start = body.start === undefined ? shift.Start : poolLocalField(body.start, 'start');
 		const end = body.end === undefined ? shift.End : poolLocalField(body.end, 'end');
-		const hours = ((parsePoolLocal(end)?.getTime() ?? 0) - (parsePoolLocal(start)?.getTime() ?? 0)) / 3_600_000;
+		const hours =
+			((parsePoolLocal(end)?.getTime() ?? 0) - (parsePoolLocal(start)?.getTime() ?? 0)) / 3_600_000;
 		if (hours <= 0) throw fieldError('end', `must be after start (${start})`);
-		this.change(shift, { Start: start, End: end, Duration: shift.Duration === null ? null : hours });
+		this.change(shift, {
+			Start: start,
+			End: end,
+			Duration: shift.Duration === null ? null : hours,
+		});
 		this.store.emit('Per Diem Shift Time Changed', {
-			Action: 'Per Diem Shift Time Changed', Id: shift.Id, Start: shift.Start, End: shift.End, Timestamp: shift.Timestamp,
+			Action: 'Per Diem Shift Time Changed',
+			Id: shift.Id,
+			Start: shift.Start,
+			End: shift.End,
+			Timestamp: shift.Timestamp,
 		});
 		return shift;
 	}
@@ -223,24 +325,40 @@ export class PerDiem {
 	changeRate(id: string, body: Record<string, unknown>): ShiftRecord {
 		rejectUnknown(body, ['rateType']);
 		const shift = this.requireStatus(id, ACTIVE, 'changed');
-		if (typeof body.rateType !== 'string' || body.rateType.trim() === '') throw fieldError('rateType', 'is required, e.g. Premium');
+		if (typeof body.rateType !== 'string' || body.rateType.trim() === '')
+			throw fieldError('rateType', 'is required, e.g. Premium');
 		this.change(shift, { RateType: body.rateType });
-		this.store.emit('Per Diem Shift Rate Changed', { Action: 'Per Diem Shift Rate Changed', Id: shift.Id, RateType: shift.RateType, Timestamp: shift.Timestamp });
+		this.store.emit('Per Diem Shift Rate Changed', {
+			Action: 'Per Diem Shift Rate Changed',
+			Id: shift.Id,
+			RateType: shift.RateType,
+			Timestamp: shift.Timestamp,
+		});
 		return shift;
 	}
 
 	changeNote(id: string, body: Record<string, unknown>): ShiftRecord {
 		rejectUnknown(body, ['notes']);
 		const shift = this.requireStatus(id, ACTIVE, 'changed');
-		if (!('notes' in body) || (body.notes !== null && typeof body.notes !== 'string')) throw fieldError('notes', 'is required: a string, or null to clear the note');
+		if (!('notes' in body) || (body.notes !== null && typeof body.notes !== 'string'))
+			throw fieldError('notes', 'is required: a string, or null to clear the note');
 		this.change(shift, { Notes: body.notes as string | null });
-		this.store.emit('Per Diem Shift Note Changed', { Action: 'Per Diem Shift Note Changed', Id: shift.Id, Notes: shift.Notes, Timestamp: shift.Timestamp });
+		this.store.emit('Per Diem Shift Note Changed', {
+			Action: 'Per Diem Shift Note Changed',
+			Id: shift.Id,
+			Notes: shift.Notes,
+			Timestamp: shift.Timestamp,
+		});
 		return shift;
 	}
 
 	private requireStatus(id: string, allowed: readonly ShiftStatus[], verb: string): ShiftRecord {
 		const shift = this.shift(id);
-		if (!allowed.includes(shift.Status)) throw fieldError('id', `shift ${id} is ${shift.Status}; only a shift that is ${allowed.join(' or ')} can be ${verb}`);
+		if (!allowed.includes(shift.Status))
+			throw fieldError(
+				'id',
+				`shift ${id} is ${shift.Status}; only a shift that is ${allowed.join(' or ')} can be ${verb}`,
+			);
 		return shift;
 	}
 

@@ -6,7 +6,15 @@
 import type { Deliveries } from './deliveries';
 import { faultConfigSchema } from './faults';
 import type { Faults } from './faults';
-import { fieldError, notFound, ok, pathNumber, readLenientJson, Router, throwIfInvalid } from './http';
+import {
+	fieldError,
+	notFound,
+	ok,
+	pathNumber,
+	readLenientJson,
+	Router,
+	throwIfInvalid,
+} from './http';
 import type { Handler, RequestContext } from './http';
 import type { PerDiem } from './per-diem';
 import type { RequestLog } from './request-log';
@@ -34,17 +42,25 @@ function optionalString(body: Record<string, unknown>, field: string): string | 
 export function createScenarioRouter(deps: ScenarioDeps): Router<Handler> {
 	const { store, perDiem, deliveries, faults, requests } = deps;
 	const router = new Router<Handler>();
-	const add = (method: string, path: string, handler: Handler) => router.add(method, `${SCENARIO_PREFIX}${path}`, handler);
+	const add = (method: string, path: string, handler: Handler) =>
+		router.add(method, `${SCENARIO_PREFIX}${path}`, handler);
 	const body = (ctx: RequestContext) => readLenientJson(ctx.req);
 
 	add('GET', '', () => ok(deps.summary()));
 	add('POST', '/reset', async (ctx) => {
 		const input = await body(ctx);
 		const { seed, jobs, keepWebhooks } = input;
-		if (seed !== undefined && !Number.isSafeInteger(seed)) throw fieldError('seed', 'must be a whole number');
-		if (jobs !== undefined && (!Number.isSafeInteger(jobs) || (jobs as number) < 0)) throw fieldError('jobs', 'must be a whole number, 0 or more');
-		if (keepWebhooks !== undefined && typeof keepWebhooks !== 'boolean') throw fieldError('keepWebhooks', 'must be true or false');
-		deps.reset({ seed: seed as number | undefined, jobs: jobs as number | undefined, keepWebhooks: keepWebhooks as boolean | undefined });
+		if (seed !== undefined && !Number.isSafeInteger(seed))
+			throw fieldError('seed', 'must be a whole number');
+		if (jobs !== undefined && (!Number.isSafeInteger(jobs) || (jobs as number) < 0))
+			throw fieldError('jobs', 'must be a whole number, 0 or more');
+		if (keepWebhooks !== undefined && typeof keepWebhooks !== 'boolean')
+			throw fieldError('keepWebhooks', 'must be true or false');
+		deps.reset({
+			seed: seed as number | undefined,
+			jobs: jobs as number | undefined,
+			keepWebhooks: keepWebhooks as boolean | undefined,
+		});
 		return ok(deps.summary());
 	});
 
@@ -53,11 +69,21 @@ export function createScenarioRouter(deps: ScenarioDeps): Router<Handler> {
 	// -------------------------------------------------------- jobs (the facility)
 	add('POST', '/jobs', async (ctx) => ok(store.createJob(await body(ctx))));
 	add('GET', '/jobs/{number}', (ctx) => ok(store.jobListItem(pathNumber(ctx))));
-	add('PATCH', '/jobs/{number}', async (ctx) => ok(store.updateJob(pathNumber(ctx), await body(ctx))));
-	add('POST', '/jobs/{number}/hold', async (ctx) => ok(store.holdJob(pathNumber(ctx), optionalString(await body(ctx), 'reason'))));
-	add('POST', '/jobs/{number}/close', async (ctx) => ok(store.closeJob(pathNumber(ctx), optionalString(await body(ctx), 'reason'))));
-	add('POST', '/jobs/{number}/reopen', async (ctx) => ok(store.reopenJob(pathNumber(ctx), optionalString(await body(ctx), 'reason'))));
-	add('POST', '/jobs/{number}/open-positions', async (ctx) => ok(store.setCurrentOpenPositions(pathNumber(ctx), (await body(ctx)).count)));
+	add('PATCH', '/jobs/{number}', async (ctx) =>
+		ok(store.updateJob(pathNumber(ctx), await body(ctx))),
+	);
+	add('POST', '/jobs/{number}/hold', async (ctx) =>
+		ok(store.holdJob(pathNumber(ctx), optionalString(await body(ctx), 'reason'))),
+	);
+	add('POST', '/jobs/{number}/close', async (ctx) =>
+		ok(store.closeJob(pathNumber(ctx), optionalString(await body(ctx), 'reason'))),
+	);
+	add('POST', '/jobs/{number}/reopen', async (ctx) =>
+		ok(store.reopenJob(pathNumber(ctx), optionalString(await body(ctx), 'reason'))),
+	);
+	add('POST', '/jobs/{number}/open-positions', async (ctx) =>
+		ok(store.setCurrentOpenPositions(pathNumber(ctx), (await body(ctx)).count)),
+	);
 
 	// -------------------------------------------------------- submissions (the facility and the MSP)
 	add('GET', '/submissions/{number}', (ctx) => ok(store.submission(pathNumber(ctx), 'number')));
@@ -71,15 +97,22 @@ export function createScenarioRouter(deps: ScenarioDeps): Router<Handler> {
 		const input = await body(ctx);
 		return ok(store.facilityStatus(pathNumber(ctx), input.status, input.reason).submission);
 	});
-	add('POST', '/submissions/{number}/confirmation-signed', async (ctx) => ok(store.signConfirmation(pathNumber(ctx), (await body(ctx)).signedBy)));
+	add('POST', '/submissions/{number}/confirmation-signed', async (ctx) =>
+		ok(store.signConfirmation(pathNumber(ctx), (await body(ctx)).signedBy)),
+	);
 
 	// -------------------------------------------------------- per diem shifts
 	add('GET', '/per-diem/shifts', () => ok(perDiem.list()));
 	add('POST', '/per-diem/shifts', async (ctx) => ok(perDiem.open(await body(ctx))));
 	add('POST', '/per-diem/shifts/cancel', async (ctx) => ok(perDiem.cancel(await body(ctx))));
 	add('GET', '/per-diem/shifts/{id}', (ctx) => ok(perDiem.shift(ctx.params.id)));
-	const shiftAction = (action: string, run: (id: string, input: Record<string, unknown>) => unknown) =>
-		add('POST', `/per-diem/shifts/{id}/${action}`, async (ctx) => ok(run(ctx.params.id, await body(ctx))));
+	const shiftAction = (
+		action: string,
+		run: (id: string, input: Record<string, unknown>) => unknown,
+	) =>
+		add('POST', `/per-diem/shifts/{id}/${action}`, async (ctx) =>
+			ok(run(ctx.params.id, await body(ctx))),
+		);
 	shiftAction('assign', (id, input) => perDiem.assign(id, input));
 	shiftAction('confirm', (id) => perDiem.confirm(id));
 	shiftAction('remove', (id) => perDiem.remove(id));
@@ -97,14 +130,28 @@ export function createScenarioRouter(deps: ScenarioDeps): Router<Handler> {
 		if (wait && wait !== '0' && wait !== 'false') await deliveries.idle();
 		const event = ctx.query.get('event');
 		const registrationId = ctx.query.get('registrationId');
-		return ok(deliveries.records().filter((d) => (!event || d.event === event) && (!registrationId || d.registrationId === registrationId)));
+		return ok(
+			deliveries
+				.records()
+				.filter(
+					(d) =>
+						(!event || d.event === event) &&
+						(!registrationId || d.registrationId === registrationId),
+				),
+		);
 	});
 	add('DELETE', '/deliveries', () => {
 		deliveries.clear();
 		return { status: 204 };
 	});
 	add('GET', '/requests', (ctx) =>
-		ok(requests.records({ method: ctx.query.get('method') ?? undefined, path: ctx.query.get('path') ?? undefined, route: ctx.query.get('route') ?? undefined })),
+		ok(
+			requests.records({
+				method: ctx.query.get('method') ?? undefined,
+				path: ctx.query.get('path') ?? undefined,
+				route: ctx.query.get('route') ?? undefined,
+			}),
+		),
 	);
 	add('DELETE', '/requests', () => {
 		requests.clear();

@@ -36,7 +36,14 @@ import {
 import type { City, JobTypeInfo, Profession } from './data';
 import { Rng } from './random';
 import { addDays, isoDateOnly, poolLocal, startOfUtcDay, ticksUtc } from './time';
-import type { CandidateRecord, JobRecord, ProfileFileInfo, ShiftRecord, ShiftStatus, SubmissionRecord } from './types';
+import type {
+	CandidateRecord,
+	JobRecord,
+	ProfileFileInfo,
+	ShiftRecord,
+	ShiftStatus,
+	SubmissionRecord,
+} from './types';
 
 export const FIRST_JOB_NUMBER = 100_001;
 export const FIRST_CANDIDATE_NUMBER = 5_001;
@@ -50,7 +57,9 @@ const STATE_NAMES = new Map(US_STATES.map((state) => [state.abbreviation, state.
 const LOCUMS_JOB_TYPE: JobTypeInfo = { label: 'Locums', code: 6 };
 const WEIGHTED_PROFESSIONS = PROFESSIONS.map((p) => [p, p.weight] as const);
 const LICENSE_STATES = [...new Set(CITIES.map((c) => c.state))];
-const PER_DIEM_PROFESSIONS = PROFESSIONS.filter((p) => ['RN', 'LPN', 'CNA', 'Respiratory Therapist'].includes(p.name));
+const PER_DIEM_PROFESSIONS = PROFESSIONS.filter((p) =>
+	['RN', 'LPN', 'CNA', 'Respiratory Therapist'].includes(p.name),
+);
 
 function money(amount: number): string {
 	return `$${amount.toLocaleString('en-US')}`;
@@ -109,11 +118,17 @@ export class Generator {
 		return [...names].map((name) => ({ ...CERTIFICATIONS[name] }));
 	}
 
-	private rate(profession: Profession, jobType: JobTypeInfo): { description: string; internal: string | null } {
+	private rate(
+		profession: Profession,
+		jobType: JobTypeInfo,
+	): { description: string; internal: string | null } {
 		const { unit, min, max } = profession.rate;
 		if (unit === 'wk' && jobType.label === 'Per Diem') {
 			const hourly = Math.round(this.rng.int(min, max) / 36);
-			return { description: `${money(hourly)}/hr`, internal: this.rng.chance(0.5) ? null : `${money(Math.round(hourly * 0.78))}.00/hr` };
+			return {
+				description: `${money(hourly)}/hr`,
+				internal: this.rng.chance(0.5) ? null : `${money(Math.round(hourly * 0.78))}.00/hr`,
+			};
 		}
 		if (unit === 'wk' && jobType.label === 'Permanent') {
 			const yearly = Math.round((this.rng.int(min, max) * 40) / 1000) * 1000;
@@ -131,7 +146,13 @@ export class Generator {
 	/** A full job of shape 2.3; `base` anchors StartDate and the seeded ModifiedDateUtc. */
 	job(number: number, base: Date, overrides: JobOverrides = {}): JobRecord {
 		const r = this.rng;
-		const status = overrides.status ?? r.weighted<JobStatus>([['Open', 70], ['OnHold', 15], ['Closed', 15]]);
+		const status =
+			overrides.status ??
+			r.weighted<JobStatus>([
+				['Open', 70],
+				['OnHold', 15],
+				['Closed', 15],
+			]);
 		// Seeded jobs were modified over the six weeks before `base`, with random milliseconds so
 		// that strictly-after comparisons are exercised at full precision.
 		const modifiedOffset = r.int(3_600, 42 * 86_400) * 1000 + r.int(0, 999);
@@ -146,21 +167,34 @@ export class Generator {
 		const unit = this.unitName(specialty);
 		const jobType = profession.locums ? LOCUMS_JOB_TYPE : r.weighted(JOB_TYPES);
 		const shift = r.chance(0.08) ? null : r.weighted(JOB_SHIFTS);
-		const positions = r.weighted([[1, 60], [2, 22], [3, 10], [4, 5], [5, 3]] as const);
+		const positions = r.weighted([
+			[1, 60],
+			[2, 22],
+			[3, 10],
+			[4, 5],
+			[5, 3],
+		] as const);
 		const openPositions = status === 'Closed' ? 0 : r.int(1, positions);
-		const currentOpen = status === 'Closed' ? 0 : Math.max(0, openPositions - (r.chance(0.2) ? 1 : 0));
+		const currentOpen =
+			status === 'Closed' ? 0 : Math.max(0, openPositions - (r.chance(0.2) ? 1 : 0));
 		const start = r.chance(0.1) ? null : addDays(startOfUtcDay(base), r.int(7, 70));
 		const weeks = r.pick(DURATIONS_WEEKS);
 		const compact = profession.nursing && COMPACT_STATES.has(city.state);
 		const licensed = profession.nursing || profession.locums || r.chance(0.5);
-		const stateLicenses: JobStateLicense[] = licensed ? [{ Name: stateName, Abbreviation: city.state, IsCompat: compact }] : [];
+		const stateLicenses: JobStateLicense[] = licensed
+			? [{ Name: stateName, Abbreviation: city.state, IsCompat: compact }]
+			: [];
 		const certifications = this.certifications(profession, specialty);
 		const rate = this.rate(profession, jobType);
 		const manager = this.person();
 		const coordinator = r.chance(0.8) ? this.person() : null;
 		const facilityDescription = r.chance(0.85) ? r.pick(FACILITY_DESCRIPTIONS) : null;
 		const reason =
-			status === 'OnHold' ? r.pick(HOLD_REASONS) : status === 'Closed' ? r.pick(CLOSE_REASONS) : null;
+			status === 'OnHold'
+				? r.pick(HOLD_REASONS)
+				: status === 'Closed'
+					? r.pick(CLOSE_REASONS)
+					: null;
 
 		const duration =
 			jobType.label === 'Permanent'
@@ -187,7 +221,9 @@ export class Generator {
 			// The spec lists JobType as both a string and an integer: the sandbox sends both kinds.
 			JobType: r.chance(0.3) ? jobType.code : jobType.label,
 			PrimaryAddress: `${r.int(100, 9800)} ${r.pick(STREETS)}`,
-			AltAddress: r.chance(0.2) ? `Building ${r.pick(['A', 'B', 'C', 'D'])}, Floor ${r.int(1, 9)}` : null,
+			AltAddress: r.chance(0.2)
+				? `Building ${r.pick(['A', 'B', 'C', 'D'])}, Floor ${r.int(1, 9)}`
+				: null,
 			City: city.city,
 			State: stateName,
 			StateAbbreviation: city.state,
@@ -221,8 +257,15 @@ export class Generator {
 			PlacementCoordinatorEmail: coordinator?.email ?? null,
 			PlacementCoordinatorPhone: coordinator ? this.phone(city) : null,
 			IsLocums: profession.locums,
-			Specialties: r.chance(0.15) && profession.specialties.length > 1 ? r.sample(profession.specialties, 2) : [specialty],
-			Segments: profession.locums ? ['Locums'] : r.chance(0.1) ? [jobType.label, 'Rapid Response'] : [jobType.label],
+			Specialties:
+				r.chance(0.15) && profession.specialties.length > 1
+					? r.sample(profession.specialties, 2)
+					: [specialty],
+			Segments: profession.locums
+				? ['Locums']
+				: r.chance(0.1)
+					? [jobType.label, 'Rapid Response']
+					: [jobType.label],
 			Certifications: certifications,
 			StateLicenses: stateLicenses,
 			Shift: shift
@@ -235,7 +278,9 @@ export class Generator {
 					}
 				: null,
 			OrientationDates:
-				start && r.chance(0.7) ? `${isoDateOnly(start)} and ${isoDateOnly(addDays(start, 1))}, 08:00-16:30` : null,
+				start && r.chance(0.7)
+					? `${isoDateOnly(start)} and ${isoDateOnly(addDays(start, 1))}, 08:00-16:30`
+					: null,
 			ModifiedDateUtc: modified.toISOString(),
 		};
 		return { job, currentOpenPositions: currentOpen };
@@ -267,8 +312,18 @@ export class Generator {
 	}
 
 	profileFile(candidate: CandidateRecord, received: Date): ProfileFileInfo {
-		const ext = this.rng.weighted([['pdf', 70], ['docx', 20], ['doc', 5], ['txt', 5]] as const);
-		const types = { pdf: 'application/pdf', docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document', doc: 'application/msword', txt: 'text/plain' };
+		const ext = this.rng.weighted([
+			['pdf', 70],
+			['docx', 20],
+			['doc', 5],
+			['txt', 5],
+		] as const);
+		const types = {
+			pdf: 'application/pdf',
+			docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+			doc: 'application/msword',
+			txt: 'text/plain',
+		};
 		return {
 			filename: `${candidate.lastName}_${candidate.firstName}_Profile.${ext}`,
 			contentType: types[ext],
@@ -278,7 +333,13 @@ export class Generator {
 		};
 	}
 
-	submission(number: number, job: Job, candidate: CandidateRecord, status: SubmissionStatus, modified: Date): SubmissionRecord {
+	submission(
+		number: number,
+		job: Job,
+		candidate: CandidateRecord,
+		status: SubmissionStatus,
+		modified: Date,
+	): SubmissionRecord {
 		const r = this.rng;
 		const reason =
 			status === 'Declined' || status === 'Withdrawn'
@@ -294,12 +355,33 @@ export class Generator {
 				StatusReason: reason,
 				JobNumber: job.Number,
 				CandidateNumber: candidate.number,
-				BestContactDescription: r.chance(0.7) ? r.pick(['Text anytime', 'Call after 5pm local time', 'E-mail preferred', 'Call or text mornings']) : null,
+				BestContactDescription: r.chance(0.7)
+					? r.pick([
+							'Text anytime',
+							'Call after 5pm local time',
+							'E-mail preferred',
+							'Call or text mornings',
+						])
+					: null,
 				BillRateAmount: r.chance(0.8) ? r.int(4_500, 9_800) / 100 : null,
 				StartDate: job.StartDate,
-				AvailabilityDescription: r.chance(0.7) ? r.pick(['Available immediately', 'Two weeks notice', 'Available after current contract ends']) : null,
-				DaysOffDescription: r.chance(0.4) ? r.pick(['None requested', 'Needs one weekend off in week 6', 'Three days off for a family event']) : null,
-				ExperienceDescription: r.chance(0.8) ? `${r.int(2, 15)} years ${job.Profession}, ${job.Specialties[0] ?? 'general'} focus` : null,
+				AvailabilityDescription: r.chance(0.7)
+					? r.pick([
+							'Available immediately',
+							'Two weeks notice',
+							'Available after current contract ends',
+						])
+					: null,
+				DaysOffDescription: r.chance(0.4)
+					? r.pick([
+							'None requested',
+							'Needs one weekend off in week 6',
+							'Three days off for a family event',
+						])
+					: null,
+				ExperienceDescription: r.chance(0.8)
+					? `${r.int(2, 15)} years ${job.Profession}, ${job.Specialties[0] ?? 'general'} focus`
+					: null,
 				ModifiedDateUTC: modified.toISOString(),
 			},
 			description: null,
@@ -311,7 +393,12 @@ export class Generator {
 		};
 	}
 
-	staffingPool(): { pool: NamedIdentifier; client: NamedIdentifier; profession: string; specialty: string } {
+	staffingPool(): {
+		pool: NamedIdentifier;
+		client: NamedIdentifier;
+		profession: string;
+		specialty: string;
+	} {
 		const city = this.rng.pick(CITIES);
 		const profession = this.rng.pick(PER_DIEM_PROFESSIONS);
 		return {
@@ -324,17 +411,28 @@ export class Generator {
 
 	/** The spec allows Facility and Unit with both Id and Name null on opened shifts. */
 	location(specialty: string): { facility: NamedIdentifier; unit: NamedIdentifier } {
-		if (this.rng.chance(0.1)) return { facility: { Id: null, Name: null }, unit: { Id: null, Name: null } };
+		if (this.rng.chance(0.1))
+			return { facility: { Id: null, Name: null }, unit: { Id: null, Name: null } };
 		const facility = named(this.facilityName(this.rng.pick(CITIES)));
 		return { facility, unit: named(this.unitName(specialty)) };
 	}
 
 	/** A shift `base`-relative in the pool's wall clock; `timestamp` is the event time. */
-	shift(number: number, base: Date, timestamp: string, status: ShiftStatus = 'Open', candidate: NamedIdentifier | null = null): ShiftRecord {
+	shift(
+		number: number,
+		base: Date,
+		timestamp: string,
+		status: ShiftStatus = 'Open',
+		candidate: NamedIdentifier | null = null,
+	): ShiftRecord {
 		const r = this.rng;
 		const { pool, client, profession, specialty } = this.staffingPool();
 		const { facility, unit } = this.location(specialty);
-		const period = r.weighted([['Day', 50], ['Night', 35], ['Evening', 15]] as const);
+		const period = r.weighted([
+			['Day', 50],
+			['Night', 35],
+			['Evening', 15],
+		] as const);
 		const startHour = period === 'Day' ? 7 : period === 'Night' ? 19 : 15;
 		const hours = period === 'Evening' ? 8 : r.chance(0.3) ? 12.5 : 12;
 		const day = addDays(startOfUtcDay(base), r.int(1, 21));
@@ -375,7 +473,11 @@ export interface SeededState {
 	shifts: ShiftRecord[];
 }
 
-export function seedState(options: { seed: number; jobs: number; referenceDate: Date }): SeededState {
+export function seedState(options: {
+	seed: number;
+	jobs: number;
+	referenceDate: Date;
+}): SeededState {
 	const { seed, referenceDate } = options;
 	const base = startOfUtcDay(referenceDate);
 
@@ -385,7 +487,8 @@ export function seedState(options: { seed: number; jobs: number; referenceDate: 
 
 	const candidateGenerator = new Generator(Rng.derive(seed, 'candidates'));
 	const candidates: CandidateRecord[] = [];
-	for (let i = 0; i < SEEDED_CANDIDATES; i++) candidates.push(candidateGenerator.candidate(FIRST_CANDIDATE_NUMBER + i, base));
+	for (let i = 0; i < SEEDED_CANDIDATES; i++)
+		candidates.push(candidateGenerator.candidate(FIRST_CANDIDATE_NUMBER + i, base));
 
 	const submissions: SubmissionRecord[] = [];
 	if (jobs.length > 0) {
@@ -399,18 +502,42 @@ export function seedState(options: { seed: number; jobs: number; referenceDate: 
 				i < 4
 					? 'Offered'
 					: rng.weighted<SubmissionStatus>([
-							['Submitted', 30], ['Under Review', 20], ['Offered', 15], ['Accepted', 10],
-							['Declined', 5], ['Withdrawn', 8], ['Rejected', 12],
+							['Submitted', 30],
+							['Under Review', 20],
+							['Offered', 15],
+							['Accepted', 10],
+							['Declined', 5],
+							['Withdrawn', 8],
+							['Rejected', 12],
 						]);
-			const modified = new Date(base.getTime() - rng.int(3_600, 21 * 86_400) * 1000 - rng.int(0, 999));
-			submissions.push(generator.submission(FIRST_SUBMISSION_NUMBER + i, rng.pick(pool).job, rng.pick(candidates), status, modified));
+			const modified = new Date(
+				base.getTime() - rng.int(3_600, 21 * 86_400) * 1000 - rng.int(0, 999),
+			);
+			submissions.push(
+				generator.submission(
+					FIRST_SUBMISSION_NUMBER + i,
+					rng.pick(pool).job,
+					rng.pick(candidates),
+					status,
+					modified,
+				),
+			);
 		}
 	}
 
 	const shiftRng = Rng.derive(seed, 'shifts');
 	const shiftGenerator = new Generator(shiftRng);
 	const shifts: ShiftRecord[] = [];
-	const shiftStatuses: ShiftStatus[] = ['Open', 'Open', 'Open', 'Open', 'Open', 'Assigned', 'Assigned', 'Confirmed'];
+	const shiftStatuses: ShiftStatus[] = [
+		'Open',
+		'Open',
+		'Open',
+		'Open',
+		'Open',
+		'Assigned',
+		'Assigned',
+		'Confirmed',
+	];
 	for (let i = 0; i < SEEDED_SHIFTS; i++) {
 		const status = shiftStatuses[i % shiftStatuses.length];
 		const candidate = status === 'Open' ? null : candidateIdentifier(shiftRng.pick(candidates));

@@ -41,8 +41,14 @@ function countBy<T>(items: Iterable<T>, key: (item: T) => string): Record<string
 
 function faultResult(decision: Extract<FaultDecision, { kind: 'fail' }>): Result {
 	if (decision.body === 'empty') return { status: decision.status };
-	if (decision.body === 'text') return { status: decision.status, text: `${decision.status} ${statusTitle(decision.status)}` };
-	return problemResult(new HttpError(decision.status, `Injected fault: the sandbox answered ${decision.status} on purpose (PUT ${SCENARIO_PREFIX}/faults).`));
+	if (decision.body === 'text')
+		return { status: decision.status, text: `${decision.status} ${statusTitle(decision.status)}` };
+	return problemResult(
+		new HttpError(
+			decision.status,
+			`Injected fault: the sandbox answered ${decision.status} on purpose (PUT ${SCENARIO_PREFIX}/faults).`,
+		),
+	);
 }
 
 export class Sandbox {
@@ -106,7 +112,8 @@ export class Sandbox {
 		const { port } = this.server.address() as AddressInfo;
 		const host = this.config.host;
 		// A wildcard bind is reached through loopback from the same machine.
-		const shown = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
+		const shown =
+			host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
 		this.url = `http://${shown}:${port}`;
 		return this.url;
 	}
@@ -129,7 +136,11 @@ export class Sandbox {
 	}
 
 	reset(options: { seed?: number; jobs?: number; keepWebhooks?: boolean } = {}): void {
-		this.store.reset({ seed: options.seed ?? this.store.seed, jobs: options.jobs ?? this.store.jobCount, keepWebhooks: options.keepWebhooks });
+		this.store.reset({
+			seed: options.seed ?? this.store.seed,
+			jobs: options.jobs ?? this.store.jobCount,
+			keepWebhooks: options.keepWebhooks,
+		});
 		this.faults.clear();
 		this.deliveries.clear();
 		this.requests.clear();
@@ -147,7 +158,10 @@ export class Sandbox {
 			candidates: store.candidates.size,
 			submissions: countBy(store.submissions.values(), (record) => record.submission.Status),
 			perDiemShifts: countBy(store.shifts.values(), (shift) => shift.Status),
-			webhookRegistrations: { total: store.registrations.size, active: [...store.registrations.values()].filter((r) => r.IsActive).length },
+			webhookRegistrations: {
+				total: store.registrations.size,
+				active: [...store.registrations.values()].filter((r) => r.IsActive).length,
+			},
 			deliveries: this.deliveries.records().length,
 			requests: this.requests.records().length,
 			faults: this.faults.get(),
@@ -177,7 +191,8 @@ export class Sandbox {
 		if (path.length > 1 && path.endsWith('/')) path = path.slice(0, -1);
 		const method = (req.method ?? 'GET').toUpperCase();
 		try {
-			if (path === SCENARIO_PREFIX || path.startsWith(`${SCENARIO_PREFIX}/`)) await this.handleScenario(req, res, method, path, url);
+			if (path === SCENARIO_PREFIX || path.startsWith(`${SCENARIO_PREFIX}/`))
+				await this.handleScenario(req, res, method, path, url);
 			else await this.handleApi(req, res, method, path, url);
 		} catch (error) {
 			// Last line of defence: whatever happens, answer instead of crashing the process.
@@ -185,11 +200,19 @@ export class Sandbox {
 		}
 	}
 
-	private async handleScenario(req: IncomingMessage, res: ServerResponse, method: string, path: string, url: URL): Promise<void> {
+	private async handleScenario(
+		req: IncomingMessage,
+		res: ServerResponse,
+		method: string,
+		path: string,
+		url: URL,
+	): Promise<void> {
 		let result: Result;
 		try {
 			const match = this.scenarioRouter.match(method, path);
-			result = await this.dispatch(match, method, path, (route, params) => route.handler({ req, params, query: url.searchParams }));
+			result = await this.dispatch(match, method, path, (route, params) =>
+				route.handler({ req, params, query: url.searchParams }),
+			);
 		} catch (error) {
 			result = this.errorResult(error);
 		}
@@ -197,7 +220,13 @@ export class Sandbox {
 		send(res, result);
 	}
 
-	private async handleApi(req: IncomingMessage, res: ServerResponse, method: string, path: string, url: URL): Promise<void> {
+	private async handleApi(
+		req: IncomingMessage,
+		res: ServerResponse,
+		method: string,
+		path: string,
+		url: URL,
+	): Promise<void> {
 		const started = Date.now();
 		const match = this.apiRouter.match(method, path);
 		const route = match.kind === 'found' ? `${method} ${match.route.path}` : null;
@@ -220,7 +249,10 @@ export class Sandbox {
 			entry.outcome = outcome;
 			entry.durationMs = Date.now() - started;
 			this.requests.add(entry);
-			if (!this.config.quiet) console.log(`${method} ${path}${url.search} ${status ?? outcome} ${entry.durationMs}ms${entry.fault ? ` [${entry.fault}]` : ''}`);
+			if (!this.config.quiet)
+				console.log(
+					`${method} ${path}${url.search} ${status ?? outcome} ${entry.durationMs}ms${entry.fault ? ` [${entry.fault}]` : ''}`,
+				);
 		};
 		const drop = () => {
 			req.socket.destroy();
@@ -244,7 +276,11 @@ export class Sandbox {
 			if (decision.kind === 'rateLimited') {
 				entry.fault = 'rateLimit';
 				const seconds = String(decision.retryAfterSeconds);
-				result = problemResult(new HttpError(429, `Rate limit exceeded. Retry after ${seconds} seconds.`, undefined, { 'Retry-After': seconds }));
+				result = problemResult(
+					new HttpError(429, `Rate limit exceeded. Retry after ${seconds} seconds.`, undefined, {
+						'Retry-After': seconds,
+					}),
+				);
 			} else if (decision.kind === 'fail') {
 				entry.fault = `fail ${decision.status}`;
 				result = faultResult(decision);
@@ -252,7 +288,8 @@ export class Sandbox {
 				entry.key = this.keyUse(req);
 				result = await this.dispatch(match, method, path, (apiRoute, params) => {
 					this.authorize(entry.key, apiRoute.handler.admin);
-					if (this.faults.shouldThrow(keys)) throw new Error('forced internal error (fault throwNext)');
+					if (this.faults.shouldThrow(keys))
+						throw new Error('forced internal error (fault throwNext)');
 					return apiRoute.handler.handle({ req, params, query: url.searchParams });
 				});
 				if (this.faults.shouldDropAfterHandler(keys)) {
@@ -274,13 +311,24 @@ export class Sandbox {
 		match: RouteMatch<H>,
 		method: string,
 		path: string,
-		run: (route: { handler: H; path: string }, params: Record<string, string>) => Promise<Result> | Result,
+		run: (
+			route: { handler: H; path: string },
+			params: Record<string, string>,
+		) => Promise<Result> | Result,
 	): Promise<Result> {
 		if (match.kind === 'none') {
-			throw new HttpError(404, `No route ${method} ${path}. The API is under ${API_PREFIX} (paths are case-sensitive); the scenario API under ${SCENARIO_PREFIX}.`);
+			throw new HttpError(
+				404,
+				`No route ${method} ${path}. The API is under ${API_PREFIX} (paths are case-sensitive); the scenario API under ${SCENARIO_PREFIX}.`,
+			);
 		}
 		if (match.kind === 'method') {
-			throw new HttpError(405, `${path} does not take ${method}; it takes ${match.allowed.join(', ')}.`, undefined, { Allow: match.allowed.join(', ') });
+			throw new HttpError(
+				405,
+				`${path} does not take ${method}; it takes ${match.allowed.join(', ')}.`,
+				undefined,
+				{ Allow: match.allowed.join(', ') },
+			);
 		}
 		return run(match.route, match.params);
 	}
@@ -294,10 +342,18 @@ export class Sandbox {
 	}
 
 	private authorize(key: KeyUse, admin: boolean): void {
-		if (key === 'missing') throw new HttpError(403, 'The X-API-KEY header is missing. Every API request carries the agency\'s API key.');
-		if (key === 'invalid') throw new HttpError(403, 'The API key is not valid: it is unknown, expired or revoked.');
+		if (key === 'missing')
+			throw new HttpError(
+				403,
+				"The X-API-KEY header is missing. Every API request carries the agency's API key.",
+			);
+		if (key === 'invalid')
+			throw new HttpError(403, 'The API key is not valid: it is unknown, expired or revoked.');
 		if (admin && key !== 'admin') {
-			throw new HttpError(403, 'Managing webhooks requires the agency administrator permission; the API key belongs to a user without it.');
+			throw new HttpError(
+				403,
+				'Managing webhooks requires the agency administrator permission; the API key belongs to a user without it.',
+			);
 		}
 	}
 
@@ -306,6 +362,8 @@ export class Sandbox {
 		const failure = error instanceof Error ? error : new Error(String(error));
 		this.internalErrors.push(failure);
 		if (!this.config.quiet) console.error('sandbox: unexpected error', failure);
-		return problemResult(new HttpError(500, `The sandbox hit an unexpected error: ${failure.message}`));
+		return problemResult(
+			new HttpError(500, `The sandbox hit an unexpected error: ${failure.message}`),
+		);
 	}
 }

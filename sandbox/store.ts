@@ -5,14 +5,40 @@
 import type { TrioEventName } from '../nodes/shared/events';
 import { isTrioEventName } from '../nodes/shared/events';
 import { jobSchema } from '../nodes/shared/schemas';
-import type { AgencyContact, CandidateCreateRequest, Job, SubmissionCreateFields, WebhookRegistrationRequest } from '../nodes/shared/schemas';
-import { FALLBACK_WITHDRAW_REASONS, OFFERED_STATUS, SUBMISSION_STATUSES, WITHDRAWABLE_STATUSES } from '../nodes/shared/service';
+import type {
+	AgencyContact,
+	CandidateCreateRequest,
+	Job,
+	SubmissionCreateFields,
+	WebhookRegistrationRequest,
+} from '../nodes/shared/schemas';
+import {
+	FALLBACK_WITHDRAW_REASONS,
+	OFFERED_STATUS,
+	SUBMISSION_STATUSES,
+	WITHDRAWABLE_STATUSES,
+} from '../nodes/shared/service';
 import type { SubmissionStatus } from '../nodes/shared/service';
 import { fieldError, fieldMessage, notFound, throwIfInvalid, validationError } from './http';
 import { Rng } from './random';
-import { candidateIdentifier, FIRST_CANDIDATE_NUMBER, FIRST_JOB_NUMBER, FIRST_SHIFT_NUMBER, FIRST_SUBMISSION_NUMBER, Generator, seedState } from './seed';
+import {
+	candidateIdentifier,
+	FIRST_CANDIDATE_NUMBER,
+	FIRST_JOB_NUMBER,
+	FIRST_SHIFT_NUMBER,
+	FIRST_SUBMISSION_NUMBER,
+	Generator,
+	seedState,
+} from './seed';
 import { Clock, ticksUtc } from './time';
-import type { CandidateRecord, JobRecord, ProfileFileInfo, Registration, ShiftRecord, SubmissionRecord } from './types';
+import type {
+	CandidateRecord,
+	JobRecord,
+	ProfileFileInfo,
+	Registration,
+	ShiftRecord,
+	SubmissionRecord,
+} from './types';
 
 export type Emit = (event: TrioEventName, payload: unknown) => void;
 
@@ -27,12 +53,16 @@ export const SANDBOX_WITHDRAW_REASONS: readonly string[] = [
 ];
 
 /** Statuses the facility (scenario API) may set; the agency's own outcomes go through the API. */
-export const FACILITY_STATUSES: readonly SubmissionStatus[] = ['Under Review', 'Offered', 'Rejected'];
+export const FACILITY_STATUSES: readonly SubmissionStatus[] = [
+	'Under Review',
+	'Offered',
+	'Rejected',
+];
 
 const JOB_FIELDS = new Set(Object.keys(jobSchema.shape));
 /** Fields a PATCH may not touch, and what to use instead. */
 const JOB_MANAGED_FIELDS: Record<string, string> = {
-	Number: 'is the job\'s identity and cannot change',
+	Number: "is the job's identity and cannot change",
 	JobStatus: 'changes only through POST /_sandbox/jobs/{number}/hold, /close or /reopen',
 	ModifiedDateUtc: 'is set by the sandbox on every change',
 	NumberOfCurrentOpenPositions: 'changes only through POST /_sandbox/jobs/{number}/open-positions',
@@ -79,7 +109,11 @@ export class Store {
 	reset(options: { seed: number; jobs: number; keepWebhooks?: boolean }): void {
 		this.seed = options.seed;
 		this.jobCount = options.jobs;
-		const seeded = seedState({ seed: options.seed, jobs: options.jobs, referenceDate: this.options.referenceDate ?? new Date() });
+		const seeded = seedState({
+			seed: options.seed,
+			jobs: options.jobs,
+			referenceDate: this.options.referenceDate ?? new Date(),
+		});
 		this.jobs.clear();
 		this.candidates.clear();
 		this.submissions.clear();
@@ -112,7 +146,14 @@ export class Store {
 		const result: JobListItem[] = [];
 		for (const record of this.jobs.values()) {
 			if (record.job.JobStatus === 'Closed') continue;
-			if (modifiedAfter && !(record.job.ModifiedDateUtc && Date.parse(record.job.ModifiedDateUtc) > modifiedAfter.getTime())) continue;
+			if (
+				modifiedAfter &&
+				!(
+					record.job.ModifiedDateUtc &&
+					Date.parse(record.job.ModifiedDateUtc) > modifiedAfter.getTime()
+				)
+			)
+				continue;
 			result.push(listItem(record));
 		}
 		return result.sort((a, b) => a.Number - b.Number);
@@ -133,15 +174,19 @@ export class Store {
 	createJob(fields: Record<string, unknown>): Job {
 		const errors: Record<string, string[]> = {};
 		for (const key of Object.keys(fields)) {
-			if (!JOB_FIELDS.has(key)) errors[key] = [fieldMessage(key, 'is not a field of the job shape (spec 2.3)')];
+			if (!JOB_FIELDS.has(key))
+				errors[key] = [fieldMessage(key, 'is not a field of the job shape (spec 2.3)')];
 		}
 		for (const key of ['JobStatus', 'ModifiedDateUtc']) {
-			if (key in fields) errors[key] = [fieldMessage(key, `${JOB_MANAGED_FIELDS[key]}; a new job is always Open`)];
+			if (key in fields)
+				errors[key] = [fieldMessage(key, `${JOB_MANAGED_FIELDS[key]}; a new job is always Open`)];
 		}
 		let number = this.nextJobNumber;
 		if (fields.Number !== undefined) {
-			if (!Number.isSafeInteger(fields.Number) || (fields.Number as number) <= 0) errors.Number = [fieldMessage('Number', 'must be a positive whole number')];
-			else if (this.jobs.has(fields.Number as number)) errors.Number = [fieldMessage('Number', `${fields.Number} is already taken`)];
+			if (!Number.isSafeInteger(fields.Number) || (fields.Number as number) <= 0)
+				errors.Number = [fieldMessage('Number', 'must be a positive whole number')];
+			else if (this.jobs.has(fields.Number as number))
+				errors.Number = [fieldMessage('Number', `${fields.Number} is already taken`)];
 			else number = fields.Number as number;
 		}
 		if (Object.keys(errors).length > 0) throw validationError(errors);
@@ -151,8 +196,12 @@ export class Store {
 		const generated = this.generator.job(number, now, { status: 'Open', modified: now });
 		const job = { ...generated.job, ...rest, Number: number } as Job;
 		throwIfInvalid(jobSchema.safeParse(job));
-		const current = NumberOfCurrentOpenPositions === undefined ? job.NumberOfOpenPositions : NumberOfCurrentOpenPositions;
-		if (!Number.isSafeInteger(current) || (current as number) < 0) throw fieldError('NumberOfCurrentOpenPositions', 'must be a whole number, 0 or more');
+		const current =
+			NumberOfCurrentOpenPositions === undefined
+				? job.NumberOfOpenPositions
+				: NumberOfCurrentOpenPositions;
+		if (!Number.isSafeInteger(current) || (current as number) < 0)
+			throw fieldError('NumberOfCurrentOpenPositions', 'must be a whole number, 0 or more');
 
 		const record: JobRecord = { job, currentOpenPositions: current as number };
 		this.jobs.set(number, record);
@@ -167,12 +216,18 @@ export class Store {
 		const errors: Record<string, string[]> = {};
 		for (const key of Object.keys(patch)) {
 			if (JOB_MANAGED_FIELDS[key]) errors[key] = [fieldMessage(key, JOB_MANAGED_FIELDS[key])];
-			else if (!JOB_FIELDS.has(key)) errors[key] = [fieldMessage(key, 'is not a field of the job shape (spec 2.3)')];
+			else if (!JOB_FIELDS.has(key))
+				errors[key] = [fieldMessage(key, 'is not a field of the job shape (spec 2.3)')];
 		}
-		if (Object.keys(patch).length === 0) errors.$ = ['The body must name at least one job field to change.'];
+		if (Object.keys(patch).length === 0)
+			errors.$ = ['The body must name at least one job field to change.'];
 		if (Object.keys(errors).length > 0) throw validationError(errors);
 
-		const next = { ...record.job, ...patch, ModifiedDateUtc: this.clock.now().toISOString() } as Job;
+		const next = {
+			...record.job,
+			...patch,
+			ModifiedDateUtc: this.clock.now().toISOString(),
+		} as Job;
 		throwIfInvalid(jobSchema.safeParse(next));
 		record.job = next;
 		if (next.JobStatus === 'Open') this.emit('Job Update', next);
@@ -185,25 +240,41 @@ export class Store {
 	 */
 	holdJob(number: number, reason?: string): Job {
 		const record = this.job(number);
-		if (record.job.JobStatus !== 'Open') throw fieldError('number', `job ${number} is ${record.job.JobStatus}; only an Open job can be put on hold`);
+		if (record.job.JobStatus !== 'Open')
+			throw fieldError(
+				'number',
+				`job ${number} is ${record.job.JobStatus}; only an Open job can be put on hold`,
+			);
 		return this.setJobStatus(record, 'OnHold', reason ?? 'On hold by facility', false);
 	}
 
 	closeJob(number: number, reason?: string): Job {
 		const record = this.job(number);
-		if (record.job.JobStatus === 'Closed') throw fieldError('number', `job ${number} is already Closed`);
+		if (record.job.JobStatus === 'Closed')
+			throw fieldError('number', `job ${number} is already Closed`);
 		return this.setJobStatus(record, 'Closed', reason ?? 'Closed by facility', true);
 	}
 
 	/** Opening a job again counts as "a job is opened": Job Update fires. */
 	reopenJob(number: number, reason?: string): Job {
 		const record = this.job(number);
-		if (record.job.JobStatus === 'Open') throw fieldError('number', `job ${number} is already Open`);
+		if (record.job.JobStatus === 'Open')
+			throw fieldError('number', `job ${number} is already Open`);
 		return this.setJobStatus(record, 'Open', reason ?? null, true);
 	}
 
-	private setJobStatus(record: JobRecord, status: string, reason: string | null, fire: boolean): Job {
-		record.job = { ...record.job, JobStatus: status, JobStatusReason: reason, ModifiedDateUtc: this.clock.now().toISOString() };
+	private setJobStatus(
+		record: JobRecord,
+		status: string,
+		reason: string | null,
+		fire: boolean,
+	): Job {
+		record.job = {
+			...record.job,
+			JobStatus: status,
+			JobStatusReason: reason,
+			ModifiedDateUtc: this.clock.now().toISOString(),
+		};
 		if (fire) this.emit('Job Update', record.job);
 		return record.job;
 	}
@@ -211,9 +282,13 @@ export class Store {
 	/** Spec 2.3: this count moves neither ModifiedDateUtc nor fires an event. */
 	setCurrentOpenPositions(number: number, count: unknown): JobListItem {
 		const record = this.job(number);
-		if (!Number.isSafeInteger(count) || (count as number) < 0) throw fieldError('count', 'must be a whole number, 0 or more');
+		if (!Number.isSafeInteger(count) || (count as number) < 0)
+			throw fieldError('count', 'must be a whole number, 0 or more');
 		if ((count as number) > record.job.NumberOfPositions) {
-			throw fieldError('count', `must not exceed the job's NumberOfPositions (${record.job.NumberOfPositions})`);
+			throw fieldError(
+				'count',
+				`must not exceed the job's NumberOfPositions (${record.job.NumberOfPositions})`,
+			);
 		}
 		record.currentOpenPositions = count as number;
 		return listItem(record);
@@ -223,7 +298,9 @@ export class Store {
 
 	findCandidates(email: string): CandidateRecord[] {
 		const wanted = email.trim().toLowerCase();
-		return [...this.candidates.values()].filter((candidate) => candidate.email1.trim().toLowerCase() === wanted);
+		return [...this.candidates.values()].filter(
+			(candidate) => candidate.email1.trim().toLowerCase() === wanted,
+		);
 	}
 
 	candidate(number: number, field = 'CandidateNumber'): CandidateRecord {
@@ -256,7 +333,10 @@ export class Store {
 
 	listSubmissions(modifiedAfter?: Date): Array<SubmissionRecord['submission']> {
 		return [...this.submissions.values()]
-			.filter((record) => !modifiedAfter || Date.parse(record.submission.ModifiedDateUTC) > modifiedAfter.getTime())
+			.filter(
+				(record) =>
+					!modifiedAfter || Date.parse(record.submission.ModifiedDateUTC) > modifiedAfter.getTime(),
+			)
 			.map((record) => ({ ...record.submission }))
 			.sort((a, b) => a.Number - b.Number);
 	}
@@ -276,7 +356,10 @@ export class Store {
 		const job = this.job(fields.JobNumber, 'JobNumber');
 		this.candidate(fields.CandidateNumber, 'CandidateNumber');
 		if (job.job.JobStatus !== 'Open') {
-			throw fieldError('JobNumber', `job ${fields.JobNumber} is ${job.job.JobStatus}; only Open jobs accept submissions`);
+			throw fieldError(
+				'JobNumber',
+				`job ${fields.JobNumber} is ${job.job.JobStatus}; only Open jobs accept submissions`,
+			);
 		}
 		const record: SubmissionRecord = {
 			submission: {
@@ -331,12 +414,21 @@ export class Store {
 	facilityStatus(number: number, status: unknown, reason?: unknown): SubmissionRecord {
 		const record = this.submission(number, 'number');
 		if (typeof status !== 'string' || !FACILITY_STATUSES.includes(status as SubmissionStatus)) {
-			throw fieldError('status', `must be one of ${FACILITY_STATUSES.join(', ')} (the agency's own outcomes go through the API)`);
+			throw fieldError(
+				'status',
+				`must be one of ${FACILITY_STATUSES.join(', ')} (the agency's own outcomes go through the API)`,
+			);
 		}
-		if (reason !== undefined && reason !== null && typeof reason !== 'string') throw fieldError('reason', 'must be a string');
-		if (record.submission.Status === status) throw fieldError('status', `submission ${number} is already ${status}`);
+		if (reason !== undefined && reason !== null && typeof reason !== 'string')
+			throw fieldError('reason', 'must be a string');
+		if (record.submission.Status === status)
+			throw fieldError('status', `submission ${number} is already ${status}`);
 		this.requireStatus(record, WITHDRAWABLE_STATUSES, `moved to ${status}`, 'status');
-		return this.setSubmissionStatus(record, status as SubmissionStatus, (reason as string | undefined) ?? null);
+		return this.setSubmissionStatus(
+			record,
+			status as SubmissionStatus,
+			(reason as string | undefined) ?? null,
+		);
 	}
 
 	/**
@@ -345,13 +437,25 @@ export class Store {
 	 */
 	signConfirmation(number: number, signedBy?: unknown): Record<string, unknown> {
 		const record = this.submission(number, 'number');
-		if (signedBy !== undefined && signedBy !== null && typeof signedBy !== 'string') throw fieldError('signedBy', 'must be a string or null');
+		if (signedBy !== undefined && signedBy !== null && typeof signedBy !== 'string')
+			throw fieldError('signedBy', 'must be a string or null');
 		if (record.submission.Status !== 'Accepted') {
-			throw fieldError('number', `submission ${number} is ${record.submission.Status}; only an Accepted placement has a confirmation to sign`);
+			throw fieldError(
+				'number',
+				`submission ${number} is ${record.submission.Status}; only an Accepted placement has a confirmation to sign`,
+			);
 		}
 		const job = this.jobs.get(record.submission.JobNumber);
-		if (job?.job.IsLocums) throw fieldError('number', `job ${record.submission.JobNumber} is a locums job; this event is for non-locums placements`);
-		if (record.confirmationSignedUtc) throw fieldError('number', `the confirmation of submission ${number} was already signed at ${record.confirmationSignedUtc}`);
+		if (job?.job.IsLocums)
+			throw fieldError(
+				'number',
+				`job ${record.submission.JobNumber} is a locums job; this event is for non-locums placements`,
+			);
+		if (record.confirmationSignedUtc)
+			throw fieldError(
+				'number',
+				`the confirmation of submission ${number} was already signed at ${record.confirmationSignedUtc}`,
+			);
 		const candidate = this.candidates.get(record.submission.CandidateNumber);
 		const signed = this.clock.now();
 		record.confirmationSignedUtc = signed.toISOString();
@@ -360,7 +464,12 @@ export class Store {
 			SubmissionNumber: record.submission.Number,
 			JobNumber: record.submission.JobNumber,
 			CandidateNumber: record.submission.CandidateNumber,
-			SignedBy: signedBy === undefined ? (candidate ? candidateIdentifier(candidate).Name : null) : (signedBy as string | null),
+			SignedBy:
+				signedBy === undefined
+					? candidate
+						? candidateIdentifier(candidate).Name
+						: null
+					: (signedBy as string | null),
 			SignedDateUtc: signed.toISOString(),
 			Timestamp: this.timestamp(),
 		};
@@ -370,18 +479,33 @@ export class Store {
 
 	private requireWithdrawReason(reason: string): void {
 		if (!SANDBOX_WITHDRAW_REASONS.includes(reason)) {
-			throw fieldError('reason', `must be one of the withdraw reasons (GET /api/v3/Submission/WithdrawReasons); '${reason}' is not`);
+			throw fieldError(
+				'reason',
+				`must be one of the withdraw reasons (GET /api/v3/Submission/WithdrawReasons); '${reason}' is not`,
+			);
 		}
 	}
 
-	private requireStatus(record: SubmissionRecord, allowed: readonly SubmissionStatus[], verb: string, field = 'submissionNumber'): void {
+	private requireStatus(
+		record: SubmissionRecord,
+		allowed: readonly SubmissionStatus[],
+		verb: string,
+		field = 'submissionNumber',
+	): void {
 		const { Number: number, Status: status } = record.submission;
 		if (!allowed.includes(status)) {
-			throw fieldError(field, `submission ${number} is ${status}; only a submission that is ${allowed.join(', ')} can be ${verb}`);
+			throw fieldError(
+				field,
+				`submission ${number} is ${status}; only a submission that is ${allowed.join(', ')} can be ${verb}`,
+			);
 		}
 	}
 
-	private setSubmissionStatus(record: SubmissionRecord, status: SubmissionStatus, reason: string | null): SubmissionRecord {
+	private setSubmissionStatus(
+		record: SubmissionRecord,
+		status: SubmissionStatus,
+		reason: string | null,
+	): SubmissionRecord {
 		record.submission = {
 			...record.submission,
 			Status: status,
@@ -396,21 +520,35 @@ export class Store {
 	// ------------------------------------------------------------ webhook registrations
 
 	listRegistrations(): Registration[] {
-		return [...this.registrations.values()].map((registration) => ({ ...registration, Events: [...registration.Events] }));
+		return [...this.registrations.values()].map((registration) => ({
+			...registration,
+			Events: [...registration.Events],
+		}));
 	}
 
 	saveRegistration(request: WebhookRegistrationRequest): Registration {
 		const errors: Record<string, string[]> = {};
 		const url = new URL(request.Url);
 		const loopback = isLoopbackHost(url.hostname);
-		if (url.protocol !== 'https:' && !(url.protocol === 'http:' && (loopback || this.options.allowHttpWebhooks))) {
+		if (
+			url.protocol !== 'https:' &&
+			!(url.protocol === 'http:' && (loopback || this.options.allowHttpWebhooks))
+		) {
 			errors.Url = [
-				fieldMessage('Url', `must be an https:// address (http:// is accepted only for 127.0.0.1 and localhost in the sandbox); got ${url.protocol}//${url.host}`),
+				fieldMessage(
+					'Url',
+					`must be an https:// address (http:// is accepted only for 127.0.0.1 and localhost in the sandbox); got ${url.protocol}//${url.host}`,
+				),
 			];
 		}
 		request.Events.forEach((event, index) => {
 			if (!isTrioEventName(event)) {
-				errors[`Events[${index}]`] = [fieldMessage(`Events[${index}]`, `'${event}' is not an event name; GET /api/v3/Webhooks/Events lists them`)];
+				errors[`Events[${index}]`] = [
+					fieldMessage(
+						`Events[${index}]`,
+						`'${event}' is not an event name; GET /api/v3/Webhooks/Events lists them`,
+					),
+				];
 			}
 		});
 		if (Object.keys(errors).length > 0) throw validationError(errors);
@@ -435,7 +573,8 @@ function listItem(record: JobRecord): JobListItem {
 	const item: Record<string, unknown> = {};
 	for (const [key, value] of Object.entries(record.job)) {
 		item[key] = value;
-		if (key === 'NumberOfOpenPositions') item.NumberOfCurrentOpenPositions = record.currentOpenPositions;
+		if (key === 'NumberOfOpenPositions')
+			item.NumberOfCurrentOpenPositions = record.currentOpenPositions;
 	}
 	return item as JobListItem;
 }

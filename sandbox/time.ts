@@ -51,7 +51,8 @@ export function parsePoolLocal(value: string): Date | undefined {
 	const match = POOL_LOCAL.exec(value);
 	if (!match) return undefined;
 	const [, y, mo, d, h, mi, s] = match;
-	if (!isRealCalendarDay(value) || +h > 23 || +mi > 59 || (s !== undefined && +s > 59)) return undefined;
+	if (!isRealCalendarDay(value) || +h > 23 || +mi > 59 || (s !== undefined && +s > 59))
+		return undefined;
 	return new Date(Date.UTC(+y, +mo - 1, +d, +h, +mi, s ? +s : 0));
 }
 

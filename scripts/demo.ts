@@ -13,7 +13,14 @@ import * as path from 'node:path';
 
 import { readFlags, wholeNumber } from '../sandbox/cli-args';
 import { Cleanup, StoppingError } from './lib/lifecycle';
-import { CREDENTIAL_NAME, DEFAULT_SANDBOX_PORT, DEMO_WORKFLOW_NAME, processAlive, REPO_ROOT, startStack } from './lib/stack';
+import {
+	CREDENTIAL_NAME,
+	DEFAULT_SANDBOX_PORT,
+	DEMO_WORKFLOW_NAME,
+	processAlive,
+	REPO_ROOT,
+	startStack,
+} from './lib/stack';
 import type { Stack } from './lib/stack';
 
 const DEFAULT_DIR = path.join(REPO_ROOT, '.demo', 'n8n');
@@ -60,7 +67,8 @@ function parseArgs(argv: string[]): DemoOptions {
 		jobs: undefined,
 		activate: true,
 		quietSandbox: false,
-		exitAfterReady: process.env.DEMO_EXIT_AFTER_READY === '1' || process.env.DEMO_EXIT_AFTER_READY === 'true',
+		exitAfterReady:
+			process.env.DEMO_EXIT_AFTER_READY === '1' || process.env.DEMO_EXIT_AFTER_READY === 'true',
 		readyFile: undefined,
 	};
 	readFlags(argv, (flag, value, argument) => {
@@ -70,7 +78,9 @@ function parseArgs(argv: string[]): DemoOptions {
 				options.sandboxPortExplicit = true;
 				break;
 			case '--n8n-port':
-				throw new Error('--n8n-port is not supported: the real-n8n harness picks a free port for n8n and the editor URL is printed');
+				throw new Error(
+					'--n8n-port is not supported: the real-n8n harness picks a free port for n8n and the editor URL is printed',
+				);
 			case '--dir':
 				options.dir = path.resolve(value());
 				break;
@@ -120,16 +130,23 @@ const say = (line: string) => process.stdout.write(`[demo ${stamp()}] ${line}\n`
 /** Real records of this sandbox, so the printed commands work as printed. */
 function scenarioTargets(stack: Stack): { job?: number; submissions: number[] } {
 	const store = stack.sandbox.store;
-	const job = [...store.jobs.values()].find((record) => record.job.JobStatus === 'Open')?.job.Number;
+	const job = [...store.jobs.values()].find((record) => record.job.JobStatus === 'Open')?.job
+		.Number;
 	const submissions = [...store.submissions.values()]
-		.filter((record) => record.submission.Status === 'Submitted' || record.submission.Status === 'Under Review')
+		.filter(
+			(record) =>
+				record.submission.Status === 'Submitted' || record.submission.Status === 'Under Review',
+		)
 		.map((record) => record.submission.Number)
 		.sort((a, b) => a - b)
 		.slice(0, 3);
 	return { job, submissions };
 }
 
-function summary(stack: Stack, options: DemoOptions): { text: string; details: Record<string, unknown> } {
+function summary(
+	stack: Stack,
+	options: DemoOptions,
+): { text: string; details: Record<string, unknown> } {
 	const { n8n, sandbox, timings } = stack;
 	const scenario = `${sandbox.url}/_sandbox`;
 	const json = `-H 'Content-Type: application/json'`;
@@ -137,18 +154,30 @@ function summary(stack: Stack, options: DemoOptions): { text: string; details: R
 	const editorUrl = `${n8n.baseUrl}/home/workflows`;
 	const commands: Array<[string, string]> = [];
 	if (targets.job !== undefined) {
-		commands.push([`Job Update (job ${targets.job} changes)`, `curl -X PATCH ${scenario}/jobs/${targets.job} ${json} -d '{"Title":"RN - ICU (Nights), updated"}'`]);
+		commands.push([
+			`Job Update (job ${targets.job} changes)`,
+			`curl -X PATCH ${scenario}/jobs/${targets.job} ${json} -d '{"Title":"RN - ICU (Nights), updated"}'`,
+		]);
 	}
-	commands.push(['Job Update (a new job opens)', `curl -X POST ${scenario}/jobs ${json} -d '{"Title":"RN - ICU (Nights)"}'`]);
+	commands.push([
+		'Job Update (a new job opens)',
+		`curl -X POST ${scenario}/jobs ${json} -d '{"Title":"RN - ICU (Nights)"}'`,
+	]);
 	if (targets.submissions.length > 0) {
 		commands.push([
 			`Submission Update (the facility offers submission ${targets.submissions[0]}; others to try: ${targets.submissions.slice(1).join(', ') || 'none'})`,
 			`curl -X POST ${scenario}/submissions/${targets.submissions[0]}/status ${json} -d '{"status":"Offered"}'`,
 		]);
 	}
-	commands.push(['Per Diem Shift Opened (3 shifts in one delivery)', `curl -X POST ${scenario}/per-diem/shifts ${json} -d '{"count":3}'`]);
+	commands.push([
+		'Per Diem Shift Opened (3 shifts in one delivery)',
+		`curl -X POST ${scenario}/per-diem/shifts ${json} -d '{"count":3}'`,
+	]);
 	commands.push(['What the webhooks received', `curl '${scenario}/deliveries?wait=1'`]);
-	commands.push(['The runs in n8n (public API)', `curl -H 'X-N8N-API-KEY: ${n8n.apiKey}' '${n8n.baseUrl}/api/v1/executions?limit=5'`]);
+	commands.push([
+		'The runs in n8n (public API)',
+		`curl -H 'X-N8N-API-KEY: ${n8n.apiKey}' '${n8n.baseUrl}/api/v1/executions?limit=5'`,
+	]);
 
 	const workflowLines = stack.workflows.map((workflow) => {
 		const status = workflow.activationError
@@ -160,10 +189,12 @@ function summary(stack: Stack, options: DemoOptions): { text: string; details: R
 					: 'run it with "Execute workflow"';
 		return `    ${workflow.name}  [${workflow.outcome}, ${status}]\n      ${n8n.baseUrl}/workflow/${workflow.id}`;
 	});
-	for (const skipped of stack.skipped) workflowLines.push(`    ${skipped.file}  [NOT imported: ${skipped.reason}]`);
+	for (const skipped of stack.skipped)
+		workflowLines.push(`    ${skipped.file}  [NOT imported: ${skipped.reason}]`);
 	if (workflowLines.length === 0) workflowLines.push('    (examples/ has no *.json yet)');
 
-	const time = (value: number | undefined) => (value === undefined ? 'skipped' : `${value.toFixed(1)} s`);
+	const time = (value: number | undefined) =>
+		value === undefined ? 'skipped' : `${value.toFixed(1)} s`;
 	const text = `
 ================================================================================
  Trio VMS demo is ready (n8n ${n8n.version})
@@ -192,7 +223,7 @@ ${commands.map(([what, command]) => `   # ${what}\n   ${command}`).join('\n')}
 
  Timings: build ${time(timings.buildSeconds)}, pack ${time(timings.packSeconds)}, n8n install ${time(timings.n8nInstallSeconds)}${
 		timings.n8nFromCache ? ' (cached)' : ''
-	}, n8n start ${time(timings.n8nStartSeconds)} (ready after ${time(timings.n8nReadySeconds)}), credential + examples ${time(timings.setupSeconds)}; total ${time(timings.totalSeconds)}
+ }, n8n start ${time(timings.n8nStartSeconds)} (ready after ${time(timings.n8nReadySeconds)}), credential + examples ${time(timings.setupSeconds)}; total ${time(timings.totalSeconds)}
 ================================================================================
 ${options.exitAfterReady ? 'Stopping (--exit-after-ready).' : 'Ctrl-C stops n8n and the sandbox.'}
 `;
@@ -209,7 +240,13 @@ ${options.exitAfterReady ? 'Stopping (--exit-after-ready).' : 'Ctrl-C stops n8n 
 		persistent: stack.persistent,
 		credential: stack.credential,
 		credentialTest: stack.credentialTest,
-		sandbox: { url: sandbox.url, apiUrl: sandbox.apiUrl, port: sandbox.port, adminKey: sandbox.adminKey, key: sandbox.key },
+		sandbox: {
+			url: sandbox.url,
+			apiUrl: sandbox.apiUrl,
+			port: sandbox.port,
+			adminKey: sandbox.adminKey,
+			key: sandbox.key,
+		},
 		workflows: stack.workflows,
 		skipped: stack.skipped,
 		commands: Object.fromEntries(commands),
@@ -244,7 +281,9 @@ async function main(): Promise<void> {
 		if (fs.existsSync(lock)) {
 			const holder = Number(fs.readFileSync(lock, 'utf8'));
 			if (Number.isInteger(holder) && holder > 0 && processAlive(holder)) {
-				process.stderr.write(`Another demo (pid ${holder}) is using ${options.dir}; stop it before --fresh.\n`);
+				process.stderr.write(
+					`Another demo (pid ${holder}) is using ${options.dir}; stop it before --fresh.\n`,
+				);
 				process.exit(1);
 			}
 		}
@@ -270,7 +309,8 @@ async function main(): Promise<void> {
 	} catch (error) {
 		// Interrupted: the signal handler is already stopping everything and will exit.
 		if (cleanup.isStopping) {
-			if (!(error instanceof StoppingError)) say(`start-up interrupted (${(error as Error).message.split('\n')[0]})`);
+			if (!(error instanceof StoppingError))
+				say(`start-up interrupted (${(error as Error).message.split('\n')[0]})`);
 			return;
 		}
 		process.stderr.write(`\ndemo: start-up failed: ${(error as Error).message}\n\n`);
@@ -300,13 +340,17 @@ async function main(): Promise<void> {
 			process.kill(stack.n8n.pid, 0);
 		} catch {
 			clearInterval(watch);
-			process.stderr.write(`\ndemo: n8n (pid ${stack.n8n.pid}) exited unexpectedly. Its last log lines:\n${stack.n8n.logs().split('\n').slice(-30).join('\n')}\n\n`);
+			process.stderr.write(
+				`\ndemo: n8n (pid ${stack.n8n.pid}) exited unexpectedly. Its last log lines:\n${stack.n8n.logs().split('\n').slice(-30).join('\n')}\n\n`,
+			);
 			void cleanup.stopAll().then(() => process.exit(1));
 		}
 	}, 2000);
 }
 
 void main().catch((error: unknown) => {
-	process.stderr.write(`demo: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+	process.stderr.write(
+		`demo: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+	);
 	process.exit(1);
 });

@@ -25,11 +25,25 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { jobLabel } from '../nodes/TrioVms/helpers/search';
 import { readFlags } from '../sandbox/cli-args';
 import { Cleanup, StoppingError } from './lib/lifecycle';
-import { ACTION_NODE_TYPE, CREDENTIAL_TYPE, DEMO_WORKFLOW_NAME, REPO_ROOT, startStack, TRIGGER_NODE_TYPE } from './lib/stack';
+import {
+	ACTION_NODE_TYPE,
+	CREDENTIAL_TYPE,
+	DEMO_WORKFLOW_NAME,
+	REPO_ROOT,
+	startStack,
+	TRIGGER_NODE_TYPE,
+} from './lib/stack';
 import type { Stack } from './lib/stack';
 
 const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'];
+const CHROMIUM_ARGS = [
+	'--headless',
+	'--no-sandbox',
+	'--disable-gpu',
+	'--disable-background-networking',
+	'--disable-component-update',
+	'--no-first-run',
+];
 const WAIT_MS = 30_000;
 const RUN_WAIT_MS = 120_000;
 
@@ -48,17 +62,26 @@ interface Options {
 }
 
 function parseArgs(argv: string[]): Options {
-	const options: Options = { build: true, out: path.join(REPO_ROOT, 'docs', 'screenshots'), only: Object.keys(SHOTS) as ShotKey[] };
+	const options: Options = {
+		build: true,
+		out: path.join(REPO_ROOT, 'docs', 'screenshots'),
+		only: Object.keys(SHOTS) as ShotKey[],
+	};
 	readFlags(argv, (flag, value, argument) => {
 		if (flag === '--no-build') options.build = false;
 		else if (flag === '--out') options.out = path.resolve(value());
 		else if (flag === '--only') {
-			const keys = value().split(',').map((key) => key.trim());
+			const keys = value()
+				.split(',')
+				.map((key) => key.trim());
 			const unknown = keys.filter((key) => !(key in SHOTS));
-			if (unknown.length > 0) throw new Error(`--only takes ${Object.keys(SHOTS).join(',')}; got ${unknown.join(',')}`);
+			if (unknown.length > 0)
+				throw new Error(`--only takes ${Object.keys(SHOTS).join(',')}; got ${unknown.join(',')}`);
 			options.only = keys as ShotKey[];
 		} else if (flag === '--help' || flag === '-h') {
-			process.stdout.write('Usage: npx tsx scripts/screenshots.ts [--no-build] [--out DIR] [--only a,b,c,d]\n');
+			process.stdout.write(
+				'Usage: npx tsx scripts/screenshots.ts [--no-build] [--out DIR] [--only a,b,c,d]\n',
+			);
 			process.exit(0);
 		} else throw new Error(`unknown option ${argument}`);
 	});
@@ -66,14 +89,21 @@ function parseArgs(argv: string[]): Options {
 }
 
 const startedAt = Date.now();
-const say = (line: string) => process.stdout.write(`[screenshots ${((Date.now() - startedAt) / 1000).toFixed(1).padStart(5)}s] ${line}\n`);
+const say = (line: string) =>
+	process.stdout.write(
+		`[screenshots ${((Date.now() - startedAt) / 1000).toFixed(1).padStart(5)}s] ${line}\n`,
+	);
 
 // ---- workflows made for the pictures (the examples stay as they are) ----
 
 async function createShotWorkflows(stack: Stack): Promise<{ submission: string; trigger: string }> {
-	const credentials = { [CREDENTIAL_TYPE]: { id: stack.credential.id, name: stack.credential.name } };
+	const credentials = {
+		[CREDENTIAL_TYPE]: { id: stack.credential.id, name: stack.credential.name },
+	};
 	// The first open job, labelled exactly as the node's job list labels it.
-	const job = [...stack.sandbox.store.jobs.values()].map((record) => record.job).find((each) => each.JobStatus === 'Open');
+	const job = [...stack.sandbox.store.jobs.values()]
+		.map((record) => record.job)
+		.find((each) => each.JobStatus === 'Open');
 	if (!job) throw new Error('the sandbox has no open job');
 	const candidate = [...stack.sandbox.store.candidates.values()][0];
 	const candidateNumber = String(candidate?.number ?? 5001);
@@ -81,9 +111,18 @@ async function createShotWorkflows(stack: Stack): Promise<{ submission: string; 
 	const submission = await stack.n8n.createWorkflow({
 		name: 'Submit a candidate',
 		settings: { executionOrder: 'v1' },
-		connections: { [manual]: { main: [[{ node: 'Submit the candidate', type: 'main', index: 0 }]] } },
+		connections: {
+			[manual]: { main: [[{ node: 'Submit the candidate', type: 'main', index: 0 }]] },
+		},
 		nodes: [
-			{ id: randomUUID(), name: manual, type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
+			{
+				id: randomUUID(),
+				name: manual,
+				type: 'n8n-nodes-base.manualTrigger',
+				typeVersion: 1,
+				position: [0, 0],
+				parameters: {},
+			},
 			{
 				id: randomUUID(),
 				name: 'Submit the candidate',
@@ -94,11 +133,24 @@ async function createShotWorkflows(stack: Stack): Promise<{ submission: string; 
 				parameters: {
 					resource: 'submission',
 					operation: 'create',
-					job: { __rl: true, mode: 'list', value: String(job.Number), cachedResultName: jobLabel(job as unknown as IDataObject) },
+					job: {
+						__rl: true,
+						mode: 'list',
+						value: String(job.Number),
+						cachedResultName: jobLabel(job as unknown as IDataObject),
+					},
 					candidateNumber,
 					binaryPropertyName: 'data',
 					additionalFields: { billRateAmount: 65.5, startDate: '2027-01-04T07:00:00' },
-					agencyContacts: { contact: [{ name: 'Dana Recruiter', email: 'dana@your-agency.com', phoneNumber: '(512) 555-0100' }] },
+					agencyContacts: {
+						contact: [
+							{
+								name: 'Dana Recruiter',
+								email: 'dana@your-agency.com',
+								phoneNumber: '(512) 555-0100',
+							},
+						],
+					},
 					options: {},
 				},
 			},
@@ -127,9 +179,12 @@ async function createShotWorkflows(stack: Stack): Promise<{ submission: string; 
 /** The example to show after a run: the spreadsheet one, else any example that runs by hand. */
 function exampleToRun(stack: Stack): { id: string; name: string } {
 	const preferred = stack.workflows.find((workflow) => /spreadsheet/i.test(workflow.file));
-	const fallback = stack.workflows.find((workflow) => !workflow.usesTrigger && workflow.name !== DEMO_WORKFLOW_NAME);
+	const fallback = stack.workflows.find(
+		(workflow) => !workflow.usesTrigger && workflow.name !== DEMO_WORKFLOW_NAME,
+	);
 	const chosen = preferred ?? fallback;
-	if (!chosen) throw new Error('no example workflow that runs by hand was imported (examples/*.json)');
+	if (!chosen)
+		throw new Error('no example workflow that runs by hand was imported (examples/*.json)');
 	return chosen;
 }
 
@@ -138,18 +193,30 @@ function exampleToRun(stack: Stack): { id: string; name: string } {
 async function login(context: BrowserContext, stack: Stack): Promise<void> {
 	const page = await context.newPage();
 	await page.goto(`${stack.n8n.baseUrl}/signin`);
-	await page.locator('[data-test-id="emailOrLdapLoginId"] input, input[name="emailOrLdapLoginId"]').first().fill(stack.n8n.owner.email);
-	await page.locator('[data-test-id="password"] input, input[name="password"]').first().fill(stack.n8n.owner.password);
+	await page
+		.locator('[data-test-id="emailOrLdapLoginId"] input, input[name="emailOrLdapLoginId"]')
+		.first()
+		.fill(stack.n8n.owner.email);
+	await page
+		.locator('[data-test-id="password"] input, input[name="password"]')
+		.first()
+		.fill(stack.n8n.owner.password);
 	await page.locator('[data-test-id="form-submit-button"]').click();
 	await page.waitForURL((url) => !url.pathname.startsWith('/signin'), { timeout: WAIT_MS });
 	await page.close();
 }
 
 /** Toasts come and go on their own schedule; they never belong in a picture. */
-const HIDE_CSS = '.el-notification, [data-test-id="toast"], .n8n-toast { display: none !important; }';
+const HIDE_CSS =
+	'.el-notification, [data-test-id="toast"], .n8n-toast { display: none !important; }';
 
 /** Opens a workflow in a fresh tab (no unsaved-changes prompt between shots) with the checklist and tips closed. */
-async function openWorkflow(context: BrowserContext, stack: Stack, id: string, viewport: { width: number; height: number }): Promise<Page> {
+async function openWorkflow(
+	context: BrowserContext,
+	stack: Stack,
+	id: string,
+	viewport: { width: number; height: number },
+): Promise<Page> {
 	const page = await context.newPage();
 	await page.setViewportSize(viewport);
 	await page.goto(`${stack.n8n.baseUrl}/workflow/${id}`);
@@ -163,11 +230,16 @@ async function dismissPopups(page: Page): Promise<void> {
 	// "Production checklist" and similar panels n8n opens on a workflow; absent is fine.
 	for (const selector of ['[data-test-id="suggested-actions-close"]']) {
 		const button = page.locator(selector).first();
-		if (await button.isVisible().catch(() => false)) await button.click({ timeout: 5000 }).catch(() => undefined);
+		if (await button.isVisible().catch(() => false))
+			await button.click({ timeout: 5000 }).catch(() => undefined);
 	}
 	// A modal of any kind (what's new, surveys) on top of the canvas.
 	for (let i = 0; i < 3; i++) {
-		const modal = page.locator('.el-overlay:visible .el-dialog__headerbtn, [role="dialog"]:visible [aria-label="Close"]').first();
+		const modal = page
+			.locator(
+				'.el-overlay:visible .el-dialog__headerbtn, [role="dialog"]:visible [aria-label="Close"]',
+			)
+			.first();
 		if (!(await modal.isVisible().catch(() => false))) break;
 		await modal.click({ timeout: 5000 }).catch(() => undefined);
 		await page.waitForTimeout(300);
@@ -194,24 +266,43 @@ async function shotNodeActions(context: BrowserContext, stack: Stack, file: stri
 	const search = page.locator('[data-test-id="node-creator-search-bar"]');
 	await search.waitFor({ timeout: WAIT_MS });
 	await search.fill('Trio');
-	await page.locator('[data-test-id="item-iterator-item"]', { hasText: 'Trio VMS' }).first().click();
+	await page
+		.locator('[data-test-id="item-iterator-item"]', { hasText: 'Trio VMS' })
+		.first()
+		.click();
 	// The actions panel lists the node's operations by resource.
 	await page.getByText('Create a submission', { exact: true }).waitFor({ timeout: WAIT_MS });
-	await page.getByText('Update a webhook registration', { exact: true }).waitFor({ timeout: WAIT_MS });
+	await page
+		.getByText('Update a webhook registration', { exact: true })
+		.waitFor({ timeout: WAIT_MS });
 	await shoot(page, file);
 	await page.close();
 }
 
-async function shotSubmissionCreate(context: BrowserContext, stack: Stack, workflowId: string, file: string): Promise<void> {
+async function shotSubmissionCreate(
+	context: BrowserContext,
+	stack: Stack,
+	workflowId: string,
+	file: string,
+): Promise<void> {
 	const page = await openWorkflow(context, stack, workflowId, { width: 1440, height: 1320 });
-	await page.locator('[data-test-id="canvas-node"][data-node-name="Submit the candidate"]').dblclick();
-	await page.locator('[data-test-id="parameter-input-candidateNumber"]').waitFor({ timeout: WAIT_MS });
+	await page
+		.locator('[data-test-id="canvas-node"][data-node-name="Submit the candidate"]')
+		.dblclick();
+	await page
+		.locator('[data-test-id="parameter-input-candidateNumber"]')
+		.waitFor({ timeout: WAIT_MS });
 	await page.getByText('Agency Contacts', { exact: true }).waitFor({ timeout: WAIT_MS });
 	await shoot(page, file);
 	await page.close();
 }
 
-async function shotTriggerEvents(context: BrowserContext, stack: Stack, workflowId: string, file: string): Promise<void> {
+async function shotTriggerEvents(
+	context: BrowserContext,
+	stack: Stack,
+	workflowId: string,
+	file: string,
+): Promise<void> {
 	const page = await openWorkflow(context, stack, workflowId, { width: 1440, height: 900 });
 	await page.locator('[data-test-id="canvas-node"][data-node-name="Trio VMS Trigger"]').dblclick();
 	const events = page.locator('[data-test-id="parameter-input-events"]');
@@ -219,7 +310,10 @@ async function shotTriggerEvents(context: BrowserContext, stack: Stack, workflow
 	await events.click();
 	// The opened list: an option that is not selected yet, with its description.
 	await page.getByText('Per Diem Shift Assigned', { exact: true }).waitFor({ timeout: WAIT_MS });
-	await page.getByText('A per diem shift is assigned to one of your clinicians', { exact: false }).first().waitFor({ timeout: WAIT_MS });
+	await page
+		.getByText('A per diem shift is assigned to one of your clinicians', { exact: false })
+		.first()
+		.waitFor({ timeout: WAIT_MS });
 	await page.waitForTimeout(500);
 	// Clicking moved the mouse over the list; keep it there so the list stays open.
 	await page.screenshot({ path: file });
@@ -229,7 +323,9 @@ async function shotTriggerEvents(context: BrowserContext, stack: Stack, workflow
 
 async function shotExampleRun(context: BrowserContext, stack: Stack, file: string): Promise<void> {
 	const example = exampleToRun(stack);
-	const before = new Set((await stack.n8n.listExecutions(example.id)).map((execution) => execution.id));
+	const before = new Set(
+		(await stack.n8n.listExecutions(example.id)).map((execution) => execution.id),
+	);
 	// Wide: the example is a long row of nodes, and the canvas scales it to fit.
 	const page = await openWorkflow(context, stack, example.id, { width: 1920, height: 1080 });
 	await page.locator('[data-test-id="execute-workflow-button"]').click();
@@ -237,17 +333,27 @@ async function shotExampleRun(context: BrowserContext, stack: Stack, file: strin
 	const deadline = Date.now() + RUN_WAIT_MS;
 	for (;;) {
 		const finished = (await stack.n8n.listExecutions(example.id)).filter(
-			(execution) => !before.has(execution.id) && execution.stoppedAt !== null && !['new', 'running', 'waiting'].includes(execution.status),
+			(execution) =>
+				!before.has(execution.id) &&
+				execution.stoppedAt !== null &&
+				!['new', 'running', 'waiting'].includes(execution.status),
 		);
 		if (finished.length > 0) {
 			say(`"${example.name}" ran: ${finished[0].status}`);
 			break;
 		}
-		if (Date.now() > deadline) throw new Error(`"${example.name}" did not finish within ${RUN_WAIT_MS / 1000} s`);
+		if (Date.now() > deadline)
+			throw new Error(`"${example.name}" did not finish within ${RUN_WAIT_MS / 1000} s`);
 		await page.waitForTimeout(500);
 	}
-	await page.getByText(/\d+ items?/).first().waitFor({ timeout: WAIT_MS });
-	await page.locator('[data-test-id="zoom-to-fit"]').click().catch(() => undefined);
+	await page
+		.getByText(/\d+ items?/)
+		.first()
+		.waitFor({ timeout: WAIT_MS });
+	await page
+		.locator('[data-test-id="zoom-to-fit"]')
+		.click()
+		.catch(() => undefined);
 	await page.waitForTimeout(1500);
 	await shoot(page, file);
 	await page.close();
@@ -262,7 +368,9 @@ async function main(): Promise<void> {
 		process.exit(2);
 	}
 	if (!fs.existsSync(CHROMIUM)) {
-		process.stderr.write(`${CHROMIUM} is missing; install Debian's chromium (apt-get install chromium). No browser is downloaded.\n`);
+		process.stderr.write(
+			`${CHROMIUM} is missing; install Debian's chromium (apt-get install chromium). No browser is downloaded.\n`,
+		);
 		process.exit(1);
 	}
 	const cleanup = new Cleanup(say);
@@ -274,14 +382,23 @@ async function main(): Promise<void> {
 	let failed = false;
 	try {
 		const stack = await startStack(
-			{ userFolder: undefined, sandboxPort: 0, build: options.build, activateTriggers: true, sandboxLog: false, log: say },
+			{
+				userFolder: undefined,
+				sandboxPort: 0,
+				build: options.build,
+				activateTriggers: true,
+				sandboxLog: false,
+				log: say,
+			},
 			cleanup,
 		);
 		say(`n8n ${stack.n8n.version} ready at ${stack.n8n.baseUrl} (${stack.timings.totalSeconds} s)`);
 		const ids = await createShotWorkflows(stack);
 
 		const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'trio-screenshots-chromium-'));
-		cleanup.add('chromium profile', async () => fs.rmSync(userDataDir, { recursive: true, force: true }));
+		cleanup.add('chromium profile', async () =>
+			fs.rmSync(userDataDir, { recursive: true, force: true }),
+		);
 		const context = await chromium.launchPersistentContext(userDataDir, {
 			executablePath: CHROMIUM,
 			headless: true,
@@ -312,8 +429,11 @@ async function main(): Promise<void> {
 				failed = true;
 				// What the browser showed when the step gave up, to fix the selector.
 				const debug = path.join(os.tmpdir(), `trio-screenshot-failed-${SHOTS[key]}`);
-				for (const page of context.pages().slice(-1)) await page.screenshot({ path: debug }).catch(() => undefined);
-				say(`${SHOTS[key]} FAILED: ${(error as Error).message.split('\n')[0]} (the page as it was: ${debug})`);
+				for (const page of context.pages().slice(-1))
+					await page.screenshot({ path: debug }).catch(() => undefined);
+				say(
+					`${SHOTS[key]} FAILED: ${(error as Error).message.split('\n')[0]} (the page as it was: ${debug})`,
+				);
 			}
 		}
 	} catch (error) {

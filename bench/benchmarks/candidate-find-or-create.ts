@@ -42,18 +42,27 @@ export const benchmarks: BenchmarkDefinition[] = [
 					const found: IDataObject[][] = [];
 					for (const row of rows) {
 						const query = new URLSearchParams({ email: String(row.email) });
-						const response = await fetch(`${context.apiUrl}/candidates?${query}`, { headers: { 'X-API-KEY': context.key, Accept: 'application/json' } });
+						const response = await fetch(`${context.apiUrl}/candidates?${query}`, {
+							headers: { 'X-API-KEY': context.key, Accept: 'application/json' },
+						});
 						found.push(JSON.parse(await response.text()) as IDataObject[]);
 					}
 					return found;
 				},
 				check(run, found) {
 					expectSuccess(run);
-					const actions = run.output.map((item) => (item.json._trio as IDataObject | undefined)?.action);
+					const actions = run.output.map(
+						(item) => (item.json._trio as IDataObject | undefined)?.action,
+					);
 					if (actions.length !== ITEMS || actions.some((action) => action !== 'found')) {
-						throw new Error(`Expected ${ITEMS} "found" items, the node returned ${actions.length}: ${[...new Set(actions)].join(', ')}`);
+						throw new Error(
+							`Expected ${ITEMS} "found" items, the node returned ${actions.length}: ${[...new Set(actions)].join(', ')}`,
+						);
 					}
-					if (found.length !== ITEMS || found.some((matches) => !Array.isArray(matches) || matches.length === 0)) {
+					if (
+						found.length !== ITEMS ||
+						found.some((matches) => !Array.isArray(matches) || matches.length === 0)
+					) {
 						throw new Error('The baseline did not find every candidate');
 					}
 				},

@@ -5,4 +5,9 @@ import { benchmarks as jobGetMany } from './job-get-many';
 import { benchmarks as submissionCreate } from './submission-create';
 import { benchmarks as triggerReceive } from './trigger-receive';
 
-export const BENCHMARKS: BenchmarkDefinition[] = [...jobGetMany, ...submissionCreate, ...triggerReceive, ...candidateFindOrCreate];
+export const BENCHMARKS: BenchmarkDefinition[] = [
+	...jobGetMany,
+	...submissionCreate,
+	...triggerReceive,
+	...candidateFindOrCreate,
+];

@@ -18,18 +18,30 @@ function jobGetMany(simplify: boolean): BenchmarkDefinition {
 		async prepare(context) {
 			const credentials = trioCredentials(context.url, context.key);
 			return benchmarkCase({
-				node: () => runNode({ parameters: { resource: 'job', operation: 'getAll', returnAll: true, simplify }, credentials }),
+				node: () =>
+					runNode({
+						parameters: { resource: 'job', operation: 'getAll', returnAll: true, simplify },
+						credentials,
+					}),
 				async baseline() {
-					const response = await fetch(`${context.apiUrl}/Job`, { headers: { 'X-API-KEY': context.key, Accept: 'application/json' } });
+					const response = await fetch(`${context.apiUrl}/Job`, {
+						headers: { 'X-API-KEY': context.key, Accept: 'application/json' },
+					});
 					return JSON.parse(await response.text()) as IDataObject[];
 				},
 				check(run, jobs) {
 					expectSuccess(run);
-					if (!Array.isArray(jobs) || jobs.length < 1000) throw new Error(`The baseline received ${String(jobs?.length)} jobs`);
-					if (run.output.length !== jobs.length) throw new Error(`The node returned ${run.output.length} jobs, the baseline ${jobs.length}`);
+					if (!Array.isArray(jobs) || jobs.length < 1000)
+						throw new Error(`The baseline received ${String(jobs?.length)} jobs`);
+					if (run.output.length !== jobs.length)
+						throw new Error(
+							`The node returned ${run.output.length} jobs, the baseline ${jobs.length}`,
+						);
 					const first = run.output[0].json;
-					if (first.Number !== jobs[0].Number) throw new Error('The node and the baseline disagree on the first job');
-					if (simplify === 'Shift' in first) throw new Error(`Simplify ${simplify} was not applied`);
+					if (first.Number !== jobs[0].Number)
+						throw new Error('The node and the baseline disagree on the first job');
+					if (simplify === 'Shift' in first)
+						throw new Error(`Simplify ${simplify} was not applied`);
 				},
 				nodeOwnMs: nodeExecutionTime,
 			});

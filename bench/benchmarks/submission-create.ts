@@ -18,7 +18,10 @@ const FILE_NAME = 'Jane Doe RN.pdf';
 
 /** A PDF-shaped file of exactly `size` bytes: header, one stream of incompressible bytes, trailer. */
 export function makePdf(size: number): Buffer {
-	const head = Buffer.from('%PDF-1.7\n%\xe2\xe3\xcf\xd3\n1 0 obj\n<< /Type /Catalog >>\nendobj\n2 0 obj\n<< /Filter /FlateDecode >>\nstream\n', 'latin1');
+	const head = Buffer.from(
+		'%PDF-1.7\n%\xe2\xe3\xcf\xd3\n1 0 obj\n<< /Type /Catalog >>\nendobj\n2 0 obj\n<< /Filter /FlateDecode >>\nstream\n',
+		'latin1',
+	);
 	const tail = Buffer.from('\nendstream\nendobj\ntrailer\n<< /Root 1 0 R >>\n%%EOF\n', 'latin1');
 	const body = Buffer.alloc(size - head.length - tail.length);
 	let state = 0x2545_4446; // xorshift32, seeded: the same file every run
@@ -36,20 +39,24 @@ export const benchmarks: BenchmarkDefinition[] = [
 		id: 'submission-create-pdf',
 		title: 'Submission Create, 2.4 MB PDF',
 		node: 'Binary Source -> Trio VMS (submission: create) in the engine; one multipart POST /api/v3/Submission',
-		baseline: 'fetch POST /api/v3/Submission, the same parts and file encoded by the form-data package',
+		baseline:
+			'fetch POST /api/v3/Submission, the same parts and file encoded by the form-data package',
 		async prepare(context) {
 			const pdf = makePdf(PDF_BYTES);
 			const jobs = await callJson<IDataObject[]>(`${context.apiUrl}/Job`, { key: context.key });
 			const job = jobs.find((entry) => entry.JobStatus === 'Open');
 			const candidates = await callJson<IDataObject[]>(`${context.url}/_sandbox/candidates`);
-			if (!job || !candidates.length) throw new Error('The sandbox has no open job or no candidate');
+			if (!job || !candidates.length)
+				throw new Error('The sandbox has no open job or no candidate');
 			const jobNumber = String(job.Number);
 			const candidateNumber = String(candidates[0].number);
 			const billRate = '74.5';
 			const credentials = trioCredentials(context.url, context.key);
 			const fileSize = async (submission: unknown) => {
 				const number = (submission as IDataObject).Number;
-				const file = await callJson<IDataObject>(`${context.url}/_sandbox/submissions/${String(number)}/file`);
+				const file = await callJson<IDataObject>(
+					`${context.url}/_sandbox/submissions/${String(number)}/file`,
+				);
 				return file.size;
 			};
 			return benchmarkCase({
@@ -71,7 +78,10 @@ export const benchmarks: BenchmarkDefinition[] = [
 					form.append('JobNumber', jobNumber);
 					form.append('CandidateNumber', candidateNumber);
 					form.append('BillRateAmount', billRate);
-					form.append('CandidateProfileFile', pdf, { filename: FILE_NAME, contentType: 'application/pdf' });
+					form.append('CandidateProfileFile', pdf, {
+						filename: FILE_NAME,
+						contentType: 'application/pdf',
+					});
 					const response = await fetch(`${context.apiUrl}/Submission`, {
 						method: 'POST',
 						headers: { ...form.getHeaders(), 'X-API-KEY': context.key },
@@ -81,10 +91,17 @@ export const benchmarks: BenchmarkDefinition[] = [
 				},
 				async check(run, created) {
 					expectSuccess(run);
-					if (run.output.length !== 1) throw new Error(`The node returned ${run.output.length} items`);
-					for (const [who, submission] of [['node', run.output[0].json], ['baseline', created]] as const) {
+					if (run.output.length !== 1)
+						throw new Error(`The node returned ${run.output.length} items`);
+					for (const [who, submission] of [
+						['node', run.output[0].json],
+						['baseline', created],
+					] as const) {
 						const size = await fileSize(submission);
-						if (size !== PDF_BYTES) throw new Error(`The ${who}'s submission arrived with a file of ${String(size)} bytes`);
+						if (size !== PDF_BYTES)
+							throw new Error(
+								`The ${who}'s submission arrived with a file of ${String(size)} bytes`,
+							);
 					}
 				},
 				nodeOwnMs: nodeExecutionTime,

@@ -10,7 +10,11 @@ import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { IDataObject } from 'n8n-workflow';
 
-import { DEFAULT_WINDOW, DeliveryMemory, deliveryFingerprint } from '../../nodes/TrioVmsTrigger/dedup';
+import {
+	DEFAULT_WINDOW,
+	DeliveryMemory,
+	deliveryFingerprint,
+} from '../../nodes/TrioVmsTrigger/dedup';
 import { buildItems, judgeDelivery } from '../../nodes/TrioVmsTrigger/receive';
 import { benchmarkCase, type BenchContext, type BenchmarkDefinition } from '../runner';
 import { callJson } from '../support';
@@ -42,7 +46,11 @@ async function captureDelivery(context: BenchContext): Promise<Delivery> {
 		void readBody(request).then((rawBody) => {
 			const url = new URL(request.url ?? '/', 'http://127.0.0.1');
 			response.writeHead(200, { 'Content-Type': 'application/json' }).end('{"received":true}');
-			received({ query: Object.fromEntries(url.searchParams), contentType: request.headers['content-type'], rawBody });
+			received({
+				query: Object.fromEntries(url.searchParams),
+				contentType: request.headers['content-type'],
+				rawBody,
+			});
 		});
 	});
 	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -51,17 +59,29 @@ async function captureDelivery(context: BenchContext): Promise<Delivery> {
 	const registration = await callJson<IDataObject>(`${context.apiUrl}/Webhooks`, {
 		method: 'POST',
 		key: context.adminKey,
-		body: { Name: 'bench receiver', Url: `http://127.0.0.1:${port}/webhook/bench?${query}`, Events: [EVENT], IsActive: true },
+		body: {
+			Name: 'bench receiver',
+			Url: `http://127.0.0.1:${port}/webhook/bench?${query}`,
+			Events: [EVENT],
+			IsActive: true,
+		},
 	});
 	try {
-		await callJson(`${context.url}/_sandbox/per-diem/shifts`, { method: 'POST', body: { count: SHIFTS } });
+		await callJson(`${context.url}/_sandbox/per-diem/shifts`, {
+			method: 'POST',
+			body: { count: SHIFTS },
+		});
 		let timer: NodeJS.Timeout | undefined;
 		const timeout = new Promise<never>((_, reject) => {
 			timer = setTimeout(() => reject(new Error('No delivery arrived within 30 s')), 30_000);
 		});
 		return await Promise.race([delivery, timeout]).finally(() => clearTimeout(timer));
 	} finally {
-		await callJson(`${context.apiUrl}/Webhooks`, { method: 'POST', key: context.adminKey, body: { ...registration, IsActive: false } });
+		await callJson(`${context.apiUrl}/Webhooks`, {
+			method: 'POST',
+			key: context.adminKey,
+			body: { ...registration, IsActive: false },
+		});
 		server.closeAllConnections();
 		await new Promise<void>((resolve) => server.close(() => resolve()));
 	}
@@ -85,11 +105,23 @@ export const benchmarks: BenchmarkDefinition[] = [
 					rawBody: delivery.rawBody,
 					selectedEvents: [EVENT],
 				});
-				if (verdict.kind !== 'accept') throw new Error(`The delivery was not accepted: ${verdict.kind}`);
-				if (new DeliveryMemory().seen('bench', deliveryFingerprint(verdict.event, verdict.payload), DEFAULT_WINDOW)) {
+				if (verdict.kind !== 'accept')
+					throw new Error(`The delivery was not accepted: ${verdict.kind}`);
+				if (
+					new DeliveryMemory().seen(
+						'bench',
+						deliveryFingerprint(verdict.event, verdict.payload),
+						DEFAULT_WINDOW,
+					)
+				) {
 					throw new Error('A first delivery was taken for a duplicate');
 				}
-				return buildItems({ event: verdict.event, payload: verdict.payload, receivedAt: new Date().toISOString(), split: true });
+				return buildItems({
+					event: verdict.event,
+					payload: verdict.payload,
+					receivedAt: new Date().toISOString(),
+					split: true,
+				});
 			};
 			return benchmarkCase({
 				node: async () => receive(),
@@ -97,8 +129,12 @@ export const benchmarks: BenchmarkDefinition[] = [
 				check(items, payload) {
 					if (items.length !== SHIFTS) throw new Error(`The pipeline made ${items.length} items`);
 					const invalid = items.find((item) => item._validation);
-					if (invalid) throw new Error(`The sandbox's delivery failed the schema: ${JSON.stringify(invalid._validation)}`);
-					if ((payload.Items as unknown[]).length !== SHIFTS) throw new Error('The baseline parsed the wrong body');
+					if (invalid)
+						throw new Error(
+							`The sandbox's delivery failed the schema: ${JSON.stringify(invalid._validation)}`,
+						);
+					if ((payload.Items as unknown[]).length !== SHIFTS)
+						throw new Error('The baseline parsed the wrong body');
 				},
 				operationsPerRun: 20,
 			});

@@ -3,7 +3,12 @@
  * actions/<resource>/<operation>.operation.ts, the item loop in actions/router.ts, and the
  * dropdown and search methods in methods/.
  */
-import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import type {
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeType,
+	INodeTypeDescription,
+} from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import * as candidate from './actions/candidate';
@@ -37,10 +42,26 @@ export class TrioVms implements INodeType {
 				type: 'options',
 				noDataExpression: true,
 				options: [
-					{ name: 'Candidate', value: 'candidate', description: 'People your agency puts forward for jobs' },
-					{ name: 'Job', value: 'job', description: 'Open and on-hold positions posted by facilities' },
-					{ name: 'Submission', value: 'submission', description: 'A candidate put forward for a job, and its offer' },
-					{ name: 'Webhook', value: 'webhook', description: 'Addresses Trio sends job, submission and shift events to' },
+					{
+						name: 'Candidate',
+						value: 'candidate',
+						description: 'People your agency puts forward for jobs',
+					},
+					{
+						name: 'Job',
+						value: 'job',
+						description: 'Open and on-hold positions posted by facilities',
+					},
+					{
+						name: 'Submission',
+						value: 'submission',
+						description: 'A candidate put forward for a job, and its offer',
+					},
+					{
+						name: 'Webhook',
+						value: 'webhook',
+						description: 'Addresses Trio sends job, submission and shift events to',
+					},
 				],
 				default: 'submission',
 			},

@@ -14,9 +14,20 @@ import {
 } from 'n8n-workflow';
 
 import { TRIO_CREDENTIAL_TYPE } from '../shared/credentials';
-import { isTrioEventName, TRIO_EVENT_NAMES, TRIO_EVENTS, type TrioEventName } from '../shared/events';
+import {
+	isTrioEventName,
+	TRIO_EVENT_NAMES,
+	TRIO_EVENTS,
+	type TrioEventName,
+} from '../shared/events';
 import { createTrioClient } from '../shared/transport';
-import { DEFAULT_WINDOW, deliveryFingerprint, deliveryMemory, MAX_WINDOW, memoryKey } from './dedup';
+import {
+	DEFAULT_WINDOW,
+	deliveryFingerprint,
+	deliveryMemory,
+	MAX_WINDOW,
+	memoryKey,
+} from './dedup';
 import { buildItems, judgeDelivery } from './receive';
 import {
 	checkInPlace,
@@ -62,7 +73,11 @@ function triggerKey(context: IHookFunctions | IWebhookFunctions, scope: string):
 
 function currentWebhookUrl(context: IHookFunctions): string {
 	const url = context.getNodeWebhookUrl('default');
-	if (!url) throw new NodeOperationError(context.getNode(), 'n8n did not provide a webhook URL for this trigger');
+	if (!url)
+		throw new NodeOperationError(
+			context.getNode(),
+			'n8n did not provide a webhook URL for this trigger',
+		);
 	return url;
 }
 
@@ -75,7 +90,8 @@ export class TrioVmsTrigger implements INodeType {
 		version: 1,
 		subtitle:
 			'={{ ($parameter["events"] || []).length === 1 ? $parameter["events"][0] : ($parameter["events"] || []).length + " events" }}',
-		description: 'Starts the workflow when Trio VMS reports a job, submission or per diem shift change',
+		description:
+			'Starts the workflow when Trio VMS reports a job, submission or per diem shift change',
 		defaults: {
 			name: 'Trio VMS Trigger',
 		},
@@ -103,7 +119,7 @@ export class TrioVmsTrigger implements INodeType {
 		properties: [
 			{
 				displayName:
-					'Trio VMS sends events to this workflow\'s Production URL, so that URL must be reachable from the internet over HTTPS. Registering webhooks needs an API key of a user with the agency administrator permission.',
+					"Trio VMS sends events to this workflow's Production URL, so that URL must be reachable from the internet over HTTPS. Registering webhooks needs an API key of a user with the agency administrator permission.",
 				name: 'notice',
 				type: 'notice',
 				default: '',
@@ -114,10 +130,15 @@ export class TrioVmsTrigger implements INodeType {
 				type: 'multiOptions',
 				required: true,
 				default: [],
-				description: 'The changes that start this workflow. Each event gets its own webhook registration in Trio VMS.',
+				description:
+					'The changes that start this workflow. Each event gets its own webhook registration in Trio VMS.',
 				options: [...TRIO_EVENT_NAMES]
 					.sort((a, b) => a.localeCompare(b))
-					.map((event) => ({ name: event, value: event, description: TRIO_EVENTS[event].description })),
+					.map((event) => ({
+						name: event,
+						value: event,
+						description: TRIO_EVENTS[event].description,
+					})),
 			},
 			{
 				displayName: 'Split Shifts Into Items',
@@ -167,7 +188,10 @@ export class TrioVmsTrigger implements INodeType {
 				if (!stored) return false;
 				const listing = await listRegistrations(createTrioClient(this), this.getNode());
 				const check = checkInPlace({ listing, events: selectedEvents(this), stored, webhookUrl });
-				if (!check.inPlace) this.logger.debug(`Trio VMS Trigger: registering again (${check.reason ?? 'not in place'})`);
+				if (!check.inPlace)
+					this.logger.debug(
+						`Trio VMS Trigger: registering again (${check.reason ?? 'not in place'})`,
+					);
 				return check.inPlace;
 			},
 
@@ -184,11 +208,19 @@ export class TrioVmsTrigger implements INodeType {
 				const client = createTrioClient(this);
 
 				const listing = await listRegistrations(client, node);
-				const { strings, missing } = resolveRegistrationStrings(events, await fetchServiceEvents(client, node, this.logger));
+				const { strings, missing } = resolveRegistrationStrings(
+					events,
+					await fetchServiceEvents(client, node, this.logger),
+				);
 				if (missing.length) {
-					throw new NodeOperationError(node, `Trio VMS does not offer ${missing.map((event) => `"${event}"`).join(', ')} to your agency`, {
-						description: 'Remove these events from the trigger, or ask your MSP contact to enable them.',
-					});
+					throw new NodeOperationError(
+						node,
+						`Trio VMS does not offer ${missing.map((event) => `"${event}"`).join(', ')} to your agency`,
+						{
+							description:
+								'Remove these events from the trigger, or ask your MSP contact to enable them.',
+						},
+					);
 				}
 
 				const token = stored?.token ?? randomBytes(32).toString('hex');
@@ -229,7 +261,10 @@ export class TrioVmsTrigger implements INodeType {
 							const wanted = plan.save.find((save) => save.event === event)?.request.Url;
 							const found = relisted.find((registration) => registration.Url === wanted);
 							if (!found) {
-								throw new NodeOperationError(node, `Registering the Trio VMS webhook for "${event}" failed: the service did not confirm it`);
+								throw new NodeOperationError(
+									node,
+									`Registering the Trio VMS webhook for "${event}" failed: the service did not confirm it`,
+								);
 							}
 							state.ids[event] = found.Id;
 							created.push(found.Id);
@@ -244,7 +279,11 @@ export class TrioVmsTrigger implements INodeType {
 						const id = state.ids[save.event];
 						if (!id || !created.includes(id)) continue;
 						try {
-							await deactivateRegistration(client, node, { ...save.request, Id: id, IsActive: false });
+							await deactivateRegistration(client, node, {
+								...save.request,
+								Id: id,
+								IsActive: false,
+							});
 						} catch (rollbackError) {
 							this.logger.warn(
 								`Trio VMS Trigger: could not switch off registration ${id} after a failed activation: ${(rollbackError as Error).message}`,
@@ -294,7 +333,9 @@ export class TrioVmsTrigger implements INodeType {
 		};
 
 		if (verdict.kind === 'refuse') {
-			this.logger.warn(`Trio VMS Trigger refused a delivery (${verdict.status}): ${verdict.message}`);
+			this.logger.warn(
+				`Trio VMS Trigger refused a delivery (${verdict.status}): ${verdict.message}`,
+			);
 			return respond(verdict.status, { message: verdict.message });
 		}
 		if (verdict.kind === 'ignore') {

@@ -30,7 +30,11 @@ export function stableStringify(value: unknown): string {
 
 /** SHA-256 of the event and the payload: two deliveries are the same when both are equal. */
 export function deliveryFingerprint(event: string, payload: unknown): string {
-	return createHash('sha256').update(event).update('\n').update(stableStringify(payload)).digest('hex');
+	return createHash('sha256')
+		.update(event)
+		.update('\n')
+		.update(stableStringify(payload))
+		.digest('hex');
 }
 
 export function clampWindow(value: unknown): number {
@@ -110,6 +114,11 @@ export class DeliveryMemory {
 export const deliveryMemory = new DeliveryMemory();
 
 /** Which ring a delivery belongs to: the workflow, the node and the scope (test or production). */
-export function memoryKey(workflowId: string | undefined, nodeId: string | undefined, nodeName: string, scope: string): string {
+export function memoryKey(
+	workflowId: string | undefined,
+	nodeId: string | undefined,
+	nodeName: string,
+	scope: string,
+): string {
 	return `${workflowId ?? '?'}|${nodeId || nodeName}|${scope}`;
 }

@@ -48,7 +48,8 @@ function isJsonContentType(contentType: string | undefined): boolean {
 }
 
 function parseJsonText(text: string): BodyReading {
-	if (text.trim() === '') return { ok: false, reason: 'The body is empty; a JSON body is expected' };
+	if (text.trim() === '')
+		return { ok: false, reason: 'The body is empty; a JSON body is expected' };
 	try {
 		return { ok: true, value: JSON.parse(text.replace(/^\uFEFF/, '')) as unknown };
 	} catch {
@@ -61,13 +62,18 @@ function parseJsonText(text: string): BodyReading {
  * not matter: JSON sent as text/plain is accepted, a form post or plain text is not), else
  * from what n8n parsed for an application/json request.
  */
-export function readJsonBody(input: { contentType?: string; parsedBody: unknown; rawBody?: Buffer | string }): BodyReading {
+export function readJsonBody(input: {
+	contentType?: string;
+	parsedBody: unknown;
+	rawBody?: Buffer | string;
+}): BodyReading {
 	const { contentType, parsedBody, rawBody } = input;
 	if (rawBody !== undefined && rawBody !== null) {
 		return parseJsonText(Buffer.isBuffer(rawBody) ? rawBody.toString('utf8') : String(rawBody));
 	}
 	if (typeof parsedBody === 'string') return parseJsonText(parsedBody);
-	if (isJsonContentType(contentType) && parsedBody !== undefined) return { ok: true, value: parsedBody };
+	if (isJsonContentType(contentType) && parsedBody !== undefined)
+		return { ok: true, value: parsedBody };
 	return { ok: false, reason: 'The body is empty or not JSON' };
 }
 
@@ -99,7 +105,12 @@ function isRecord(value: unknown): value is IDataObject {
 }
 
 /** `event` and `receivedAt` first, then the payload's own fields exactly as sent. */
-function item(event: string, receivedAt: string, fields: IDataObject, issues: string[]): IDataObject {
+function item(
+	event: string,
+	receivedAt: string,
+	fields: IDataObject,
+	issues: string[],
+): IDataObject {
 	const json: IDataObject = Object.assign({ event, receivedAt }, fields, { event, receivedAt });
 	if (issues.length) json._validation = { valid: false, issues } satisfies ValidationNote;
 	return json;
@@ -124,8 +135,16 @@ export function buildItems(input: {
 	const issues = validatePayload(event, payload);
 	if (!isRecord(payload)) {
 		// Not an object: emit it under `body` so nothing is lost.
-		const reason = Array.isArray(payload) ? 'a list' : payload === null ? 'null' : `a ${typeof payload}`;
-		return [item(event, receivedAt, { body: payload as IDataObject['body'] }, [`body: expected a JSON object, received ${reason}`])];
+		const reason = Array.isArray(payload)
+			? 'a list'
+			: payload === null
+				? 'null'
+				: `a ${typeof payload}`;
+		return [
+			item(event, receivedAt, { body: payload as IDataObject['body'] }, [
+				`body: expected a JSON object, received ${reason}`,
+			]),
+		];
 	}
 	const elements = payload.Items;
 	if (!split || !TRIO_EVENTS[event].batched || !Array.isArray(elements) || elements.length === 0) {
@@ -163,7 +182,12 @@ export function judgeDelivery(input: {
 	selectedEvents: readonly string[];
 }): DeliveryVerdict {
 	if (!tokensMatch(input.expectedToken, singleQueryValue(input.query, 'token'))) {
-		return { kind: 'refuse', status: 403, message: 'Forbidden: this address accepts only deliveries from this workflow\'s Trio VMS webhook registrations' };
+		return {
+			kind: 'refuse',
+			status: 403,
+			message:
+				"Forbidden: this address accepts only deliveries from this workflow's Trio VMS webhook registrations",
+		};
 	}
 	const event = singleQueryValue(input.query, 'event');
 	if (!isTrioEventName(event)) {
@@ -172,7 +196,10 @@ export function judgeDelivery(input: {
 	const body = readJsonBody(input);
 	if (!body.ok) return { kind: 'refuse', status: 400, message: body.reason };
 	if (!input.selectedEvents.includes(event)) {
-		return { kind: 'ignore', message: `The event "${event}" is no longer selected in this trigger; the delivery was ignored` };
+		return {
+			kind: 'ignore',
+			message: `The event "${event}" is no longer selected in this trigger; the delivery was ignored`,
+		};
 	}
 	return { kind: 'accept', event, payload: body.value };
 }

@@ -14,7 +14,11 @@ import { NodeApiError, NodeOperationError, type INode, type Logger } from 'n8n-w
 
 import { hintForStatus } from '../shared/errors';
 import type { TrioEventName } from '../shared/events';
-import { nameOfListItem, webhookRegistrationSchema, type WebhookRegistration } from '../shared/schemas';
+import {
+	nameOfListItem,
+	webhookRegistrationSchema,
+	type WebhookRegistration,
+} from '../shared/schemas';
 import { PATHS } from '../shared/service';
 import type { TrioClient } from '../shared/transport';
 import type { RegistrationScope, ScopeState } from './state';
@@ -60,17 +64,27 @@ export interface RegistrationUrlParts {
 	token?: string;
 }
 
-export function readRegistrationUrl(url: string | null | undefined): RegistrationUrlParts | undefined {
+export function readRegistrationUrl(
+	url: string | null | undefined,
+): RegistrationUrlParts | undefined {
 	const base = urlBase(url);
 	if (!base || !url) return undefined;
 	const params = new URL(url).searchParams;
-	return { base, event: params.get(EVENT_PARAMETER) ?? undefined, token: params.get(TOKEN_PARAMETER) ?? undefined };
+	return {
+		base,
+		event: params.get(EVENT_PARAMETER) ?? undefined,
+		token: params.get(TOKEN_PARAMETER) ?? undefined,
+	};
 }
 
 const NAME_LIMIT = 200;
 
 /** What users see in Trio's list of registrations, e.g. "n8n: New jobs to Slack (Job Update)". */
-export function registrationName(workflowName: string | undefined, event: string, scope: RegistrationScope): string {
+export function registrationName(
+	workflowName: string | undefined,
+	event: string,
+	scope: RegistrationScope,
+): string {
 	const prefix = scope === 'test' ? 'n8n test' : 'n8n';
 	const suffix = ` (${event})`;
 	let name = (workflowName ?? '').trim() || 'workflow';
@@ -109,7 +123,9 @@ export function readListing(body: unknown): WebhookRegistration[] {
 	}
 	if (list === undefined || list === null || list === '') return [];
 	if (!Array.isArray(list)) {
-		throw new Error(`the service answered with ${typeof list === 'string' ? 'text' : 'something'} instead of a list of registrations`);
+		throw new Error(
+			`the service answered with ${typeof list === 'string' ? 'text' : 'something'} instead of a list of registrations`,
+		);
 	}
 	const registrations: WebhookRegistration[] = [];
 	for (const entry of list) {
@@ -133,14 +149,17 @@ export function resolveRegistrationStrings(
 	const strings = new Map<TrioEventName, string>();
 	const missing: TrioEventName[] = [];
 	const offered = Array.isArray(serviceList)
-		? serviceList.map(nameOfListItem).filter((name): name is string => typeof name === 'string' && name.trim() !== '')
+		? serviceList
+				.map(nameOfListItem)
+				.filter((name): name is string => typeof name === 'string' && name.trim() !== '')
 		: [];
 	for (const event of events) {
 		if (offered.length === 0) {
 			strings.set(event, event);
 			continue;
 		}
-		const match = offered.find((name) => name === event) ?? offered.find((name) => sameEventName(name, event));
+		const match =
+			offered.find((name) => name === event) ?? offered.find((name) => sameEventName(name, event));
 		if (match) strings.set(event, match);
 		else {
 			missing.push(event);
@@ -172,7 +191,8 @@ export function checkInPlace(input: {
 	const { listing, events, stored, webhookUrl } = input;
 	if (events.length === 0) return { inPlace: false, reason: 'no event is selected' };
 	if (!stored) return { inPlace: false, reason: 'nothing is registered yet' };
-	if (stored.webhookUrl !== webhookUrl) return { inPlace: false, reason: "n8n's webhook address changed" };
+	if (stored.webhookUrl !== webhookUrl)
+		return { inPlace: false, reason: "n8n's webhook address changed" };
 	const storedEvents = Object.keys(stored.ids) as TrioEventName[];
 	const extra = storedEvents.filter((event) => !events.includes(event));
 	if (extra.length) return { inPlace: false, reason: `no longer selected: ${extra.join(', ')}` };
@@ -184,16 +204,31 @@ export function checkInPlace(input: {
 		const id = stored.ids[event];
 		const registration = id ? byId.get(id) : undefined;
 		if (!id || !registration) return { inPlace: false, reason: `no registration for ${event}` };
-		if (!isActive(registration)) return { inPlace: false, reason: `the registration for ${event} is inactive` };
+		if (!isActive(registration))
+			return { inPlace: false, reason: `the registration for ${event} is inactive` };
 		const parts = readRegistrationUrl(registration.Url);
-		if (!parts || parts.base !== base || parts.event === undefined || !sameEventName(parts.event, event) || parts.token !== stored.token) {
+		if (
+			!parts ||
+			parts.base !== base ||
+			parts.event === undefined ||
+			!sameEventName(parts.event, event) ||
+			parts.token !== stored.token
+		) {
 			return { inPlace: false, reason: `the registration for ${event} points to another address` };
 		}
-		if (!servesEvent(registration, event)) return { inPlace: false, reason: `the registration for ${event} lists other events` };
+		if (!servesEvent(registration, event))
+			return { inPlace: false, reason: `the registration for ${event} lists other events` };
 		ours.add(registration.Id);
 	}
-	const stray = listing.find((registration) => !ours.has(registration.Id) && isActive(registration) && urlBase(registration.Url) === base);
-	if (stray) return { inPlace: false, reason: `another active registration (${stray.Id}) points to this node` };
+	const stray = listing.find(
+		(registration) =>
+			!ours.has(registration.Id) && isActive(registration) && urlBase(registration.Url) === base,
+	);
+	if (stray)
+		return {
+			inPlace: false,
+			reason: `another active registration (${stray.Id}) points to this node`,
+		};
 	return { inPlace: true };
 }
 
@@ -221,13 +256,21 @@ function deactivation(registration: WebhookRegistration): RegistrationRequest {
 	};
 }
 
-function belongsToNode(registration: WebhookRegistration, base: string | undefined, stored: ScopeState | undefined): boolean {
+function belongsToNode(
+	registration: WebhookRegistration,
+	base: string | undefined,
+	stored: ScopeState | undefined,
+): boolean {
 	if (stored && Object.values(stored.ids).includes(registration.Id)) return true;
 	const parts = readRegistrationUrl(registration.Url);
 	if (!parts) return false;
 	if (base !== undefined && parts.base === base) return true;
 	// Left behind at a previous address of this node: recognisable by the stored token.
-	return stored !== undefined && parts.base === urlBase(stored.webhookUrl) && parts.token === stored.token;
+	return (
+		stored !== undefined &&
+		parts.base === urlBase(stored.webhookUrl) &&
+		parts.token === stored.token
+	);
 }
 
 /**
@@ -262,10 +305,15 @@ export function planSync(input: {
 		let match = storedId && !claimed.has(storedId) ? byId.get(storedId) : undefined;
 		if (!match) {
 			const candidates = listing.filter(
-				(registration) => !claimed.has(registration.Id) && urlBase(registration.Url) === base && servesEvent(registration, event),
+				(registration) =>
+					!claimed.has(registration.Id) &&
+					urlBase(registration.Url) === base &&
+					servesEvent(registration, event),
 			);
 			match =
-				candidates.find((registration) => isActive(registration) && registration.Url === desired.Url) ??
+				candidates.find(
+					(registration) => isActive(registration) && registration.Url === desired.Url,
+				) ??
 				candidates.find(isActive) ??
 				candidates[0];
 		}
@@ -304,7 +352,9 @@ export function planRemoval(input: {
 }): RegistrationRequest[] {
 	const base = urlBase(input.webhookUrl);
 	return input.listing
-		.filter((registration) => isActive(registration) && belongsToNode(registration, base, input.stored))
+		.filter(
+			(registration) => isActive(registration) && belongsToNode(registration, base, input.stored),
+		)
 		.map((registration) => deactivation(registration));
 }
 
@@ -335,11 +385,18 @@ export function explainFailure(node: INode, step: string, error: unknown): Error
 	return new NodeOperationError(node, `${step} failed: ${reason}`);
 }
 
-export async function listRegistrations(client: TrioClient, node: INode): Promise<WebhookRegistration[]> {
+export async function listRegistrations(
+	client: TrioClient,
+	node: INode,
+): Promise<WebhookRegistration[]> {
 	const step = 'Reading the webhook registrations from Trio VMS';
 	let body: unknown;
 	try {
-		body = await client.request({ method: 'GET', path: PATHS.webhooks, context: { webhookManagement: true } });
+		body = await client.request({
+			method: 'GET',
+			path: PATHS.webhooks,
+			context: { webhookManagement: true },
+		});
 	} catch (error) {
 		throw explainFailure(node, step, error);
 	}
@@ -355,21 +412,36 @@ export async function listRegistrations(client: TrioClient, node: INode): Promis
  * permission (the built-in names are used then). A permission failure is thrown: it would
  * only fail again at registration.
  */
-export async function fetchServiceEvents(client: TrioClient, node: INode, logger?: Logger): Promise<unknown[] | undefined> {
+export async function fetchServiceEvents(
+	client: TrioClient,
+	node: INode,
+	logger?: Logger,
+): Promise<unknown[] | undefined> {
 	try {
-		const body = await client.request({ method: 'GET', path: PATHS.webhookEvents, context: { webhookManagement: true } });
+		const body = await client.request({
+			method: 'GET',
+			path: PATHS.webhookEvents,
+			context: { webhookManagement: true },
+		});
 		return Array.isArray(body) ? body : undefined;
 	} catch (error) {
 		if (error instanceof NodeApiError && ADMIN_STATUSES.has(error.httpCode ?? '')) {
 			throw explainFailure(node, 'Reading the list of webhook events from Trio VMS', error);
 		}
-		logger?.debug(`Trio VMS Trigger: the service's event list is unavailable, using the built-in names (${error instanceof Error ? error.message : String(error)})`);
+		logger?.debug(
+			`Trio VMS Trigger: the service's event list is unavailable, using the built-in names (${error instanceof Error ? error.message : String(error)})`,
+		);
 		return undefined;
 	}
 }
 
 /** Sends one registration; returns its Id (from the answer, else the one sent). */
-export async function saveRegistration(client: TrioClient, node: INode, request: RegistrationRequest, step: string): Promise<string | undefined> {
+export async function saveRegistration(
+	client: TrioClient,
+	node: INode,
+	request: RegistrationRequest,
+	step: string,
+): Promise<string | undefined> {
 	let answer: unknown;
 	try {
 		answer = await client.request({
@@ -383,14 +455,19 @@ export async function saveRegistration(client: TrioClient, node: INode, request:
 	} catch (error) {
 		throw explainFailure(node, step, error);
 	}
-	const returned = answer && typeof answer === 'object' ? (answer as { Id?: unknown }).Id : undefined;
+	const returned =
+		answer && typeof answer === 'object' ? (answer as { Id?: unknown }).Id : undefined;
 	if (typeof returned === 'string' && returned) return returned;
 	if (typeof returned === 'number') return String(returned);
 	return request.Id;
 }
 
 /** Deactivates one registration; one that no longer exists counts as done. */
-export async function deactivateRegistration(client: TrioClient, node: INode, request: RegistrationRequest): Promise<void> {
+export async function deactivateRegistration(
+	client: TrioClient,
+	node: INode,
+	request: RegistrationRequest,
+): Promise<void> {
 	try {
 		await client.request({
 			method: 'POST',
@@ -401,6 +478,10 @@ export async function deactivateRegistration(client: TrioClient, node: INode, re
 		});
 	} catch (error) {
 		if (error instanceof NodeApiError && error.httpCode === '404') return;
-		throw explainFailure(node, `Switching off the webhook registration "${request.Name}" (${request.Id ?? 'no Id'})`, error);
+		throw explainFailure(
+			node,
+			`Switching off the webhook registration "${request.Name}" (${request.Id ?? 'no Id'})`,
+			error,
+		);
 	}
 }

@@ -36,7 +36,10 @@ export function scopeForMode(mode: string): RegistrationScope {
 	return mode === 'manual' ? 'test' : 'production';
 }
 
-export function readScope(staticData: IDataObject, scope: RegistrationScope): ScopeState | undefined {
+export function readScope(
+	staticData: IDataObject,
+	scope: RegistrationScope,
+): ScopeState | undefined {
 	const raw = staticData[scope];
 	if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return undefined;
 	const { webhookUrl, token, ids } = raw as Record<string, unknown>;
@@ -50,7 +53,11 @@ export function readScope(staticData: IDataObject, scope: RegistrationScope): Sc
 	return { webhookUrl, token, ids: cleanIds };
 }
 
-export function writeScope(staticData: IDataObject, scope: RegistrationScope, state: ScopeState | undefined): void {
+export function writeScope(
+	staticData: IDataObject,
+	scope: RegistrationScope,
+	state: ScopeState | undefined,
+): void {
 	if (state === undefined) {
 		if (scope in staticData) delete staticData[scope];
 		return;
@@ -64,7 +71,11 @@ export function writeScope(staticData: IDataObject, scope: RegistrationScope, st
  * scope when the URL is n8n's test endpoint, else production (whose URL may have changed
  * since it was registered: its stored ids still find its registrations).
  */
-export function scopeForRemoval(staticData: IDataObject, webhookUrl: string, mode: string): RegistrationScope {
+export function scopeForRemoval(
+	staticData: IDataObject,
+	webhookUrl: string,
+	mode: string,
+): RegistrationScope {
 	if (mode === 'manual') return 'test';
 	for (const scope of SCOPES) {
 		if (readScope(staticData, scope)?.webhookUrl === webhookUrl) return scope;

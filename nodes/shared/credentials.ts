@@ -22,15 +22,23 @@ export function resolveApiRoot(credentials: TrioCredentialData): string {
 	let base: string;
 	if (environment === 'custom') {
 		base = String(credentials.baseUrl ?? '').trim();
-		if (!base) throw new BaseUrlError('The Trio VMS credential has Environment "Custom URL" but no Base URL');
+		if (!base)
+			throw new BaseUrlError(
+				'The Trio VMS credential has Environment "Custom URL" but no Base URL',
+			);
 		if (!/^https?:\/\/[^/\s]+/i.test(base)) {
-			throw new BaseUrlError(`The Trio VMS credential's Base URL "${base}" must start with https:// or http://`);
+			throw new BaseUrlError(
+				`The Trio VMS credential's Base URL "${base}" must start with https:// or http://`,
+			);
 		}
 		base = base.replace(/\/+$/, '');
 		// Accept a base URL pasted with the version path on it instead of failing with a 404.
-		if (base.toLowerCase().endsWith(API_PREFIX.toLowerCase())) base = base.slice(0, -API_PREFIX.length);
+		if (base.toLowerCase().endsWith(API_PREFIX.toLowerCase()))
+			base = base.slice(0, -API_PREFIX.length);
 	} else {
-		const tenant = String(credentials.tenant || DEFAULT_TENANT).trim().replace(/^\/+|\/+$/g, '');
+		const tenant = String(credentials.tenant || DEFAULT_TENANT)
+			.trim()
+			.replace(/^\/+|\/+$/g, '');
 		base = `${ENVIRONMENT_HOSTS[environment === 'uat' ? 'uat' : 'production']}/${encodeURIComponent(tenant)}`;
 	}
 	return `${base}${API_PREFIX}`;

@@ -52,7 +52,9 @@ function readFieldErrors(errors: unknown): Record<string, string[]> {
 	const result: Record<string, string[]> = {};
 	if (!errors || typeof errors !== 'object') return result;
 	for (const [field, messages] of Object.entries(errors as Record<string, unknown>)) {
-		const list = (Array.isArray(messages) ? messages : [messages]).map((m) => (typeof m === 'string' ? m : JSON.stringify(m)));
+		const list = (Array.isArray(messages) ? messages : [messages]).map((m) =>
+			typeof m === 'string' ? m : JSON.stringify(m),
+		);
 		if (list.length) result[field] = list;
 	}
 	return result;
@@ -61,7 +63,15 @@ function readFieldErrors(errors: unknown): Record<string, string[]> {
 const HTML_TAG = /<[^>]+>/g;
 /** Style sheets, scripts and comments of an error page are not words anyone should read. */
 const HTML_NON_TEXT = /<(style|script)\b[^>]*>[\s\S]*?<\/\1\s*>|<!--[\s\S]*?-->/gi;
-const HTML_ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ', '#39': "'" };
+const HTML_ENTITIES: Record<string, string> = {
+	amp: '&',
+	lt: '<',
+	gt: '>',
+	quot: '"',
+	apos: "'",
+	nbsp: ' ',
+	'#39': "'",
+};
 
 function htmlToText(html: string): string {
 	return html
@@ -80,7 +90,11 @@ export function readServiceMessage(rawBody: unknown): ServiceMessage {
 	if (typeof body === 'string') {
 		// A gateway's HTML error page is noise; keep its words, cut to one readable line.
 		const text = htmlToText(body);
-		return { message: text.length > 300 ? `${text.slice(0, 297)}...` : text || 'The service gave no details', fieldErrors: {} };
+		return {
+			message:
+				text.length > 300 ? `${text.slice(0, 297)}...` : text || 'The service gave no details',
+			fieldErrors: {},
+		};
 	}
 	if (Array.isArray(body)) {
 		const texts = body.map((entry) => asText(entry) ?? readServiceMessage(entry).message);
@@ -90,14 +104,17 @@ export function readServiceMessage(rawBody: unknown): ServiceMessage {
 
 	const record = body as Record<string, unknown>;
 	const fieldErrors = readFieldErrors(record.errors ?? record.Errors);
-	const nestedError = record.error && typeof record.error === 'object' ? (record.error as Record<string, unknown>) : undefined;
+	const nestedError =
+		record.error && typeof record.error === 'object'
+			? (record.error as Record<string, unknown>)
+			: undefined;
 	const parts = [
 		asText(record.title) ?? asText(record.Title),
 		asText(record.detail) ?? asText(record.Detail),
 		asText(record.message),
 		asText(record.Message),
 		asText(record.error),
-		nestedError ? asText(nestedError.message) ?? asText(nestedError.Message) : undefined,
+		nestedError ? (asText(nestedError.message) ?? asText(nestedError.Message)) : undefined,
 		asText(record.error_description),
 		asText(record.ExceptionMessage),
 	].filter((part): part is string => part !== undefined);
@@ -105,7 +122,10 @@ export function readServiceMessage(rawBody: unknown): ServiceMessage {
 	let message = unique.join(': ');
 	if (!message && Object.keys(fieldErrors).length) message = 'One or more fields are invalid';
 	// An empty object says as little as an empty body; "{}" in a message would only puzzle.
-	if (!message) message = Object.keys(record).length ? JSON.stringify(body).slice(0, 300) : 'The service gave no details';
+	if (!message)
+		message = Object.keys(record).length
+			? JSON.stringify(body).slice(0, 300)
+			: 'The service gave no details';
 	return { message, fieldErrors };
 }
 
@@ -119,7 +139,8 @@ export interface FailureContext {
 }
 
 export function hintForStatus(status: number, context: FailureContext = {}): string {
-	if (status === 400) return 'The service rejected the data it was sent. Check the field named above, then run the node again.';
+	if (status === 400)
+		return 'The service rejected the data it was sent. Check the field named above, then run the node again.';
 	if (status === 401 || status === 403) {
 		return context.webhookManagement
 			? 'Managing webhooks needs an API key of a user with the agency administrator permission. Ask your agency admin or MSP contact for such a key.'
@@ -128,9 +149,10 @@ export function hintForStatus(status: number, context: FailureContext = {}): str
 	if (status === 404) {
 		return context.subject
 			? `No ${context.subject} was found. Check the number (it may belong to another agency, be closed or never have existed).`
-			: 'The service does not know this address or item. Check the number and the credential\'s environment and base URL.';
+			: "The service does not know this address or item. Check the number and the credential's environment and base URL.";
 	}
-	if (status === 429) return 'The service is limiting how fast you call it. Raise "Pause Between Calls" in the node\'s options, or run the workflow less often.';
+	if (status === 429)
+		return 'The service is limiting how fast you call it. Raise "Pause Between Calls" in the node\'s options, or run the workflow less often.';
 	if (status >= 500) {
 		return context.creates
 			? 'The service failed. If this request creates something it may or may not have been created: check before running it again.'
@@ -169,14 +191,28 @@ export function serviceError(node: INode, failure: ServiceFailure): NodeApiError
 	const fieldText = formatFieldErrors(fieldErrors);
 	// Problem details often carry the status text as their title: "403 Forbidden: Forbidden: ..." says nothing twice.
 	const label = statusText(status);
-	const said = message.toLowerCase().startsWith(`${label.toLowerCase()}: `) ? message.slice(label.length + 2) : message;
+	const said = message.toLowerCase().startsWith(`${label.toLowerCase()}: `)
+		? message.slice(label.length + 2)
+		: message;
 	const headline = redact(`Trio VMS answered ${status} ${label}: ${said}`, secret);
 	const description = redact(
-		[fieldText, hintForStatus(status, failure.context), `Request: ${failure.method} ${failure.path}`].filter(Boolean).join('\n\n'),
+		[
+			fieldText,
+			hintForStatus(status, failure.context),
+			`Request: ${failure.method} ${failure.path}`,
+		]
+			.filter(Boolean)
+			.join('\n\n'),
 		secret,
 	);
 	// Only what the service said goes into the error object: never the request, its headers or the key.
-	const response: JsonObject = { status, body: redact(typeof failure.body === 'string' ? failure.body : JSON.stringify(failure.body ?? null), secret) };
+	const response: JsonObject = {
+		status,
+		body: redact(
+			typeof failure.body === 'string' ? failure.body : JSON.stringify(failure.body ?? null),
+			secret,
+		),
+	};
 	return keepMessage(
 		new NodeApiError(node, response, {
 			message: headline,
@@ -209,20 +245,31 @@ export interface ConnectionFailure {
 }
 
 /** The client gave up waiting for an answer (axios reports its own timeout as ECONNABORTED). */
-const TIMEOUT_CODES = new Set(['ECONNABORTED', 'ETIMEDOUT', 'ESOCKETTIMEDOUT', 'ERR_SOCKET_CONNECTION_TIMEOUT']);
+const TIMEOUT_CODES = new Set([
+	'ECONNABORTED',
+	'ETIMEDOUT',
+	'ESOCKETTIMEDOUT',
+	'ERR_SOCKET_CONNECTION_TIMEOUT',
+]);
 
 export function connectionError(node: INode, failure: ConnectionFailure): NodeApiError {
 	const timedOut = TIMEOUT_CODES.has(failure.code);
 	const headline = timedOut
 		? `Trio VMS did not answer ${failure.method} ${failure.path} in time (${failure.code})`
 		: `Could not reach Trio VMS (${failure.code}) for ${failure.method} ${failure.path}`;
-	const what = timedOut ? 'No answer came in time after the request was sent' : 'The connection broke after the request was sent';
+	const what = timedOut
+		? 'No answer came in time after the request was sent'
+		: 'The connection broke after the request was sent';
 	const description = failure.outcomeUnknown
 		? `${what}, so it is unknown whether the service carried it out. It was not sent again, to avoid creating it twice: check in Trio (for example with Get Many) before running this item again.`
-		: 'Check the credential\'s environment and base URL, and that this n8n can reach the service. Requests that are safe to repeat were retried before giving up.';
+		: "Check the credential's environment and base URL, and that this n8n can reach the service. Requests that are safe to repeat were retried before giving up.";
 	const message = redact(headline, failure.secret);
 	return keepMessage(
-		new NodeApiError(node, { code: failure.code }, { message, description: redact(description, failure.secret), itemIndex: failure.itemIndex }),
+		new NodeApiError(
+			node,
+			{ code: failure.code },
+			{ message, description: redact(description, failure.secret), itemIndex: failure.itemIndex },
+		),
 		message,
 	);
 }

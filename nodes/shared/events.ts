@@ -56,14 +56,16 @@ export interface TrioEventDefinition {
 export const TRIO_EVENTS: Readonly<Record<TrioEventName, TrioEventDefinition>> = {
 	'Job Update': {
 		name: 'Job Update',
-		description: 'A job is opened, updated while open, or closed (open-position count changes do not fire it)',
+		description:
+			'A job is opened, updated while open, or closed (open-position count changes do not fire it)',
 		payload: jobSchema,
 		batched: false,
 		carriesAction: false,
 	},
 	'Submission Update': {
 		name: 'Submission Update',
-		description: 'The status of one of your submissions changes, including changes made by the facility',
+		description:
+			'The status of one of your submissions changes, including changes made by the facility',
 		payload: submissionSchema,
 		batched: false,
 		carriesAction: false,
@@ -140,7 +142,8 @@ export const TRIO_EVENTS: Readonly<Record<TrioEventName, TrioEventDefinition>> =
 	},
 	'Per Diem Shift Time Changed': {
 		name: 'Per Diem Shift Time Changed',
-		description: 'The start or end of a per diem shift changes (times are local to the staffing pool)',
+		description:
+			'The start or end of a per diem shift changes (times are local to the staffing pool)',
 		payload: perDiemShiftTimeChangedSchema,
 		batched: false,
 		carriesAction: true,

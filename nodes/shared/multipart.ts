@@ -33,7 +33,10 @@ function headerValue(value: string): string {
 	return value.replace(/\r/g, '%0D').replace(/\n/g, '%0A').replace(/"/g, '%22');
 }
 
-export function encodeMultipart(parts: MultipartPart[], boundary = `----TrioVmsN8n${randomBytes(12).toString('hex')}`): EncodedMultipart {
+export function encodeMultipart(
+	parts: MultipartPart[],
+	boundary = `----TrioVmsN8n${randomBytes(12).toString('hex')}`,
+): EncodedMultipart {
 	const chunks: Buffer[] = [];
 	for (const part of parts) {
 		let head = `--${boundary}\r\nContent-Disposition: form-data; name="${headerValue(part.name)}"`;

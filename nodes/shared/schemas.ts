@@ -28,18 +28,29 @@ function isClockTime(time: string): boolean {
 	return hours <= 23 && minutes <= 59 && (seconds === undefined || seconds < 60);
 }
 
-export const isoDate = z.string().regex(ISO_DATE, 'must be a date in the form YYYY-MM-DD').refine(isCalendarDay, 'is not a real calendar date');
+export const isoDate = z
+	.string()
+	.regex(ISO_DATE, 'must be a date in the form YYYY-MM-DD')
+	.refine(isCalendarDay, 'is not a real calendar date');
 export const isoDateTime = z
 	.string()
 	.regex(ISO_DATE_TIME, 'must be an ISO 8601 date-time such as 2026-03-01T07:00:00Z')
 	.refine(
-		(value) => isCalendarDay(value.slice(0, 10)) && isClockTime(value.slice(11).replace(/(Z|[+-]\d{2}:?\d{2})$/, '')),
+		(value) =>
+			isCalendarDay(value.slice(0, 10)) &&
+			isClockTime(value.slice(11).replace(/(Z|[+-]\d{2}:?\d{2})$/, '')),
 		'is not a real date-time',
 	);
-export const email = z.string().trim().regex(EMAIL, 'must be a valid e-mail address such as name@agency.com');
+export const email = z
+	.string()
+	.trim()
+	.regex(EMAIL, 'must be a valid e-mail address such as name@agency.com');
 export const stateAbbreviation = z
 	.string()
-	.refine(isUsStateAbbreviation, 'must be a two-letter US state, DC or territory abbreviation such as TX');
+	.refine(
+		isUsStateAbbreviation,
+		'must be a two-letter US state, DC or territory abbreviation such as TX',
+	);
 
 export function isValidEmail(value: string): boolean {
 	return EMAIL.test(value.trim());
@@ -150,7 +161,10 @@ export const agencyContactSchema = z
 	.strict();
 export const agencyContactsSchema = z.array(agencyContactSchema);
 
-const positiveInteger = z.number().int('must be a whole number').positive('must be a positive number');
+const positiveInteger = z
+	.number()
+	.int('must be a whole number')
+	.positive('must be a positive number');
 
 /** The text parts of the multipart submission form, after parsing (the file is checked apart). */
 export const submissionCreateFieldsSchema = z.object({
@@ -181,7 +195,10 @@ export const reasonedRequestSchema = z.object({
 });
 
 /** Items of the withdraw reasons list: strings, or objects with a Name (decided: accept both). */
-export const withdrawReasonItemSchema = z.union([z.string(), z.object({ Name: z.string() }).passthrough()]);
+export const withdrawReasonItemSchema = z.union([
+	z.string(),
+	z.object({ Name: z.string() }).passthrough(),
+]);
 
 // ---------------------------------------------------------------- candidates (spec 2.1)
 
@@ -213,7 +230,11 @@ export const candidateSchema = z
 		stateLicenses: z
 			.array(
 				z
-					.object({ state: z.string(), isCompact: z.boolean().nullable().optional(), expirationDate: z.string().nullable().optional() })
+					.object({
+						state: z.string(),
+						isCompact: z.boolean().nullable().optional(),
+						expirationDate: z.string().nullable().optional(),
+					})
 					.passthrough(),
 			)
 			.nullable()
@@ -229,7 +250,10 @@ export const webhookRegistrationRequestSchema = z.object({
 	Url: z
 		.string()
 		.url('must be an absolute URL')
-		.refine((value) => /^https?:\/\//i.test(value), 'must start with https:// (or http:// for a local test address)'),
+		.refine(
+			(value) => /^https?:\/\//i.test(value),
+			'must start with https:// (or http:// for a local test address)',
+		),
 	Events: z.array(z.string().min(1)).min(1, 'must name at least one event'),
 	IsActive: z.boolean(),
 });
@@ -245,7 +269,10 @@ export const webhookRegistrationSchema = z
 	})
 	.passthrough();
 
-export const webhookEventItemSchema = z.union([z.string(), z.object({ Name: z.string() }).passthrough()]);
+export const webhookEventItemSchema = z.union([
+	z.string(),
+	z.object({ Name: z.string() }).passthrough(),
+]);
 
 // ---------------------------------------------------------------- errors (decided: problem details)
 
@@ -319,16 +346,29 @@ export const perDiemShiftConfirmedSchema = z
 	})
 	.passthrough();
 export const perDiemShiftCancelledSchema = z
-	.object({ Action: action('Per Diem Shift Cancelled'), Items: z.array(perDiemShiftCancelledItemSchema) })
+	.object({
+		Action: action('Per Diem Shift Cancelled'),
+		Items: z.array(perDiemShiftCancelledItemSchema),
+	})
 	.passthrough();
 export const perDiemShiftRemovedSchema = z
 	.object({ Action: action('Per Diem Shift Removed'), Id: z.string(), Timestamp: timestamp })
 	.passthrough();
 export const perDiemShiftReleasedSchema = z
-	.object({ Action: action('Per Diem Shift Released'), Id: z.string(), Candidate: namedIdentifierSchema, Timestamp: timestamp })
+	.object({
+		Action: action('Per Diem Shift Released'),
+		Id: z.string(),
+		Candidate: namedIdentifierSchema,
+		Timestamp: timestamp,
+	})
 	.passthrough();
 export const perDiemShiftDeclinedSchema = z
-	.object({ Action: action('Per Diem Shift Declined'), Id: z.string(), Candidate: namedIdentifierSchema, Timestamp: timestamp })
+	.object({
+		Action: action('Per Diem Shift Declined'),
+		Id: z.string(),
+		Candidate: namedIdentifierSchema,
+		Timestamp: timestamp,
+	})
 	.passthrough();
 export const perDiemShiftStaffingPoolChangedSchema = z
 	.object({
@@ -360,10 +400,20 @@ export const perDiemShiftTimeChangedSchema = z
 	})
 	.passthrough();
 export const perDiemShiftRateChangedSchema = z
-	.object({ Action: action('Per Diem Shift Rate Changed'), Id: z.string(), RateType: z.string(), Timestamp: timestamp })
+	.object({
+		Action: action('Per Diem Shift Rate Changed'),
+		Id: z.string(),
+		RateType: z.string(),
+		Timestamp: timestamp,
+	})
 	.passthrough();
 export const perDiemShiftNoteChangedSchema = z
-	.object({ Action: action('Per Diem Shift Note Changed'), Id: z.string(), Notes: z.string().nullable(), Timestamp: timestamp })
+	.object({
+		Action: action('Per Diem Shift Note Changed'),
+		Id: z.string(),
+		Notes: z.string().nullable(),
+		Timestamp: timestamp,
+	})
 	.passthrough();
 
 /**
@@ -414,11 +464,17 @@ export function nameOfListItem(item: unknown): string | undefined {
 }
 
 /** Turns zod issues into "Field: message" lines that name the field the way a user sees it. */
-export function describeIssues(error: z.ZodError, fieldLabels: Record<string, string> = {}): string[] {
+export function describeIssues(
+	error: z.ZodError,
+	fieldLabels: Record<string, string> = {},
+): string[] {
 	return error.issues.map((issue) => {
 		const path = issue.path.join('.');
 		const label = fieldLabels[String(issue.path[0] ?? '')] ?? (path || 'body');
-		const where = issue.path.length > 1 && fieldLabels[String(issue.path[0])] ? `${label} (${issue.path.slice(1).join('.')})` : label;
+		const where =
+			issue.path.length > 1 && fieldLabels[String(issue.path[0])]
+				? `${label} (${issue.path.slice(1).join('.')})`
+				: label;
 		return `${where}: ${issue.message}`;
 	});
 }

@@ -62,7 +62,11 @@ export const SUBMISSION_STATUSES = {
 } as const;
 export type SubmissionStatus = keyof typeof SUBMISSION_STATUSES;
 export const OFFERED_STATUS: SubmissionStatus = 'Offered';
-export const WITHDRAWABLE_STATUSES: readonly SubmissionStatus[] = ['Submitted', 'Under Review', 'Offered'];
+export const WITHDRAWABLE_STATUSES: readonly SubmissionStatus[] = [
+	'Submitted',
+	'Under Review',
+	'Offered',
+];
 
 /** Used when the service's withdraw reasons list cannot be loaded. */
 export const FALLBACK_WITHDRAW_REASONS = [

@@ -16,11 +16,17 @@ import type {
 } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
-import { BaseUrlError, resolveApiRoot, TRIO_CREDENTIAL_TYPE, type TrioCredentialData } from './credentials';
+import {
+	BaseUrlError,
+	resolveApiRoot,
+	TRIO_CREDENTIAL_TYPE,
+	type TrioCredentialData,
+} from './credentials';
 import { connectionError, redact, serviceError, type FailureContext } from './errors';
 import { encodeMultipart, type MultipartPart } from './multipart';
 
-export type TrioFunctions = IExecuteFunctions | ILoadOptionsFunctions | IHookFunctions | IWebhookFunctions | IPollFunctions;
+export type TrioFunctions =
+	IExecuteFunctions | ILoadOptionsFunctions | IHookFunctions | IWebhookFunctions | IPollFunctions;
 
 export type QueryValue = string | number | boolean | undefined;
 
@@ -69,9 +75,23 @@ export const DEFAULT_RETRY_POLICY: RetryPolicy = {
 
 const RETRYABLE_STATUSES = new Set([429, 502, 503, 504]);
 /** Connection failures where the request is known not to have reached the service. */
-const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
+const NOT_SENT_CODES = new Set([
+	'ECONNREFUSED',
+	'ENOTFOUND',
+	'EAI_AGAIN',
+	'EHOSTUNREACH',
+	'ENETUNREACH',
+]);
 /** Connection failures where it may have reached the service. */
-const BROKEN_CODES = new Set(['ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'ECONNABORTED', 'ESOCKETTIMEDOUT', 'ERR_SOCKET_CONNECTION_TIMEOUT', 'UND_ERR_SOCKET']);
+const BROKEN_CODES = new Set([
+	'ECONNRESET',
+	'EPIPE',
+	'ETIMEDOUT',
+	'ECONNABORTED',
+	'ESOCKETTIMEDOUT',
+	'ERR_SOCKET_CONNECTION_TIMEOUT',
+	'UND_ERR_SOCKET',
+]);
 
 interface RawResponse {
 	statusCode: number;
@@ -82,7 +102,8 @@ interface RawResponse {
 export function fillPath(path: string, params: Record<string, string | number> = {}): string {
 	return path.replace(/\{(\w+)\}/g, (_, name: string) => {
 		const value = params[name];
-		if (value === undefined || value === '') throw new Error(`Missing path parameter "${name}" for ${path}`);
+		if (value === undefined || value === '')
+			throw new Error(`Missing path parameter "${name}" for ${path}`);
 		return encodeURIComponent(String(value));
 	});
 }
@@ -102,7 +123,11 @@ export function parseRetryAfter(value: unknown, now = Date.now()): number | unde
 }
 
 /** Exponential backoff with "equal jitter": half fixed, half random, so callers spread out. */
-export function backoffDelay(attempt: number, policy: RetryPolicy, random: () => number = Math.random): number {
+export function backoffDelay(
+	attempt: number,
+	policy: RetryPolicy,
+	random: () => number = Math.random,
+): number {
 	const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** attempt);
 	return Math.round(ceiling / 2 + random() * (ceiling / 2));
 }
@@ -113,10 +138,14 @@ function errorCode(error: unknown): string | undefined {
 	while (current && typeof current === 'object' && !seen.has(current)) {
 		seen.add(current);
 		const candidate = current as { code?: unknown; cause?: unknown; message?: unknown };
-		if (typeof candidate.code === 'string' && (NOT_SENT_CODES.has(candidate.code) || BROKEN_CODES.has(candidate.code))) {
+		if (
+			typeof candidate.code === 'string' &&
+			(NOT_SENT_CODES.has(candidate.code) || BROKEN_CODES.has(candidate.code))
+		) {
 			return candidate.code;
 		}
-		if (typeof candidate.message === 'string' && /socket hang up/i.test(candidate.message)) return 'ECONNRESET';
+		if (typeof candidate.message === 'string' && /socket hang up/i.test(candidate.message))
+			return 'ECONNRESET';
 		current = candidate.cause;
 	}
 	return undefined;
@@ -163,12 +192,17 @@ export class TrioClient {
 
 	private async root(itemIndex?: number): Promise<string> {
 		if (this.apiRoot === undefined) {
-			const credentials = (await this.functions.getCredentials(TRIO_CREDENTIAL_TYPE)) as TrioCredentialData;
+			const credentials = (await this.functions.getCredentials(
+				TRIO_CREDENTIAL_TYPE,
+			)) as TrioCredentialData;
 			this.secret = credentials.apiKey;
 			try {
 				this.apiRoot = resolveApiRoot(credentials);
 			} catch (error) {
-				const message = error instanceof BaseUrlError ? error.message : `The Trio VMS credential could not be read: ${String(error)}`;
+				const message =
+					error instanceof BaseUrlError
+						? error.message
+						: `The Trio VMS credential could not be read: ${String(error)}`;
 				throw new NodeOperationError(this.node, message, { itemIndex });
 			}
 		}
@@ -223,10 +257,14 @@ export class TrioClient {
 			if (response.statusCode >= 200 && response.statusCode < 300) return body as T;
 
 			// A 429 is a refusal before any work, so even a create may be sent again.
-			const retryable = RETRYABLE_STATUSES.has(response.statusCode) && (idempotent || response.statusCode === 429);
+			const retryable =
+				RETRYABLE_STATUSES.has(response.statusCode) && (idempotent || response.statusCode === 429);
 			if (retryable && attempt < this.retry.maxRetries) {
 				const retryAfter = parseRetryAfter(response.headers?.['retry-after']);
-				const delay = retryAfter !== undefined ? Math.min(retryAfter, this.retry.maxRetryAfterMs) : backoffDelay(attempt, this.retry);
+				const delay =
+					retryAfter !== undefined
+						? Math.min(retryAfter, this.retry.maxRetryAfterMs)
+						: backoffDelay(attempt, this.retry);
 				this.stats.retries++;
 				await sleep(delay);
 				continue;
@@ -255,7 +293,11 @@ export class TrioClient {
 			encoding: 'text',
 			timeout: this.options.timeoutMs ?? 60_000,
 		};
-		const query = Object.fromEntries(Object.entries(request.query ?? {}).filter(([, value]) => value !== undefined && value !== ''));
+		const query = Object.fromEntries(
+			Object.entries(request.query ?? {}).filter(
+				([, value]) => value !== undefined && value !== '',
+			),
+		);
 		if (Object.keys(query).length) options.qs = query as IDataObject;
 		if (request.multipart) {
 			const encoded = encodeMultipart(request.multipart);
@@ -275,12 +317,19 @@ export class TrioClient {
 			return error;
 		}
 		const message = error instanceof Error ? error.message : String(error);
-		return new NodeOperationError(this.node, redact(`Request ${request.method} ${path} failed: ${message}`, this.secret), {
-			itemIndex: request.itemIndex,
-		});
+		return new NodeOperationError(
+			this.node,
+			redact(`Request ${request.method} ${path} failed: ${message}`, this.secret),
+			{
+				itemIndex: request.itemIndex,
+			},
+		);
 	}
 }
 
-export function createTrioClient(functions: TrioFunctions, options?: TrioClientOptions): TrioClient {
+export function createTrioClient(
+	functions: TrioFunctions,
+	options?: TrioClientOptions,
+): TrioClient {
 	return new TrioClient(functions, options);
 }

@@ -71,7 +71,10 @@ export class Cleanup {
 			await Promise.race([
 				step.stop(),
 				new Promise<void>((_, reject) => {
-					timer = setTimeout(() => reject(new Error(`did not stop within ${STEP_TIMEOUT_MS / 1000} s`)), STEP_TIMEOUT_MS);
+					timer = setTimeout(
+						() => reject(new Error(`did not stop within ${STEP_TIMEOUT_MS / 1000} s`)),
+						STEP_TIMEOUT_MS,
+					);
 				}),
 			]);
 			this.log(`stopped ${step.name} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
@@ -114,7 +117,8 @@ export class Cleanup {
 			const ours = this.handlers.get(signal);
 			if (!ours) continue;
 			for (const listener of process.listeners(signal)) {
-				if (listener !== ours) process.removeListener(signal, listener as (...args: unknown[]) => void);
+				if (listener !== ours)
+					process.removeListener(signal, listener as (...args: unknown[]) => void);
 			}
 		}
 	}

@@ -142,12 +142,17 @@ async function portHolder(port: number): Promise<string> {
 }
 
 /** Decides the sandbox port before anything slow runs, so a taken port fails at once. */
-async function chooseSandboxPort(options: StackOptions, log: (line: string) => void): Promise<{ port: number; wanted?: number }> {
+async function chooseSandboxPort(
+	options: StackOptions,
+	log: (line: string) => void,
+): Promise<{ port: number; wanted?: number }> {
 	const wanted = options.sandboxPort ?? DEFAULT_SANDBOX_PORT;
 	if (wanted === 0 || (await portIsFree(wanted))) return { port: wanted };
 	const holder = await portHolder(wanted);
 	if (!options.sandboxPortFallback) {
-		throw new Error(`Port ${wanted} on 127.0.0.1 is already in use${holder}. Stop that process or pick another port with --port N (0 = any free port).`);
+		throw new Error(
+			`Port ${wanted} on 127.0.0.1 is already in use${holder}. Stop that process or pick another port with --port N (0 = any free port).`,
+		);
 	}
 	log(`port ${wanted} is already in use${holder}; the sandbox takes a free port instead`);
 	return { port: 0, wanted };
@@ -155,10 +160,17 @@ async function chooseSandboxPort(options: StackOptions, log: (line: string) => v
 
 async function startSandboxOn(port: number, options: StackOptions): Promise<RunningSandbox> {
 	try {
-		return await startSandbox({ port, seed: options.seed ?? 1, jobs: options.jobs, quiet: !options.sandboxLog });
+		return await startSandbox({
+			port,
+			seed: options.seed ?? 1,
+			jobs: options.jobs,
+			quiet: !options.sandboxLog,
+		});
 	} catch (error) {
 		if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
-			throw new Error(`Port ${port} on 127.0.0.1 was taken while the demo was starting. Pick another port with --port N (0 = any free port).`);
+			throw new Error(
+				`Port ${port} on 127.0.0.1 was taken while the demo was starting. Pick another port with --port N (0 = any free port).`,
+			);
 		}
 		throw error;
 	}
@@ -199,7 +211,8 @@ function lockFolder(userFolder: string, cleanup: Cleanup): void {
 		try {
 			fs.writeFileSync(lockPath, String(process.pid), { flag: 'wx' });
 			cleanup.add('demo folder lock', async () => {
-				if (fs.readFileSync(lockPath, 'utf8') === String(process.pid)) fs.rmSync(lockPath, { force: true });
+				if (fs.readFileSync(lockPath, 'utf8') === String(process.pid))
+					fs.rmSync(lockPath, { force: true });
 			});
 			return;
 		} catch (error) {
@@ -207,7 +220,9 @@ function lockFolder(userFolder: string, cleanup: Cleanup): void {
 		}
 		const holder = Number(fs.readFileSync(lockPath, 'utf8'));
 		if (Number.isInteger(holder) && holder > 0 && processAlive(holder)) {
-			throw new Error(`Another demo (pid ${holder}) is using ${userFolder}. Stop it first (Ctrl-C in its terminal, or kill ${holder}), or use --dir for a second one.`);
+			throw new Error(
+				`Another demo (pid ${holder}) is using ${userFolder}. Stop it first (Ctrl-C in its terminal, or kill ${holder}), or use --dir for a second one.`,
+			);
 		}
 		// Left by a demo that was killed outright.
 		fs.rmSync(lockPath, { force: true });
@@ -219,7 +234,10 @@ function lockFolder(userFolder: string, cleanup: Cleanup): void {
  * Every examples/*.json with the Trio credential put on each Trio node and the Docker file
  * folder the examples name replaced by the demo's (`filesDir`).
  */
-export function loadExamples(credential: { id: string; name: string }, filesDir: string): Array<{ file: string; json: WorkflowJson; sha256: string } | { file: string; error: string }> {
+export function loadExamples(
+	credential: { id: string; name: string },
+	filesDir: string,
+): Array<{ file: string; json: WorkflowJson; sha256: string } | { file: string; error: string }> {
 	if (!fs.existsSync(EXAMPLES_DIR)) return [];
 	const files = fs
 		.readdirSync(EXAMPLES_DIR)
@@ -233,7 +251,12 @@ export function loadExamples(credential: { id: string; name: string }, filesDir:
 		} catch (error) {
 			return { file, error: `not valid JSON: ${(error as Error).message}` };
 		}
-		if (!json || typeof json !== 'object' || !Array.isArray(json.nodes) || typeof json.connections !== 'object') {
+		if (
+			!json ||
+			typeof json !== 'object' ||
+			!Array.isArray(json.nodes) ||
+			typeof json.connections !== 'object'
+		) {
 			return { file, error: 'not a workflow (needs nodes and connections)' };
 		}
 		const nodes = json.nodes.map((raw) => {
@@ -241,7 +264,11 @@ export function loadExamples(credential: { id: string; name: string }, filesDir:
 			const type = String(node.type ?? '');
 			// Parameters only: the sticky notes keep telling Docker users where their folder is.
 			if (type !== 'n8n-nodes-base.stickyNote' && node.parameters !== undefined) {
-				node.parameters = JSON.parse(JSON.stringify(node.parameters).split(EXAMPLES_FILES_DIR).join(JSON.stringify(filesDir).slice(1, -1))) as unknown;
+				node.parameters = JSON.parse(
+					JSON.stringify(node.parameters)
+						.split(EXAMPLES_FILES_DIR)
+						.join(JSON.stringify(filesDir).slice(1, -1)),
+				) as unknown;
 			}
 			const credentials = { ...((node.credentials as Record<string, unknown> | undefined) ?? {}) };
 			if (type.startsWith(`${PACKAGE_NAME}.`) || CREDENTIAL_TYPE in credentials) {
@@ -253,7 +280,11 @@ export function loadExamples(credential: { id: string; name: string }, filesDir:
 		return {
 			file,
 			json: { ...json, name: json.name ?? path.basename(file, '.json'), nodes },
-			sha256: createHash('sha256').update(text).update(credential.id).update(filesDir).digest('hex'),
+			sha256: createHash('sha256')
+				.update(text)
+				.update(credential.id)
+				.update(filesDir)
+				.digest('hex'),
 		};
 	});
 }
@@ -308,7 +339,10 @@ async function listWorkflows(n8n: N8nInstance): Promise<PublicWorkflow[]> {
 	for (let page = 0; page < 20; page++) {
 		const query = new URLSearchParams({ limit: '250' });
 		if (cursor) query.set('cursor', cursor);
-		const result = await n8n.api<{ data: PublicWorkflow[]; nextCursor?: string | null }>('GET', `/workflows?${query.toString()}`);
+		const result = await n8n.api<{ data: PublicWorkflow[]; nextCursor?: string | null }>(
+			'GET',
+			`/workflows?${query.toString()}`,
+		);
 		all.push(...result.data);
 		if (!result.nextCursor) break;
 		cursor = result.nextCursor;
@@ -322,8 +356,13 @@ async function upsertCredential(
 ): Promise<{ id: string; name: string; outcome: 'created' | 'updated' }> {
 	// The agency-admin key: the trigger registers webhooks, which a plain agency key may not.
 	const data = { apiKey: sandbox.adminKey, environment: 'custom', baseUrl: sandbox.url };
-	const list = await n8n.api<{ data: Array<{ id: string; name: string; type: string }> }>('GET', '/credentials?limit=250');
-	const existing = list.data.find((credential) => credential.name === CREDENTIAL_NAME && credential.type === CREDENTIAL_TYPE);
+	const list = await n8n.api<{ data: Array<{ id: string; name: string; type: string }> }>(
+		'GET',
+		'/credentials?limit=250',
+	);
+	const existing = list.data.find(
+		(credential) => credential.name === CREDENTIAL_NAME && credential.type === CREDENTIAL_TYPE,
+	);
 	if (existing) {
 		await n8n.api('PATCH', `/credentials/${existing.id}`, { data });
 		return { id: existing.id, name: existing.name, outcome: 'updated' };
@@ -332,9 +371,15 @@ async function upsertCredential(
 	return { id: created.id, name: created.name, outcome: 'created' };
 }
 
-async function testCredential(n8n: N8nInstance, id: string): Promise<{ ok: boolean; message: string }> {
+async function testCredential(
+	n8n: N8nInstance,
+	id: string,
+): Promise<{ ok: boolean; message: string }> {
 	try {
-		const result = await n8n.api<{ status?: string; message?: string }>('POST', `/credentials/${id}/test`);
+		const result = await n8n.api<{ status?: string; message?: string }>(
+			'POST',
+			`/credentials/${id}/test`,
+		);
 		return { ok: result.status === 'OK', message: result.message ?? String(result.status) };
 	} catch (error) {
 		return { ok: false, message: (error as Error).message.slice(0, 300) };
@@ -348,15 +393,21 @@ async function testCredential(n8n: N8nInstance, id: string): Promise<{ ok: boole
  * about 0.3 and 0.5 s after the call here. Wait for both so a curl run right after the demo
  * prints its summary is received. A GET probes the route without running anything.
  */
-async function waitForWebhooks(n8n: N8nInstance, workflowId: string, timeoutMs = 20_000): Promise<void> {
+async function waitForWebhooks(
+	n8n: N8nInstance,
+	workflowId: string,
+	timeoutMs = 20_000,
+): Promise<void> {
 	const deadline = Date.now() + timeoutMs;
 	const pause = () => new Promise((resolve) => setTimeout(resolve, 100));
 	for (;;) {
-		const workflow = await n8n.api<{ nodes: Array<{ name: string; type?: string; webhookId?: string }>; staticData?: Record<string, unknown> | null }>(
-			'GET',
-			`/workflows/${workflowId}`,
+		const workflow = await n8n.api<{
+			nodes: Array<{ name: string; type?: string; webhookId?: string }>;
+			staticData?: Record<string, unknown> | null;
+		}>('GET', `/workflows/${workflowId}`);
+		const triggers = workflow.nodes.filter(
+			(node) => node.type === TRIGGER_NODE_TYPE && node.webhookId,
 		);
-		const triggers = workflow.nodes.filter((node) => node.type === TRIGGER_NODE_TYPE && node.webhookId);
 		const unsaved = triggers.filter((node) => !workflow.staticData?.[`node:${node.name}`]);
 		if (unsaved.length === 0) {
 			for (const node of triggers) {
@@ -365,14 +416,19 @@ async function waitForWebhooks(n8n: N8nInstance, workflowId: string, timeoutMs =
 					const response = await fetch(url, { signal: AbortSignal.timeout(5000) });
 					const text = await response.text();
 					if (response.status !== 404 || text.includes('not registered for GET')) break;
-					if (Date.now() > deadline) throw new Error(`n8n did not add ${url} within ${timeoutMs / 1000} s of publishing the workflow`);
+					if (Date.now() > deadline)
+						throw new Error(
+							`n8n did not add ${url} within ${timeoutMs / 1000} s of publishing the workflow`,
+						);
 					await pause();
 				}
 			}
 			return;
 		}
 		if (Date.now() > deadline) {
-			throw new Error(`n8n did not save the registrations of ${unsaved.map((node) => node.name).join(', ')} within ${timeoutMs / 1000} s of publishing`);
+			throw new Error(
+				`n8n did not save the registrations of ${unsaved.map((node) => node.name).join(', ')} within ${timeoutMs / 1000} s of publishing`,
+			);
 		}
 		await pause();
 	}
@@ -385,10 +441,13 @@ async function activate(n8n: N8nInstance, workflow: ImportedWorkflow): Promise<v
 		workflow.active = true;
 	} catch (error) {
 		const message = (error as Error).message;
-		const missing = [...message.matchAll(/Missing required credential: (\w+)/g)].map((match) => match[1]);
-		workflow.activationError = missing.length > 0
-			? `n8n publishes it once you give it a ${[...new Set(missing)].join(' and ')} credential`
-			: message.replace(/^POST \S+ -> /, '').slice(0, 300);
+		const missing = [...message.matchAll(/Missing required credential: (\w+)/g)].map(
+			(match) => match[1],
+		);
+		workflow.activationError =
+			missing.length > 0
+				? `n8n publishes it once you give it a ${[...new Set(missing)].join(' and ')} credential`
+				: message.replace(/^POST \S+ -> /, '').slice(0, 300);
 	}
 }
 
@@ -407,7 +466,11 @@ async function importExamples(
 	const demo = demoWorkflow(credential);
 	const all = [
 		...loadExamples(credential, options.filesDir),
-		{ file: DEMO_WORKFLOW_FILE, json: demo, sha256: createHash('sha256').update(JSON.stringify(demo)).digest('hex') },
+		{
+			file: DEMO_WORKFLOW_FILE,
+			json: demo,
+			sha256: createHash('sha256').update(JSON.stringify(demo)).digest('hex'),
+		},
 	];
 	for (const example of all) {
 		if ('error' in example) {
@@ -418,7 +481,14 @@ async function importExamples(
 		const trigger = usesTrigger(example.json);
 		try {
 			if (before && previous[example.file].sha256 === example.sha256) {
-				const workflow: ImportedWorkflow = { id: before.id, name: before.name, file: example.file, active: before.active, usesTrigger: trigger, outcome: 'kept' };
+				const workflow: ImportedWorkflow = {
+					id: before.id,
+					name: before.name,
+					file: example.file,
+					active: before.active,
+					usesTrigger: trigger,
+					outcome: 'kept',
+				};
 				if (trigger && workflow.active && options.sandboxMoved) {
 					// Its webhooks were registered with the old sandbox: register them with this one.
 					await n8n.deactivate(workflow.id).catch(() => undefined);
@@ -428,7 +498,9 @@ async function importExamples(
 					await activate(n8n, workflow);
 				} else if (trigger && workflow.active) {
 					// Published in an earlier run: n8n re-added it while starting.
-					await waitForWebhooks(n8n, workflow.id).catch((error: Error) => (workflow.activationError = error.message));
+					await waitForWebhooks(n8n, workflow.id).catch(
+						(error: Error) => (workflow.activationError = error.message),
+					);
 				}
 				imported.push(workflow);
 				state.examples[example.file] = previous[example.file];
@@ -439,7 +511,14 @@ async function importExamples(
 				await n8n.deleteWorkflow(before.id);
 			}
 			const record = await n8n.createWorkflow(example.json);
-			const workflow: ImportedWorkflow = { id: record.id, name: record.name, file: example.file, active: false, usesTrigger: trigger, outcome: before ? 'updated' : 'imported' };
+			const workflow: ImportedWorkflow = {
+				id: record.id,
+				name: record.name,
+				file: example.file,
+				active: false,
+				usesTrigger: trigger,
+				outcome: before ? 'updated' : 'imported',
+			};
 			if (trigger && options.activateTriggers) await activate(n8n, workflow);
 			imported.push(workflow);
 			state.examples[example.file] = { id: record.id, sha256: example.sha256 };
@@ -453,8 +532,13 @@ async function importExamples(
 /** The harness makes an API key per start; keep only the newest so a long-lived folder does not pile them up. */
 async function pruneApiKeys(n8n: N8nInstance): Promise<void> {
 	try {
-		const keys = await n8n.rest<Array<{ id: string; label: string; createdAt: string }>>('GET', '/api-keys');
-		const harnessKeys = keys.filter((key) => key.label.startsWith('harness-')).sort((a, b) => b.createdAt.localeCompare(a.createdAt));
+		const keys = await n8n.rest<Array<{ id: string; label: string; createdAt: string }>>(
+			'GET',
+			'/api-keys',
+		);
+		const harnessKeys = keys
+			.filter((key) => key.label.startsWith('harness-'))
+			.sort((a, b) => b.createdAt.localeCompare(a.createdAt));
 		for (const key of harnessKeys.slice(1)) await n8n.rest('DELETE', `/api-keys/${key.id}`);
 	} catch {
 		// Only tidiness.
@@ -475,7 +559,11 @@ export async function startStack(options: StackOptions, cleanup: Cleanup): Promi
 	if (options.build ?? true) {
 		log('building the package (npm run build)');
 		const since = Date.now();
-		await runOrThrow('npm', ['run', 'build'], { cwd: REPO_ROOT, env: npmEnv(), timeoutMs: 300_000 });
+		await runOrThrow('npm', ['run', 'build'], {
+			cwd: REPO_ROOT,
+			env: npmEnv(),
+			timeoutMs: 300_000,
+		});
 		buildSeconds = seconds(since);
 	}
 	cleanup.throwIfStopping();
@@ -486,7 +574,9 @@ export async function startStack(options: StackOptions, cleanup: Cleanup): Promi
 	cleanup.throwIfStopping();
 
 	since = Date.now();
-	log(`finding n8n 2.x (installed once into ${cacheRoot()}; the first install takes a few minutes)`);
+	log(
+		`finding n8n 2.x (installed once into ${cacheRoot()}; the first install takes a few minutes)`,
+	);
 	const install = await ensureN8n('2.x');
 	const n8nInstallSeconds = seconds(since);
 	cleanup.throwIfStopping();
@@ -502,9 +592,15 @@ export async function startStack(options: StackOptions, cleanup: Cleanup): Promi
 	log(`starting n8n ${install.version}`);
 	// n8n 2.x reads and writes files only below one folder. The harness chooses the user
 	// folder when none is given, so a temp run gets its files folder beside the package.
-	const filesDir = options.userFolder ? path.join(options.userFolder, 'files') : fs.mkdtempSync(path.join(os.tmpdir(), 'trio-demo-files-'));
-	if (!options.userFolder) cleanup.add('temp files folder', async () => fs.rmSync(filesDir, { recursive: true, force: true }));
-	if (fs.existsSync(SAMPLE_DATA_DIR)) fs.cpSync(SAMPLE_DATA_DIR, path.join(filesDir, 'trio-submissions'), { recursive: true });
+	const filesDir = options.userFolder
+		? path.join(options.userFolder, 'files')
+		: fs.mkdtempSync(path.join(os.tmpdir(), 'trio-demo-files-'));
+	if (!options.userFolder)
+		cleanup.add('temp files folder', async () =>
+			fs.rmSync(filesDir, { recursive: true, force: true }),
+		);
+	if (fs.existsSync(SAMPLE_DATA_DIR))
+		fs.cpSync(SAMPLE_DATA_DIR, path.join(filesDir, 'trio-submissions'), { recursive: true });
 	const n8n = await startN8n({
 		line: '2.x',
 		tarball,

@@ -25,7 +25,15 @@ interface ReadyDetails {
 	demoPid: number;
 	userFolder: string;
 	sandbox: { url: string; port: number };
-	workflows: Array<{ id: string; name: string; file: string; active: boolean; usesTrigger: boolean; outcome: string; activationError?: string }>;
+	workflows: Array<{
+		id: string;
+		name: string;
+		file: string;
+		active: boolean;
+		usesTrigger: boolean;
+		outcome: string;
+		activationError?: string;
+	}>;
 	skipped: Array<{ file: string; reason: string }>;
 	credential: { id: string; outcome: string };
 	credentialTest: { ok: boolean; message: string };
@@ -60,7 +68,12 @@ function startDemo(args: string[], env: NodeJS.ProcessEnv = {}): DemoRun {
 	return { child, output: () => output, exit };
 }
 
-async function waitFor<T>(what: string, timeoutMs: number, probe: () => T | undefined, run: DemoRun): Promise<T> {
+async function waitFor<T>(
+	what: string,
+	timeoutMs: number,
+	probe: () => T | undefined,
+	run: DemoRun,
+): Promise<T> {
 	const deadline = Date.now() + timeoutMs;
 	let exited = false;
 	void run.exit.then(() => (exited = true));
@@ -68,7 +81,8 @@ async function waitFor<T>(what: string, timeoutMs: number, probe: () => T | unde
 		const value = probe();
 		if (value !== undefined) return value;
 		if (exited) throw new Error(`demo exited before ${what}:\n${run.output().slice(-6000)}`);
-		if (Date.now() > deadline) throw new Error(`no ${what} within ${timeoutMs / 1000} s:\n${run.output().slice(-6000)}`);
+		if (Date.now() > deadline)
+			throw new Error(`no ${what} within ${timeoutMs / 1000} s:\n${run.output().slice(-6000)}`);
 		await sleep(500);
 	}
 }
@@ -113,7 +127,12 @@ async function refused(url: string): Promise<boolean> {
 
 function exampleFiles(): string[] {
 	const dir = path.join(REPO_ROOT, 'examples');
-	return fs.existsSync(dir) ? fs.readdirSync(dir).filter((file) => file.endsWith('.json')).sort() : [];
+	return fs.existsSync(dir)
+		? fs
+				.readdirSync(dir)
+				.filter((file) => file.endsWith('.json'))
+				.sort()
+		: [];
 }
 
 describeWithN8n('2.x', 'npm run demo', () => {
@@ -145,125 +164,215 @@ describeWithN8n('2.x', 'npm run demo', () => {
 		fs.rmSync(folder, { recursive: true, force: true });
 	});
 
-	test('starts n8n and the sandbox, sets them up as printed, and Ctrl-C leaves nothing running', async () => {
-		const readyFile = path.join(folder, 'ready-1.json');
-		const run = startDemo(['--dir', path.join(folder, 'n8n'), '--port', '0', '--no-build', '--quiet-sandbox', '--ready-file', readyFile]);
-		runs.push(run);
-		await waitFor('readiness', READY_TIMEOUT_MS, () => (run.output().includes('Ctrl-C stops n8n') && fs.existsSync(readyFile) ? true : undefined), run);
-		const output = run.output();
-		const details = JSON.parse(fs.readFileSync(readyFile, 'utf8')) as ReadyDetails;
+	test(
+		'starts n8n and the sandbox, sets them up as printed, and Ctrl-C leaves nothing running',
+		async () => {
+			const readyFile = path.join(folder, 'ready-1.json');
+			const run = startDemo([
+				'--dir',
+				path.join(folder, 'n8n'),
+				'--port',
+				'0',
+				'--no-build',
+				'--quiet-sandbox',
+				'--ready-file',
+				readyFile,
+			]);
+			runs.push(run);
+			await waitFor(
+				'readiness',
+				READY_TIMEOUT_MS,
+				() =>
+					run.output().includes('Ctrl-C stops n8n') && fs.existsSync(readyFile) ? true : undefined,
+				run,
+			);
+			const output = run.output();
+			const details = JSON.parse(fs.readFileSync(readyFile, 'utf8')) as ReadyDetails;
 
-		// What a person reads off the screen works.
-		const editorUrl = printed(output, 'n8n editor');
-		const editor = await fetch(editorUrl, { signal: AbortSignal.timeout(10_000) });
-		expect(editor.status).toBe(200);
-		expect(await editor.text()).toMatch(/<html/i);
-		const login = /log in\s+(\S+) \/ (\S+)/.exec(output);
-		expect(login).not.toBeNull();
-		const base = new URL(editorUrl).origin;
-		const loggedIn = await fetch(`${base}/rest/login`, {
-			method: 'POST',
-			headers: { 'content-type': 'application/json', 'browser-id': 'demo-e2e' },
-			body: JSON.stringify({ emailOrLdapLoginId: login?.[1], password: login?.[2] }),
-			signal: AbortSignal.timeout(10_000),
-		});
-		expect(loggedIn.status).toBe(200);
+			// What a person reads off the screen works.
+			const editorUrl = printed(output, 'n8n editor');
+			const editor = await fetch(editorUrl, { signal: AbortSignal.timeout(10_000) });
+			expect(editor.status).toBe(200);
+			expect(await editor.text()).toMatch(/<html/i);
+			const login = /log in\s+(\S+) \/ (\S+)/.exec(output);
+			expect(login).not.toBeNull();
+			const base = new URL(editorUrl).origin;
+			const loggedIn = await fetch(`${base}/rest/login`, {
+				method: 'POST',
+				headers: { 'content-type': 'application/json', 'browser-id': 'demo-e2e' },
+				body: JSON.stringify({ emailOrLdapLoginId: login?.[1], password: login?.[2] }),
+				signal: AbortSignal.timeout(10_000),
+			});
+			expect(loggedIn.status).toBe(200);
 
-		const apiKey = printed(output, 'API key');
-		const api = async <T>(urlPath: string): Promise<T> => {
-			const response = await fetch(`${base}/api/v1${urlPath}`, { headers: { 'X-N8N-API-KEY': apiKey }, signal: AbortSignal.timeout(10_000) });
-			expect(response.status).toBe(200);
-			return (await response.json()) as T;
-		};
-		const credentials = await api<{ data: Array<{ id: string; name: string; type: string }> }>('/credentials');
-		expect(credentials.data).toEqual([expect.objectContaining({ id: details.credential.id, name: 'Trio VMS account', type: 'trioVmsApi' })]);
-		expect(details.credentialTest).toEqual({ ok: true, message: expect.any(String) });
-		expect(output).toContain('connection test: OK');
+			const apiKey = printed(output, 'API key');
+			const api = async <T>(urlPath: string): Promise<T> => {
+				const response = await fetch(`${base}/api/v1${urlPath}`, {
+					headers: { 'X-N8N-API-KEY': apiKey },
+					signal: AbortSignal.timeout(10_000),
+				});
+				expect(response.status).toBe(200);
+				return (await response.json()) as T;
+			};
+			const credentials = await api<{ data: Array<{ id: string; name: string; type: string }> }>(
+				'/credentials',
+			);
+			expect(credentials.data).toEqual([
+				expect.objectContaining({
+					id: details.credential.id,
+					name: 'Trio VMS account',
+					type: 'trioVmsApi',
+				}),
+			]);
+			expect(details.credentialTest).toEqual({ ok: true, message: expect.any(String) });
+			expect(output).toContain('connection test: OK');
 
-		// Every examples/*.json is in n8n, wired to that credential, beside the demo's own workflow.
-		const files = exampleFiles();
-		expect(details.skipped).toEqual([]);
-		expect(details.workflows.map((workflow) => workflow.file).sort()).toEqual([DEMO_FILE, ...files].sort());
-		const workflows = await api<{ data: Array<{ id: string; name: string; active: boolean; nodes: Array<{ type: string; credentials?: Record<string, { id: string }> }> }> }>(
-			'/workflows?limit=250',
-		);
-		expect(workflows.data.map((workflow) => workflow.id).sort()).toEqual(details.workflows.map((workflow) => workflow.id).sort());
-		for (const workflow of workflows.data) {
-			for (const node of workflow.nodes.filter((each) => each.type.startsWith('n8n-nodes-trio-vms.'))) {
-				expect(node.credentials?.trioVmsApi?.id).toBe(details.credential.id);
+			// Every examples/*.json is in n8n, wired to that credential, beside the demo's own workflow.
+			const files = exampleFiles();
+			expect(details.skipped).toEqual([]);
+			expect(details.workflows.map((workflow) => workflow.file).sort()).toEqual(
+				[DEMO_FILE, ...files].sort(),
+			);
+			const workflows = await api<{
+				data: Array<{
+					id: string;
+					name: string;
+					active: boolean;
+					nodes: Array<{ type: string; credentials?: Record<string, { id: string }> }>;
+				}>;
+			}>('/workflows?limit=250');
+			expect(workflows.data.map((workflow) => workflow.id).sort()).toEqual(
+				details.workflows.map((workflow) => workflow.id).sort(),
+			);
+			for (const workflow of workflows.data) {
+				for (const node of workflow.nodes.filter((each) =>
+					each.type.startsWith('n8n-nodes-trio-vms.'),
+				)) {
+					expect(node.credentials?.trioVmsApi?.id).toBe(details.credential.id);
+				}
 			}
-		}
 
-		// The demo's workflow is published: a printed curl command makes it run.
-		const demoWorkflow = details.workflows.find((workflow) => workflow.file === DEMO_FILE);
-		expect(demoWorkflow).toMatchObject({ active: true, usesTrigger: true });
-		const shiftsCommand = /curl -X POST (\S+\/_sandbox\/per-diem\/shifts) .* -d '(\{[^']*\})'/.exec(output);
-		expect(shiftsCommand).not.toBeNull();
-		const fired = await fetch(shiftsCommand?.[1] as string, {
-			method: 'POST',
-			headers: { 'content-type': 'application/json' },
-			body: shiftsCommand?.[2],
-			signal: AbortSignal.timeout(10_000),
-		});
-		expect(fired.status).toBe(200);
-		const runDeadline = Date.now() + 30_000;
-		let executions: Array<{ id: string; status: string }> = [];
-		while (Date.now() < runDeadline) {
-			executions = (await api<{ data: Array<{ id: string; status: string }> }>(`/executions?workflowId=${demoWorkflow?.id}`)).data;
-			if (executions.some((execution) => execution.status === 'success')) break;
-			await sleep(500);
-		}
-		if (executions.length === 0) {
-			const deliveries = await (await fetch(`${details.sandbox.url}/_sandbox/deliveries`, { signal: AbortSignal.timeout(10_000) })).text();
-			throw new Error(`no run of the demo workflow within 30 s; the sandbox's deliveries: ${deliveries.slice(0, 3000)}`);
-		}
-		expect(executions.map((execution) => execution.status)).toEqual(['success']);
-		const execution = await api<{ data: { resultData: { runData: Record<string, Array<{ data: { main: Array<Array<{ json: { Action?: string } }>> } }>> } } }>(
-			`/executions/${executions[0].id}?includeData=true`,
-		);
-		const items = Object.values(execution.data.resultData.runData)[0][0].data.main[0];
-		// Three shifts in one delivery, split into one item each.
-		expect(items.map((item) => item.json.Action)).toEqual(['Per Diem Shift Opened', 'Per Diem Shift Opened', 'Per Diem Shift Opened']);
+			// The demo's workflow is published: a printed curl command makes it run.
+			const demoWorkflow = details.workflows.find((workflow) => workflow.file === DEMO_FILE);
+			expect(demoWorkflow).toMatchObject({ active: true, usesTrigger: true });
+			const shiftsCommand =
+				/curl -X POST (\S+\/_sandbox\/per-diem\/shifts) .* -d '(\{[^']*\})'/.exec(output);
+			expect(shiftsCommand).not.toBeNull();
+			const fired = await fetch(shiftsCommand?.[1] as string, {
+				method: 'POST',
+				headers: { 'content-type': 'application/json' },
+				body: shiftsCommand?.[2],
+				signal: AbortSignal.timeout(10_000),
+			});
+			expect(fired.status).toBe(200);
+			const runDeadline = Date.now() + 30_000;
+			let executions: Array<{ id: string; status: string }> = [];
+			while (Date.now() < runDeadline) {
+				executions = (
+					await api<{ data: Array<{ id: string; status: string }> }>(
+						`/executions?workflowId=${demoWorkflow?.id}`,
+					)
+				).data;
+				if (executions.some((execution) => execution.status === 'success')) break;
+				await sleep(500);
+			}
+			if (executions.length === 0) {
+				const deliveries = await (
+					await fetch(`${details.sandbox.url}/_sandbox/deliveries`, {
+						signal: AbortSignal.timeout(10_000),
+					})
+				).text();
+				throw new Error(
+					`no run of the demo workflow within 30 s; the sandbox's deliveries: ${deliveries.slice(0, 3000)}`,
+				);
+			}
+			expect(executions.map((execution) => execution.status)).toEqual(['success']);
+			const execution = await api<{
+				data: {
+					resultData: {
+						runData: Record<
+							string,
+							Array<{ data: { main: Array<Array<{ json: { Action?: string } }>> } }>
+						>;
+					};
+				};
+			}>(`/executions/${executions[0].id}?includeData=true`);
+			const items = Object.values(execution.data.resultData.runData)[0][0].data.main[0];
+			// Three shifts in one delivery, split into one item each.
+			expect(items.map((item) => item.json.Action)).toEqual([
+				'Per Diem Shift Opened',
+				'Per Diem Shift Opened',
+				'Per Diem Shift Opened',
+			]);
 
-		// Ctrl-C: the terminal signals the whole foreground group.
-		const tree = processTree(run.child.pid as number);
-		expect(tree).toContain(details.n8nPid);
-		expect(tree.length).toBeGreaterThanOrEqual(4);
-		killGroup(run.child.pid, 'SIGINT');
-		const exit = await Promise.race([run.exit, sleep(STOP_TIMEOUT_MS, true).then(() => undefined)]);
-		expect(exit).toEqual({ code: 0, signal: null });
-		expect(run.output()).toContain('all stopped');
-		expect(run.output()).not.toContain('again: exiting without waiting');
-		// The harness's watchers notice their parent is gone within a second.
-		const deadline = Date.now() + 10_000;
-		while (tree.some(isAlive) && Date.now() < deadline) await sleep(250);
-		expect(tree.filter(isAlive)).toEqual([]);
-		expect(await refused(editorUrl)).toBe(true);
-		expect(await refused(`${details.sandbox.url}/_sandbox`)).toBe(true);
-		// The folder is kept for the next run, unlocked.
-		expect(fs.existsSync(path.join(folder, 'n8n', '.n8n', 'database.sqlite'))).toBe(true);
-		expect(fs.existsSync(path.join(folder, 'n8n', 'demo.lock'))).toBe(false);
-	}, READY_TIMEOUT_MS + STOP_TIMEOUT_MS + 60_000);
+			// Ctrl-C: the terminal signals the whole foreground group.
+			const tree = processTree(run.child.pid as number);
+			expect(tree).toContain(details.n8nPid);
+			expect(tree.length).toBeGreaterThanOrEqual(4);
+			killGroup(run.child.pid, 'SIGINT');
+			const exit = await Promise.race([
+				run.exit,
+				sleep(STOP_TIMEOUT_MS, true).then(() => undefined),
+			]);
+			expect(exit).toEqual({ code: 0, signal: null });
+			expect(run.output()).toContain('all stopped');
+			expect(run.output()).not.toContain('again: exiting without waiting');
+			// The harness's watchers notice their parent is gone within a second.
+			const deadline = Date.now() + 10_000;
+			while (tree.some(isAlive) && Date.now() < deadline) await sleep(250);
+			expect(tree.filter(isAlive)).toEqual([]);
+			expect(await refused(editorUrl)).toBe(true);
+			expect(await refused(`${details.sandbox.url}/_sandbox`)).toBe(true);
+			// The folder is kept for the next run, unlocked.
+			expect(fs.existsSync(path.join(folder, 'n8n', '.n8n', 'database.sqlite'))).toBe(true);
+			expect(fs.existsSync(path.join(folder, 'n8n', 'demo.lock'))).toBe(false);
+		},
+		READY_TIMEOUT_MS + STOP_TIMEOUT_MS + 60_000,
+	);
 
-	test('a second run on the same folder reuses the owner, credential and examples (and --exit-after-ready ends by itself)', async () => {
-		const first = JSON.parse(fs.readFileSync(path.join(folder, 'ready-1.json'), 'utf8')) as ReadyDetails;
-		const readyFile = path.join(folder, 'ready-2.json');
-		const run = startDemo(['--dir', path.join(folder, 'n8n'), '--port', '0', '--no-build', '--quiet-sandbox', '--ready-file', readyFile], {
-			DEMO_EXIT_AFTER_READY: '1',
-		});
-		runs.push(run);
-		const exit = await Promise.race([run.exit, sleep(READY_TIMEOUT_MS, true).then(() => undefined)]);
-		expect({ exit, output: exit?.code === 0 ? '' : run.output().slice(-4000) }).toEqual({ exit: { code: 0, signal: null }, output: '' });
-		const second = JSON.parse(fs.readFileSync(readyFile, 'utf8')) as ReadyDetails;
-		expect(second.credential).toEqual({ ...first.credential, outcome: 'updated' });
-		expect(second.credentialTest.ok).toBe(true);
-		expect(second.workflows.map((workflow) => [workflow.file, workflow.id, workflow.outcome])).toEqual(
-			first.workflows.map((workflow) => [workflow.file, workflow.id, 'kept']),
-		);
-		// The sandbox moved to another port: the demo's workflow was re-registered there.
-		const demoWorkflow = second.workflows.find((workflow) => workflow.file === DEMO_FILE);
-		expect([demoWorkflow?.active, demoWorkflow?.activationError]).toEqual([true, undefined]);
-		await sleep(1500);
-		expect([second.n8nPid, second.demoPid].filter(isAlive)).toEqual([]);
-	}, READY_TIMEOUT_MS + 30_000);
+	test(
+		'a second run on the same folder reuses the owner, credential and examples (and --exit-after-ready ends by itself)',
+		async () => {
+			const first = JSON.parse(
+				fs.readFileSync(path.join(folder, 'ready-1.json'), 'utf8'),
+			) as ReadyDetails;
+			const readyFile = path.join(folder, 'ready-2.json');
+			const run = startDemo(
+				[
+					'--dir',
+					path.join(folder, 'n8n'),
+					'--port',
+					'0',
+					'--no-build',
+					'--quiet-sandbox',
+					'--ready-file',
+					readyFile,
+				],
+				{
+					DEMO_EXIT_AFTER_READY: '1',
+				},
+			);
+			runs.push(run);
+			const exit = await Promise.race([
+				run.exit,
+				sleep(READY_TIMEOUT_MS, true).then(() => undefined),
+			]);
+			expect({ exit, output: exit?.code === 0 ? '' : run.output().slice(-4000) }).toEqual({
+				exit: { code: 0, signal: null },
+				output: '',
+			});
+			const second = JSON.parse(fs.readFileSync(readyFile, 'utf8')) as ReadyDetails;
+			expect(second.credential).toEqual({ ...first.credential, outcome: 'updated' });
+			expect(second.credentialTest.ok).toBe(true);
+			expect(
+				second.workflows.map((workflow) => [workflow.file, workflow.id, workflow.outcome]),
+			).toEqual(first.workflows.map((workflow) => [workflow.file, workflow.id, 'kept']));
+			// The sandbox moved to another port: the demo's workflow was re-registered there.
+			const demoWorkflow = second.workflows.find((workflow) => workflow.file === DEMO_FILE);
+			expect([demoWorkflow?.active, demoWorkflow?.activationError]).toEqual([true, undefined]);
+			await sleep(1500);
+			expect([second.n8nPid, second.demoPid].filter(isAlive)).toEqual([]);
+		},
+		READY_TIMEOUT_MS + 30_000,
+	);
 });

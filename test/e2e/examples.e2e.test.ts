@@ -24,10 +24,22 @@ import * as path from 'node:path';
 
 import { startSandbox, type RunningSandbox } from '../../sandbox';
 import { describeWithN8n } from '../harness/availability';
-import { startN8n, type ExecutionRecord, type N8nInstance, type WorkflowRecord } from '../harness/n8n';
+import {
+	startN8n,
+	type ExecutionRecord,
+	type N8nInstance,
+	type WorkflowRecord,
+} from '../harness/n8n';
 import { packPackage, REPO_ROOT } from '../harness/pack';
 import { postToWebhook, runThroughWebhook } from '../harness/run-workflow';
-import { linksIn, startHttpReceiver, startSmtpReceiver, type HttpReceiver, type ReceivedMail, type SmtpReceiver } from './fixtures/receivers';
+import {
+	linksIn,
+	startHttpReceiver,
+	startSmtpReceiver,
+	type HttpReceiver,
+	type ReceivedMail,
+	type SmtpReceiver,
+} from './fixtures/receivers';
 
 const EXAMPLES_DIR = path.join(REPO_ROOT, 'examples');
 const SAMPLE_DATA_DIR = path.join(EXAMPLES_DIR, 'sample-data');
@@ -46,7 +58,8 @@ const CREDENTIAL_PLACEHOLDER_ID = 'REPLACE-WITH-YOUR-TRIO-CREDENTIAL';
 const SHIPPED_FILES_FOLDER = '/home/node/.n8n-files/trio-submissions';
 /** UTC+14: a date read in n8n's time zone would move a day. */
 const N8N_TIME_ZONE = 'Pacific/Kiritimati';
-const BROWSER_USER_AGENT = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0 Safari/537.36';
+const BROWSER_USER_AGENT =
+	'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0 Safari/537.36';
 const RUN_TIMEOUT_MS = 90_000;
 
 // ------------------------------------------------------------------ example files
@@ -86,14 +99,17 @@ function nodeNamed(example: Example, name: string): ExampleNode {
 function forTest(file: string, credential: { id: string; name: string }): Example {
 	const example = readExample(file);
 	for (const node of example.nodes) {
-		if (node.credentials?.[TRIO_CREDENTIAL_TYPE]) node.credentials[TRIO_CREDENTIAL_TYPE] = { ...credential };
+		if (node.credentials?.[TRIO_CREDENTIAL_TYPE])
+			node.credentials[TRIO_CREDENTIAL_TYPE] = { ...credential };
 	}
 	return example;
 }
 
 /** Slack "Send message" -> HTTP Request posting `{ channel, text }` (the same expressions) to `url`. */
 function swapSlackForReceiver(example: Example, url: string): void {
-	for (const node of example.nodes.filter((candidate) => candidate.type === 'n8n-nodes-base.slack')) {
+	for (const node of example.nodes.filter(
+		(candidate) => candidate.type === 'n8n-nodes-base.slack',
+	)) {
 		const channel = (node.parameters.channelId as { value: string }).value;
 		node.type = 'n8n-nodes-base.httpRequest';
 		node.typeVersion = 4.2;
@@ -121,15 +137,25 @@ function swapTriggerForWebhook(example: Example, name: string): string {
 	node.type = 'n8n-nodes-base.webhook';
 	node.typeVersion = 2;
 	node.webhookId = randomUUID();
-	node.parameters = { httpMethod: 'POST', path: webhookPath, responseMode: 'onReceived', options: {} };
+	node.parameters = {
+		httpMethod: 'POST',
+		path: webhookPath,
+		responseMode: 'onReceived',
+		options: {},
+	};
 	return webhookPath;
 }
 
 function assignments(node: ExampleNode): Array<{ name: string; value: unknown }> {
-	return (node.parameters.assignments as { assignments: Array<{ name: string; value: unknown }> }).assignments;
+	return (node.parameters.assignments as { assignments: Array<{ name: string; value: unknown }> })
+		.assignments;
 }
 
-function assignment(example: Example, nodeName: string, field: string): { name: string; value: unknown } {
+function assignment(
+	example: Example,
+	nodeName: string,
+	field: string,
+): { name: string; value: unknown } {
 	const found = assignments(nodeNamed(example, nodeName)).find((entry) => entry.name === field);
 	if (!found) throw new Error(`"${nodeName}" sets no field "${field}"`);
 	return found;
@@ -177,597 +203,947 @@ function parseCsv(text: string): Array<Record<string, string>> {
 		rows.push(row);
 	}
 	const [header, ...body] = rows;
-	return body.map((cells) => Object.fromEntries(header.map((name, index) => [name, cells[index] ?? ''])));
+	return body.map((cells) =>
+		Object.fromEntries(header.map((name, index) => [name, cells[index] ?? ''])),
+	);
 }
 
 // ------------------------------------------------------------------ the suite
 
-describeWithN8n('2.x', 'example workflows (examples/*.json) in real n8n 2.x against the Trio sandbox', () => {
-	let sandbox: RunningSandbox;
-	let n8n: N8nInstance;
-	let receiver: HttpReceiver;
-	let smtp: SmtpReceiver;
-	let home: string;
-	let filesFolder: string;
-	let credential: { id: string; name: string };
-	let smtpCredential: { id: string; name: string };
-	const created: WorkflowRecord[] = [];
+describeWithN8n(
+	'2.x',
+	'example workflows (examples/*.json) in real n8n 2.x against the Trio sandbox',
+	() => {
+		let sandbox: RunningSandbox;
+		let n8n: N8nInstance;
+		let receiver: HttpReceiver;
+		let smtp: SmtpReceiver;
+		let home: string;
+		let filesFolder: string;
+		let credential: { id: string; name: string };
+		let smtpCredential: { id: string; name: string };
+		const created: WorkflowRecord[] = [];
 
-	beforeAll(async () => {
-		sandbox = await startSandbox({ port: 0, quiet: true });
-		receiver = await startHttpReceiver();
-		smtp = await startSmtpReceiver();
-		home = fs.mkdtempSync(path.join(os.tmpdir(), 'trio-examples-home-'));
-		filesFolder = path.join(home, '.n8n-files', 'trio-submissions');
-		fs.cpSync(SAMPLE_DATA_DIR, filesFolder, { recursive: true });
-		n8n = await startN8n({ line: '2.x', tarball: await packPackage(), env: { HOME: home, GENERIC_TIMEZONE: N8N_TIME_ZONE } });
-		const trio = await n8n.createCredential(CREDENTIAL_NAME, TRIO_CREDENTIAL_TYPE, {
-			apiKey: sandbox.adminKey,
-			environment: 'custom',
-			baseUrl: sandbox.url,
+		beforeAll(async () => {
+			sandbox = await startSandbox({ port: 0, quiet: true });
+			receiver = await startHttpReceiver();
+			smtp = await startSmtpReceiver();
+			home = fs.mkdtempSync(path.join(os.tmpdir(), 'trio-examples-home-'));
+			filesFolder = path.join(home, '.n8n-files', 'trio-submissions');
+			fs.cpSync(SAMPLE_DATA_DIR, filesFolder, { recursive: true });
+			n8n = await startN8n({
+				line: '2.x',
+				tarball: await packPackage(),
+				env: { HOME: home, GENERIC_TIMEZONE: N8N_TIME_ZONE },
+			});
+			const trio = await n8n.createCredential(CREDENTIAL_NAME, TRIO_CREDENTIAL_TYPE, {
+				apiKey: sandbox.adminKey,
+				environment: 'custom',
+				baseUrl: sandbox.url,
+			});
+			credential = { id: trio.id, name: trio.name };
+			const mail = await n8n.createCredential('Test SMTP', 'smtp', {
+				user: '',
+				password: '',
+				host: '127.0.0.1',
+				port: smtp.port,
+				secure: false,
+				disableStartTls: true,
+			});
+			smtpCredential = { id: mail.id, name: mail.name };
 		});
-		credential = { id: trio.id, name: trio.name };
-		const mail = await n8n.createCredential('Test SMTP', 'smtp', {
-			user: '',
-			password: '',
-			host: '127.0.0.1',
-			port: smtp.port,
-			secure: false,
-			disableStartTls: true,
+
+		afterAll(async () => {
+			for (const workflow of created) await n8n?.deactivate(workflow.id).catch(() => undefined);
+			await sandbox?.idle();
+			await n8n?.stop();
+			await sandbox?.stop();
+			await receiver?.close();
+			await smtp?.close();
+			if (home) fs.rmSync(home, { recursive: true, force: true });
 		});
-		smtpCredential = { id: mail.id, name: mail.name };
-	});
 
-	afterAll(async () => {
-		for (const workflow of created) await n8n?.deactivate(workflow.id).catch(() => undefined);
-		await sandbox?.idle();
-		await n8n?.stop();
-		await sandbox?.stop();
-		await receiver?.close();
-		await smtp?.close();
-		if (home) fs.rmSync(home, { recursive: true, force: true });
-	});
+		// -------------------------------------------------------------- helpers that need the instance
 
-	// -------------------------------------------------------------- helpers that need the instance
-
-	async function scenario<T = Json>(method: string, urlPath: string, body?: unknown): Promise<T> {
-		const response = await fetch(`${sandbox.url}/_sandbox${urlPath}`, {
-			method,
-			headers: { 'content-type': 'application/json' },
-			body: body === undefined ? undefined : JSON.stringify(body),
-			signal: AbortSignal.timeout(30_000),
-		});
-		const text = await response.text();
-		if (!response.ok) throw new Error(`${method} /_sandbox${urlPath} -> ${response.status}: ${text}`);
-		return (text ? JSON.parse(text) : undefined) as T;
-	}
-
-	async function trio<T = Json[]>(urlPath: string): Promise<T> {
-		const response = await fetch(`${sandbox.apiUrl}${urlPath}`, { headers: { 'X-API-KEY': sandbox.adminKey }, signal: AbortSignal.timeout(30_000) });
-		const text = await response.text();
-		if (!response.ok) throw new Error(`GET ${urlPath} -> ${response.status}: ${text}`);
-		return JSON.parse(text) as T;
-	}
-
-	async function createWorkflow(example: Example): Promise<WorkflowRecord> {
-		const record = await n8n.createWorkflow({ ...example, name: `${example.name} (test ${created.length + 1})` });
-		created.push(record);
-		return record;
-	}
-
-	async function waitFor<T>(what: string, check: () => Promise<T | undefined>, timeoutMs = RUN_TIMEOUT_MS): Promise<T> {
-		const deadline = Date.now() + timeoutMs;
-		for (;;) {
-			const value = await check();
-			if (value !== undefined) return value;
-			if (Date.now() > deadline) throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}\n--- last n8n log lines ---\n${n8n.logs().split('\n').slice(-40).join('\n')}`);
-			await new Promise((resolve) => setTimeout(resolve, 250));
-		}
-	}
-
-	/** The trigger's registrations at the sandbox (its URLs start with the node's production URL). */
-	async function registrationsOf(triggerNode: ExampleNode): Promise<Array<{ Url: string; Events: string[]; IsActive: boolean }>> {
-		const prefix = n8n.productionWebhookUrl(triggerNode.webhookId ?? '', 'webhook');
-		const all = await trio<Array<{ Url: string; Events: string[]; IsActive: boolean }>>('/Webhooks');
-		return all.filter((registration) => registration.Url.startsWith(prefix));
-	}
-
-	/** Activates (publishes) a Trio-triggered workflow and waits until its registration is active. */
-	async function activateTrigger(workflow: WorkflowRecord, triggerNode: ExampleNode): Promise<void> {
-		await n8n.activate(workflow.id);
-		// n8n 2.x publishes asynchronously: the trigger registers a moment after the call returns.
-		await waitFor(`the trigger of "${workflow.name}" to register at the sandbox`, async () =>
-			(await registrationsOf(triggerNode)).some((registration) => registration.IsActive) ? true : undefined,
-		);
-	}
-
-	async function deactivateTrigger(workflow: WorkflowRecord, triggerNode: ExampleNode): Promise<void> {
-		await n8n.deactivate(workflow.id);
-		await waitFor(`the trigger of "${workflow.name}" to switch its registration off`, async () =>
-			(await registrationsOf(triggerNode)).every((registration) => !registration.IsActive) ? true : undefined,
-		);
-		await sandbox.idle();
-	}
-
-	/** Starts one run of a webhook-started copy and returns its execution with run data. */
-	async function runOnce(workflow: WorkflowRecord, webhookPath: string): Promise<ExecutionRecord> {
-		const before = (await n8n.listExecutions(workflow.id)).length;
-		const response = await postToWebhook(n8n.productionWebhookUrl('', webhookPath), {});
-		expect(response.status).toBe(200);
-		await response.arrayBuffer();
-		const executions = await n8n.waitForExecutions(workflow.id, before + 1, RUN_TIMEOUT_MS);
-		return n8n.getExecution(executions[executions.length - 1].id);
-	}
-
-	/** The JSON of every item a node put on `output`, over all its runs. */
-	function itemsOf(execution: ExecutionRecord, nodeName: string, output = 0): Json[] {
-		const runs = execution.data?.resultData.runData[nodeName] ?? [];
-		return runs.flatMap((run) => (run.data?.main[output] ?? []).map((item) => item.json));
-	}
-
-	function expectSuccess(execution: ExecutionRecord): void {
-		const error = execution.data?.resultData.error;
-		expect({ status: execution.status, error: error ? `${error.node?.name}: ${error.message} ${error.description ?? ''}` : undefined }).toEqual({
-			status: 'success',
-			error: undefined,
-		});
-	}
-
-	/** Waits until the workflow has `count` executions that all succeeded; returns them, oldest first. */
-	async function successfulExecutions(workflow: WorkflowRecord, count: number): Promise<ExecutionRecord[]> {
-		const list = await waitFor(`${count} successful executions of "${workflow.name}"`, async () => {
-			const executions = await n8n.listExecutions(workflow.id);
-			if (executions.some((execution) => execution.status === 'error' || execution.status === 'crashed')) return executions;
-			return executions.length >= count && executions.every((execution) => execution.status === 'success') ? executions : undefined;
-		});
-		const full = await Promise.all(list.map((execution) => n8n.getExecution(execution.id)));
-		for (const execution of full) expectSuccess(execution);
-		expect(full).toHaveLength(count);
-		return full;
-	}
-
-	// -------------------------------------------------------------- the files as users import them
-
-	test('the five examples import cleanly, use node versions n8n 2.x has, hold no secrets and link "Trio VMS account" by name', async () => {
-		expect(fs.readdirSync(EXAMPLES_DIR).filter((file) => file.endsWith('.json')).sort()).toEqual(EXAMPLE_FILES);
-
-		// The node types the editor loads (community packages included), as the logged-in owner.
-		// `rest` prefixes /rest; the URL parser folds the `..` back to /types/nodes.json.
-		const types = await n8n.rest<Array<{ name: string; version: number | number[] }>>('GET', '/../types/nodes.json');
-		const versions = new Map<string, Set<number>>();
-		for (const type of types) {
-			const set = versions.get(type.name) ?? new Set<number>();
-			for (const version of [type.version].flat()) set.add(version);
-			versions.set(type.name, set);
+		async function scenario<T = Json>(method: string, urlPath: string, body?: unknown): Promise<T> {
+			const response = await fetch(`${sandbox.url}/_sandbox${urlPath}`, {
+				method,
+				headers: { 'content-type': 'application/json' },
+				body: body === undefined ? undefined : JSON.stringify(body),
+				signal: AbortSignal.timeout(30_000),
+			});
+			const text = await response.text();
+			if (!response.ok)
+				throw new Error(`${method} /_sandbox${urlPath} -> ${response.status}: ${text}`);
+			return (text ? JSON.parse(text) : undefined) as T;
 		}
 
-		for (const file of EXAMPLE_FILES) {
-			const text = fs.readFileSync(path.join(EXAMPLES_DIR, file), 'utf8');
-			expect(text).not.toMatch(/sandbox-(admin|agency)-key|"apiKey"|"password"|127\.0\.0\.1|localhost/i);
-			const example = JSON.parse(text) as Example;
-			expect(example.name).toMatch(/^Trio VMS: /);
-			expect(example.nodes.filter((node) => node.type === 'n8n-nodes-base.stickyNote').length).toBeGreaterThanOrEqual(3);
-			expect(new Set(example.nodes.map((node) => node.name)).size).toBe(example.nodes.length);
-			for (const node of example.nodes) {
-				expect({ file, node: node.name, type: node.type, version: node.typeVersion, known: versions.get(node.type)?.has(node.typeVersion) ?? false }).toEqual({
-					file,
-					node: node.name,
-					type: node.type,
-					version: node.typeVersion,
-					known: true,
-				});
-				if (node.type.startsWith(`${PACKAGE}.`)) {
-					expect(node.credentials).toEqual({ [TRIO_CREDENTIAL_TYPE]: { id: CREDENTIAL_PLACEHOLDER_ID, name: CREDENTIAL_NAME } });
-				} else {
-					// Slack and e-mail credentials are the user's to pick.
-					expect(node.credentials).toBeUndefined();
-				}
+		async function trio<T = Json[]>(urlPath: string): Promise<T> {
+			const response = await fetch(`${sandbox.apiUrl}${urlPath}`, {
+				headers: { 'X-API-KEY': sandbox.adminKey },
+				signal: AbortSignal.timeout(30_000),
+			});
+			const text = await response.text();
+			if (!response.ok) throw new Error(`GET ${urlPath} -> ${response.status}: ${text}`);
+			return JSON.parse(text) as T;
+		}
+
+		async function createWorkflow(example: Example): Promise<WorkflowRecord> {
+			const record = await n8n.createWorkflow({
+				...example,
+				name: `${example.name} (test ${created.length + 1})`,
+			});
+			created.push(record);
+			return record;
+		}
+
+		async function waitFor<T>(
+			what: string,
+			check: () => Promise<T | undefined>,
+			timeoutMs = RUN_TIMEOUT_MS,
+		): Promise<T> {
+			const deadline = Date.now() + timeoutMs;
+			for (;;) {
+				const value = await check();
+				if (value !== undefined) return value;
+				if (Date.now() > deadline)
+					throw new Error(
+						`Timed out after ${timeoutMs} ms waiting for ${what}\n--- last n8n log lines ---\n${n8n.logs().split('\n').slice(-40).join('\n')}`,
+					);
+				await new Promise((resolve) => setTimeout(resolve, 250));
 			}
-
-			// Imported exactly as the file is: n8n replaces the unknown placeholder id with the
-			// user's credential of the same name and type.
-			const record = await n8n.createWorkflow({ ...example });
-			const stored = await n8n.api<{ nodes: ExampleNode[] }>('GET', `/workflows/${record.id}`);
-			for (const node of stored.nodes.filter((each) => each.type.startsWith(`${PACKAGE}.`))) {
-				expect(node.credentials?.[TRIO_CREDENTIAL_TYPE]).toEqual(credential);
-			}
-			await n8n.deleteWorkflow(record.id);
-		}
-	});
-
-	// -------------------------------------------------------------- 1. job -> Slack
-
-	test('01: a job opened and then closed in Trio gives one Slack message each, built from the job', async () => {
-		const example = forTest('01-new-job-to-slack.json', credential);
-		const trigger = nodeNamed(example, 'When a job is opened, updated or closed');
-		expect(trigger.parameters.events).toEqual(['Job Update']);
-		expect(nodeNamed(example, 'Post in Slack').type).toBe('n8n-nodes-base.slack');
-		swapSlackForReceiver(example, `${receiver.url}/slack-01`);
-		const workflow = await createWorkflow(example);
-		await activateTrigger(workflow, trigger);
-
-		const job = await scenario<{ Number: number }>('POST', '/jobs', {
-			Title: 'Travel RN - ICU (Nights)',
-			FacilityName: 'Saint Alphonsus Medical Center',
-			UnitName: '4 West ICU',
-			City: 'Boise',
-			State: 'Idaho',
-			StateAbbreviation: 'ID',
-			StartDate: '2027-02-15T00:00:00Z',
-			Shift: { ShiftDescription: '3x12 Nights 19:00-07:30', ShiftIdentifier: 'N12', ShiftStart: '19:00', ShiftEnd: '07:30', ShiftHours: 12 },
-			RateDescription: '$2,850/wk',
-			NumberOfPositions: 3,
-			NumberOfOpenPositions: 2,
-		});
-		const [opened] = await receiver.waitFor('/slack-01', 1);
-		expect(opened.body).toEqual({
-			channel: '#open-jobs',
-			text: [
-				`:hospital: *Open job*: Travel RN - ICU (Nights) (job ${job.Number})`,
-				'*Facility:* Saint Alphonsus Medical Center, 4 West ICU',
-				'*Location:* Boise, ID',
-				// Midnight UTC, shown as the date Trio sends although n8n runs at UTC+14.
-				'*Start date:* 2027-02-15',
-				'*Shift:* 3x12 Nights 19:00-07:30',
-				'*Rate:* $2,850/wk',
-				'*Open positions:* 2 of 3',
-			].join('\n'),
-		});
-
-		await scenario('POST', `/jobs/${job.Number}/close`, { reason: 'Filled by another agency' });
-		const messages = await receiver.waitFor('/slack-01', 2);
-		expect((messages[1].body as { text: string }).text.split('\n')[0]).toBe(`:no_entry: *Job closed*: Travel RN - ICU (Nights) (job ${job.Number})`);
-
-		await successfulExecutions(workflow, 2);
-		await deactivateTrigger(workflow, trigger);
-		expect(receiver.received.filter((request) => request.path === '/slack-01')).toHaveLength(2);
-	});
-
-	// -------------------------------------------------------------- 2. spreadsheet -> submissions
-
-	test('02: CSV rows become submissions once each; failed rows land in the failed-rows file with the reason, and a rerun of that file submits only what was fixed', async () => {
-		const settingsNode = 'Settings: where the files are';
-		const shipped = readExample('02-spreadsheet-to-submissions.json');
-		expect(assignment(shipped, settingsNode, 'Folder').value).toBe(SHIPPED_FILES_FOLDER);
-		expect(assignment(shipped, settingsNode, 'Candidates File').value).toBe('candidates.csv');
-		for (const name of ['Find or create the candidate', 'Read the resume', 'Submit to the job']) {
-			expect(nodeNamed(shipped, name).onError).toBe('continueErrorOutput');
 		}
 
-		const copy = (candidatesFile: string) => {
-			const example = forTest('02-spreadsheet-to-submissions.json', credential);
-			assignment(example, settingsNode, 'Folder').value = filesFolder;
-			assignment(example, settingsNode, 'Candidates File').value = candidatesFile;
-			const webhookPath = swapTriggerForWebhook(example, 'Start');
-			return { example, webhookPath };
-		};
-		const resume = (file: string) => path.join(SAMPLE_DATA_DIR, 'resumes', file);
-		const submissionPosts = () => sandbox.requests().filter((request) => request.route === 'POST /api/v3/Submission');
-		const candidatePosts = () => sandbox.requests().filter((request) => request.route === 'POST /api/v3/candidates');
-		const seededSubmissions = new Set((await trio<Array<{ Number: number }>>('/Submission')).map((submission) => submission.Number));
-		const newSubmissions = async () =>
-			(await trio<Array<{ Number: number; JobNumber: number; CandidateNumber: number; BillRateAmount: number | null; StartDate: string | null }>>('/Submission')).filter(
-				(submission) => !seededSubmissions.has(submission.Number),
+		/** The trigger's registrations at the sandbox (its URLs start with the node's production URL). */
+		async function registrationsOf(
+			triggerNode: ExampleNode,
+		): Promise<Array<{ Url: string; Events: string[]; IsActive: boolean }>> {
+			const prefix = n8n.productionWebhookUrl(triggerNode.webhookId ?? '', 'webhook');
+			const all =
+				await trio<Array<{ Url: string; Events: string[]; IsActive: boolean }>>('/Webhooks');
+			return all.filter((registration) => registration.Url.startsWith(prefix));
+		}
+
+		/** Activates (publishes) a Trio-triggered workflow and waits until its registration is active. */
+		async function activateTrigger(
+			workflow: WorkflowRecord,
+			triggerNode: ExampleNode,
+		): Promise<void> {
+			await n8n.activate(workflow.id);
+			// n8n 2.x publishes asynchronously: the trigger registers a moment after the call returns.
+			await waitFor(`the trigger of "${workflow.name}" to register at the sandbox`, async () =>
+				(await registrationsOf(triggerNode)).some((registration) => registration.IsActive)
+					? true
+					: undefined,
 			);
-		const candidateNumber = async (email: string) => {
-			const found = await trio<Array<{ number: number }>>(`/candidates?email=${encodeURIComponent(email)}`);
-			expect(found).toHaveLength(1);
-			return found[0].number;
-		};
-		const failedFiles = () => fs.readdirSync(filesFolder).filter((file) => /^failed-rows-.*\.csv$/.test(file)).sort();
+		}
 
-		// ---- first run: the sample file as shipped
-		sandbox.clearRequests();
-		const first = copy('candidates.csv');
-		const firstWorkflow = await createWorkflow(first.example);
-		await n8n.activate(firstWorkflow.id);
-		const run1 = await runOnce(firstWorkflow, first.webhookPath);
-		expectSuccess(run1);
-		await n8n.deactivate(firstWorkflow.id);
+		async function deactivateTrigger(
+			workflow: WorkflowRecord,
+			triggerNode: ExampleNode,
+		): Promise<void> {
+			await n8n.deactivate(workflow.id);
+			await waitFor(`the trigger of "${workflow.name}" to switch its registration off`, async () =>
+				(await registrationsOf(triggerNode)).every((registration) => !registration.IsActive)
+					? true
+					: undefined,
+			);
+			await sandbox.idle();
+		}
 
-		const jane = await candidateNumber('jane.doe@example.com');
-		expect(await candidateNumber('rachel.anderson.5001@example.com')).toBe(5001);
-		const submitted = await newSubmissions();
-		expect(submitted.map(({ JobNumber, CandidateNumber, BillRateAmount, StartDate }) => ({ JobNumber, CandidateNumber, BillRateAmount, StartDate }))).toEqual([
-			{ JobNumber: 100001, CandidateNumber: jane, BillRateAmount: 65.5, StartDate: '2027-01-04T00:00:00' },
-			{ JobNumber: 100003, CandidateNumber: 5001, BillRateAmount: 72, StartDate: '2027-01-11T00:00:00' },
-			{ JobNumber: 100004, CandidateNumber: jane, BillRateAmount: 68.25, StartDate: '2027-02-01T00:00:00' },
-		]);
-		const files = await Promise.all(submitted.map((submission) => scenario<Json>('GET', `/submissions/${submission.Number}/file`)));
-		expect(files.map(({ filename, contentType, sha256: hash }) => ({ filename, contentType, sha256: hash }))).toEqual([
-			{ filename: 'jane-doe-rn.pdf', contentType: 'application/pdf', sha256: sha256(resume('jane-doe-rn.pdf')) },
-			{ filename: 'rachel-anderson.txt', contentType: 'text/plain', sha256: sha256(resume('rachel-anderson.txt')) },
-			{ filename: 'jane-doe-rn.pdf', contentType: 'application/pdf', sha256: sha256(resume('jane-doe-rn.pdf')) },
-		]);
-		// Sent once each: three accepted, plus Luis's, which Trio refused (job on hold). The bad
-		// e-mail, the missing resume, the PNG and the text-in-a-.pdf never reached Trio.
-		expect(submissionPosts().map((request) => request.status)).toEqual([200, 200, 200, 400]);
-		// Candidates created once: Jane (her second row finds her), Maria, Luis, Sam, Priya.
-		expect(candidatePosts()).toHaveLength(5);
-
-		expect(itemsOf(run1, 'Submitted rows')).toEqual([
-			expect.objectContaining({ Email: 'jane.doe@example.com', 'Job Number': '100001', 'Candidate Number': jane, Candidate: 'created in Trio', 'Submission Number': submitted[0].Number, Status: 'Submitted' }),
-			expect.objectContaining({ Email: 'rachel.anderson.5001@example.com', 'Job Number': '100003', 'Candidate Number': 5001, Candidate: 'already in Trio', 'Submission Number': submitted[1].Number }),
-			expect.objectContaining({ Email: 'jane.doe@example.com', 'Job Number': '100004', 'Candidate Number': jane, Candidate: 'already in Trio', 'Submission Number': submitted[2].Number }),
-		]);
-
-		const expectedFailures = [
-			{ Email: 'tom.brown@example', 'Failed At': 'Find or create the candidate', Reason: expect.stringContaining('"Email" must be a valid e-mail address') },
-			{ Email: 'sam.lee@example.com', 'Failed At': 'Read the resume', Reason: 'No file(s) found', Details: `Looked for ${filesFolder}/resumes/sam-lee.docx` },
-			{ Email: 'maria.garcia@example.com', 'Failed At': 'Submit to the job', Reason: expect.stringContaining('format .png is not accepted') },
-			{ Email: 'luis.ortiz@example.com', 'Failed At': 'Submit to the job', Reason: expect.stringMatching(/^Trio VMS answered 400 Bad Request: .*job 100002 is OnHold/) },
-			{ Email: 'priya.shah@example.com', 'Failed At': 'Submit to the job', Reason: expect.stringContaining('its content is plain text') },
-		];
-		expect(itemsOf(run1, 'Failed rows, with the reason')).toEqual(expectedFailures.map((failure) => expect.objectContaining(failure)));
-
-		const [failedFile] = failedFiles();
-		expect(failedFiles()).toHaveLength(1);
-		const failedRows = parseCsv(fs.readFileSync(path.join(filesFolder, failedFile), 'utf8'));
-		expect(Object.keys(failedRows[0])).toEqual(['First Name', 'Last Name', 'Email', 'Phone', 'Job Number', 'Bill Rate', 'Start Date', 'Resume File', 'Failed At', 'Reason', 'Details']);
-		expect(failedRows).toEqual(expectedFailures.map((failure) => expect.objectContaining(failure)));
-		expect(failedRows.find((row) => row.Email === 'luis.ortiz@example.com')).toEqual(
-			expect.objectContaining({ 'First Name': 'Luis', 'Last Name': 'Ortiz', Phone: '(305) 555-0190', 'Job Number': '100002', 'Bill Rate': '55.00', 'Start Date': '2027-01-04', 'Resume File': 'luis-ortiz.txt' }),
-		);
-
-		// ---- second run: the failed-rows file as the input, after the facility reopened Luis's job
-		await scenario('POST', '/jobs/100002/reopen', {});
-		// The file name carries the time to the second: make sure the second run's differs.
-		await new Promise((resolve) => setTimeout(resolve, 1100));
-		sandbox.clearRequests();
-		const second = copy(failedFile);
-		const secondWorkflow = await createWorkflow(second.example);
-		await n8n.activate(secondWorkflow.id);
-		const run2 = await runOnce(secondWorkflow, second.webhookPath);
-		expectSuccess(run2);
-		await n8n.deactivate(secondWorkflow.id);
-
-		const luis = await candidateNumber('luis.ortiz@example.com');
-		expect(candidatePosts()).toHaveLength(0);
-		expect(submissionPosts().map((request) => request.status)).toEqual([200]);
-		const afterRerun = await newSubmissions();
-		expect(afterRerun).toHaveLength(4);
-		expect(afterRerun[3]).toEqual(expect.objectContaining({ JobNumber: 100002, CandidateNumber: luis, BillRateAmount: 55, StartDate: '2027-01-04T00:00:00' }));
-		expect(itemsOf(run2, 'Submitted rows')).toEqual([expect.objectContaining({ Email: 'luis.ortiz@example.com', Candidate: 'already in Trio' })]);
-		expect(itemsOf(run2, 'Failed rows, with the reason').map((row) => row.Email)).toEqual([
-			'tom.brown@example',
-			'sam.lee@example.com',
-			'maria.garcia@example.com',
-			'priya.shah@example.com',
-		]);
-		expect(failedFiles()).toHaveLength(2);
-
-		// Every good row of the sample is in Trio exactly once.
-		const pairs = afterRerun.map((submission) => `${submission.JobNumber}/${submission.CandidateNumber}`);
-		expect(pairs).toEqual([`100001/${jane}`, '100003/5001', `100004/${jane}`, `100002/${luis}`]);
-	});
-
-	test('02: outside ~/.n8n-files n8n 2.x refuses to read the file, with the message the README quotes', async () => {
-		const outside = fs.mkdtempSync(path.join(home, 'not-allowed-'));
-		fs.copyFileSync(path.join(SAMPLE_DATA_DIR, 'candidates.csv'), path.join(outside, 'candidates.csv'));
-		const example = forTest('02-spreadsheet-to-submissions.json', credential);
-		assignment(example, 'Settings: where the files are', 'Folder').value = outside;
-		const webhookPath = swapTriggerForWebhook(example, 'Start');
-		const workflow = await createWorkflow(example);
-		await n8n.activate(workflow.id);
-		sandbox.clearRequests();
-		const run = await runOnce(workflow, webhookPath);
-		await n8n.deactivate(workflow.id);
-		expect(run.status).toBe('error');
-		expect(run.data?.resultData.error?.message).toBe('Access to the file is not allowed.');
-		expect(run.data?.resultData.lastNodeExecuted).toBe('Read the candidates file');
-		expect(sandbox.requests()).toHaveLength(0);
-	});
-
-	// -------------------------------------------------------------- 3. offer -> approval -> accept
-
-	test('03: an offer e-mails a recruiter; "Accept the offer" accepts it in Trio, "Do not accept" sends nothing', async () => {
-		const example = forTest('03-offer-approval-then-accept.json', credential);
-		const trigger = nodeNamed(example, 'When a submission changes status');
-		expect(trigger.parameters.events).toEqual(['Submission Update']);
-		const mailNode = nodeNamed(example, 'Ask a recruiter by e-mail');
-		expect(mailNode.parameters.operation).toBe('sendAndWait');
-		mailNode.credentials = { smtp: { ...smtpCredential } };
-		const workflow = await createWorkflow(example);
-		await activateTrigger(workflow, trigger);
-
-		const candidates = (await trio<Array<{ Number: number; Status: string; JobNumber: number; BillRateAmount: number | null; StartDate: string | null }>>('/Submission')).filter(
-			(submission) => submission.Status === 'Submitted' || submission.Status === 'Under Review',
-		);
-		expect(candidates.length).toBeGreaterThanOrEqual(2);
-		const [toAccept, toLeave] = candidates;
-		const job = await trio<{ Title: string; FacilityName: string | null; ClientName: string }>(`/Job/${toAccept.JobNumber}`);
-
-		sandbox.clearRequests();
-		await scenario('POST', `/submissions/${toAccept.Number}/status`, { status: 'Offered', reason: 'Start date confirmed' });
-		await smtp.waitFor(1);
-		await scenario('POST', `/submissions/${toLeave.Number}/status`, { status: 'Offered' });
-		const mails = await smtp.waitFor(2);
-		const mailFor = (number: number): ReceivedMail => {
-			const mail = mails.find((each) => each.subject === `Offer on submission ${number}: accept it in Trio?`);
-			if (!mail) throw new Error(`No e-mail for submission ${number}: ${mails.map((each) => each.subject).join(' | ')}`);
-			return mail;
-		};
-		const acceptMail = mailFor(toAccept.Number);
-		expect(acceptMail.to).toEqual(['<recruiter@your-agency.com>']);
-		expect(acceptMail.body).toContain(`The facility made an offer on submission ${toAccept.Number}.`);
-		expect(acceptMail.body).toContain(`Job: ${job.Title} (job ${toAccept.JobNumber})`);
-		expect(acceptMail.body).toContain(`Facility: ${job.FacilityName || job.ClientName}`);
-		expect(acceptMail.body).toContain('Note from the facility: Start date confirmed');
-		expect(acceptMail.body).toContain(`Start date: ${toAccept.StartDate ? toAccept.StartDate.slice(0, 10) : 'not given'}`);
-
-		const click = async (mail: ReceivedMail, approved: boolean) => {
-			const link = linksIn(mail.body).find((href) => href.includes(`approved=${approved}`));
-			expect(link).toBeDefined();
-			const response = await fetch(link as string, { headers: { 'user-agent': BROWSER_USER_AGENT }, signal: AbortSignal.timeout(30_000) });
+		/** Starts one run of a webhook-started copy and returns its execution with run data. */
+		async function runOnce(
+			workflow: WorkflowRecord,
+			webhookPath: string,
+		): Promise<ExecutionRecord> {
+			const before = (await n8n.listExecutions(workflow.id)).length;
+			const response = await postToWebhook(n8n.productionWebhookUrl('', webhookPath), {});
 			expect(response.status).toBe(200);
 			await response.arrayBuffer();
-		};
-		await click(mailFor(toLeave.Number), false);
-		await click(acceptMail, true);
+			const executions = await n8n.waitForExecutions(workflow.id, before + 1, RUN_TIMEOUT_MS);
+			return n8n.getExecution(executions[executions.length - 1].id);
+		}
 
-		await waitFor(`submission ${toAccept.Number} to be Accepted`, async () => {
-			const record = await scenario<{ submission: { Status: string } }>('GET', `/submissions/${toAccept.Number}`);
-			return record.submission.Status === 'Accepted' ? true : undefined;
-		});
-		// Two offers, and the Submission Update of the accept itself (stopped by the filter).
-		const executions = await successfulExecutions(workflow, 3);
-		await deactivateTrigger(workflow, trigger);
+		/** The JSON of every item a node put on `output`, over all its runs. */
+		function itemsOf(execution: ExecutionRecord, nodeName: string, output = 0): Json[] {
+			const runs = execution.data?.resultData.runData[nodeName] ?? [];
+			return runs.flatMap((run) => (run.data?.main[output] ?? []).map((item) => item.json));
+		}
 
-		expect((await scenario<{ submission: { Status: string } }>('GET', `/submissions/${toLeave.Number}`)).submission.Status).toBe('Offered');
-		const accepts = sandbox.requests().filter((request) => request.route === 'POST /api/v3/Submission/Accept');
-		expect(accepts.map((request) => request.status)).toEqual([200]);
-		const ranAccept = executions.filter((execution) => itemsOf(execution, 'Accept the offer in Trio').length > 0);
-		expect(ranAccept).toHaveLength(1);
-		expect(itemsOf(ranAccept[0], 'Accept the offer in Trio')).toEqual([expect.objectContaining({ Number: toAccept.Number, Status: 'Accepted' })]);
-		expect(executions.filter((execution) => itemsOf(execution, 'Not approved: nothing is sent').length > 0)).toHaveLength(1);
-		const stoppedByFilter = executions.filter((execution) => itemsOf(execution, 'Only offers').length === 0);
-		expect(stoppedByFilter.map((execution) => itemsOf(execution, 'When a submission changes status')[0].Status)).toEqual(['Accepted']);
-	});
+		function expectSuccess(execution: ExecutionRecord): void {
+			const error = execution.data?.resultData.error;
+			expect({
+				status: execution.status,
+				error: error
+					? `${error.node?.name}: ${error.message} ${error.description ?? ''}`
+					: undefined,
+			}).toEqual({
+				status: 'success',
+				error: undefined,
+			});
+		}
 
-	// -------------------------------------------------------------- 4. nightly job sync
-
-	test('04: the sync keeps the "Trio jobs" data table equal to Trio, marks a job Trio stops listing as Closed and opens it again when it returns', async () => {
-		const example = forTest('04-nightly-job-sync-to-data-table.json', credential);
-		expect(nodeNamed(example, 'Every night at 2:00').type).toBe('n8n-nodes-base.scheduleTrigger');
-		const getJobs = nodeNamed(example, 'Get all open and on-hold jobs');
-		expect(getJobs.parameters).toEqual(expect.objectContaining({ resource: 'job', operation: 'getAll', returnAll: true, filters: {} }));
-		expect(nodeNamed(example, 'Mark jobs Trio no longer lists as Closed').executeOnce).toBe(true);
-		const webhookPath = swapTriggerForWebhook(example, 'Every night at 2:00');
-		const workflow = await createWorkflow(example);
-		await n8n.activate(workflow.id);
-
-		type Row = { jobNumber: number; status: string; title: string; currentOpenPositions: number; openPositions: number; closedAt: string; syncRun: string; lastSeenAt: string; startDate: string };
-		const readTable = async (): Promise<Map<number, Row>> => {
-			const rows = (await runThroughWebhook(n8n, [
-				{
-					name: 'Read the Trio jobs table',
-					type: 'n8n-nodes-base.dataTable',
-					typeVersion: 1.1,
-					parameters: { operation: 'get', dataTableId: { __rl: true, mode: 'name', value: 'Trio jobs' }, returnAll: true },
+		/** Waits until the workflow has `count` executions that all succeeded; returns them, oldest first. */
+		async function successfulExecutions(
+			workflow: WorkflowRecord,
+			count: number,
+		): Promise<ExecutionRecord[]> {
+			const list = await waitFor(
+				`${count} successful executions of "${workflow.name}"`,
+				async () => {
+					const executions = await n8n.listExecutions(workflow.id);
+					if (
+						executions.some(
+							(execution) => execution.status === 'error' || execution.status === 'crashed',
+						)
+					)
+						return executions;
+					return executions.length >= count &&
+						executions.every((execution) => execution.status === 'success')
+						? executions
+						: undefined;
 				},
-			], {})) as unknown as Row[];
-			return new Map(rows.map((row) => [row.jobNumber, row]));
-		};
-		type Listed = { Number: number; JobStatus: string; Title: string; NumberOfCurrentOpenPositions: number; NumberOfOpenPositions: number; StartDate: string | null };
-		const expectTableMatchesTrio = (table: Map<number, Row>, listed: Listed[], run: ExecutionRecord) => {
-			for (const job of listed) {
-				expect({ job: job.Number, row: table.get(job.Number) }).toEqual({
-					job: job.Number,
-					row: expect.objectContaining({
-						status: job.JobStatus,
-						title: job.Title,
-						currentOpenPositions: job.NumberOfCurrentOpenPositions,
-						openPositions: job.NumberOfOpenPositions,
-						startDate: job.StartDate ? job.StartDate.slice(0, 10) : '',
-						closedAt: '',
-						syncRun: run.id,
-					}),
-				});
+			);
+			const full = await Promise.all(list.map((execution) => n8n.getExecution(execution.id)));
+			for (const execution of full) expectSuccess(execution);
+			expect(full).toHaveLength(count);
+			return full;
+		}
+
+		// -------------------------------------------------------------- the files as users import them
+
+		test('the five examples import cleanly, use node versions n8n 2.x has, hold no secrets and link "Trio VMS account" by name', async () => {
+			expect(
+				fs
+					.readdirSync(EXAMPLES_DIR)
+					.filter((file) => file.endsWith('.json'))
+					.sort(),
+			).toEqual(EXAMPLE_FILES);
+
+			// The node types the editor loads (community packages included), as the logged-in owner.
+			// `rest` prefixes /rest; the URL parser folds the `..` back to /types/nodes.json.
+			const types = await n8n.rest<Array<{ name: string; version: number | number[] }>>(
+				'GET',
+				'/../types/nodes.json',
+			);
+			const versions = new Map<string, Set<number>>();
+			for (const type of types) {
+				const set = versions.get(type.name) ?? new Set<number>();
+				for (const version of [type.version].flat()) set.add(version);
+				versions.set(type.name, set);
 			}
-		};
 
-		// ---- run 1: an empty table is created and filled
-		const run1 = await runOnce(workflow, webhookPath);
-		expectSuccess(run1);
-		const listed1 = await trio<Listed[]>('/Job');
-		const table1 = await readTable();
-		expect(table1.size).toBe(listed1.length);
-		expectTableMatchesTrio(table1, listed1, run1);
-		expect(itemsOf(run1, 'Mark jobs Trio no longer lists as Closed')).toEqual([]);
+			for (const file of EXAMPLE_FILES) {
+				const text = fs.readFileSync(path.join(EXAMPLES_DIR, file), 'utf8');
+				expect(text).not.toMatch(
+					/sandbox-(admin|agency)-key|"apiKey"|"password"|127\.0\.0\.1|localhost/i,
+				);
+				const example = JSON.parse(text) as Example;
+				expect(example.name).toMatch(/^Trio VMS: /);
+				expect(
+					example.nodes.filter((node) => node.type === 'n8n-nodes-base.stickyNote').length,
+				).toBeGreaterThanOrEqual(3);
+				expect(new Set(example.nodes.map((node) => node.name)).size).toBe(example.nodes.length);
+				for (const node of example.nodes) {
+					expect({
+						file,
+						node: node.name,
+						type: node.type,
+						version: node.typeVersion,
+						known: versions.get(node.type)?.has(node.typeVersion) ?? false,
+					}).toEqual({
+						file,
+						node: node.name,
+						type: node.type,
+						version: node.typeVersion,
+						known: true,
+					});
+					if (node.type.startsWith(`${PACKAGE}.`)) {
+						expect(node.credentials).toEqual({
+							[TRIO_CREDENTIAL_TYPE]: { id: CREDENTIAL_PLACEHOLDER_ID, name: CREDENTIAL_NAME },
+						});
+					} else {
+						// Slack and e-mail credentials are the user's to pick.
+						expect(node.credentials).toBeUndefined();
+					}
+				}
 
-		// ---- between runs: the facility closes a job, opens a new one, and fills a position
-		await scenario('POST', '/jobs/100001/close', { reason: 'Filled' });
-		const opened = await scenario<{ Number: number }>('POST', '/jobs', { Title: 'Night Shift RN - Telemetry' });
-		const withPositions = listed1.find((job) => job.JobStatus === 'Open' && job.NumberOfCurrentOpenPositions > 0 && job.Number !== 100001) as Listed;
-		await scenario('POST', `/jobs/${withPositions.Number}/open-positions`, { count: withPositions.NumberOfCurrentOpenPositions - 1 });
-
-		const run2 = await runOnce(workflow, webhookPath);
-		expectSuccess(run2);
-		expect(itemsOf(run2, 'Make sure the table exists')[0].id).toBe(itemsOf(run1, 'Make sure the table exists')[0].id);
-		const listed2 = await trio<Listed[]>('/Job');
-		const table2 = await readTable();
-		expect(table2.size).toBe(listed1.length + 1);
-		expectTableMatchesTrio(table2, listed2, run2);
-		expect(table2.get(opened.Number)).toEqual(expect.objectContaining({ title: 'Night Shift RN - Telemetry', status: 'Open' }));
-		expect(table2.get(withPositions.Number)?.currentOpenPositions).toBe(withPositions.NumberOfCurrentOpenPositions - 1);
-		const closed = [...table2.values()].filter((row) => row.status === 'Closed');
-		expect(closed.map((row) => row.jobNumber)).toEqual([100001]);
-		expect(closed[0].closedAt).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
-		expect(closed[0].syncRun).toBe(run1.id);
-		expect(itemsOf(run2, 'Mark jobs Trio no longer lists as Closed').map((row) => row.jobNumber)).toEqual([100001]);
-
-		// ---- the job is opened again: the next run lists it as open
-		await scenario('POST', '/jobs/100001/reopen', {});
-		const run3 = await runOnce(workflow, webhookPath);
-		expectSuccess(run3);
-		const table3 = await readTable();
-		expect(table3.get(100001)).toEqual(expect.objectContaining({ status: 'Open', closedAt: '', syncRun: run3.id }));
-		expect([...table3.values()].filter((row) => row.status === 'Closed')).toEqual([]);
-		await n8n.deactivate(workflow.id);
-	});
-
-	// -------------------------------------------------------------- 5. per diem shifts
-
-	test('05: one delivery of two opened shifts gives two Slack messages, Start and End exactly as Trio sent them', async () => {
-		const example = forTest('05-per-diem-shifts-to-slack.json', credential);
-		const trigger = nodeNamed(example, 'When per diem shifts are opened');
-		expect(trigger.parameters).toEqual(expect.objectContaining({ events: ['Per Diem Shift Opened'], splitShifts: true }));
-		swapSlackForReceiver(example, `${receiver.url}/slack-05`);
-		const workflow = await createWorkflow(example);
-		await activateTrigger(workflow, trigger);
-
-		sandbox.clearDeliveries();
-		const shifts = await scenario<Array<{ Number: number; Start: string; End: string }>>('POST', '/per-diem/shifts', {
-			shifts: [
-				{
-					Profession: 'RN',
-					Specialty: 'Telemetry',
-					StaffingPool: { Id: 'pool-sac-rn', Name: 'Sacramento RN Float Pool' },
-					Facility: { Id: 'fac-mercy', Name: 'Mercy General Hospital' },
-					Unit: { Id: 'unit-3n', Name: '3 North Telemetry' },
-					Start: '2027-03-01T07:00:00',
-					End: '2027-03-01T19:30:00',
-					PeriodOfWork: 'Day',
-					Duration: 12.5,
-					RateType: 'Premium',
-					ShiftType: 'Per Diem',
-					Notes: 'Badge pickup at security',
-				},
-				{
-					Start: '2027-03-02T23:00:00',
-					End: '2027-03-03T07:30:00',
-					Facility: { Id: null, Name: null },
-					Unit: { Id: null, Name: null },
-					Notes: null,
-				},
-			],
+				// Imported exactly as the file is: n8n replaces the unknown placeholder id with the
+				// user's credential of the same name and type.
+				const record = await n8n.createWorkflow({ ...example });
+				const stored = await n8n.api<{ nodes: ExampleNode[] }>('GET', `/workflows/${record.id}`);
+				for (const node of stored.nodes.filter((each) => each.type.startsWith(`${PACKAGE}.`))) {
+					expect(node.credentials?.[TRIO_CREDENTIAL_TYPE]).toEqual(credential);
+				}
+				await n8n.deleteWorkflow(record.id);
+			}
 		});
-		const messages = await receiver.waitFor('/slack-05', 2);
-		await successfulExecutions(workflow, 1);
-		await deactivateTrigger(workflow, trigger);
 
-		const openedDeliveries = sandbox.deliveries().filter((delivery) => delivery.event === 'Per Diem Shift Opened');
-		expect(openedDeliveries).toHaveLength(1);
-		const texts = messages.map((message) => (message.body as { channel: string; text: string }).text);
-		expect(messages.map((message) => (message.body as { channel: string }).channel)).toEqual(['#per-diem-shifts', '#per-diem-shifts']);
-		expect(texts[0]).toBe(
-			[
-				':calendar: *Per diem shift open*: RN - Telemetry',
-				'*Where:* Mercy General Hospital, 3 North Telemetry',
-				'*Starts:* 2027-03-01T07:00:00',
-				'*Ends:* 2027-03-01T19:30:00',
-				'_(local time of the staffing pool Sacramento RN Float Pool)_',
-				'*Type:* Per Diem, Day, 12.5 h',
-				'*Rate type:* Premium',
-				'*Notes:* Badge pickup at security',
-				`Shift ${shifts[0].Number}`,
-			].join('\n'),
-		);
-		const second = texts[1].split('\n');
-		expect(second).toContain('*Where:* facility not given');
-		expect(second).toContain('*Starts:* 2027-03-02T23:00:00');
-		expect(second).toContain('*Ends:* 2027-03-03T07:30:00');
-		expect(second.some((line) => line.startsWith('*Notes:*'))).toBe(false);
-		expect(second[second.length - 1]).toBe(`Shift ${shifts[1].Number}`);
-	});
-});
+		// -------------------------------------------------------------- 1. job -> Slack
+
+		test('01: a job opened and then closed in Trio gives one Slack message each, built from the job', async () => {
+			const example = forTest('01-new-job-to-slack.json', credential);
+			const trigger = nodeNamed(example, 'When a job is opened, updated or closed');
+			expect(trigger.parameters.events).toEqual(['Job Update']);
+			expect(nodeNamed(example, 'Post in Slack').type).toBe('n8n-nodes-base.slack');
+			swapSlackForReceiver(example, `${receiver.url}/slack-01`);
+			const workflow = await createWorkflow(example);
+			await activateTrigger(workflow, trigger);
+
+			const job = await scenario<{ Number: number }>('POST', '/jobs', {
+				Title: 'Travel RN - ICU (Nights)',
+				FacilityName: 'Saint Alphonsus Medical Center',
+				UnitName: '4 West ICU',
+				City: 'Boise',
+				State: 'Idaho',
+				StateAbbreviation: 'ID',
+				StartDate: '2027-02-15T00:00:00Z',
+				Shift: {
+					ShiftDescription: '3x12 Nights 19:00-07:30',
+					ShiftIdentifier: 'N12',
+					ShiftStart: '19:00',
+					ShiftEnd: '07:30',
+					ShiftHours: 12,
+				},
+				RateDescription: '$2,850/wk',
+				NumberOfPositions: 3,
+				NumberOfOpenPositions: 2,
+			});
+			const [opened] = await receiver.waitFor('/slack-01', 1);
+			expect(opened.body).toEqual({
+				channel: '#open-jobs',
+				text: [
+					`:hospital: *Open job*: Travel RN - ICU (Nights) (job ${job.Number})`,
+					'*Facility:* Saint Alphonsus Medical Center, 4 West ICU',
+					'*Location:* Boise, ID',
+					// Midnight UTC, shown as the date Trio sends although n8n runs at UTC+14.
+					'*Start date:* 2027-02-15',
+					'*Shift:* 3x12 Nights 19:00-07:30',
+					'*Rate:* $2,850/wk',
+					'*Open positions:* 2 of 3',
+				].join('\n'),
+			});
+
+			await scenario('POST', `/jobs/${job.Number}/close`, { reason: 'Filled by another agency' });
+			const messages = await receiver.waitFor('/slack-01', 2);
+			expect((messages[1].body as { text: string }).text.split('\n')[0]).toBe(
+				`:no_entry: *Job closed*: Travel RN - ICU (Nights) (job ${job.Number})`,
+			);
+
+			await successfulExecutions(workflow, 2);
+			await deactivateTrigger(workflow, trigger);
+			expect(receiver.received.filter((request) => request.path === '/slack-01')).toHaveLength(2);
+		});
+
+		// -------------------------------------------------------------- 2. spreadsheet -> submissions
+
+		test('02: CSV rows become submissions once each; failed rows land in the failed-rows file with the reason, and a rerun of that file submits only what was fixed', async () => {
+			const settingsNode = 'Settings: where the files are';
+			const shipped = readExample('02-spreadsheet-to-submissions.json');
+			expect(assignment(shipped, settingsNode, 'Folder').value).toBe(SHIPPED_FILES_FOLDER);
+			expect(assignment(shipped, settingsNode, 'Candidates File').value).toBe('candidates.csv');
+			for (const name of ['Find or create the candidate', 'Read the resume', 'Submit to the job']) {
+				expect(nodeNamed(shipped, name).onError).toBe('continueErrorOutput');
+			}
+
+			const copy = (candidatesFile: string) => {
+				const example = forTest('02-spreadsheet-to-submissions.json', credential);
+				assignment(example, settingsNode, 'Folder').value = filesFolder;
+				assignment(example, settingsNode, 'Candidates File').value = candidatesFile;
+				const webhookPath = swapTriggerForWebhook(example, 'Start');
+				return { example, webhookPath };
+			};
+			const resume = (file: string) => path.join(SAMPLE_DATA_DIR, 'resumes', file);
+			const submissionPosts = () =>
+				sandbox.requests().filter((request) => request.route === 'POST /api/v3/Submission');
+			const candidatePosts = () =>
+				sandbox.requests().filter((request) => request.route === 'POST /api/v3/candidates');
+			const seededSubmissions = new Set(
+				(await trio<Array<{ Number: number }>>('/Submission')).map(
+					(submission) => submission.Number,
+				),
+			);
+			const newSubmissions = async () =>
+				(
+					await trio<
+						Array<{
+							Number: number;
+							JobNumber: number;
+							CandidateNumber: number;
+							BillRateAmount: number | null;
+							StartDate: string | null;
+						}>
+					>('/Submission')
+				).filter((submission) => !seededSubmissions.has(submission.Number));
+			const candidateNumber = async (email: string) => {
+				const found = await trio<Array<{ number: number }>>(
+					`/candidates?email=${encodeURIComponent(email)}`,
+				);
+				expect(found).toHaveLength(1);
+				return found[0].number;
+			};
+			const failedFiles = () =>
+				fs
+					.readdirSync(filesFolder)
+					.filter((file) => /^failed-rows-.*\.csv$/.test(file))
+					.sort();
+
+			// ---- first run: the sample file as shipped
+			sandbox.clearRequests();
+			const first = copy('candidates.csv');
+			const firstWorkflow = await createWorkflow(first.example);
+			await n8n.activate(firstWorkflow.id);
+			const run1 = await runOnce(firstWorkflow, first.webhookPath);
+			expectSuccess(run1);
+			await n8n.deactivate(firstWorkflow.id);
+
+			const jane = await candidateNumber('jane.doe@example.com');
+			expect(await candidateNumber('rachel.anderson.5001@example.com')).toBe(5001);
+			const submitted = await newSubmissions();
+			expect(
+				submitted.map(({ JobNumber, CandidateNumber, BillRateAmount, StartDate }) => ({
+					JobNumber,
+					CandidateNumber,
+					BillRateAmount,
+					StartDate,
+				})),
+			).toEqual([
+				{
+					JobNumber: 100001,
+					CandidateNumber: jane,
+					BillRateAmount: 65.5,
+					StartDate: '2027-01-04T00:00:00',
+				},
+				{
+					JobNumber: 100003,
+					CandidateNumber: 5001,
+					BillRateAmount: 72,
+					StartDate: '2027-01-11T00:00:00',
+				},
+				{
+					JobNumber: 100004,
+					CandidateNumber: jane,
+					BillRateAmount: 68.25,
+					StartDate: '2027-02-01T00:00:00',
+				},
+			]);
+			const files = await Promise.all(
+				submitted.map((submission) =>
+					scenario<Json>('GET', `/submissions/${submission.Number}/file`),
+				),
+			);
+			expect(
+				files.map(({ filename, contentType, sha256: hash }) => ({
+					filename,
+					contentType,
+					sha256: hash,
+				})),
+			).toEqual([
+				{
+					filename: 'jane-doe-rn.pdf',
+					contentType: 'application/pdf',
+					sha256: sha256(resume('jane-doe-rn.pdf')),
+				},
+				{
+					filename: 'rachel-anderson.txt',
+					contentType: 'text/plain',
+					sha256: sha256(resume('rachel-anderson.txt')),
+				},
+				{
+					filename: 'jane-doe-rn.pdf',
+					contentType: 'application/pdf',
+					sha256: sha256(resume('jane-doe-rn.pdf')),
+				},
+			]);
+			// Sent once each: three accepted, plus Luis's, which Trio refused (job on hold). The bad
+			// e-mail, the missing resume, the PNG and the text-in-a-.pdf never reached Trio.
+			expect(submissionPosts().map((request) => request.status)).toEqual([200, 200, 200, 400]);
+			// Candidates created once: Jane (her second row finds her), Maria, Luis, Sam, Priya.
+			expect(candidatePosts()).toHaveLength(5);
+
+			expect(itemsOf(run1, 'Submitted rows')).toEqual([
+				expect.objectContaining({
+					Email: 'jane.doe@example.com',
+					'Job Number': '100001',
+					'Candidate Number': jane,
+					Candidate: 'created in Trio',
+					'Submission Number': submitted[0].Number,
+					Status: 'Submitted',
+				}),
+				expect.objectContaining({
+					Email: 'rachel.anderson.5001@example.com',
+					'Job Number': '100003',
+					'Candidate Number': 5001,
+					Candidate: 'already in Trio',
+					'Submission Number': submitted[1].Number,
+				}),
+				expect.objectContaining({
+					Email: 'jane.doe@example.com',
+					'Job Number': '100004',
+					'Candidate Number': jane,
+					Candidate: 'already in Trio',
+					'Submission Number': submitted[2].Number,
+				}),
+			]);
+
+			const expectedFailures = [
+				{
+					Email: 'tom.brown@example',
+					'Failed At': 'Find or create the candidate',
+					Reason: expect.stringContaining('"Email" must be a valid e-mail address'),
+				},
+				{
+					Email: 'sam.lee@example.com',
+					'Failed At': 'Read the resume',
+					Reason: 'No file(s) found',
+					Details: `Looked for ${filesFolder}/resumes/sam-lee.docx`,
+				},
+				{
+					Email: 'maria.garcia@example.com',
+					'Failed At': 'Submit to the job',
+					Reason: expect.stringContaining('format .png is not accepted'),
+				},
+				{
+					Email: 'luis.ortiz@example.com',
+					'Failed At': 'Submit to the job',
+					Reason: expect.stringMatching(
+						/^Trio VMS answered 400 Bad Request: .*job 100002 is OnHold/,
+					),
+				},
+				{
+					Email: 'priya.shah@example.com',
+					'Failed At': 'Submit to the job',
+					Reason: expect.stringContaining('its content is plain text'),
+				},
+			];
+			expect(itemsOf(run1, 'Failed rows, with the reason')).toEqual(
+				expectedFailures.map((failure) => expect.objectContaining(failure)),
+			);
+
+			const [failedFile] = failedFiles();
+			expect(failedFiles()).toHaveLength(1);
+			const failedRows = parseCsv(fs.readFileSync(path.join(filesFolder, failedFile), 'utf8'));
+			expect(Object.keys(failedRows[0])).toEqual([
+				'First Name',
+				'Last Name',
+				'Email',
+				'Phone',
+				'Job Number',
+				'Bill Rate',
+				'Start Date',
+				'Resume File',
+				'Failed At',
+				'Reason',
+				'Details',
+			]);
+			expect(failedRows).toEqual(
+				expectedFailures.map((failure) => expect.objectContaining(failure)),
+			);
+			expect(failedRows.find((row) => row.Email === 'luis.ortiz@example.com')).toEqual(
+				expect.objectContaining({
+					'First Name': 'Luis',
+					'Last Name': 'Ortiz',
+					Phone: '(305) 555-0190',
+					'Job Number': '100002',
+					'Bill Rate': '55.00',
+					'Start Date': '2027-01-04',
+					'Resume File': 'luis-ortiz.txt',
+				}),
+			);
+
+			// ---- second run: the failed-rows file as the input, after the facility reopened Luis's job
+			await scenario('POST', '/jobs/100002/reopen', {});
+			// The file name carries the time to the second: make sure the second run's differs.
+			await new Promise((resolve) => setTimeout(resolve, 1100));
+			sandbox.clearRequests();
+			const second = copy(failedFile);
+			const secondWorkflow = await createWorkflow(second.example);
+			await n8n.activate(secondWorkflow.id);
+			const run2 = await runOnce(secondWorkflow, second.webhookPath);
+			expectSuccess(run2);
+			await n8n.deactivate(secondWorkflow.id);
+
+			const luis = await candidateNumber('luis.ortiz@example.com');
+			expect(candidatePosts()).toHaveLength(0);
+			expect(submissionPosts().map((request) => request.status)).toEqual([200]);
+			const afterRerun = await newSubmissions();
+			expect(afterRerun).toHaveLength(4);
+			expect(afterRerun[3]).toEqual(
+				expect.objectContaining({
+					JobNumber: 100002,
+					CandidateNumber: luis,
+					BillRateAmount: 55,
+					StartDate: '2027-01-04T00:00:00',
+				}),
+			);
+			expect(itemsOf(run2, 'Submitted rows')).toEqual([
+				expect.objectContaining({ Email: 'luis.ortiz@example.com', Candidate: 'already in Trio' }),
+			]);
+			expect(itemsOf(run2, 'Failed rows, with the reason').map((row) => row.Email)).toEqual([
+				'tom.brown@example',
+				'sam.lee@example.com',
+				'maria.garcia@example.com',
+				'priya.shah@example.com',
+			]);
+			expect(failedFiles()).toHaveLength(2);
+
+			// Every good row of the sample is in Trio exactly once.
+			const pairs = afterRerun.map(
+				(submission) => `${submission.JobNumber}/${submission.CandidateNumber}`,
+			);
+			expect(pairs).toEqual([`100001/${jane}`, '100003/5001', `100004/${jane}`, `100002/${luis}`]);
+		});
+
+		test('02: outside ~/.n8n-files n8n 2.x refuses to read the file, with the message the README quotes', async () => {
+			const outside = fs.mkdtempSync(path.join(home, 'not-allowed-'));
+			fs.copyFileSync(
+				path.join(SAMPLE_DATA_DIR, 'candidates.csv'),
+				path.join(outside, 'candidates.csv'),
+			);
+			const example = forTest('02-spreadsheet-to-submissions.json', credential);
+			assignment(example, 'Settings: where the files are', 'Folder').value = outside;
+			const webhookPath = swapTriggerForWebhook(example, 'Start');
+			const workflow = await createWorkflow(example);
+			await n8n.activate(workflow.id);
+			sandbox.clearRequests();
+			const run = await runOnce(workflow, webhookPath);
+			await n8n.deactivate(workflow.id);
+			expect(run.status).toBe('error');
+			expect(run.data?.resultData.error?.message).toBe('Access to the file is not allowed.');
+			expect(run.data?.resultData.lastNodeExecuted).toBe('Read the candidates file');
+			expect(sandbox.requests()).toHaveLength(0);
+		});
+
+		// -------------------------------------------------------------- 3. offer -> approval -> accept
+
+		test('03: an offer e-mails a recruiter; "Accept the offer" accepts it in Trio, "Do not accept" sends nothing', async () => {
+			const example = forTest('03-offer-approval-then-accept.json', credential);
+			const trigger = nodeNamed(example, 'When a submission changes status');
+			expect(trigger.parameters.events).toEqual(['Submission Update']);
+			const mailNode = nodeNamed(example, 'Ask a recruiter by e-mail');
+			expect(mailNode.parameters.operation).toBe('sendAndWait');
+			mailNode.credentials = { smtp: { ...smtpCredential } };
+			const workflow = await createWorkflow(example);
+			await activateTrigger(workflow, trigger);
+
+			const candidates = (
+				await trio<
+					Array<{
+						Number: number;
+						Status: string;
+						JobNumber: number;
+						BillRateAmount: number | null;
+						StartDate: string | null;
+					}>
+				>('/Submission')
+			).filter(
+				(submission) => submission.Status === 'Submitted' || submission.Status === 'Under Review',
+			);
+			expect(candidates.length).toBeGreaterThanOrEqual(2);
+			const [toAccept, toLeave] = candidates;
+			const job = await trio<{ Title: string; FacilityName: string | null; ClientName: string }>(
+				`/Job/${toAccept.JobNumber}`,
+			);
+
+			sandbox.clearRequests();
+			await scenario('POST', `/submissions/${toAccept.Number}/status`, {
+				status: 'Offered',
+				reason: 'Start date confirmed',
+			});
+			await smtp.waitFor(1);
+			await scenario('POST', `/submissions/${toLeave.Number}/status`, { status: 'Offered' });
+			const mails = await smtp.waitFor(2);
+			const mailFor = (number: number): ReceivedMail => {
+				const mail = mails.find(
+					(each) => each.subject === `Offer on submission ${number}: accept it in Trio?`,
+				);
+				if (!mail)
+					throw new Error(
+						`No e-mail for submission ${number}: ${mails.map((each) => each.subject).join(' | ')}`,
+					);
+				return mail;
+			};
+			const acceptMail = mailFor(toAccept.Number);
+			expect(acceptMail.to).toEqual(['<recruiter@your-agency.com>']);
+			expect(acceptMail.body).toContain(
+				`The facility made an offer on submission ${toAccept.Number}.`,
+			);
+			expect(acceptMail.body).toContain(`Job: ${job.Title} (job ${toAccept.JobNumber})`);
+			expect(acceptMail.body).toContain(`Facility: ${job.FacilityName || job.ClientName}`);
+			expect(acceptMail.body).toContain('Note from the facility: Start date confirmed');
+			expect(acceptMail.body).toContain(
+				`Start date: ${toAccept.StartDate ? toAccept.StartDate.slice(0, 10) : 'not given'}`,
+			);
+
+			const click = async (mail: ReceivedMail, approved: boolean) => {
+				const link = linksIn(mail.body).find((href) => href.includes(`approved=${approved}`));
+				expect(link).toBeDefined();
+				const response = await fetch(link as string, {
+					headers: { 'user-agent': BROWSER_USER_AGENT },
+					signal: AbortSignal.timeout(30_000),
+				});
+				expect(response.status).toBe(200);
+				await response.arrayBuffer();
+			};
+			await click(mailFor(toLeave.Number), false);
+			await click(acceptMail, true);
+
+			await waitFor(`submission ${toAccept.Number} to be Accepted`, async () => {
+				const record = await scenario<{ submission: { Status: string } }>(
+					'GET',
+					`/submissions/${toAccept.Number}`,
+				);
+				return record.submission.Status === 'Accepted' ? true : undefined;
+			});
+			// Two offers, and the Submission Update of the accept itself (stopped by the filter).
+			const executions = await successfulExecutions(workflow, 3);
+			await deactivateTrigger(workflow, trigger);
+
+			expect(
+				(
+					await scenario<{ submission: { Status: string } }>(
+						'GET',
+						`/submissions/${toLeave.Number}`,
+					)
+				).submission.Status,
+			).toBe('Offered');
+			const accepts = sandbox
+				.requests()
+				.filter((request) => request.route === 'POST /api/v3/Submission/Accept');
+			expect(accepts.map((request) => request.status)).toEqual([200]);
+			const ranAccept = executions.filter(
+				(execution) => itemsOf(execution, 'Accept the offer in Trio').length > 0,
+			);
+			expect(ranAccept).toHaveLength(1);
+			expect(itemsOf(ranAccept[0], 'Accept the offer in Trio')).toEqual([
+				expect.objectContaining({ Number: toAccept.Number, Status: 'Accepted' }),
+			]);
+			expect(
+				executions.filter(
+					(execution) => itemsOf(execution, 'Not approved: nothing is sent').length > 0,
+				),
+			).toHaveLength(1);
+			const stoppedByFilter = executions.filter(
+				(execution) => itemsOf(execution, 'Only offers').length === 0,
+			);
+			expect(
+				stoppedByFilter.map(
+					(execution) => itemsOf(execution, 'When a submission changes status')[0].Status,
+				),
+			).toEqual(['Accepted']);
+		});
+
+		// -------------------------------------------------------------- 4. nightly job sync
+
+		test('04: the sync keeps the "Trio jobs" data table equal to Trio, marks a job Trio stops listing as Closed and opens it again when it returns', async () => {
+			const example = forTest('04-nightly-job-sync-to-data-table.json', credential);
+			expect(nodeNamed(example, 'Every night at 2:00').type).toBe('n8n-nodes-base.scheduleTrigger');
+			const getJobs = nodeNamed(example, 'Get all open and on-hold jobs');
+			expect(getJobs.parameters).toEqual(
+				expect.objectContaining({
+					resource: 'job',
+					operation: 'getAll',
+					returnAll: true,
+					filters: {},
+				}),
+			);
+			expect(nodeNamed(example, 'Mark jobs Trio no longer lists as Closed').executeOnce).toBe(true);
+			const webhookPath = swapTriggerForWebhook(example, 'Every night at 2:00');
+			const workflow = await createWorkflow(example);
+			await n8n.activate(workflow.id);
+
+			type Row = {
+				jobNumber: number;
+				status: string;
+				title: string;
+				currentOpenPositions: number;
+				openPositions: number;
+				closedAt: string;
+				syncRun: string;
+				lastSeenAt: string;
+				startDate: string;
+			};
+			const readTable = async (): Promise<Map<number, Row>> => {
+				const rows = (await runThroughWebhook(
+					n8n,
+					[
+						{
+							name: 'Read the Trio jobs table',
+							type: 'n8n-nodes-base.dataTable',
+							typeVersion: 1.1,
+							parameters: {
+								operation: 'get',
+								dataTableId: { __rl: true, mode: 'name', value: 'Trio jobs' },
+								returnAll: true,
+							},
+						},
+					],
+					{},
+				)) as unknown as Row[];
+				return new Map(rows.map((row) => [row.jobNumber, row]));
+			};
+			type Listed = {
+				Number: number;
+				JobStatus: string;
+				Title: string;
+				NumberOfCurrentOpenPositions: number;
+				NumberOfOpenPositions: number;
+				StartDate: string | null;
+			};
+			const expectTableMatchesTrio = (
+				table: Map<number, Row>,
+				listed: Listed[],
+				run: ExecutionRecord,
+			) => {
+				for (const job of listed) {
+					expect({ job: job.Number, row: table.get(job.Number) }).toEqual({
+						job: job.Number,
+						row: expect.objectContaining({
+							status: job.JobStatus,
+							title: job.Title,
+							currentOpenPositions: job.NumberOfCurrentOpenPositions,
+							openPositions: job.NumberOfOpenPositions,
+							startDate: job.StartDate ? job.StartDate.slice(0, 10) : '',
+							closedAt: '',
+							syncRun: run.id,
+						}),
+					});
+				}
+			};
+
+			// ---- run 1: an empty table is created and filled
+			const run1 = await runOnce(workflow, webhookPath);
+			expectSuccess(run1);
+			const listed1 = await trio<Listed[]>('/Job');
+			const table1 = await readTable();
+			expect(table1.size).toBe(listed1.length);
+			expectTableMatchesTrio(table1, listed1, run1);
+			expect(itemsOf(run1, 'Mark jobs Trio no longer lists as Closed')).toEqual([]);
+
+			// ---- between runs: the facility closes a job, opens a new one, and fills a position
+			await scenario('POST', '/jobs/100001/close', { reason: 'Filled' });
+			const opened = await scenario<{ Number: number }>('POST', '/jobs', {
+				Title: 'Night Shift RN - Telemetry',
+			});
+			const withPositions = listed1.find(
+				(job) =>
+					job.JobStatus === 'Open' && job.NumberOfCurrentOpenPositions > 0 && job.Number !== 100001,
+			) as Listed;
+			await scenario('POST', `/jobs/${withPositions.Number}/open-positions`, {
+				count: withPositions.NumberOfCurrentOpenPositions - 1,
+			});
+
+			const run2 = await runOnce(workflow, webhookPath);
+			expectSuccess(run2);
+			expect(itemsOf(run2, 'Make sure the table exists')[0].id).toBe(
+				itemsOf(run1, 'Make sure the table exists')[0].id,
+			);
+			const listed2 = await trio<Listed[]>('/Job');
+			const table2 = await readTable();
+			expect(table2.size).toBe(listed1.length + 1);
+			expectTableMatchesTrio(table2, listed2, run2);
+			expect(table2.get(opened.Number)).toEqual(
+				expect.objectContaining({ title: 'Night Shift RN - Telemetry', status: 'Open' }),
+			);
+			expect(table2.get(withPositions.Number)?.currentOpenPositions).toBe(
+				withPositions.NumberOfCurrentOpenPositions - 1,
+			);
+			const closed = [...table2.values()].filter((row) => row.status === 'Closed');
+			expect(closed.map((row) => row.jobNumber)).toEqual([100001]);
+			expect(closed[0].closedAt).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
+			expect(closed[0].syncRun).toBe(run1.id);
+			expect(
+				itemsOf(run2, 'Mark jobs Trio no longer lists as Closed').map((row) => row.jobNumber),
+			).toEqual([100001]);
+
+			// ---- the job is opened again: the next run lists it as open
+			await scenario('POST', '/jobs/100001/reopen', {});
+			const run3 = await runOnce(workflow, webhookPath);
+			expectSuccess(run3);
+			const table3 = await readTable();
+			expect(table3.get(100001)).toEqual(
+				expect.objectContaining({ status: 'Open', closedAt: '', syncRun: run3.id }),
+			);
+			expect([...table3.values()].filter((row) => row.status === 'Closed')).toEqual([]);
+			await n8n.deactivate(workflow.id);
+		});
+
+		// -------------------------------------------------------------- 5. per diem shifts
+
+		test('05: one delivery of two opened shifts gives two Slack messages, Start and End exactly as Trio sent them', async () => {
+			const example = forTest('05-per-diem-shifts-to-slack.json', credential);
+			const trigger = nodeNamed(example, 'When per diem shifts are opened');
+			expect(trigger.parameters).toEqual(
+				expect.objectContaining({ events: ['Per Diem Shift Opened'], splitShifts: true }),
+			);
+			swapSlackForReceiver(example, `${receiver.url}/slack-05`);
+			const workflow = await createWorkflow(example);
+			await activateTrigger(workflow, trigger);
+
+			sandbox.clearDeliveries();
+			const shifts = await scenario<Array<{ Number: number; Start: string; End: string }>>(
+				'POST',
+				'/per-diem/shifts',
+				{
+					shifts: [
+						{
+							Profession: 'RN',
+							Specialty: 'Telemetry',
+							StaffingPool: { Id: 'pool-sac-rn', Name: 'Sacramento RN Float Pool' },
+							Facility: { Id: 'fac-mercy', Name: 'Mercy General Hospital' },
+							Unit: { Id: 'unit-3n', Name: '3 North Telemetry' },
+							Start: '2027-03-01T07:00:00',
+							End: '2027-03-01T19:30:00',
+							PeriodOfWork: 'Day',
+							Duration: 12.5,
+							RateType: 'Premium',
+							ShiftType: 'Per Diem',
+							Notes: 'Badge pickup at security',
+						},
+						{
+							Start: '2027-03-02T23:00:00',
+							End: '2027-03-03T07:30:00',
+							Facility: { Id: null, Name: null },
+							Unit: { Id: null, Name: null },
+							Notes: null,
+						},
+					],
+				},
+			);
+			const messages = await receiver.waitFor('/slack-05', 2);
+			await successfulExecutions(workflow, 1);
+			await deactivateTrigger(workflow, trigger);
+
+			const openedDeliveries = sandbox
+				.deliveries()
+				.filter((delivery) => delivery.event === 'Per Diem Shift Opened');
+			expect(openedDeliveries).toHaveLength(1);
+			const texts = messages.map(
+				(message) => (message.body as { channel: string; text: string }).text,
+			);
+			expect(messages.map((message) => (message.body as { channel: string }).channel)).toEqual([
+				'#per-diem-shifts',
+				'#per-diem-shifts',
+			]);
+			expect(texts[0]).toBe(
+				[
+					':calendar: *Per diem shift open*: RN - Telemetry',
+					'*Where:* Mercy General Hospital, 3 North Telemetry',
+					'*Starts:* 2027-03-01T07:00:00',
+					'*Ends:* 2027-03-01T19:30:00',
+					'_(local time of the staffing pool Sacramento RN Float Pool)_',
+					'*Type:* Per Diem, Day, 12.5 h',
+					'*Rate type:* Premium',
+					'*Notes:* Badge pickup at security',
+					`Shift ${shifts[0].Number}`,
+				].join('\n'),
+			);
+			const second = texts[1].split('\n');
+			expect(second).toContain('*Where:* facility not given');
+			expect(second).toContain('*Starts:* 2027-03-02T23:00:00');
+			expect(second).toContain('*Ends:* 2027-03-03T07:30:00');
+			expect(second.some((line) => line.startsWith('*Notes:*'))).toBe(false);
+			expect(second[second.length - 1]).toBe(`Shift ${shifts[1].Number}`);
+		});
+	},
+);

@@ -9,7 +9,11 @@ import type { AddressInfo } from 'node:net';
 
 import { startSandbox } from '../../sandbox';
 import { describeWithN8n } from '../harness/availability';
-import { FIXTURE_CREDENTIAL_TYPE, FIXTURE_NODE_TYPE, makeFixturePackage } from '../harness/fixture-package';
+import {
+	FIXTURE_CREDENTIAL_TYPE,
+	FIXTURE_NODE_TYPE,
+	makeFixturePackage,
+} from '../harness/fixture-package';
 import { N8N_LINES } from '../harness/install';
 import { startN8n } from '../harness/n8n';
 import type { N8nInstance } from '../harness/n8n';
@@ -19,13 +23,20 @@ import { runThroughWebhook } from '../harness/run-workflow';
 const PACKAGE = 'n8n-nodes-trio-vms';
 
 /** A local server the fixture node fetches from; it checks the credential's header. */
-async function startItemsServer(token: string): Promise<{ url: string; hits: () => number; close: () => Promise<void> }> {
+async function startItemsServer(
+	token: string,
+): Promise<{ url: string; hits: () => number; close: () => Promise<void> }> {
 	let hits = 0;
 	const server = http.createServer((request, response) => {
 		if (request.url === '/items' && request.headers.authorization === `Bearer ${token}`) {
 			hits++;
 			response.writeHead(200, { 'content-type': 'application/json' });
-			response.end(JSON.stringify([{ id: 1, name: 'one' }, { id: 2, name: 'two' }]));
+			response.end(
+				JSON.stringify([
+					{ id: 1, name: 'one' },
+					{ id: 2, name: 'two' },
+				]),
+			);
 			return;
 		}
 		response.writeHead(401, { 'content-type': 'application/json' });
@@ -72,7 +83,9 @@ for (const line of N8N_LINES) {
 		test('reports its version and resources', () => {
 			const instance = started();
 			const rssMiB = instance.rssBytes() / 2 ** 20;
-			process.stderr.write(`[n8n harness] n8n ${instance.version} (${line}): ready in ${instance.startSeconds} s, RSS ${rssMiB.toFixed(0)} MiB\n`);
+			process.stderr.write(
+				`[n8n harness] n8n ${instance.version} (${line}): ready in ${instance.startSeconds} s, RSS ${rssMiB.toFixed(0)} MiB\n`,
+			);
 			expect(instance.version).toMatch(line === '2.x' ? /^2\./ : /^1\./);
 			expect(rssMiB).toBeGreaterThan(100);
 		});
@@ -106,7 +119,10 @@ for (const line of N8N_LINES) {
 			const instance = started();
 			const server = await startItemsServer('fixture-token');
 			try {
-				const credential = await instance.createCredential('fixture', FIXTURE_CREDENTIAL_TYPE, { token: 'fixture-token', baseUrl: server.url });
+				const credential = await instance.createCredential('fixture', FIXTURE_CREDENTIAL_TYPE, {
+					token: 'fixture-token',
+					baseUrl: server.url,
+				});
 				const items = await runThroughWebhook(
 					instance,
 					[
@@ -115,7 +131,9 @@ for (const line of N8N_LINES) {
 							type: FIXTURE_NODE_TYPE,
 							typeVersion: 1,
 							parameters: { mode: 'fetch' },
-							credentials: { [FIXTURE_CREDENTIAL_TYPE]: { id: credential.id, name: credential.name } },
+							credentials: {
+								[FIXTURE_CREDENTIAL_TYPE]: { id: credential.id, name: credential.name },
+							},
 						},
 					],
 					{},
@@ -144,7 +162,10 @@ for (const line of N8N_LINES) {
 					baseUrl: sandbox.url,
 				});
 				const expected = (await (
-					await fetch(`${sandbox.url}/api/v3/Job`, { headers: { 'X-API-KEY': sandbox.key }, signal: AbortSignal.timeout(10_000) })
+					await fetch(`${sandbox.url}/api/v3/Job`, {
+						headers: { 'X-API-KEY': sandbox.key },
+						signal: AbortSignal.timeout(10_000),
+					})
 				).json()) as Array<{ Number: unknown; Title: unknown }>;
 				expect(expected.length).toBeGreaterThan(0);
 
@@ -162,8 +183,12 @@ for (const line of N8N_LINES) {
 					],
 					{},
 				);
-				expect(items.map((item) => item.Number).sort()).toEqual(expected.map((job) => job.Number).sort());
-				expect(items.map((item) => item.Title).sort()).toEqual(expected.map((job) => job.Title).sort());
+				expect(items.map((item) => item.Number).sort()).toEqual(
+					expected.map((job) => job.Number).sort(),
+				);
+				expect(items.map((item) => item.Title).sort()).toEqual(
+					expected.map((job) => job.Title).sort(),
+				);
 			} finally {
 				await sandbox.stop();
 			}

@@ -48,7 +48,11 @@ for (const line of N8N_LINES) {
 		let n8n: N8nInstance;
 		/** The sandbox's administrator key: every operation, webhook management included. */
 		let credential: { id: string; name: string };
-		const credentialData = (): Json => ({ apiKey: sandbox.adminKey, environment: 'custom', baseUrl: sandbox.url });
+		const credentialData = (): Json => ({
+			apiKey: sandbox.adminKey,
+			environment: 'custom',
+			baseUrl: sandbox.url,
+		});
 
 		beforeAll(async () => {
 			sandbox = await startSandbox({ port: 0, seed: 11, jobs: 24, quiet: true });
@@ -66,7 +70,11 @@ for (const line of N8N_LINES) {
 			sandbox.clearRequests();
 		});
 
-		const trioNode = (name: string, parameters: Json, extra: Partial<WorkflowNode> = {}): WorkflowNode => ({
+		const trioNode = (
+			name: string,
+			parameters: Json,
+			extra: Partial<WorkflowNode> = {},
+		): WorkflowNode => ({
 			name,
 			type: NODE_TYPE,
 			typeVersion: 1,
@@ -76,11 +84,16 @@ for (const line of N8N_LINES) {
 		});
 
 		/** The API requests the sandbox received, without the scenario API. */
-		const apiRequests = () => sandbox.requests().map((request) => `${request.method} ${request.path} ${request.status}`);
+		const apiRequests = () =>
+			sandbox.requests().map((request) => `${request.method} ${request.path} ${request.status}`);
 
 		async function trio<T>(path: string): Promise<T> {
-			const response = await fetch(`${sandbox.apiUrl}${path}`, { headers: { 'X-API-KEY': sandbox.adminKey }, signal: AbortSignal.timeout(10_000) });
-			if (!response.ok) throw new Error(`GET ${path} -> ${response.status}: ${await response.text()}`);
+			const response = await fetch(`${sandbox.apiUrl}${path}`, {
+				headers: { 'X-API-KEY': sandbox.adminKey },
+				signal: AbortSignal.timeout(10_000),
+			});
+			if (!response.ok)
+				throw new Error(`GET ${path} -> ${response.status}: ${await response.text()}`);
 			return (await response.json()) as T;
 		}
 
@@ -91,15 +104,31 @@ for (const line of N8N_LINES) {
 			// 1.x stores (and so sends back) its allowed-domains field as well.
 			const domains: Json = line === '1.x' ? { allowedHttpRequestDomains: 'all' } : {};
 			const testCredential = async (name: string, data: Json): Promise<CredentialTestResult> => {
-				const stored = name === credential.name ? credential : await n8n.createCredential(name, CREDENTIAL_TYPE, data);
+				const stored =
+					name === credential.name
+						? credential
+						: await n8n.createCredential(name, CREDENTIAL_TYPE, data);
 				return n8n.rest<CredentialTestResult>('POST', '/credentials/test', {
-					credentials: { id: stored.id, name: stored.name, type: CREDENTIAL_TYPE, data: { ...data, ...domains } },
+					credentials: {
+						id: stored.id,
+						name: stored.name,
+						type: CREDENTIAL_TYPE,
+						data: { ...data, ...domains },
+					},
 				});
 			};
 
-			expect(await testCredential(credential.name, credentialData())).toEqual(expect.objectContaining({ status: 'OK' }));
-			const wrongKey = await testCredential('Trio sandbox, wrong key', { ...credentialData(), apiKey: 'not-a-trio-key' });
-			const wrongAddress = await testCredential('Trio sandbox, wrong address', { ...credentialData(), baseUrl: `${sandbox.url}/not-trio` });
+			expect(await testCredential(credential.name, credentialData())).toEqual(
+				expect.objectContaining({ status: 'OK' }),
+			);
+			const wrongKey = await testCredential('Trio sandbox, wrong key', {
+				...credentialData(),
+				apiKey: 'not-a-trio-key',
+			});
+			const wrongAddress = await testCredential('Trio sandbox, wrong address', {
+				...credentialData(),
+				baseUrl: `${sandbox.url}/not-trio`,
+			});
 			expect(wrongKey.status).toBe('Error');
 			expect(wrongAddress.status).toBe('Error');
 			if (line === '2.x') {
@@ -107,7 +136,9 @@ for (const line of N8N_LINES) {
 				expect(wrongKey.message).toBe(
 					'The service refused the API key: it is wrong, expired or lacks permission. Create a new key on your Trio User Profile page or ask your MSP contact.',
 				);
-				expect(wrongAddress.message).toMatch(/^Nothing answers at this address\. Check the environment, the tenant or the base URL/);
+				expect(wrongAddress.message).toMatch(
+					/^Nothing answers at this address\. Check the environment, the tenant or the base URL/,
+				);
 			} else {
 				// n8n 1.x cannot apply `responseCode` rules: its ExecutionBaseError declares `cause` as a
 				// class field, which erases the HTTP error the tester looks for (error.cause.response), so
@@ -118,7 +149,11 @@ for (const line of N8N_LINES) {
 			}
 
 			// All three went to the sandbox, with the right key, the wrong one, and to a wrong path.
-			expect(sandbox.requests().map((request) => [request.method, request.path, request.key, request.status])).toEqual([
+			expect(
+				sandbox
+					.requests()
+					.map((request) => [request.method, request.path, request.key, request.status]),
+			).toEqual([
 				['GET', '/api/v3/candidates', 'admin', 200],
 				['GET', '/api/v3/candidates', 'invalid', 403],
 				['GET', '/not-trio/api/v3/candidates', 'admin', 404],
@@ -151,7 +186,9 @@ for (const line of N8N_LINES) {
 			// The sandbox's list has one reason the node's fallback list lacks.
 			expect(reasons.map((option) => option.value)).toEqual([...SANDBOX_WITHDRAW_REASONS]);
 			expect(reasons.map((option) => option.value)).toContain('Candidate accepted a counter-offer');
-			expect(reasons.every((option) => option.name === option.value && option.description === undefined)).toBe(true);
+			expect(
+				reasons.every((option) => option.name === option.value && option.description === undefined),
+			).toBe(true);
 
 			const events = await options('getWebhookEvents', 'events', {
 				resource: 'webhook',
@@ -165,7 +202,11 @@ for (const line of N8N_LINES) {
 			expect(events.find((option) => option.value === 'Job Update')?.description).toMatch(/job/i);
 
 			// Loaded from the sandbox (not the fallback lists), once each, with the stored key.
-			expect(sandbox.requests().map((request) => `${request.method} ${request.path} ${request.key} ${request.status}`)).toEqual([
+			expect(
+				sandbox
+					.requests()
+					.map((request) => `${request.method} ${request.path} ${request.key} ${request.status}`),
+			).toEqual([
 				'GET /api/v3/Submission/WithdrawReasons admin 200',
 				'GET /api/v3/Webhooks/Events admin 200',
 			]);
@@ -173,20 +214,31 @@ for (const line of N8N_LINES) {
 
 		test("the editor's job list search returns the sandbox's open and on-hold jobs, and filters them", async () => {
 			const search = (filter?: string) =>
-				n8n.rest<{ results: NodeOption[]; paginationToken?: unknown }>('POST', '/dynamic-node-parameters/resource-locator-results', {
-					nodeTypeAndVersion: { name: NODE_TYPE, version: 1 },
-					path: 'job',
-					methodName: 'searchJobs',
-					...(filter === undefined ? {} : { filter }),
-					currentNodeParameters: { resource: 'job', operation: 'get', job: { __rl: true, mode: 'list', value: '' }, options: {} },
-					credentials: { [CREDENTIAL_TYPE]: credential },
-				});
+				n8n.rest<{ results: NodeOption[]; paginationToken?: unknown }>(
+					'POST',
+					'/dynamic-node-parameters/resource-locator-results',
+					{
+						nodeTypeAndVersion: { name: NODE_TYPE, version: 1 },
+						path: 'job',
+						methodName: 'searchJobs',
+						...(filter === undefined ? {} : { filter }),
+						currentNodeParameters: {
+							resource: 'job',
+							operation: 'get',
+							job: { __rl: true, mode: 'list', value: '' },
+							options: {},
+						},
+						credentials: { [CREDENTIAL_TYPE]: credential },
+					},
+				);
 
 			const jobs = await trio<Array<{ Number: number; Title: string; JobStatus: string }>>('/Job');
 			expect(jobs.length).toBeGreaterThan(3);
 			sandbox.clearRequests();
 			const all = await search();
-			expect(all.results.map((result) => result.value)).toEqual(jobs.map((job) => String(job.Number)));
+			expect(all.results.map((result) => result.value)).toEqual(
+				jobs.map((job) => String(job.Number)),
+			);
 			for (const [index, job] of jobs.entries()) {
 				expect(all.results[index].name).toContain(`${job.Number} · ${job.Title}`);
 				if (job.JobStatus === 'OnHold') expect(all.results[index].name).toMatch(/\(on hold\)$/);
@@ -204,7 +256,16 @@ for (const line of N8N_LINES) {
 			const input = [{ job: first.Number }, { job: MISSING_JOB }, { job: second.Number }];
 			sandbox.clearRequests();
 			const getJob = (extra: Partial<WorkflowNode> = {}) =>
-				trioNode('Get Job', { resource: 'job', operation: 'get', job: { __rl: true, mode: 'number', value: '={{ $json.job }}' }, options: {} }, extra);
+				trioNode(
+					'Get Job',
+					{
+						resource: 'job',
+						operation: 'get',
+						job: { __rl: true, mode: 'number', value: '={{ $json.job }}' },
+						options: {},
+					},
+					extra,
+				);
 
 			const failed = await runKeepingExecution(n8n, [getJob()], {}, input);
 			expect(failed.status).toBeGreaterThanOrEqual(500);
@@ -215,21 +276,39 @@ for (const line of N8N_LINES) {
 			expect(error?.message).toContain(String(MISSING_JOB));
 			expect(error?.description).toContain(`No job ${MISSING_JOB} was found`);
 			// The run stopped at the failed item: the third job was never asked for.
-			expect(apiRequests()).toEqual([`GET /api/v3/Job/${first.Number} 200`, `GET /api/v3/Job/${MISSING_JOB} 404`]);
+			expect(apiRequests()).toEqual([
+				`GET /api/v3/Job/${first.Number} 200`,
+				`GET /api/v3/Job/${MISSING_JOB} 404`,
+			]);
 
 			sandbox.clearRequests();
-			const continued = await runKeepingExecution(n8n, [getJob({ onError: 'continueRegularOutput' })], {}, input);
+			const continued = await runKeepingExecution(
+				n8n,
+				[getJob({ onError: 'continueRegularOutput' })],
+				{},
+				input,
+			);
 			expect(continued.status).toBe(200);
 			expect(continued.execution.status).toBe('success');
 			expect(continued.items).toHaveLength(3);
-			expect(continued.items[0]).toEqual(expect.objectContaining({ Number: first.Number, Title: first.Title }));
-			expect(continued.items[2]).toEqual(expect.objectContaining({ Number: second.Number, Title: second.Title }));
+			expect(continued.items[0]).toEqual(
+				expect.objectContaining({ Number: first.Number, Title: first.Title }),
+			);
+			expect(continued.items[2]).toEqual(
+				expect.objectContaining({ Number: second.Number, Title: second.Title }),
+			);
 			expect(Object.keys(continued.items[1]).sort()).toEqual(['details', 'error']);
-			expect(continued.items[1].error).toMatch(new RegExp(`^Trio VMS answered 404 Not Found: .*${MISSING_JOB}`));
+			expect(continued.items[1].error).toMatch(
+				new RegExp(`^Trio VMS answered 404 Not Found: .*${MISSING_JOB}`),
+			);
 			expect(continued.items[1].details).toContain(`No job ${MISSING_JOB} was found`);
 
 			const stored = outputOf(continued.execution, 'Get Job');
-			expect(stored.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
+			expect(stored.map((item) => item.pairedItem)).toEqual([
+				{ item: 0 },
+				{ item: 1 },
+				{ item: 2 },
+			]);
 			expect(stored[1].json).toEqual(continued.items[1]);
 			expect(apiRequests()).toEqual([
 				`GET /api/v3/Job/${first.Number} 200`,
@@ -240,9 +319,15 @@ for (const line of N8N_LINES) {
 
 		// ------------------------------------------------------------------ binary
 
-		test('a file made by n8n\'s Convert to File node after Find or Create is submitted to Trio once', async () => {
-			const [job] = (await trio<Array<{ Number: number; JobStatus: string }>>('/Job')).filter((each) => each.JobStatus === 'Open');
-			const person = { firstName: 'Zoë', lastName: 'Okafor', email: `zoe.okafor.${randomUUID().slice(0, 8)}@agency.example.com` };
+		test("a file made by n8n's Convert to File node after Find or Create is submitted to Trio once", async () => {
+			const [job] = (await trio<Array<{ Number: number; JobStatus: string }>>('/Job')).filter(
+				(each) => each.JobStatus === 'Open',
+			);
+			const person = {
+				firstName: 'Zoë',
+				lastName: 'Okafor',
+				email: `zoe.okafor.${randomUUID().slice(0, 8)}@agency.example.com`,
+			};
 			const fileName = 'Zoe Okafor resume.txt';
 			sandbox.clearRequests();
 
@@ -268,7 +353,8 @@ for (const line of N8N_LINES) {
 									{
 										id: randomUUID(),
 										name: 'resume',
-										value: '=Résumé of {{ $json.firstName }} {{ $json.lastName }} <{{ $json.email1 }}>\nICU RN, 6 years, BLS and ACLS.\n',
+										value:
+											'=Résumé of {{ $json.firstName }} {{ $json.lastName }} <{{ $json.email1 }}>\nICU RN, 6 years, BLS and ACLS.\n',
 										type: 'string',
 									},
 								],
@@ -280,7 +366,12 @@ for (const line of N8N_LINES) {
 						name: 'Make File',
 						type: 'n8n-nodes-base.convertToFile',
 						typeVersion: 1.1,
-						parameters: { operation: 'toText', sourceProperty: 'resume', binaryPropertyName: 'data', options: { fileName } },
+						parameters: {
+							operation: 'toText',
+							sourceProperty: 'resume',
+							binaryPropertyName: 'data',
+							options: { fileName },
+						},
 					},
 					trioNode('Submit', {
 						resource: 'submission',
@@ -303,11 +394,22 @@ for (const line of N8N_LINES) {
 			expect(items).toHaveLength(1);
 			const [submission] = items;
 			expect(submission).toEqual(
-				expect.objectContaining({ Status: 'Submitted', JobNumber: job.Number, CandidateNumber: candidate.number, BillRateAmount: 72.5 }),
+				expect.objectContaining({
+					Status: 'Submitted',
+					JobNumber: job.Number,
+					CandidateNumber: candidate.number,
+					BillRateAmount: 72.5,
+				}),
 			);
 
-			const content = Buffer.from(`Résumé of ${person.firstName} ${person.lastName} <${person.email}>\nICU RN, 6 years, BLS and ACLS.\n`, 'utf8');
-			const fileResponse = await fetch(`${sandbox.url}/_sandbox/submissions/${String(submission.Number)}/file`, { signal: AbortSignal.timeout(10_000) });
+			const content = Buffer.from(
+				`Résumé of ${person.firstName} ${person.lastName} <${person.email}>\nICU RN, 6 years, BLS and ACLS.\n`,
+				'utf8',
+			);
+			const fileResponse = await fetch(
+				`${sandbox.url}/_sandbox/submissions/${String(submission.Number)}/file`,
+				{ signal: AbortSignal.timeout(10_000) },
+			);
 			expect(fileResponse.status).toBe(200);
 			expect(await fileResponse.json()).toEqual(
 				expect.objectContaining({
@@ -319,7 +421,11 @@ for (const line of N8N_LINES) {
 			);
 
 			// One lookup, one candidate create, and exactly one submission.
-			expect(apiRequests()).toEqual(['GET /api/v3/candidates 200', 'POST /api/v3/candidates 200', 'POST /api/v3/Submission 200']);
+			expect(apiRequests()).toEqual([
+				'GET /api/v3/candidates 200',
+				'POST /api/v3/candidates 200',
+				'POST /api/v3/Submission 200',
+			]);
 		});
 
 		// ------------------------------------------------------------------ local validation

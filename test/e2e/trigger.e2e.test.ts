@@ -22,7 +22,8 @@ import { packPackage, REPO_ROOT } from '../harness/pack';
 
 const NODE_TYPE = 'n8n-nodes-trio-vms.trioVmsTrigger';
 const NODE_NAME = 'Trio VMS Trigger';
-const LINES: N8nLine[] = (process.env.TRIO_TRIGGER_E2E_LINES?.split(',') as N8nLine[] | undefined) ?? ['2.x', '1.x'];
+const LINES: N8nLine[] = (process.env.TRIO_TRIGGER_E2E_LINES?.split(',') as
+	N8nLine[] | undefined) ?? ['2.x', '1.x'];
 const EXECUTION_TIMEOUT_MS = 60_000;
 
 // ------------------------------------------------------------------ the sandbox (loaded at run time)
@@ -56,12 +57,24 @@ interface Registration {
 	IsActive: boolean;
 }
 
-function loadStartSandbox(): (options: { port?: number; quiet?: boolean; seed?: number }) => Promise<Sandbox> {
+function loadStartSandbox(): (options: {
+	port?: number;
+	quiet?: boolean;
+	seed?: number;
+}) => Promise<Sandbox> {
+	type SandboxModule = { startSandbox: (options: object) => Promise<Sandbox> };
 	// eslint-disable-next-line @typescript-eslint/no-require-imports
-	return (require(path.join(REPO_ROOT, 'sandbox')) as { startSandbox: (options: object) => Promise<Sandbox> }).startSandbox;
+	const sandboxModule = require(path.join(REPO_ROOT, 'sandbox')) as SandboxModule;
+	return sandboxModule.startSandbox;
 }
 
-async function call<T>(sandbox: Sandbox, method: string, urlPath: string, body?: unknown, key?: string): Promise<T> {
+async function call<T>(
+	sandbox: Sandbox,
+	method: string,
+	urlPath: string,
+	body?: unknown,
+	key?: string,
+): Promise<T> {
 	const response = await fetch(`${sandbox.url}${urlPath}`, {
 		method,
 		headers: { 'content-type': 'application/json', ...(key ? { 'X-API-KEY': key } : {}) },
@@ -73,9 +86,15 @@ async function call<T>(sandbox: Sandbox, method: string, urlPath: string, body?:
 	return (text ? JSON.parse(text) : undefined) as T;
 }
 
-const scenario = <T = unknown>(sandbox: Sandbox, method: string, urlPath: string, body: unknown = {}) => call<T>(sandbox, method, `/_sandbox${urlPath}`, body);
+const scenario = <T = unknown>(
+	sandbox: Sandbox,
+	method: string,
+	urlPath: string,
+	body: unknown = {},
+) => call<T>(sandbox, method, `/_sandbox${urlPath}`, body);
 
-const registrations = (sandbox: Sandbox) => call<Registration[]>(sandbox, 'GET', '/api/v3/Webhooks', undefined, sandbox.adminKey);
+const registrations = (sandbox: Sandbox) =>
+	call<Registration[]>(sandbox, 'GET', '/api/v3/Webhooks', undefined, sandbox.adminKey);
 
 // ------------------------------------------------------------------ workflows
 
@@ -125,8 +144,16 @@ for (const line of LINES) {
 			tarball = await packPackage();
 			userFolder = fs.mkdtempSync(path.join(os.tmpdir(), `trio-trigger-e2e-${line}-`));
 			n8n = await startN8n({ line, tarball, userFolder });
-			const admin = await n8n.createCredential('Trio sandbox (admin)', 'trioVmsApi', { apiKey: sandbox.adminKey, environment: 'custom', baseUrl: sandbox.url });
-			const plain = await n8n.createCredential('Trio sandbox (plain)', 'trioVmsApi', { apiKey: sandbox.key, environment: 'custom', baseUrl: sandbox.url });
+			const admin = await n8n.createCredential('Trio sandbox (admin)', 'trioVmsApi', {
+				apiKey: sandbox.adminKey,
+				environment: 'custom',
+				baseUrl: sandbox.url,
+			});
+			const plain = await n8n.createCredential('Trio sandbox (plain)', 'trioVmsApi', {
+				apiKey: sandbox.key,
+				environment: 'custom',
+				baseUrl: sandbox.url,
+			});
 			adminCredential = { id: admin.id, name: admin.name };
 			plainCredential = { id: plain.id, name: plain.name };
 		});
@@ -142,7 +169,11 @@ for (const line of LINES) {
 			await sandbox.idle();
 		});
 
-		async function createTrigger(name: string, parameters: Record<string, unknown>, credential = adminCredential): Promise<TriggerWorkflow> {
+		async function createTrigger(
+			name: string,
+			parameters: Record<string, unknown>,
+			credential = adminCredential,
+		): Promise<TriggerWorkflow> {
 			const webhookId = randomUUID();
 			const record = await n8n.createWorkflow({
 				name,
@@ -161,7 +192,12 @@ for (const line of LINES) {
 				connections: {},
 				settings: { executionOrder: 'v1' },
 			});
-			const workflow = { id: record.id, webhookId, name, url: n8n.productionWebhookUrl(webhookId, 'webhook') };
+			const workflow = {
+				id: record.id,
+				webhookId,
+				name,
+				url: n8n.productionWebhookUrl(webhookId, 'webhook'),
+			};
 			workflows.push(workflow);
 			return workflow;
 		}
@@ -180,9 +216,13 @@ for (const line of LINES) {
 			if (line !== '2.x') return undefined;
 			const deadline = Date.now() + 60_000;
 			for (;;) {
-				const status = await n8n.rest<PublicationStatus>('GET', `/workflows/${workflowId}/publication-status`);
+				const status = await n8n.rest<PublicationStatus>(
+					'GET',
+					`/workflows/${workflowId}/publication-status`,
+				);
 				if (status.status !== 'in_progress') return status;
-				if (Date.now() > deadline) throw new Error(`workflow ${workflowId}: publication still in progress after 60 s`);
+				if (Date.now() > deadline)
+					throw new Error(`workflow ${workflowId}: publication still in progress after 60 s`);
 				await new Promise((resolve) => setTimeout(resolve, 150));
 			}
 		}
@@ -192,7 +232,9 @@ for (const line of LINES) {
 			await n8n.activate(workflowId);
 			const status = await settle(workflowId);
 			if (status && status.status !== 'published') {
-				throw new Error(`activation ${status.status}: ${status.triggers.map((trigger) => trigger.errorMessage).join('; ')}`);
+				throw new Error(
+					`activation ${status.status}: ${status.triggers.map((trigger) => trigger.errorMessage).join('; ')}`,
+				);
 			}
 		}
 
@@ -212,26 +254,41 @@ for (const line of LINES) {
 				await n8n.rest('POST', `/workflows/${workflowId}/run`, { triggerToStartFrom });
 				return;
 			}
-			const workflowData = await n8n.rest<Record<string, unknown>>('GET', `/workflows/${workflowId}`);
+			const workflowData = await n8n.rest<Record<string, unknown>>(
+				'GET',
+				`/workflows/${workflowId}`,
+			);
 			expect(JSON.stringify(workflowData.staticData ?? {})).toContain('"production"');
 			await n8n.rest('POST', `/workflows/${workflowId}/run`, { workflowData, triggerToStartFrom });
 		}
 
-		const ofWorkflow = (list: Registration[], workflow: TriggerWorkflow) => list.filter((registration) => registration.Url.startsWith(`${workflow.url}?`));
+		const ofWorkflow = (list: Registration[], workflow: TriggerWorkflow) =>
+			list.filter((registration) => registration.Url.startsWith(`${workflow.url}?`));
 
 		async function activeOf(workflow: TriggerWorkflow): Promise<Registration[]> {
-			return ofWorkflow(await registrations(sandbox), workflow).filter((registration) => registration.IsActive);
+			return ofWorkflow(await registrations(sandbox), workflow).filter(
+				(registration) => registration.IsActive,
+			);
 		}
 
 		/** Waits until the sandbox has delivered everything and n8n has finished `count` executions. */
-		async function executionsOf(workflow: TriggerWorkflow, count: number): Promise<ExecutionRecord[]> {
+		async function executionsOf(
+			workflow: TriggerWorkflow,
+			count: number,
+		): Promise<ExecutionRecord[]> {
 			await sandbox.idle();
 			const finished = await n8n.waitForExecutions(workflow.id, count, EXECUTION_TIMEOUT_MS);
 			return Promise.all(finished.map((execution) => n8n.getExecution(execution.id)));
 		}
 
-		function expectOnePerEvent(active: Registration[], workflow: TriggerWorkflow, events: readonly string[]): string {
-			expect(active.map((registration) => registration.Events).sort()).toEqual(events.map((event) => [event]).sort());
+		function expectOnePerEvent(
+			active: Registration[],
+			workflow: TriggerWorkflow,
+			events: readonly string[],
+		): string {
+			expect(active.map((registration) => registration.Events).sort()).toEqual(
+				events.map((event) => [event]).sort(),
+			);
 			const tokens = new Set<string>();
 			for (const registration of active) {
 				const url = new URL(registration.Url);
@@ -261,28 +318,56 @@ for (const line of LINES) {
 			await scenario(sandbox, 'POST', `/jobs/${job.Number}/close`, {});
 
 			// A submission on a non-locums job: offered by the facility, accepted by the agency, confirmation signed.
-			const submissions = await call<Array<{ Number: number; Status: string; JobNumber: number }>>(sandbox, 'GET', '/api/v3/Submission', undefined, sandbox.adminKey);
+			const submissions = await call<Array<{ Number: number; Status: string; JobNumber: number }>>(
+				sandbox,
+				'GET',
+				'/api/v3/Submission',
+				undefined,
+				sandbox.adminKey,
+			);
 			let submissionNumber: number | undefined;
-			for (const submission of submissions.filter((s) => s.Status === 'Submitted' || s.Status === 'Under Review')) {
-				const its = await call<{ IsLocums: boolean }>(sandbox, 'GET', `/api/v3/Job/${submission.JobNumber}`, undefined, sandbox.adminKey).catch(() => undefined);
+			for (const submission of submissions.filter(
+				(s) => s.Status === 'Submitted' || s.Status === 'Under Review',
+			)) {
+				const its = await call<{ IsLocums: boolean }>(
+					sandbox,
+					'GET',
+					`/api/v3/Job/${submission.JobNumber}`,
+					undefined,
+					sandbox.adminKey,
+				).catch(() => undefined);
 				if (its && !its.IsLocums) {
 					submissionNumber = submission.Number;
 					break;
 				}
 			}
-			if (submissionNumber === undefined) throw new Error('the sandbox has no submitted submission on a non-locums job');
-			await scenario(sandbox, 'POST', `/submissions/${submissionNumber}/status`, { status: 'Offered' });
-			await call(sandbox, 'POST', '/api/v3/Submission/Accept', { submissionNumber }, sandbox.adminKey);
+			if (submissionNumber === undefined)
+				throw new Error('the sandbox has no submitted submission on a non-locums job');
+			await scenario(sandbox, 'POST', `/submissions/${submissionNumber}/status`, {
+				status: 'Offered',
+			});
+			await call(
+				sandbox,
+				'POST',
+				'/api/v3/Submission/Accept',
+				{ submissionNumber },
+				sandbox.adminKey,
+			);
 			await scenario(sandbox, 'POST', `/submissions/${submissionNumber}/confirmation-signed`, {});
 
 			// Per diem: three shifts opened at once, then every lifecycle event.
-			const opened = await scenario<Array<{ Id: string }>>(sandbox, 'POST', '/per-diem/shifts', { count: 3 });
+			const opened = await scenario<Array<{ Id: string }>>(sandbox, 'POST', '/per-diem/shifts', {
+				count: 3,
+			});
 			const [a, b, c] = opened.map((shift) => shift.Id);
 			await scenario(sandbox, 'POST', `/per-diem/shifts/${a}/assign`);
 			await scenario(sandbox, 'POST', `/per-diem/shifts/${a}/confirm`);
 			await scenario(sandbox, 'POST', `/per-diem/shifts/${a}/staffing-pool`);
 			await scenario(sandbox, 'POST', `/per-diem/shifts/${a}/location`);
-			await scenario(sandbox, 'POST', `/per-diem/shifts/${a}/time`, { start: '2027-01-05T07:00:00', end: '2027-01-05T19:30:00' });
+			await scenario(sandbox, 'POST', `/per-diem/shifts/${a}/time`, {
+				start: '2027-01-05T07:00:00',
+				end: '2027-01-05T19:30:00',
+			});
 			await scenario(sandbox, 'POST', `/per-diem/shifts/${a}/rate`, { rateType: 'Premium' });
 			await scenario(sandbox, 'POST', `/per-diem/shifts/${a}/note`, { notes: 'Bring your badge' });
 			await scenario(sandbox, 'POST', `/per-diem/shifts/${a}/release`);
@@ -294,8 +379,12 @@ for (const line of LINES) {
 			await scenario(sandbox, 'POST', '/per-diem/shifts/cancel', { ids: [a, b] });
 
 			await sandbox.idle();
-			const deliveries = sandbox.deliveries().filter((delivery) => delivery.url.startsWith(`${everything.url}?`));
-			expect(new Set(deliveries.map((delivery) => delivery.event))).toEqual(new Set(TRIO_EVENT_NAMES));
+			const deliveries = sandbox
+				.deliveries()
+				.filter((delivery) => delivery.url.startsWith(`${everything.url}?`));
+			expect(new Set(deliveries.map((delivery) => delivery.event))).toEqual(
+				new Set(TRIO_EVENT_NAMES),
+			);
 			expect(deliveries.every((delivery) => delivery.status === 200)).toBe(true);
 
 			const executions = await executionsOf(everything, deliveries.length);
@@ -308,17 +397,29 @@ for (const line of LINES) {
 				expect(item).not.toHaveProperty('_validation');
 			}
 			// Split Shifts Into Items is on by default: one item per opened or cancelled shift.
-			expect(sortByJson(items.map(withoutReceivedAt))).toEqual(sortByJson(deliveries.flatMap((delivery) => expectedItems(delivery, true))));
+			expect(sortByJson(items.map(withoutReceivedAt))).toEqual(
+				sortByJson(deliveries.flatMap((delivery) => expectedItems(delivery, true))),
+			);
 			const byEvent = (event: TrioEventName) => items.filter((item) => item.event === event);
 			expect(byEvent('Per Diem Shift Opened')).toHaveLength(3);
 			expect(byEvent('Per Diem Shift Cancelled')).toHaveLength(2);
 			// Pool-local times arrive exactly as sent.
-			expect(byEvent('Per Diem Shift Time Changed')[0]).toMatchObject({ Start: '2027-01-05T07:00:00', End: '2027-01-05T19:30:00' });
-			expect(byEvent('Job Update').map((item) => item.JobStatus).sort()).toEqual(['Closed', 'Open']);
+			expect(byEvent('Per Diem Shift Time Changed')[0]).toMatchObject({
+				Start: '2027-01-05T07:00:00',
+				End: '2027-01-05T19:30:00',
+			});
+			expect(
+				byEvent('Job Update')
+					.map((item) => item.JobStatus)
+					.sort(),
+			).toEqual(['Closed', 'Open']);
 		});
 
 		test('with Split Shifts Into Items off, several opened shifts arrive as one item with Items', async () => {
-			const whole = await createTrigger('Opened shifts, whole', { events: ['Per Diem Shift Opened'], splitShifts: false });
+			const whole = await createTrigger('Opened shifts, whole', {
+				events: ['Per Diem Shift Opened'],
+				splitShifts: false,
+			});
 			await activate(whole.id);
 			sandbox.clearDeliveries();
 			await scenario(sandbox, 'POST', '/per-diem/shifts', { count: 4 });
@@ -326,7 +427,10 @@ for (const line of LINES) {
 			const items = itemsOf(execution);
 			expect(items).toHaveLength(1);
 			const delivery = sandbox.deliveries().find((entry) => entry.url.startsWith(`${whole.url}?`));
-			expect(withoutReceivedAt(items[0])).toEqual({ event: 'Per Diem Shift Opened', ...delivery?.body });
+			expect(withoutReceivedAt(items[0])).toEqual({
+				event: 'Per Diem Shift Opened',
+				...delivery?.body,
+			});
 			expect(items[0].Items).toHaveLength(4);
 			await deactivate(whole.id);
 		});
@@ -337,7 +441,12 @@ for (const line of LINES) {
 			const [registration] = await activeOf(guarded);
 			const token = new URL(registration.Url).searchParams.get('token') ?? '';
 			const post = async (query: string, body: string, contentType = 'application/json') => {
-				const response = await fetch(`${guarded.url}${query}`, { method: 'POST', headers: { 'content-type': contentType }, body, signal: AbortSignal.timeout(30_000) });
+				const response = await fetch(`${guarded.url}${query}`, {
+					method: 'POST',
+					headers: { 'content-type': contentType },
+					body,
+					signal: AbortSignal.timeout(30_000),
+				});
 				await response.text();
 				return response.status;
 			};
@@ -348,10 +457,22 @@ for (const line of LINES) {
 			expect(await post('', job)).toBe(403);
 			expect(await post(`?event=Job%20Deleted&token=${token}`, job)).toBe(400);
 			expect(await post(`?token=${token}`, job)).toBe(400);
-			expect(await post(`?event=Job%20Update&token=${token}`, 'this is not json', 'text/plain')).toBe(400);
-			expect(await post(`?event=Job%20Update&token=${token}`, 'a=1', 'application/x-www-form-urlencoded')).toBe(400);
+			expect(
+				await post(`?event=Job%20Update&token=${token}`, 'this is not json', 'text/plain'),
+			).toBe(400);
+			expect(
+				await post(
+					`?event=Job%20Update&token=${token}`,
+					'a=1',
+					'application/x-www-form-urlencoded',
+				),
+			).toBe(400);
 			// Malformed JSON declared as JSON: n8n itself refuses it (4xx) before the node runs.
-			const malformed = await post(`?event=Job%20Update&token=${token}`, '{"Number": ', 'application/json');
+			const malformed = await post(
+				`?event=Job%20Update&token=${token}`,
+				'{"Number": ',
+				'application/json',
+			);
 			expect(malformed).toBeGreaterThanOrEqual(400);
 			expect(malformed).toBeLessThan(500);
 
@@ -361,37 +482,59 @@ for (const line of LINES) {
 			expect(await n8n.listExecutions(guarded.id)).toHaveLength(1);
 			const [item] = itemsOf(execution);
 			expect(item).toMatchObject({ event: 'Job Update', Number: 1, _validation: { valid: false } });
-			expect((item._validation as { issues: string[] }).issues.some((issue) => issue.startsWith('Title: '))).toBe(true);
+			expect(
+				(item._validation as { issues: string[] }).issues.some((issue) =>
+					issue.startsWith('Title: '),
+				),
+			).toBe(true);
 			await deactivate(guarded.id);
 		});
 
 		test('duplicate deliveries start one execution and are all answered 200', async () => {
-			const once = await createTrigger('Once per delivery', { events: ['Per Diem Shift Removed', 'Per Diem Shift Note Changed'] });
+			const once = await createTrigger('Once per delivery', {
+				events: ['Per Diem Shift Removed', 'Per Diem Shift Note Changed'],
+			});
 			await activate(once.id);
 			sandbox.clearDeliveries();
 			sandbox.setFaults({ duplicates: 2 });
-			const [shift] = await scenario<Array<{ Id: string }>>(sandbox, 'POST', '/per-diem/shifts', { count: 1 });
+			const [shift] = await scenario<Array<{ Id: string }>>(sandbox, 'POST', '/per-diem/shifts', {
+				count: 1,
+			});
 			await scenario(sandbox, 'POST', `/per-diem/shifts/${shift.Id}/note`, { notes: 'first' });
 			await scenario(sandbox, 'POST', `/per-diem/shifts/${shift.Id}/note`, { notes: 'second' });
 			await scenario(sandbox, 'POST', `/per-diem/shifts/${shift.Id}/remove`);
 			await sandbox.idle();
-			const deliveries = sandbox.deliveries().filter((delivery) => delivery.url.startsWith(`${once.url}?`));
+			const deliveries = sandbox
+				.deliveries()
+				.filter((delivery) => delivery.url.startsWith(`${once.url}?`));
 			expect(deliveries).toHaveLength(9);
 			expect(deliveries.every((delivery) => delivery.status === 200)).toBe(true);
 			const executions = await executionsOf(once, 3);
 			// Give any late execution a moment to show up before counting.
 			await new Promise((resolve) => setTimeout(resolve, 1500));
 			expect(await n8n.listExecutions(once.id)).toHaveLength(3);
-			expect(executions.map((execution) => itemsOf(execution)[0].Notes ?? itemsOf(execution)[0].event).sort()).toEqual(['Per Diem Shift Removed', 'first', 'second']);
+			expect(
+				executions
+					.map((execution) => itemsOf(execution)[0].Notes ?? itemsOf(execution)[0].event)
+					.sort(),
+			).toEqual(['Per Diem Shift Removed', 'first', 'second']);
 			await deactivate(once.id);
 		});
 
 		test('activate/deactivate cycles reuse the registrations and leave none active', async () => {
-			const cycling = await createTrigger('Cycling', { events: ['Job Update', 'Submission Update', 'Per Diem Shift Assigned'] });
+			const cycling = await createTrigger('Cycling', {
+				events: ['Job Update', 'Submission Update', 'Per Diem Shift Assigned'],
+			});
 			const tokens: string[] = [];
 			for (let cycle = 0; cycle < 3; cycle++) {
 				await activate(cycling.id);
-				tokens.push(expectOnePerEvent(await activeOf(cycling), cycling, ['Job Update', 'Submission Update', 'Per Diem Shift Assigned']));
+				tokens.push(
+					expectOnePerEvent(await activeOf(cycling), cycling, [
+						'Job Update',
+						'Submission Update',
+						'Per Diem Shift Assigned',
+					]),
+				);
 				await deactivate(cycling.id);
 				expect(await activeOf(cycling)).toEqual([]);
 			}
@@ -402,38 +545,71 @@ for (const line of LINES) {
 		});
 
 		test('removing an event from an active trigger switches its registration off', async () => {
-			const narrowing = await createTrigger('Narrowing', { events: ['Job Update', 'Per Diem Shift Declined'] });
+			const narrowing = await createTrigger('Narrowing', {
+				events: ['Job Update', 'Per Diem Shift Declined'],
+			});
 			await activate(narrowing.id);
 			const before = await activeOf(narrowing);
 			expect(before).toHaveLength(2);
-			const declined = before.find((registration) => registration.Events[0] === 'Per Diem Shift Declined');
+			const declined = before.find(
+				(registration) => registration.Events[0] === 'Per Diem Shift Declined',
+			);
 
-			const current = await n8n.api<{ name: string; nodes: Array<{ parameters: Record<string, unknown> }>; connections: object; settings: object }>('GET', `/workflows/${narrowing.id}`);
-			const nodes = current.nodes.map((node) => ({ ...node, parameters: { ...node.parameters, events: ['Job Update'] } }));
-			await n8n.api('PUT', `/workflows/${narrowing.id}`, { name: current.name, nodes, connections: current.connections, settings: { executionOrder: 'v1' } });
+			const current = await n8n.api<{
+				name: string;
+				nodes: Array<{ parameters: Record<string, unknown> }>;
+				connections: object;
+				settings: object;
+			}>('GET', `/workflows/${narrowing.id}`);
+			const nodes = current.nodes.map((node) => ({
+				...node,
+				parameters: { ...node.parameters, events: ['Job Update'] },
+			}));
+			await n8n.api('PUT', `/workflows/${narrowing.id}`, {
+				name: current.name,
+				nodes,
+				connections: current.connections,
+				settings: { executionOrder: 'v1' },
+			});
 			// 2.x publishes the edited version on activation; 1.x re-activates on save (activating again is harmless).
 			await activate(narrowing.id);
 
 			expectOnePerEvent(await activeOf(narrowing), narrowing, ['Job Update']);
-			expect((await registrations(sandbox)).find((registration) => registration.Id === declined?.Id)?.IsActive).toBe(false);
+			expect(
+				(await registrations(sandbox)).find((registration) => registration.Id === declined?.Id)
+					?.IsActive,
+			).toBe(false);
 			// Nothing piled up: the Job Update registration was reused.
 			expect(ofWorkflow(await registrations(sandbox), narrowing)).toHaveLength(2);
 			await deactivate(narrowing.id);
 		});
 
 		test('a registration changed at the service is repaired on the next activation', async () => {
-			const repaired = await createTrigger('Repaired', { events: ['Job Update', 'Per Diem Shift Confirmed'] });
+			const repaired = await createTrigger('Repaired', {
+				events: ['Job Update', 'Per Diem Shift Confirmed'],
+			});
 			await activate(repaired.id);
 			const [victim] = await activeOf(repaired);
 			// Someone points the registration elsewhere in Trio.
-			await call(sandbox, 'POST', '/api/v3/Webhooks', { ...victim, Url: 'https://elsewhere.example.com/hook' }, sandbox.adminKey);
+			await call(
+				sandbox,
+				'POST',
+				'/api/v3/Webhooks',
+				{ ...victim, Url: 'https://elsewhere.example.com/hook' },
+				sandbox.adminKey,
+			);
 			expect(await activeOf(repaired)).toHaveLength(1);
 			await deactivate(repaired.id);
-			const moved = (await registrations(sandbox)).find((registration) => registration.Id === victim.Id);
+			const moved = (await registrations(sandbox)).find(
+				(registration) => registration.Id === victim.Id,
+			);
 			// The stored id still finds it at its new address, so it is switched off too.
 			expect(moved).toMatchObject({ Url: 'https://elsewhere.example.com/hook', IsActive: false });
 			await activate(repaired.id);
-			expectOnePerEvent(await activeOf(repaired), repaired, ['Job Update', 'Per Diem Shift Confirmed']);
+			expectOnePerEvent(await activeOf(repaired), repaired, [
+				'Job Update',
+				'Per Diem Shift Confirmed',
+			]);
 			sandbox.clearDeliveries();
 			await scenario(sandbox, 'POST', '/jobs', {});
 			const [execution] = await executionsOf(repaired, 1);
@@ -454,16 +630,31 @@ for (const line of LINES) {
 			const [production] = await activeOf(tested);
 			await listenForTestEvent(tested.id);
 			const testBase = tested.url.replace('/webhook/', '/webhook-test/');
-			const testRegistrations = (await registrations(sandbox)).filter((registration) => registration.Url.startsWith(`${testBase}?`));
+			const testRegistrations = (await registrations(sandbox)).filter((registration) =>
+				registration.Url.startsWith(`${testBase}?`),
+			);
 			expect(testRegistrations).toHaveLength(1);
-			expect(testRegistrations[0]).toMatchObject({ IsActive: true, Name: `n8n test: ${tested.name} (Per Diem Shift Rate Changed)` });
-			expect(new URL(testRegistrations[0].Url).searchParams.get('token')).not.toBe(new URL(production.Url).searchParams.get('token'));
+			expect(testRegistrations[0]).toMatchObject({
+				IsActive: true,
+				Name: `n8n test: ${tested.name} (Per Diem Shift Rate Changed)`,
+			});
+			expect(new URL(testRegistrations[0].Url).searchParams.get('token')).not.toBe(
+				new URL(production.Url).searchParams.get('token'),
+			);
 
 			sandbox.clearDeliveries();
-			const [shift] = await scenario<Array<{ Id: string }>>(sandbox, 'POST', '/per-diem/shifts', { count: 1 });
+			const [shift] = await scenario<Array<{ Id: string }>>(sandbox, 'POST', '/per-diem/shifts', {
+				count: 1,
+			});
 			await scenario(sandbox, 'POST', `/per-diem/shifts/${shift.Id}/rate`, { rateType: 'Holiday' });
 			await sandbox.idle();
-			const statuses = sandbox.deliveries().filter((delivery) => delivery.event === 'Per Diem Shift Rate Changed' && (delivery.url.startsWith(testBase) || delivery.url.startsWith(tested.url)));
+			const statuses = sandbox
+				.deliveries()
+				.filter(
+					(delivery) =>
+						delivery.event === 'Per Diem Shift Rate Changed' &&
+						(delivery.url.startsWith(testBase) || delivery.url.startsWith(tested.url)),
+				);
 			expect(statuses.map((delivery) => delivery.status)).toEqual([200, 200]);
 			// The test run and the production run.
 			const executions = await executionsOf(tested, 2);
@@ -472,16 +663,23 @@ for (const line of LINES) {
 			// After the test event n8n removes the test webhook: only the test registration goes.
 			const deadline = Date.now() + 15_000;
 			let after = await registrations(sandbox);
-			while (after.find((registration) => registration.Id === testRegistrations[0].Id)?.IsActive && Date.now() < deadline) {
+			while (
+				after.find((registration) => registration.Id === testRegistrations[0].Id)?.IsActive &&
+				Date.now() < deadline
+			) {
 				await new Promise((resolve) => setTimeout(resolve, 250));
 				after = await registrations(sandbox);
 			}
-			expect(after.find((registration) => registration.Id === testRegistrations[0].Id)?.IsActive).toBe(false);
+			expect(
+				after.find((registration) => registration.Id === testRegistrations[0].Id)?.IsActive,
+			).toBe(false);
 			expect(after.find((registration) => registration.Id === production.Id)).toEqual(production);
 			await deactivate(tested.id);
 		});
 		test("after n8n's address changes, the registrations follow it and deliveries arrive", async () => {
-			const moving = await createTrigger('Moving', { events: ['Job Update', 'Per Diem Shift Opened'] });
+			const moving = await createTrigger('Moving', {
+				events: ['Job Update', 'Per Diem Shift Opened'],
+			});
 			await activate(moving.id);
 			const before = await activeOf(moving);
 			expect(before).toHaveLength(2);
@@ -494,18 +692,27 @@ for (const line of LINES) {
 			const newUrl = n8n.productionWebhookUrl(moving.webhookId, 'webhook');
 			expect(newUrl).not.toBe(oldUrl);
 			moving.url = newUrl;
-			const mine = async () => (await registrations(sandbox)).filter((registration) => ids.includes(registration.Id));
+			const mine = async () =>
+				(await registrations(sandbox)).filter((registration) => ids.includes(registration.Id));
 
 			if (line === '1.x') {
 				// n8n 1.x re-activates every active workflow on start-up (checkExists -> false -> create):
 				// the stored registrations are moved to the new address, none is added.
 				const deadline = Date.now() + 30_000;
 				let moved = await mine();
-				while (moved.some((registration) => !registration.Url.startsWith(`${newUrl}?`)) && Date.now() < deadline) {
+				while (
+					moved.some((registration) => !registration.Url.startsWith(`${newUrl}?`)) &&
+					Date.now() < deadline
+				) {
 					await new Promise((resolve) => setTimeout(resolve, 250));
 					moved = await mine();
 				}
-				expect(moved.map((registration) => [registration.IsActive, registration.Url.startsWith(`${newUrl}?`)])).toEqual([
+				expect(
+					moved.map((registration) => [
+						registration.IsActive,
+						registration.Url.startsWith(`${newUrl}?`),
+					]),
+				).toEqual([
 					[true, true],
 					[true, true],
 				]);
@@ -513,14 +720,20 @@ for (const line of LINES) {
 			} else {
 				// n8n 2.x (publication service) does not call webhook triggers on start-up, so the
 				// registrations still point to the old address until the workflow is activated again.
-				expect((await mine()).every((registration) => registration.Url.startsWith(`${oldUrl}?`))).toBe(true);
+				expect(
+					(await mine()).every((registration) => registration.Url.startsWith(`${oldUrl}?`)),
+				).toBe(true);
 				await deactivate(moving.id);
 				expect((await mine()).map((registration) => registration.IsActive)).toEqual([false, false]);
 				await activate(moving.id);
 				expectOnePerEvent(await activeOf(moving), moving, ['Job Update', 'Per Diem Shift Opened']);
 			}
 			// Nothing is left active at the old address.
-			expect((await registrations(sandbox)).filter((registration) => registration.IsActive && registration.Url.startsWith(`${oldUrl}?`))).toEqual([]);
+			expect(
+				(await registrations(sandbox)).filter(
+					(registration) => registration.IsActive && registration.Url.startsWith(`${oldUrl}?`),
+				),
+			).toEqual([]);
 
 			sandbox.clearDeliveries();
 			await scenario(sandbox, 'POST', '/jobs', {});
@@ -532,7 +745,9 @@ for (const line of LINES) {
 			for (const workflow of workflows) {
 				await deactivate(workflow.id).catch(() => undefined);
 			}
-			expect((await registrations(sandbox)).filter((registration) => registration.IsActive)).toEqual([]);
+			expect(
+				(await registrations(sandbox)).filter((registration) => registration.IsActive),
+			).toEqual([]);
 		});
 	});
 }

@@ -9,7 +9,13 @@
  * encryption key list: just the instance key).
  */
 import { Container } from '@n8n/di';
-import { BinaryDataService, Cipher, EncryptionKeyProxy, InstanceSettings, type KeyInfo } from 'n8n-core';
+import {
+	BinaryDataService,
+	Cipher,
+	EncryptionKeyProxy,
+	InstanceSettings,
+	type KeyInfo,
+} from 'n8n-core';
 import { Expression } from 'n8n-workflow';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -59,7 +65,8 @@ export async function ensureEngineContainer(): Promise<EngineEnvironment> {
 		process.env.N8N_DIAGNOSTICS_ENABLED ??= 'false';
 		// Binary data goes to files under the temporary user folder, as in a default n8n install.
 		process.env.N8N_DEFAULT_BINARY_DATA_MODE ??= 'filesystem';
-		environment.binaryDataMode = process.env.N8N_DEFAULT_BINARY_DATA_MODE === 'default' ? 'default' : 'filesystem';
+		environment.binaryDataMode =
+			process.env.N8N_DEFAULT_BINARY_DATA_MODE === 'default' ? 'default' : 'filesystem';
 
 		// isolated-vm is not built here, so expressions must use n8n's in-process (legacy) evaluator.
 		// It is the default; setting it says so, and guards against another test switching it.

@@ -57,7 +57,9 @@ export class TestCredentialsHelper extends ICredentialsHelper {
 	/** Encrypted, like n8n's database holds them: type -> Credentials. */
 	private readonly store = new Map<string, Credentials>();
 
-	constructor(private readonly credentialTypes: CredentialTypeRegistry = new CredentialTypeRegistry()) {
+	constructor(
+		private readonly credentialTypes: CredentialTypeRegistry = new CredentialTypeRegistry(),
+	) {
 		super();
 	}
 
@@ -79,29 +81,54 @@ export class TestCredentialsHelper extends ICredentialsHelper {
 		node?: INode,
 	): Promise<IHttpRequestOptions> {
 		const { authenticate } = this.credentialTypes.getByName(typeName);
-		if (typeof authenticate === 'function') return await authenticate(credentials, requestOptions as IHttpRequestOptions);
+		if (typeof authenticate === 'function')
+			return await authenticate(credentials, requestOptions as IHttpRequestOptions);
 		if (!authenticate) return requestOptions as IHttpRequestOptions;
 		if (authenticate.type !== 'generic') {
-			throw new UnexpectedError(`Authentication type "${String(authenticate.type)}" is not supported by the test engine`);
+			throw new UnexpectedError(
+				`Authentication type "${String(authenticate.type)}" is not supported by the test engine`,
+			);
 		}
-		if (!workflow || !node) throw new UnexpectedError('A generic credential needs the workflow and node to resolve its expressions');
+		if (!workflow || !node)
+			throw new UnexpectedError(
+				'A generic credential needs the workflow and node to resolve its expressions',
+			);
 
 		// Each group (headers, qs, body, auth) gets every key/value resolved, as n8n does.
 		const target = requestOptions as unknown as Record<string, IDataObject | undefined>;
 		for (const [group, entries] of Object.entries(authenticate.properties)) {
 			const resolvedGroup: IDataObject = { ...(target[group] ?? {}) };
 			for (const [key, value] of Object.entries(entries as Record<string, unknown>)) {
-				resolvedGroup[this.resolve(key, credentials, workflow, node)] = this.resolve(value, credentials, workflow, node);
+				resolvedGroup[this.resolve(key, credentials, workflow, node)] = this.resolve(
+					value,
+					credentials,
+					workflow,
+					node,
+				);
 			}
 			target[group] = resolvedGroup;
 		}
 		return requestOptions as IHttpRequestOptions;
 	}
 
-	private resolve(value: unknown, credentials: ICredentialDataDecryptedObject, workflow: Workflow, node: INode): string {
+	private resolve(
+		value: unknown,
+		credentials: ICredentialDataDecryptedObject,
+		workflow: Workflow,
+		node: INode,
+	): string {
 		if (!isExpression(value)) return String(value);
-		const resolved = workflow.expression.getSimpleParameterValue(node, value as string, 'internal', { $credentials: credentials }, undefined, '');
-		return resolved === undefined || resolved === null || resolved === false || resolved === '' ? '' : String(resolved);
+		const resolved = workflow.expression.getSimpleParameterValue(
+			node,
+			value as string,
+			'internal',
+			{ $credentials: credentials },
+			undefined,
+			'',
+		);
+		return resolved === undefined || resolved === null || resolved === false || resolved === ''
+			? ''
+			: String(resolved);
 	}
 
 	async preAuthentication(
@@ -124,7 +151,9 @@ export class TestCredentialsHelper extends ICredentialsHelper {
 	}
 
 	getParentTypes(name: string): string[] {
-		const extended = this.credentialTypes.recognizes(name) ? this.credentialTypes.getByName(name).extends ?? [] : [];
+		const extended = this.credentialTypes.recognizes(name)
+			? (this.credentialTypes.getByName(name).extends ?? [])
+			: [];
 		return extended.flatMap((parent) => [parent, ...this.getParentTypes(parent)]);
 	}
 
@@ -132,13 +161,20 @@ export class TestCredentialsHelper extends ICredentialsHelper {
 		if (!this.credentialTypes.recognizes(credentialType)) return true;
 		const type = this.credentialTypes.getByName(credentialType);
 		if (!type.restrictToSupportedNodes) return true;
-		return (type.supportedNodes ?? []).some((name) => nodeType === name || nodeType.endsWith(`.${name}`));
+		return (type.supportedNodes ?? []).some(
+			(name) => nodeType === name || nodeType.endsWith(`.${name}`),
+		);
 	}
 
-	async getCredentials(nodeCredentials: INodeCredentialsDetails, type: string): Promise<Credentials> {
+	async getCredentials(
+		nodeCredentials: INodeCredentialsDetails,
+		type: string,
+	): Promise<Credentials> {
 		const credentials = this.store.get(type);
 		if (!credentials) {
-			throw new UnexpectedError(`No "${type}" credentials were given to the test engine (node credential "${nodeCredentials.name}")`);
+			throw new UnexpectedError(
+				`No "${type}" credentials were given to the test engine (node credential "${nodeCredentials.name}")`,
+			);
 		}
 		return credentials;
 	}
@@ -150,11 +186,22 @@ export class TestCredentialsHelper extends ICredentialsHelper {
 	): Promise<ICredentialDataDecryptedObject> {
 		const stored = await (await this.getCredentials(nodeCredentials, type)).getData();
 		// n8n fills in the credential type's defaults for what the user left unset (e.g. the tenant).
-		const withDefaults = NodeHelpers.getNodeParameters(this.getCredentialsProperties(type), stored as INodeParameters, true, false, null, null);
+		const withDefaults = NodeHelpers.getNodeParameters(
+			this.getCredentialsProperties(type),
+			stored as INodeParameters,
+			true,
+			false,
+			null,
+			null,
+		);
 		return (withDefaults ?? stored) as ICredentialDataDecryptedObject;
 	}
 
-	async updateCredentials(_nodeCredentials: INodeCredentialsDetails, type: string, data: ICredentialDataDecryptedObject): Promise<void> {
+	async updateCredentials(
+		_nodeCredentials: INodeCredentialsDetails,
+		type: string,
+		data: ICredentialDataDecryptedObject,
+	): Promise<void> {
 		await this.setCredentials(type, data);
 	}
 

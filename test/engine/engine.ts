@@ -30,7 +30,13 @@ import type {
 } from 'n8n-workflow';
 import { UnexpectedError, Workflow } from 'n8n-workflow';
 import { Container } from '@n8n/di';
-import { BinaryDataService, ExecutionLifecycleHooks, ExternalSecretsProxy, LoadOptionsContext, WorkflowExecute } from 'n8n-core';
+import {
+	BinaryDataService,
+	ExecutionLifecycleHooks,
+	ExternalSecretsProxy,
+	LoadOptionsContext,
+	WorkflowExecute,
+} from 'n8n-core';
 
 import { TRIO_CREDENTIAL_TYPE } from '../../nodes/shared/credentials';
 import { ensureEngineContainer } from './container';
@@ -52,7 +58,11 @@ export const credentialTypes = new CredentialTypeRegistry();
 export const SOURCE_NODE = 'Source';
 export const NODE_UNDER_TEST = 'Trio VMS';
 
-export type EngineNode = Partial<INode> & { name: string; type: string; parameters?: INodeParameters };
+export type EngineNode = Partial<INode> & {
+	name: string;
+	type: string;
+	parameters?: INodeParameters;
+};
 
 export interface RunWorkflowOptions {
 	nodes: EngineNode[];
@@ -87,7 +97,9 @@ export interface RunNodeOptions {
 	/** JSON of the items the node receives; default one empty item. */
 	input?: IDataObject[];
 	/** A file per input item (by index), stored through n8n's binary data service first. */
-	inputBinary?: Array<{ property?: string; fileName: string; mimeType: string; data: Buffer } | undefined>;
+	inputBinary?: Array<
+		{ property?: string; fileName: string; mimeType: string; data: Buffer } | undefined
+	>;
 	/** Trio VMS credential data (see trioCredentials). */
 	credentials?: ICredentialDataDecryptedObject;
 	/** Sets the node's "On Error" to "Continue (regular output)". */
@@ -138,22 +150,31 @@ export function buildAdditionalData(
 	};
 }
 
-export async function credentialsHelperFor(credentials: Record<string, ICredentialDataDecryptedObject> = {}): Promise<TestCredentialsHelper> {
+export async function credentialsHelperFor(
+	credentials: Record<string, ICredentialDataDecryptedObject> = {},
+): Promise<TestCredentialsHelper> {
 	const helper = new TestCredentialsHelper(credentialTypes);
 	for (const [type, data] of Object.entries(credentials)) await helper.setCredentials(type, data);
 	return helper;
 }
 
 /** The node as the editor would save it: an id, a version, and a reference to each given credential it can use. */
-export function completeNode(node: EngineNode, index: number, credentialTypesGiven: string[]): INode {
+export function completeNode(
+	node: EngineNode,
+	index: number,
+	credentialTypesGiven: string[],
+): INode {
 	const copy = structuredClone(node) as EngineNode;
 	const typeVersion = copy.typeVersion ?? engineNodeTypes.defaultVersion(copy.type);
 	let credentials = copy.credentials;
 	if (!credentials && credentialTypesGiven.length) {
-		const declared = engineNodeTypes.getByNameAndVersion(copy.type, typeVersion).description.credentials ?? [];
+		const declared =
+			engineNodeTypes.getByNameAndVersion(copy.type, typeVersion).description.credentials ?? [];
 		const usable = declared.filter((entry) => credentialTypesGiven.includes(entry.name));
 		if (usable.length) {
-			credentials = Object.fromEntries(usable.map((entry) => [entry.name, { id: entry.name, name: `${entry.name} (test)` }])) as INodeCredentials;
+			credentials = Object.fromEntries(
+				usable.map((entry) => [entry.name, { id: entry.name, name: `${entry.name} (test)` }]),
+			) as INodeCredentials;
 		}
 	}
 	return {
@@ -169,7 +190,8 @@ export function completeNode(node: EngineNode, index: number, credentialTypesGiv
 function firstUnfedNode(nodes: INode[], connections: IConnections): INode | undefined {
 	const fed = new Set<string>();
 	for (const byType of Object.values(connections)) {
-		for (const outputs of Object.values(byType)) for (const output of outputs ?? []) for (const target of output ?? []) fed.add(target.node);
+		for (const outputs of Object.values(byType))
+			for (const output of outputs ?? []) for (const target of output ?? []) fed.add(target.node);
 	}
 	return nodes.find((node) => !fed.has(node.name));
 }
@@ -191,7 +213,9 @@ function toEngineRun(run: IRun, executionOrder: string[]): EngineRun {
 export async function runWorkflow(options: RunWorkflowOptions): Promise<EngineRun> {
 	await ensureEngineContainer();
 	const credentialsHelper = await credentialsHelperFor(options.credentials);
-	const nodes = options.nodes.map((node, index) => completeNode(node, index, Object.keys(options.credentials ?? {})));
+	const nodes = options.nodes.map((node, index) =>
+		completeNode(node, index, Object.keys(options.credentials ?? {})),
+	);
 	const executionId = String(++executionCounter);
 	const workflowId = `engine-workflow-${executionId}`;
 	const mode = options.mode ?? 'manual';
@@ -226,15 +250,22 @@ export async function runWorkflow(options: RunWorkflowOptions): Promise<EngineRu
 	});
 	const additionalData = buildAdditionalData(credentialsHelper, { hooks, executionId, workflowId });
 
-	const startNode = options.startNode ? workflow.getNode(options.startNode) : firstUnfedNode(Object.values(workflow.nodes), options.connections);
-	if (!startNode) throw new UnexpectedError(`No start node ${options.startNode ? `named "${options.startNode}"` : 'without incoming connections'} found`);
+	const startNode = options.startNode
+		? workflow.getNode(options.startNode)
+		: firstUnfedNode(Object.values(workflow.nodes), options.connections);
+	if (!startNode)
+		throw new UnexpectedError(
+			`No start node ${options.startNode ? `named "${options.startNode}"` : 'without incoming connections'} found`,
+		);
 
 	const run = await new WorkflowExecute(additionalData, mode).run({ workflow, startNode });
 	return toEngineRun(run, executionOrder);
 }
 
 /** Runs `Source -> Trio VMS` (or another node type) and returns what the node emitted. */
-export async function runNode(options: RunNodeOptions): Promise<EngineRun & { output: INodeExecutionData[] }> {
+export async function runNode(
+	options: RunNodeOptions,
+): Promise<EngineRun & { output: INodeExecutionData[] }> {
 	const input = options.input ?? [{}];
 	let source: EngineNode;
 	if (options.inputBinary?.some(Boolean)) {
@@ -243,12 +274,27 @@ export async function runNode(options: RunNodeOptions): Promise<EngineRun & { ou
 			const file = options.inputBinary?.[index];
 			return {
 				json: input[index] ?? {},
-				...(file ? { property: file.property ?? 'data', fileName: file.fileName, mimeType: file.mimeType, base64: file.data.toString('base64') } : {}),
+				...(file
+					? {
+							property: file.property ?? 'data',
+							fileName: file.fileName,
+							mimeType: file.mimeType,
+							base64: file.data.toString('base64'),
+						}
+					: {}),
 			};
 		});
-		source = { name: SOURCE_NODE, type: 'test.binarySource', parameters: { files: files as unknown as INodeParameters[] } };
+		source = {
+			name: SOURCE_NODE,
+			type: 'test.binarySource',
+			parameters: { files: files as unknown as INodeParameters[] },
+		};
 	} else {
-		source = { name: SOURCE_NODE, type: 'test.start', parameters: { items: input as INodeParameters[] } };
+		source = {
+			name: SOURCE_NODE,
+			type: 'test.start',
+			parameters: { items: input as INodeParameters[] },
+		};
 	}
 	const node: EngineNode = {
 		name: NODE_UNDER_TEST,
@@ -286,28 +332,57 @@ export interface MethodCallOptions {
 	path?: string;
 }
 
-async function methodContext(methodName: string, options: MethodCallOptions): Promise<{ context: LoadOptionsContext; nodeType: INodeType }> {
+async function methodContext(
+	methodName: string,
+	options: MethodCallOptions,
+): Promise<{ context: LoadOptionsContext; nodeType: INodeType }> {
 	await ensureEngineContainer();
 	const typeName = options.nodeType ?? 'trioVms';
-	const credentials: Record<string, ICredentialDataDecryptedObject> = options.credentials ? { [TRIO_CREDENTIAL_TYPE]: options.credentials } : {};
+	const credentials: Record<string, ICredentialDataDecryptedObject> = options.credentials
+		? { [TRIO_CREDENTIAL_TYPE]: options.credentials }
+		: {};
 	const credentialsHelper = await credentialsHelperFor(credentials);
 	const node = completeNode(
-		{ name: NODE_UNDER_TEST, type: typeName, parameters: options.parameters ?? {}, ...(options.typeVersion !== undefined ? { typeVersion: options.typeVersion } : {}) },
+		{
+			name: NODE_UNDER_TEST,
+			type: typeName,
+			parameters: options.parameters ?? {},
+			...(options.typeVersion !== undefined ? { typeVersion: options.typeVersion } : {}),
+		},
 		0,
 		Object.keys(credentials),
 	);
 	// As in n8n's dynamic-parameters service: a one-node workflow; Workflow fills in the defaults.
-	const workflow = new Workflow({ id: 'engine-load-options', nodes: [node], connections: {}, active: false, nodeTypes: engineNodeTypes });
-	const additionalData = buildAdditionalData(credentialsHelper, { currentNodeParameters: options.currentNodeParameters ?? node.parameters });
-	const context = new LoadOptionsContext(workflow, node, additionalData, options.path ?? `parameters.${methodName}`);
+	const workflow = new Workflow({
+		id: 'engine-load-options',
+		nodes: [node],
+		connections: {},
+		active: false,
+		nodeTypes: engineNodeTypes,
+	});
+	const additionalData = buildAdditionalData(credentialsHelper, {
+		currentNodeParameters: options.currentNodeParameters ?? node.parameters,
+	});
+	const context = new LoadOptionsContext(
+		workflow,
+		node,
+		additionalData,
+		options.path ?? `parameters.${methodName}`,
+	);
 	return { context, nodeType: engineNodeTypes.getByNameAndVersion(typeName, node.typeVersion) };
 }
 
 /** Runs `methods.loadOptions[methodName]` of the node inside n8n-core's LoadOptionsContext. */
-export async function callLoadOptions(methodName: string, options: MethodCallOptions = {}): Promise<INodePropertyOptions[]> {
+export async function callLoadOptions(
+	methodName: string,
+	options: MethodCallOptions = {},
+): Promise<INodePropertyOptions[]> {
 	const { context, nodeType } = await methodContext(methodName, options);
 	const method = nodeType.methods?.loadOptions?.[methodName];
-	if (!method) throw new UnexpectedError(`Node type "${nodeType.description.name}" has no loadOptions method "${methodName}"`);
+	if (!method)
+		throw new UnexpectedError(
+			`Node type "${nodeType.description.name}" has no loadOptions method "${methodName}"`,
+		);
 	return await method.call(context);
 }
 
@@ -318,6 +393,9 @@ export async function callListSearch(
 ): Promise<INodeListSearchResult> {
 	const { context, nodeType } = await methodContext(methodName, options);
 	const method = nodeType.methods?.listSearch?.[methodName];
-	if (!method) throw new UnexpectedError(`Node type "${nodeType.description.name}" has no listSearch method "${methodName}"`);
+	if (!method)
+		throw new UnexpectedError(
+			`Node type "${nodeType.description.name}" has no listSearch method "${methodName}"`,
+		);
 	return await method.call(context, options.filter, options.paginationToken);
 }

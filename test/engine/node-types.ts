@@ -22,13 +22,17 @@ function lazyPackageNode(modulePath: string, exportName: string): NodeTypeLoader
 		// eslint-disable-next-line @typescript-eslint/no-require-imports
 		const loaded = require(modulePath) as Record<string, new () => INodeType | IVersionedNodeType>;
 		const NodeClass = loaded[exportName];
-		if (typeof NodeClass !== 'function') throw new UnexpectedError(`${modulePath} does not export a class "${exportName}"`);
+		if (typeof NodeClass !== 'function')
+			throw new UnexpectedError(`${modulePath} does not export a class "${exportName}"`);
 		return new NodeClass();
 	};
 }
 
 const TRIO_VMS = lazyPackageNode('../../nodes/TrioVms/TrioVms.node.ts', 'TrioVms');
-const TRIO_VMS_TRIGGER = lazyPackageNode('../../nodes/TrioVmsTrigger/TrioVmsTrigger.node.ts', 'TrioVmsTrigger');
+const TRIO_VMS_TRIGGER = lazyPackageNode(
+	'../../nodes/TrioVmsTrigger/TrioVmsTrigger.node.ts',
+	'TrioVmsTrigger',
+);
 
 function isVersioned(type: INodeType | IVersionedNodeType): type is IVersionedNodeType {
 	return 'nodeVersions' in type;
@@ -87,6 +91,8 @@ export class EngineNodeTypes implements INodeTypes {
 	}
 
 	getKnownTypes(): IDataObject {
-		return Object.fromEntries([...this.loaders.keys()].map((name) => [name, { className: name, sourcePath: '' }]));
+		return Object.fromEntries(
+			[...this.loaders.keys()].map((name) => [name, { className: name, sourcePath: '' }]),
+		);
 	}
 }

@@ -14,18 +14,32 @@ import type {
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
 /** A `json` parameter arrives as text when typed in the UI and as data when set in code. */
-export function readJsonParameter<T>(context: IExecuteFunctions, name: string, itemIndex: number, fallback: T): T {
+export function readJsonParameter<T>(
+	context: IExecuteFunctions,
+	name: string,
+	itemIndex: number,
+	fallback: T,
+): T {
 	const value = context.getNodeParameter(name, itemIndex, fallback as unknown as object) as unknown;
 	if (value === undefined || value === null || value === '') return fallback;
 	if (typeof value !== 'string') return value as T;
 	try {
 		return JSON.parse(value) as T;
 	} catch (error) {
-		throw new NodeOperationError(context.getNode(), `Parameter "${name}" is not valid JSON: ${(error as Error).message}`, { itemIndex });
+		throw new NodeOperationError(
+			context.getNode(),
+			`Parameter "${name}" is not valid JSON: ${(error as Error).message}`,
+			{ itemIndex },
+		);
 	}
 }
 
-function testNodeDescription(name: string, displayName: string, properties: INodeTypeDescription['properties'], inputs: boolean): INodeTypeDescription {
+function testNodeDescription(
+	name: string,
+	displayName: string,
+	properties: INodeTypeDescription['properties'],
+	inputs: boolean,
+): INodeTypeDescription {
 	return {
 		displayName,
 		name,
@@ -44,7 +58,12 @@ function testNodeDescription(name: string, displayName: string, properties: INod
  * (a JSON array of objects; expressions inside are resolved), by default one empty item.
  */
 export class TestStart implements INodeType {
-	description = testNodeDescription('test.start', 'Start', [{ displayName: 'Items', name: 'items', type: 'json', default: '[{}]' }], false);
+	description = testNodeDescription(
+		'test.start',
+		'Start',
+		[{ displayName: 'Items', name: 'items', type: 'json', default: '[{}]' }],
+		false,
+	);
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		const items = readJsonParameter<IDataObject | IDataObject[]>(this, 'items', 0, [{}]);
@@ -69,7 +88,12 @@ export interface BinarySourceFile {
  * it lives in n8n's binary data service exactly as a file read by a real node would.
  */
 export class TestBinarySource implements INodeType {
-	description = testNodeDescription('test.binarySource', 'Binary Source', [{ displayName: 'Files', name: 'files', type: 'json', default: '[]' }], false);
+	description = testNodeDescription(
+		'test.binarySource',
+		'Binary Source',
+		[{ displayName: 'Files', name: 'files', type: 'json', default: '[]' }],
+		false,
+	);
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		const files = readJsonParameter<BinarySourceFile[]>(this, 'files', 0, []);

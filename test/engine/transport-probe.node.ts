@@ -25,7 +25,11 @@ import type {
 import { NodeApiError, NodeConnectionTypes } from 'n8n-workflow';
 
 import type { MultipartPart } from '../../nodes/shared/multipart';
-import { createTrioClient, type TrioClientOptions, type TrioRequest } from '../../nodes/shared/transport';
+import {
+	createTrioClient,
+	type TrioClientOptions,
+	type TrioRequest,
+} from '../../nodes/shared/transport';
 import { readJsonParameter } from './test-nodes';
 
 export type ProbePart =
@@ -35,17 +39,31 @@ export type ProbePart =
 
 export type ProbeRequest = Omit<TrioRequest, 'multipart'> & { multipart?: ProbePart[] };
 
-async function toMultipart(context: IExecuteFunctions, parts: ProbePart[], itemIndex: number): Promise<MultipartPart[]> {
+async function toMultipart(
+	context: IExecuteFunctions,
+	parts: ProbePart[],
+	itemIndex: number,
+): Promise<MultipartPart[]> {
 	const result: MultipartPart[] = [];
 	for (const part of parts) {
 		if ('value' in part) {
 			result.push({ name: part.name, value: part.value });
 		} else if ('base64' in part) {
-			result.push({ name: part.name, fileName: part.fileName, contentType: part.contentType, data: Buffer.from(part.base64, 'base64') });
+			result.push({
+				name: part.name,
+				fileName: part.fileName,
+				contentType: part.contentType,
+				data: Buffer.from(part.base64, 'base64'),
+			});
 		} else {
 			const meta = context.helpers.assertBinaryData(itemIndex, part.binaryProperty);
 			const data = await context.helpers.getBinaryDataBuffer(itemIndex, part.binaryProperty);
-			result.push({ name: part.name, fileName: meta.fileName ?? 'file', contentType: meta.mimeType, data });
+			result.push({
+				name: part.name,
+				fileName: meta.fileName ?? 'file',
+				contentType: meta.mimeType,
+				data,
+			});
 		}
 	}
 	return result;
@@ -63,7 +81,12 @@ export class TestTransportProbe implements INodeType {
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'trioVmsApi', required: true }],
 		properties: [
-			{ displayName: 'Request', name: 'request', type: 'json', default: '{"method":"GET","path":"/"}' },
+			{
+				displayName: 'Request',
+				name: 'request',
+				type: 'json',
+				default: '{"method":"GET","path":"/"}',
+			},
 			{ displayName: 'Client Options', name: 'clientOptions', type: 'json', default: '{}' },
 			// Only for the load-options and list-search helpers' own tests.
 			{
@@ -80,39 +103,65 @@ export class TestTransportProbe implements INodeType {
 		loadOptions: {
 			/** GETs `optionsPath` (a current parameter, default /Webhooks/Events) and lists the strings. */
 			async probeOptions(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
-				const path = (this.getCurrentNodeParameter('optionsPath') as string | undefined) ?? '/Webhooks/Events';
+				const path =
+					(this.getCurrentNodeParameter('optionsPath') as string | undefined) ?? '/Webhooks/Events';
 				const client = createTrioClient(this);
-				const list = await client.request<unknown[]>({ method: 'GET', path, context: { webhookManagement: true } });
+				const list = await client.request<unknown[]>({
+					method: 'GET',
+					path,
+					context: { webhookManagement: true },
+				});
 				return (list ?? []).map((entry) => ({ name: String(entry), value: String(entry) }));
 			},
 		},
 		listSearch: {
 			/** GETs /candidates?email=<filter>&page=<token> and pages on `next`. */
-			async probeSearch(this: ILoadOptionsFunctions, filter?: string, paginationToken?: string): Promise<INodeListSearchResult> {
+			async probeSearch(
+				this: ILoadOptionsFunctions,
+				filter?: string,
+				paginationToken?: string,
+			): Promise<INodeListSearchResult> {
 				const client = createTrioClient(this);
-				const page = await client.request<{ items: Array<{ id: number; name: string }>; next?: string }>({
+				const page = await client.request<{
+					items: Array<{ id: number; name: string }>;
+					next?: string;
+				}>({
 					method: 'GET',
 					path: '/candidates',
 					query: { email: filter, page: paginationToken },
 				});
-				return { results: page.items.map((item) => ({ name: item.name, value: item.id })), paginationToken: page.next };
+				return {
+					results: page.items.map((item) => ({ name: item.name, value: item.id })),
+					paginationToken: page.next,
+				};
 			},
 		},
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		const items = this.getInputData();
-		const client = createTrioClient(this, readJsonParameter<TrioClientOptions>(this, 'clientOptions', 0, {}));
+		const client = createTrioClient(
+			this,
+			readJsonParameter<TrioClientOptions>(this, 'clientOptions', 0, {}),
+		);
 		const output: INodeExecutionData[] = [];
 		for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
 			try {
-				const { multipart, ...request } = readJsonParameter<ProbeRequest>(this, 'request', itemIndex, { method: 'GET', path: '/' });
+				const { multipart, ...request } = readJsonParameter<ProbeRequest>(
+					this,
+					'request',
+					itemIndex,
+					{ method: 'GET', path: '/' },
+				);
 				const body = await client.request({
 					itemIndex,
 					...request,
 					multipart: multipart ? await toMultipart(this, multipart, itemIndex) : undefined,
 				});
-				output.push({ json: { body: (body ?? null) as IDataObject, stats: { ...client.stats } }, pairedItem: { item: itemIndex } });
+				output.push({
+					json: { body: (body ?? null) as IDataObject, stats: { ...client.stats } },
+					pairedItem: { item: itemIndex },
+				});
 			} catch (error) {
 				if (!this.continueOnFail()) throw error;
 				const failure = error as Error & { description?: string; httpCode?: string | null };

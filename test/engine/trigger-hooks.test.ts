@@ -4,7 +4,15 @@
  * node under development: the URLs, modes and activation modes n8n passes, how static data is
  * loaded and saved, and what a delivery's request and response look like to the node.
  */
-import type { IDataObject, IHookFunctions, INodeParameters, INodeType, INodeTypeDescription, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IHookFunctions,
+	INodeParameters,
+	INodeType,
+	INodeTypeDescription,
+	IWebhookFunctions,
+	IWebhookResponseData,
+} from 'n8n-workflow';
 
 import { engineNodeTypes } from './engine';
 import { triggerHooks } from './trigger-hooks';
@@ -22,7 +30,12 @@ interface Call {
 const calls: Call[] = [];
 
 function record(context: IHookFunctions, method: string): void {
-	calls.push({ method, mode: context.getMode(), activation: context.getActivationMode(), url: context.getNodeWebhookUrl('default') });
+	calls.push({
+		method,
+		mode: context.getMode(),
+		activation: context.getActivationMode(),
+		url: context.getNodeWebhookUrl('default'),
+	});
 }
 
 class TestWebhookTrigger implements INodeType {
@@ -51,7 +64,8 @@ class TestWebhookTrigger implements INodeType {
 			async create(this: IHookFunctions): Promise<boolean> {
 				record(this, 'create');
 				this.getWorkflowStaticData('node').registered = this.getNodeWebhookUrl('default');
-				if (this.getNodeParameter('failCreate') as boolean) throw new Error('create failed after writing static data');
+				if (this.getNodeParameter('failCreate') as boolean)
+					throw new Error('create failed after writing static data');
 				return true;
 			},
 			async delete(this: IHookFunctions): Promise<boolean> {
@@ -63,7 +77,11 @@ class TestWebhookTrigger implements INodeType {
 	};
 
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
-		const request = this.getRequestObject() as unknown as { rawBody: Buffer; contentType: string; headers: IDataObject };
+		const request = this.getRequestObject() as unknown as {
+			rawBody: Buffer;
+			contentType: string;
+			headers: IDataObject;
+		};
 		const seen: IDataObject = {
 			mode: this.getMode(),
 			query: this.getQueryData() as IDataObject,
@@ -84,7 +102,13 @@ class TestWebhookTrigger implements INodeType {
 engineNodeTypes.register(TYPE, new TestWebhookTrigger());
 
 function hooks(parameters: INodeParameters = {}) {
-	return triggerHooks({ parameters, credentials: {}, nodeType: TYPE, nodeName: 'Hook', instanceUrl: INSTANCE });
+	return triggerHooks({
+		parameters,
+		credentials: {},
+		nodeType: TYPE,
+		nodeName: 'Hook',
+		instanceUrl: INSTANCE,
+	});
 }
 
 beforeEach(() => {
@@ -98,7 +122,9 @@ describe('triggerHooks', () => {
 		expect(await h.webhookUrl()).toBe(`${INSTANCE}/webhook/${h.node.webhookId}/hook`);
 		expect(await h.webhookUrl('test')).toBe(`${INSTANCE}/webhook-test/${h.node.webhookId}/hook`);
 		h.instanceUrl = 'https://moved.example.test';
-		expect(await h.webhookUrl()).toBe(`https://moved.example.test/webhook/${h.node.webhookId}/hook`);
+		expect(await h.webhookUrl()).toBe(
+			`https://moved.example.test/webhook/${h.node.webhookId}/hook`,
+		);
 	});
 
 	it('activates and deactivates with the modes n8n uses, keeping test static data apart', async () => {
@@ -153,7 +179,10 @@ describe('triggerHooks', () => {
 		});
 		const text = await h.deliver({ body: 'plain words', contentType: 'text/plain' });
 		expect(text.body).toMatchObject({ body: 'plain words', rawBody: 'plain words' });
-		const other = await h.deliver({ body: 'a=1', contentType: 'application/x-www-form-urlencoded' });
+		const other = await h.deliver({
+			body: 'a=1',
+			contentType: 'application/x-www-form-urlencoded',
+		});
 		expect(other.body).toMatchObject({ body: {}, rawBody: 'a=1' });
 	});
 
@@ -162,12 +191,18 @@ describe('triggerHooks', () => {
 		await h.activate();
 		const production = await h.deliver({ body: {} });
 		expect(production.status).toBeUndefined();
-		expect(production.workflowData?.[0][0].json).toMatchObject({ mode: 'webhook', registered: await h.webhookUrl() });
+		expect(production.workflowData?.[0][0].json).toMatchObject({
+			mode: 'webhook',
+			registered: await h.webhookUrl(),
+		});
 		const unsaved = await h.deliver({ body: {}, staticData: {} });
 		expect(unsaved.workflowData?.[0][0].json.registered).toBeUndefined();
 		await h.activate({ target: 'test' });
 		const test = await h.deliver({ target: 'test', body: {} });
-		expect(test.workflowData?.[0][0].json).toMatchObject({ mode: 'manual', registered: await h.webhookUrl('test') });
+		expect(test.workflowData?.[0][0].json).toMatchObject({
+			mode: 'manual',
+			registered: await h.webhookUrl('test'),
+		});
 	});
 
 	it('refuses a second answer, as express does', async () => {
@@ -179,7 +214,12 @@ describe('triggerHooks', () => {
 				return { noWebhookResponse: true };
 			},
 		});
-		const h = triggerHooks({ parameters: {}, credentials: {}, nodeType: 'test.answersTwice', instanceUrl: INSTANCE });
+		const h = triggerHooks({
+			parameters: {},
+			credentials: {},
+			nodeType: 'test.answersTwice',
+			instanceUrl: INSTANCE,
+		});
 		await expect(h.deliver({ body: {} })).rejects.toThrow(/after the response was sent/);
 	});
 });

@@ -185,13 +185,21 @@ class DeliveryResponse {
 	}
 
 	private assertOpen(method: string): void {
-		if (this.headersSent) throw new UnexpectedError(`res.${method}() after the response was sent: Cannot set headers after they are sent to the client`);
+		if (this.headersSent)
+			throw new UnexpectedError(
+				`res.${method}() after the response was sent: Cannot set headers after they are sent to the client`,
+			);
 	}
 }
 
 function deliveryRequest(input: DeliveryRequest): IDataObject {
 	const contentType = input.contentType ?? 'application/json; charset=utf-8';
-	const text = typeof input.body === 'string' ? input.body : input.body === undefined ? '' : JSON.stringify(input.body);
+	const text =
+		typeof input.body === 'string'
+			? input.body
+			: input.body === undefined
+				? ''
+				: JSON.stringify(input.body);
 	const rawBody = input.rawBody ?? Buffer.from(text, 'utf8');
 	const mimeType = contentType.split(';')[0].trim().toLowerCase();
 	// What n8n's body parser makes of it (n8n/dist/middlewares/body-parser.js: parseBody).
@@ -200,14 +208,20 @@ function deliveryRequest(input: DeliveryRequest): IDataObject {
 		try {
 			body = JSON.parse(rawBody.toString('utf8').replace(/^\uFEFF/, '')) as unknown;
 		} catch {
-			throw new UnexpectedError('n8n answers 422 to a request whose application/json body does not parse, before the node runs');
+			throw new UnexpectedError(
+				'n8n answers 422 to a request whose application/json body does not parse, before the node runs',
+			);
 		}
 	} else if (rawBody.length > 0 && mimeType === 'text/plain') {
 		body = rawBody.toString('utf8');
 	}
 	return {
 		method: 'POST',
-		headers: { 'content-type': contentType, 'content-length': String(rawBody.length), ...input.headers },
+		headers: {
+			'content-type': contentType,
+			'content-length': String(rawBody.length),
+			...input.headers,
+		},
 		contentType: mimeType,
 		query: input.query ?? {},
 		params: {},
@@ -222,7 +236,15 @@ export function triggerHooks(options: TriggerHooksOptions): TriggerHooks {
 	const typeName = options.nodeType ?? 'trioVmsTrigger';
 	// As the editor saves a webhook node: with an id and a webhookId (n8n's resolveNodeWebhookId).
 	const savedNode: INode = {
-		...completeNode({ name: options.nodeName ?? 'Trio VMS Trigger', type: typeName, parameters: structuredClone(options.parameters) }, 0, [TRIO_CREDENTIAL_TYPE]),
+		...completeNode(
+			{
+				name: options.nodeName ?? 'Trio VMS Trigger',
+				type: typeName,
+				parameters: structuredClone(options.parameters),
+			},
+			0,
+			[TRIO_CREDENTIAL_TYPE],
+		),
 		webhookId: randomUUID(),
 	};
 	/** The database: the saved workflow's static data. */
@@ -251,9 +273,13 @@ export function triggerHooks(options: TriggerHooksOptions): TriggerHooks {
 		return { workflow, node };
 	}
 
-	async function additionalData(extra: Partial<IWorkflowExecuteAdditionalData> = {}): Promise<IWorkflowExecuteAdditionalData> {
+	async function additionalData(
+		extra: Partial<IWorkflowExecuteAdditionalData> = {},
+	): Promise<IWorkflowExecuteAdditionalData> {
 		await ensureEngineContainer();
-		const credentialsHelper = await credentialsHelperFor({ [TRIO_CREDENTIAL_TYPE]: options.credentials });
+		const credentialsHelper = await credentialsHelperFor({
+			[TRIO_CREDENTIAL_TYPE]: options.credentials,
+		});
 		return buildAdditionalData(credentialsHelper, {
 			workflowId,
 			instanceBaseUrl: `${hooks.instanceUrl}/`,
@@ -264,13 +290,26 @@ export function triggerHooks(options: TriggerHooksOptions): TriggerHooks {
 	}
 
 	/** The webhook as n8n describes it to the node (WebhookService.getNodeWebhooks); test ones carry isTest. */
-	function webhookData(workflow: Workflow, node: INode, data: IWorkflowExecuteAdditionalData, target: WebhookTarget): IWebhookData {
-		const description = nodeType().description.webhooks?.find((webhook) => webhook.name === 'default');
+	function webhookData(
+		workflow: Workflow,
+		node: INode,
+		data: IWorkflowExecuteAdditionalData,
+		target: WebhookTarget,
+	): IWebhookData {
+		const description = nodeType().description.webhooks?.find(
+			(webhook) => webhook.name === 'default',
+		);
 		if (!description) throw new UnexpectedError(`Node type "${node.type}" has no default webhook`);
 		return {
 			httpMethod: String(description.httpMethod) as IWebhookData['httpMethod'],
 			node: node.name,
-			path: NodeHelpers.getNodeWebhookPath(workflow.id, node, String(description.path), false, false),
+			path: NodeHelpers.getNodeWebhookPath(
+				workflow.id,
+				node,
+				String(description.path),
+				false,
+				false,
+			),
 			webhookDescription: description,
 			workflowId: workflow.id,
 			workflowExecuteAdditionalData: data,
@@ -294,14 +333,24 @@ export function triggerHooks(options: TriggerHooksOptions): TriggerHooks {
 		activation: WorkflowActivateMode | undefined,
 	): Promise<boolean[]> {
 		const removing = methods.includes('delete');
-		const initial = target === 'production' ? savedStaticData : removing ? (testStaticData ?? {}) : {};
+		const initial =
+			target === 'production' ? savedStaticData : removing ? (testStaticData ?? {}) : {};
 		const data = await additionalData();
 		const { workflow, node } = loadWorkflow(initial);
 		const webhook = webhookData(workflow, node, data, target);
-		const mode: WorkflowExecuteMode = removing ? 'internal' : target === 'test' ? 'manual' : 'trigger';
-		const activationMode: WorkflowActivateMode = removing ? 'update' : target === 'test' ? 'manual' : (activation ?? 'activate');
+		const mode: WorkflowExecuteMode = removing
+			? 'internal'
+			: target === 'test'
+				? 'manual'
+				: 'trigger';
+		const activationMode: WorkflowActivateMode = removing
+			? 'update'
+			: target === 'test'
+				? 'manual'
+				: (activation ?? 'activate');
 		const webhookMethods = nodeType().webhookMethods?.default;
-		if (!webhookMethods) throw new UnexpectedError(`Node type "${node.type}" has no webhookMethods.default`);
+		if (!webhookMethods)
+			throw new UnexpectedError(`Node type "${node.type}" has no webhookMethods.default`);
 		const results: boolean[] = [];
 		for (const method of methods) {
 			// n8n's createWebhookIfNotExists: create only when checkExists said no.
@@ -333,7 +382,14 @@ export function triggerHooks(options: TriggerHooksOptions): TriggerHooks {
 		async webhookUrl(target = 'production') {
 			const data = await additionalData();
 			const { workflow, node } = loadWorkflow({});
-			const context = new HookContext(workflow, node, data, 'trigger', 'activate', webhookData(workflow, node, data, target));
+			const context = new HookContext(
+				workflow,
+				node,
+				data,
+				'trigger',
+				'activate',
+				webhookData(workflow, node, data, target),
+			);
 			const url = context.getNodeWebhookUrl('default');
 			if (!url) throw new UnexpectedError('n8n gave no webhook URL');
 			return url;
@@ -364,7 +420,11 @@ export function triggerHooks(options: TriggerHooksOptions): TriggerHooks {
 		},
 
 		async activate(call = {}) {
-			const [exists] = await run(['checkExists', 'create'], call.target ?? 'production', call.activation);
+			const [exists] = await run(
+				['checkExists', 'create'],
+				call.target ?? 'production',
+				call.activation,
+			);
 			return exists;
 		},
 
@@ -379,14 +439,26 @@ export function triggerHooks(options: TriggerHooksOptions): TriggerHooks {
 			// Workflow with empty static data plus the registration's cached static data, mode 'manual'.
 			const response = new DeliveryResponse();
 			const data = await additionalData({
-				httpRequest: deliveryRequest(input) as unknown as IWorkflowExecuteAdditionalData['httpRequest'],
+				httpRequest: deliveryRequest(
+					input,
+				) as unknown as IWorkflowExecuteAdditionalData['httpRequest'],
 				httpResponse: response as unknown as IWorkflowExecuteAdditionalData['httpResponse'],
 			});
-			const { workflow, node } = loadWorkflow(target === 'production' ? (input.staticData ?? savedStaticData) : {});
+			const { workflow, node } = loadWorkflow(
+				target === 'production' ? (input.staticData ?? savedStaticData) : {},
+			);
 			if (target === 'test') workflow.setTestStaticData(stored(input.staticData ?? testStaticData));
 			const mode: WorkflowExecuteMode = target === 'production' ? 'webhook' : 'manual';
 			const closeFunctions: Array<() => Promise<void>> = [];
-			const context = new WebhookContext(workflow, node, data, mode, webhookData(workflow, node, data, target), closeFunctions, null);
+			const context = new WebhookContext(
+				workflow,
+				node,
+				data,
+				mode,
+				webhookData(workflow, node, data, target),
+				closeFunctions,
+				null,
+			);
 			const webhook = nodeType().webhook;
 			if (!webhook) throw new UnexpectedError(`Node type "${node.type}" has no webhook()`);
 			let result: IWebhookResponseData;
@@ -395,7 +467,11 @@ export function triggerHooks(options: TriggerHooksOptions): TriggerHooks {
 			} finally {
 				for (const close of closeFunctions) await close();
 			}
-			if (target === 'production' && input.staticData === undefined && workflow.staticData.__dataChanged === true) {
+			if (
+				target === 'production' &&
+				input.staticData === undefined &&
+				workflow.staticData.__dataChanged === true
+			) {
 				savedStaticData = stored(workflow.staticData);
 			}
 			return {

@@ -7,7 +7,9 @@ import type { N8nLine } from './install';
 /** Set by the e2e globalSetup for the test files: line -> why it cannot run. */
 export const UNAVAILABLE_ENV = 'TRIO_N8N_UNAVAILABLE';
 
-export async function registryReachable(timeoutMs = 20_000): Promise<{ ok: boolean; detail: string }> {
+export async function registryReachable(
+	timeoutMs = 20_000,
+): Promise<{ ok: boolean; detail: string }> {
 	try {
 		const result = await run('npm', ['view', 'n8n@2.41.1', 'version', '--fetch-retries=0'], {
 			// Any folder outside the repository: npm view needs no project.

@@ -33,7 +33,11 @@ export function run(command: string, args: string[], options: RunOptions): Promi
 	return new Promise((resolve, reject) => {
 		// detached gives the child its own process group so a timeout can kill
 		// npm's grandchildren (node-gyp, make, cc) too.
-		const child = spawn(command, args, { ...spawnOptions, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+		const child = spawn(command, args, {
+			...spawnOptions,
+			detached: true,
+			stdio: ['ignore', 'pipe', 'pipe'],
+		});
 		if (killWithParent) spawnReaper(process.pid, child.pid, []);
 		let output = '';
 		let stdout = '';
@@ -61,7 +65,11 @@ export function run(command: string, args: string[], options: RunOptions): Promi
 			clearTimeout(timer);
 			const seconds = (Date.now() - started) / 1000;
 			if (timedOut) {
-				reject(new Error(`${command} ${args.join(' ')} timed out after ${timeoutMs / 1000} s\n${tail(output, 40)}`));
+				reject(
+					new Error(
+						`${command} ${args.join(' ')} timed out after ${timeoutMs / 1000} s\n${tail(output, 40)}`,
+					),
+				);
 				return;
 			}
 			resolve({ code, signal, output, stdout, seconds });
@@ -70,7 +78,11 @@ export function run(command: string, args: string[], options: RunOptions): Promi
 }
 
 /** Like run, but a non-zero exit is an error carrying the end of the output. */
-export async function runOrThrow(command: string, args: string[], options: RunOptions): Promise<RunResult> {
+export async function runOrThrow(
+	command: string,
+	args: string[],
+	options: RunOptions,
+): Promise<RunResult> {
 	const result = await run(command, args, options);
 	if (result.code !== 0) {
 		throw new Error(
@@ -140,9 +152,13 @@ const timer = setInterval(() => {
  * hooks at all. The watcher ends by itself when the group leader exits normally.
  */
 export function spawnReaper(watchPid: number, groupPid: number | undefined, paths: string[]): void {
-	const child = spawn(process.execPath, ['-e', REAPER_SOURCE, String(watchPid), String(groupPid ?? 0), ...paths], {
-		detached: true,
-		stdio: 'ignore',
-	});
+	const child = spawn(
+		process.execPath,
+		['-e', REAPER_SOURCE, String(watchPid), String(groupPid ?? 0), ...paths],
+		{
+			detached: true,
+			stdio: 'ignore',
+		},
+	);
 	child.unref();
 }

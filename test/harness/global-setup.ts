@@ -13,7 +13,9 @@ export default async function globalSetup(): Promise<void> {
 		const text = banner([
 			'REAL-n8n E2E TESTS CANNOT RUN',
 			...reasons.map(([line, reason]) => `n8n ${line}: ${reason}`),
-			process.env.CI === 'true' ? 'CI=true: failing instead of skipping.' : 'Skipping them (set CI=true to make this a failure).',
+			process.env.CI === 'true'
+				? 'CI=true: failing instead of skipping.'
+				: 'Skipping them (set CI=true to make this a failure).',
 		]);
 		process.stderr.write(text);
 		if (process.env.CI === 'true') throw new Error(`Real-n8n e2e tests cannot run:${text}`);

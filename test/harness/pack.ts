@@ -36,14 +36,19 @@ export function packPackage(): Promise<string> {
 export async function packFolder(folder: string): Promise<string> {
 	const destination = tempPackDir();
 	// --ignore-scripts: a prepack/prepare script must not rebuild behind the caller's back.
-	const { stdout } = await runOrThrow('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', destination], {
-		cwd: folder,
-		env: npmEnv(),
-		timeoutMs: 120_000,
-	});
+	const { stdout } = await runOrThrow(
+		'npm',
+		['pack', '--json', '--ignore-scripts', '--pack-destination', destination],
+		{
+			cwd: folder,
+			env: npmEnv(),
+			timeoutMs: 120_000,
+		},
+	);
 	const report = JSON.parse(stdout) as Array<{ filename: string }>;
 	const tarball = path.join(destination, report[0].filename);
-	if (!fs.existsSync(tarball)) throw new Error(`npm pack reported ${tarball} but it does not exist`);
+	if (!fs.existsSync(tarball))
+		throw new Error(`npm pack reported ${tarball} but it does not exist`);
 	return tarball;
 }
 
@@ -54,7 +59,9 @@ async function doPack(root: string): Promise<string> {
 	const declared = [...(manifest.n8n?.nodes ?? []), ...(manifest.n8n?.credentials ?? [])];
 	const missing = declared.filter((file) => !fs.existsSync(path.join(root, file)));
 	if (missing.length > 0) {
-		throw new Error(`Cannot pack: ${missing.join(', ')} missing. Run \`npm run build\` before the e2e tests.`);
+		throw new Error(
+			`Cannot pack: ${missing.join(', ')} missing. Run \`npm run build\` before the e2e tests.`,
+		);
 	}
 	return packFolder(root);
 }

@@ -13,7 +13,10 @@ export interface WorkflowNode {
 }
 
 /** n8n's connection map: source node name -> { main: [[{ node, type, index }]] }. */
-export type Connections = Record<string, { main: Array<Array<{ node: string; type: string; index: number }>> }>;
+export type Connections = Record<
+	string,
+	{ main: Array<Array<{ node: string; type: string; index: number }>> }
+>;
 
 export type JsonObject = Record<string, unknown>;
 
@@ -55,11 +58,13 @@ export async function runWebhookWorkflow(
 	const webhookPath = `harness-${randomUUID()}`;
 	const targets = new Set<string>();
 	for (const outputs of Object.values(connections)) {
-		for (const output of outputs.main) for (const connection of output ?? []) targets.add(connection.node);
+		for (const output of outputs.main)
+			for (const connection of output ?? []) targets.add(connection.node);
 	}
 	// Nodes nothing feeds are where the data enters.
 	const entryNodes = nodes.filter((node) => !targets.has(node.name));
-	if (entryNodes.length === 0) throw new Error('runWebhookWorkflow: every node has an incoming connection; nothing to feed');
+	if (entryNodes.length === 0)
+		throw new Error('runWebhookWorkflow: every node has an incoming connection; nothing to feed');
 	const feed = inputItems === undefined ? WEBHOOK_NODE : inputNodeName;
 
 	const harnessNodes: WorkflowNode[] = [
@@ -69,7 +74,13 @@ export async function runWebhookWorkflow(
 			typeVersion: 2,
 			position: [0, 0],
 			webhookId: randomUUID(),
-			parameters: { httpMethod: 'POST', path: webhookPath, responseMode: 'lastNode', responseData: 'allEntries', options: {} },
+			parameters: {
+				httpMethod: 'POST',
+				path: webhookPath,
+				responseMode: 'lastNode',
+				responseData: 'allEntries',
+				options: {},
+			},
 		},
 	];
 	const harnessConnections: Connections = {};
@@ -85,11 +96,18 @@ export async function runWebhookWorkflow(
 				jsCode: 'return $input.first().json.body.items.map((json) => ({ json }));',
 			},
 		});
-		harnessConnections[WEBHOOK_NODE] = { main: [[{ node: inputNodeName, type: 'main', index: 0 }]] };
+		harnessConnections[WEBHOOK_NODE] = {
+			main: [[{ node: inputNodeName, type: 'main', index: 0 }]],
+		};
 	}
-	harnessConnections[feed] = { main: [entryNodes.map((node) => ({ node: node.name, type: 'main', index: 0 }))] };
+	harnessConnections[feed] = {
+		main: [entryNodes.map((node) => ({ node: node.name, type: 'main', index: 0 }))],
+	};
 
-	const placed = nodes.map((node, index) => ({ position: [400 + index * 200, 0] as [number, number], ...node }));
+	const placed = nodes.map((node, index) => ({
+		position: [400 + index * 200, 0] as [number, number],
+		...node,
+	}));
 	const workflow = await instance.createWorkflow({
 		name: `harness run ${webhookPath}`,
 		nodes: [...harnessNodes, ...placed],
@@ -100,7 +118,9 @@ export async function runWebhookWorkflow(
 	let failure: unknown;
 	try {
 		await instance.activate(workflow.id);
-		const response = await postToWebhook(instance.productionWebhookUrl('', webhookPath), { items: inputItems ?? [] });
+		const response = await postToWebhook(instance.productionWebhookUrl('', webhookPath), {
+			items: inputItems ?? [],
+		});
 		const text = await response.text();
 		run = { status: response.status, items: [] };
 		if (response.ok && text.trim() !== '') {
@@ -124,7 +144,9 @@ export async function runWebhookWorkflow(
 		await instance.deactivate(workflow.id);
 		await instance.deleteWorkflow(workflow.id);
 	} catch (error) {
-		failure ??= new Error(`runWebhookWorkflow could not remove workflow ${workflow.id}: ${(error as Error).message}`);
+		failure ??= new Error(
+			`runWebhookWorkflow could not remove workflow ${workflow.id}: ${(error as Error).message}`,
+		);
 	}
 	if (failure || !run) throw failure;
 	return run;
@@ -153,7 +175,11 @@ export async function runThroughWebhook(
  * a moment after the activate call returns, so "not registered" 404s are retried
  * (bounded); a 404 runs nothing, so retrying cannot run the workflow twice.
  */
-export async function postToWebhook(url: string, body: unknown, registerTimeoutMs = 15_000): Promise<Response> {
+export async function postToWebhook(
+	url: string,
+	body: unknown,
+	registerTimeoutMs = 15_000,
+): Promise<Response> {
 	const deadline = Date.now() + registerTimeoutMs;
 	for (;;) {
 		const response = await fetch(url, {
@@ -176,7 +202,11 @@ async function describeFailure(instance: N8nInstance, workflowId: string): Promi
 		const full: ExecutionRecord = await instance.getExecution(last.id);
 		const result = full.data?.resultData;
 		const nodeErrors = Object.entries(result?.runData ?? {})
-			.flatMap(([name, runs]) => runs.filter((run) => run.error).map((run) => `${name}: ${JSON.stringify(run.error).slice(0, 1000)}`))
+			.flatMap(([name, runs]) =>
+				runs
+					.filter((run) => run.error)
+					.map((run) => `${name}: ${JSON.stringify(run.error).slice(0, 1000)}`),
+			)
 			.join('\n');
 		return `execution ${last.id} status ${last.status}; error: ${result?.error?.message ?? '(none)'} ${result?.error?.description ?? ''}\n${nodeErrors}`;
 	} catch (error) {

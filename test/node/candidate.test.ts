@@ -15,7 +15,13 @@ const rowParameters = {
 	email: '={{ $json.email }}',
 	additionalFields: { phone: '={{ $json.phone }}', isNicotineFree: '={{ $json.nicotineFree }}' },
 	stateLicenses: {
-		license: [{ state: '={{ $json.licenseState }}', isCompact: '={{ $json.compact }}', expirationDate: '={{ $json.expires }}' }],
+		license: [
+			{
+				state: '={{ $json.licenseState }}',
+				isCompact: '={{ $json.compact }}',
+				expirationDate: '={{ $json.expires }}',
+			},
+		],
 	},
 };
 
@@ -30,11 +36,19 @@ describe('Candidate: Find by Email', () => {
 		expect(error).toBeUndefined();
 		expect(output.map((item) => item.json.number)).toEqual([candidate.number]);
 		expect(output[0].pairedItem).toEqual({ item: 0 });
-		expect(t.apiRequests()[0]).toMatchObject({ method: 'GET', path: '/api/v3/candidates', query: { email: candidate.email1.toUpperCase() } });
+		expect(t.apiRequests()[0]).toMatchObject({
+			method: 'GET',
+			path: '/api/v3/candidates',
+			query: { email: candidate.email1.toUpperCase() },
+		});
 	});
 
 	it('returns nothing when no candidate has the address', async () => {
-		const { output, error } = await t.run({ resource: 'candidate', operation: 'findByEmail', email: 'nobody@nowhere.example' });
+		const { output, error } = await t.run({
+			resource: 'candidate',
+			operation: 'findByEmail',
+			email: 'nobody@nowhere.example',
+		});
 		expect(error).toBeUndefined();
 		expect(output).toEqual([]);
 	});
@@ -44,7 +58,9 @@ describe('Candidate: Find by Email', () => {
 			{ resource: 'candidate', operation: 'findByEmail', email: '={{ $json.email }}' },
 			{ input: [{ email: 'jane.doe@' }] },
 		);
-		expect(errorText(error).message).toBe('"Email" must be a valid e-mail address such as name@agency.com, got "jane.doe@"');
+		expect(errorText(error).message).toBe(
+			'"Email" must be a valid e-mail address such as name@agency.com, got "jane.doe@"',
+		);
 		expect(t.apiRequests()).toHaveLength(0);
 	});
 });
@@ -81,8 +97,12 @@ describe('Candidate: Create', () => {
 			],
 		});
 		expect(typeof created.number).toBe('number');
-		expect(t.sandbox.store.candidates.get(created.number as number)?.email1).toBe('jane.create@agency.example');
-		expect(t.apiRequests().map((r) => `${r.method} ${r.path}`)).toEqual(['POST /api/v3/candidates']);
+		expect(t.sandbox.store.candidates.get(created.number as number)?.email1).toBe(
+			'jane.create@agency.example',
+		);
+		expect(t.apiRequests().map((r) => `${r.method} ${r.path}`)).toEqual([
+			'POST /api/v3/candidates',
+		]);
 	});
 
 	it('reads spreadsheet values: text booleans, state names and US dates', async () => {
@@ -115,14 +135,37 @@ describe('Candidate: Create', () => {
 	it.each([
 		[{ email: 'ann@' }, '"Email" must be a valid e-mail address'],
 		[{ first: '  ' }, '"First Name" is required but empty'],
-		[{ licenseState: 'Texass' }, '"State Licenses (license 1): State" must be a two-letter US state'],
-		[{ expires: '2027-02-30' }, '"State Licenses (license 1): Expiration Date" is not a real calendar date'],
-		[{ expires: '31.05.2027' }, '"State Licenses (license 1): Expiration Date" must be a date such as 2027-05-31'],
-		[{ compact: 'sometimes' }, '"State Licenses (license 1): Compact License" must be true or false'],
+		[
+			{ licenseState: 'Texass' },
+			'"State Licenses (license 1): State" must be a two-letter US state',
+		],
+		[
+			{ expires: '2027-02-30' },
+			'"State Licenses (license 1): Expiration Date" is not a real calendar date',
+		],
+		[
+			{ expires: '31.05.2027' },
+			'"State Licenses (license 1): Expiration Date" must be a date such as 2027-05-31',
+		],
+		[
+			{ compact: 'sometimes' },
+			'"State Licenses (license 1): Compact License" must be true or false',
+		],
 		[{ nicotineFree: 'perhaps' }, '"Nicotine Free" must be true or false'],
 	])('refuses %j before sending anything', async (change, message) => {
-		const row = { first: 'Ann', last: 'Lee', email: 'ann@agency.example', licenseState: 'TX', compact: false, expires: '2027-05-31', ...change };
-		const { error } = await t.run({ resource: 'candidate', operation: 'create', ...rowParameters }, { input: [row] });
+		const row = {
+			first: 'Ann',
+			last: 'Lee',
+			email: 'ann@agency.example',
+			licenseState: 'TX',
+			compact: false,
+			expires: '2027-05-31',
+			...change,
+		};
+		const { error } = await t.run(
+			{ resource: 'candidate', operation: 'create', ...rowParameters },
+			{ input: [row] },
+		);
 		expect(errorText(error).message).toContain(message);
 		expect(errorText(error).itemIndex).toBe(0);
 		expect(t.apiRequests()).toHaveLength(0);
@@ -137,7 +180,9 @@ describe('Candidate: Create', () => {
 			email: 'ab@agency.example',
 			stateLicenses: { license: [{ state: 'TX' }, { state: '={{ "tx" }}' }] },
 		});
-		expect(errorText(error).message).toBe('"State Licenses" list TX more than once; give one license per state');
+		expect(errorText(error).message).toBe(
+			'"State Licenses" list TX more than once; give one license per state',
+		);
 		expect(t.apiRequests()).toHaveLength(0);
 	});
 });
@@ -154,7 +199,10 @@ describe('Candidate: Find or Create', () => {
 			email: candidate.email1,
 		});
 		expect(error).toBeUndefined();
-		expect(output[0].json).toMatchObject({ number: candidate.number, _trio: { action: 'found', matchCount: 1 } });
+		expect(output[0].json).toMatchObject({
+			number: candidate.number,
+			_trio: { action: 'found', matchCount: 1 },
+		});
 		expect(t.sandbox.store.candidates.size).toBe(before);
 		expect(t.apiRequests().map((r) => r.method)).toEqual(['GET']);
 	});
@@ -174,30 +222,65 @@ describe('Candidate: Find or Create', () => {
 			stateLicenses: [{ state: 'FL', isCompact: true, expirationDate: '2028-01-31' }],
 			_trio: { action: 'created', matchCount: 0 },
 		});
-		expect(t.apiRequests().map((r) => `${r.method} ${r.path}`)).toEqual(['GET /api/v3/candidates', 'POST /api/v3/candidates']);
+		expect(t.apiRequests().map((r) => `${r.method} ${r.path}`)).toEqual([
+			'GET /api/v3/candidates',
+			'POST /api/v3/candidates',
+		]);
 
 		t.clearRequests();
 		const second = await t.run(parameters);
-		expect(second.output[0].json).toMatchObject({ number: first.output[0].json.number, _trio: { action: 'found' } });
+		expect(second.output[0].json).toMatchObject({
+			number: first.output[0].json.number,
+			_trio: { action: 'found' },
+		});
 		expect(t.apiRequests().map((r) => r.method)).toEqual(['GET']);
 	});
 
 	it('handles a sheet of rows: found, created and invalid, each paired with its row', async () => {
 		const existing = seededCandidate();
 		const rows: IDataObject[] = [
-			{ first: 'X', last: 'Y', email: existing.email1, licenseState: 'TX', compact: false, expires: '' },
-			{ first: 'Row', last: 'Two', email: 'row.two@agency.example', licenseState: 'NY', compact: false, expires: '2027-01-01' },
-			{ first: 'Row', last: 'Three', email: 'not-an-email', licenseState: 'NY', compact: false, expires: '' },
+			{
+				first: 'X',
+				last: 'Y',
+				email: existing.email1,
+				licenseState: 'TX',
+				compact: false,
+				expires: '',
+			},
+			{
+				first: 'Row',
+				last: 'Two',
+				email: 'row.two@agency.example',
+				licenseState: 'NY',
+				compact: false,
+				expires: '2027-01-01',
+			},
+			{
+				first: 'Row',
+				last: 'Three',
+				email: 'not-an-email',
+				licenseState: 'NY',
+				compact: false,
+				expires: '',
+			},
 		];
 		const { output, error } = await t.run(
 			{ resource: 'candidate', operation: 'findOrCreate', ...rowParameters },
 			{ input: rows, continueOnFail: true },
 		);
 		expect(error).toBeUndefined();
-		expect(output.map((item) => [item.pairedItem, (item.json._trio as IDataObject | undefined)?.action ?? item.json.error])).toEqual([
+		expect(
+			output.map((item) => [
+				item.pairedItem,
+				(item.json._trio as IDataObject | undefined)?.action ?? item.json.error,
+			]),
+		).toEqual([
 			[{ item: 0 }, 'found'],
 			[{ item: 1 }, 'created'],
-			[{ item: 2 }, '"Email" must be a valid e-mail address such as name@agency.com, got "not-an-email"'],
+			[
+				{ item: 2 },
+				'"Email" must be a valid e-mail address such as name@agency.com, got "not-an-email"',
+			],
 		]);
 		// The invalid row sent nothing: one lookup per valid row and one create.
 		expect(t.apiRequests().map((r) => r.method)).toEqual(['GET', 'GET', 'POST']);
@@ -207,7 +290,16 @@ describe('Candidate: Find or Create', () => {
 		const email = 'twice@agency.example';
 		const a = t.sandbox.store.createCandidate({ firstName: 'T', lastName: 'One', email1: email });
 		t.sandbox.store.createCandidate({ firstName: 'T', lastName: 'Two', email1: email });
-		const { output } = await t.run({ resource: 'candidate', operation: 'findOrCreate', firstName: 'T', lastName: 'W', email });
-		expect(output[0].json).toMatchObject({ number: a.number, _trio: { action: 'found', matchCount: 2 } });
+		const { output } = await t.run({
+			resource: 'candidate',
+			operation: 'findOrCreate',
+			firstName: 'T',
+			lastName: 'W',
+			email,
+		});
+		expect(output[0].json).toMatchObject({
+			number: a.number,
+			_trio: { action: 'found', matchCount: 2 },
+		});
 	});
 });

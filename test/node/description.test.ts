@@ -8,11 +8,17 @@ import { TrioVms } from '../../nodes/TrioVms/TrioVms.node';
 const node = new TrioVms();
 const { description } = node;
 
-const resourceProperty = description.properties.find((p) => p.name === 'resource') as INodeProperties;
-const resources = (resourceProperty.options as INodePropertyOptions[]).map((o) => o.value as string);
+const resourceProperty = description.properties.find(
+	(p) => p.name === 'resource',
+) as INodeProperties;
+const resources = (resourceProperty.options as INodePropertyOptions[]).map(
+	(o) => o.value as string,
+);
 
 function operationsOf(resource: string): INodePropertyOptions[] {
-	const property = description.properties.find((p) => p.name === 'operation' && p.displayOptions?.show?.resource?.includes(resource));
+	const property = description.properties.find(
+		(p) => p.name === 'operation' && p.displayOptions?.show?.resource?.includes(resource),
+	);
 	return (property?.options ?? []) as INodePropertyOptions[];
 }
 
@@ -52,28 +58,42 @@ describe('node description', () => {
 			for (const operation of operationsOf(resource)) {
 				const values = { resource, operation: operation.value };
 				const shown = description.properties.filter(
-					(p) => p.name !== 'resource' && p.name !== 'operation' && NodeHelpers.displayParameter(values, p, { typeVersion: 1 } as never, description),
+					(p) =>
+						p.name !== 'resource' &&
+						p.name !== 'operation' &&
+						NodeHelpers.displayParameter(values, p, { typeVersion: 1 } as never, description),
 				);
 				const names = shown.map((p) => p.name);
-				expect({ resource, operation: operation.value, duplicates: names.filter((n, i) => names.indexOf(n) !== i) }).toEqual({
+				expect({
+					resource,
+					operation: operation.value,
+					duplicates: names.filter((n, i) => names.indexOf(n) !== i),
+				}).toEqual({
 					resource,
 					operation: operation.value,
 					duplicates: [],
 				});
 				const options = shown.find((p) => p.name === 'options');
-				expect((options?.options as INodeProperties[]).map((o) => o.name)).toContain('pauseBetweenCallsMs');
+				expect((options?.options as INodeProperties[]).map((o) => o.name)).toContain(
+					'pauseBetweenCallsMs',
+				);
 			}
 		}
 	});
 
 	it('has a codex with documentation links', () => {
 		expect(codex.node).toBe('n8n-nodes-trio-vms.trioVms');
-		expect(codex.resources.primaryDocumentation[0].url).toMatch(/^https:\/\/github\.com\/n8n-nodes-trio-vms\/n8n-nodes-trio-vms#/);
+		expect(codex.resources.primaryDocumentation[0].url).toMatch(
+			/^https:\/\/github\.com\/n8n-nodes-trio-vms\/n8n-nodes-trio-vms#/,
+		);
 		expect(codex.resources.credentialDocumentation[0].url).toContain('#getting-your-api-key');
 	});
 
 	it('has the loaders the fields name', () => {
-		expect(Object.keys(node.methods.loadOptions).sort()).toEqual(['getWebhookEvents', 'getWithdrawReasons']);
+		expect(Object.keys(node.methods.loadOptions).sort()).toEqual([
+			'getWebhookEvents',
+			'getWithdrawReasons',
+		]);
 		expect(Object.keys(node.methods.listSearch).sort()).toEqual(['searchJobs', 'searchWebhooks']);
 	});
 });

@@ -27,7 +27,10 @@ import { PROFILE_FILE_MAX_BYTES } from '../../nodes/shared/service';
 
 const PDF = Buffer.from('%PDF-1.7\n1 0 obj\n<<>>\nendobj\n%%EOF\n');
 const DOCX = Buffer.concat([Buffer.from([0x50, 0x4b, 0x03, 0x04]), Buffer.alloc(60, 1)]);
-const DOC = Buffer.concat([Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]), Buffer.alloc(60, 1)]);
+const DOC = Buffer.concat([
+	Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]),
+	Buffer.alloc(60, 1),
+]);
 const RTF = Buffer.from('{\\rtf1\\ansi Jane Doe, RN}');
 const TXT = Buffer.from('Jane Doe, RN\nICU, 6 years\n');
 
@@ -44,12 +47,22 @@ function fieldError(run: () => unknown): FieldError {
 describe('profile file checks', () => {
 	it.each([
 		['resume.pdf', PDF, 'pdf', 'application/pdf'],
-		['resume.DOCX', DOCX, 'docx', 'application/vnd.openxmlformats-officedocument.wordprocessingml.document'],
+		[
+			'resume.DOCX',
+			DOCX,
+			'docx',
+			'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+		],
 		['resume.doc', DOC, 'doc', 'application/msword'],
 		['resume.rtf', RTF, 'rtf', 'application/rtf'],
 		['resume.txt', TXT, 'txt', 'text/plain'],
 	])('accepts %s', (fileName, data, extension, contentType) => {
-		expect(checkProfileFile({ data, fileName })).toEqual({ fileName, extension, contentType, size: data.length });
+		expect(checkProfileFile({ data, fileName })).toEqual({
+			fileName,
+			extension,
+			contentType,
+			size: data.length,
+		});
 	});
 
 	it('refuses a file of 2,500,000 bytes and accepts one byte less', () => {
@@ -58,11 +71,16 @@ describe('profile file checks', () => {
 		const error = fieldError(() => checkProfileFile({ data: big, fileName: 'big.pdf' }));
 		expect(error.field).toBe('Input Binary Field');
 		expect(error.message).toContain('2,500,000 bytes');
-		expect(checkProfileFile({ data: big.subarray(0, PROFILE_FILE_MAX_BYTES - 1), fileName: 'big.pdf' }).size).toBe(PROFILE_FILE_MAX_BYTES - 1);
+		expect(
+			checkProfileFile({ data: big.subarray(0, PROFILE_FILE_MAX_BYTES - 1), fileName: 'big.pdf' })
+				.size,
+		).toBe(PROFILE_FILE_MAX_BYTES - 1);
 	});
 
 	it('refuses an empty file', () => {
-		expect(fieldError(() => checkProfileFile({ data: Buffer.alloc(0), fileName: 'a.pdf' })).message).toContain('empty');
+		expect(
+			fieldError(() => checkProfileFile({ data: Buffer.alloc(0), fileName: 'a.pdf' })).message,
+		).toContain('empty');
 	});
 
 	it('refuses extensions other than pdf, doc, docx, rtf and txt', () => {
@@ -72,15 +90,27 @@ describe('profile file checks', () => {
 	});
 
 	it('lets the File Name override win and names it in the error', () => {
-		expect(checkProfileFile({ data: PDF, fileName: 'upload.bin', fileNameOverride: 'Jane Doe.pdf' }).fileName).toBe('Jane Doe.pdf');
-		const error = fieldError(() => checkProfileFile({ data: PDF, fileName: 'a.pdf', fileNameOverride: 'a.exe' }));
+		expect(
+			checkProfileFile({ data: PDF, fileName: 'upload.bin', fileNameOverride: 'Jane Doe.pdf' })
+				.fileName,
+		).toBe('Jane Doe.pdf');
+		const error = fieldError(() =>
+			checkProfileFile({ data: PDF, fileName: 'a.pdf', fileNameOverride: 'a.exe' }),
+		);
 		expect(error.field).toBe('File Name');
 	});
 
 	it('borrows the extension from the own name or the MIME type when the name has none', () => {
-		expect(checkProfileFile({ data: PDF, fileName: 'resume.pdf', fileNameOverride: 'Jane Doe RN' }).fileName).toBe('Jane Doe RN.pdf');
-		expect(checkProfileFile({ data: PDF, mimeType: 'application/pdf' }).fileName).toBe('candidate-profile.pdf');
-		expect(fieldError(() => checkProfileFile({ data: PDF, fileName: 'resume' })).field).toBe('File Name');
+		expect(
+			checkProfileFile({ data: PDF, fileName: 'resume.pdf', fileNameOverride: 'Jane Doe RN' })
+				.fileName,
+		).toBe('Jane Doe RN.pdf');
+		expect(checkProfileFile({ data: PDF, mimeType: 'application/pdf' }).fileName).toBe(
+			'candidate-profile.pdf',
+		);
+		expect(fieldError(() => checkProfileFile({ data: PDF, fileName: 'resume' })).field).toBe(
+			'File Name',
+		);
 	});
 
 	it.each([
@@ -95,11 +125,20 @@ describe('profile file checks', () => {
 	});
 
 	it('suggests the extension that matches the content', () => {
-		expect(fieldError(() => checkProfileFile({ data: DOCX, fileName: 'cv.doc' })).hint).toContain('.docx');
+		expect(fieldError(() => checkProfileFile({ data: DOCX, fileName: 'cv.doc' })).hint).toContain(
+			'.docx',
+		);
 	});
 
 	it('detects kinds and reads extensions', () => {
-		expect([PDF, DOCX, DOC, RTF, TXT, Buffer.from([0, 1])].map(detectKind)).toEqual(['pdf', 'zip', 'ole', 'rtf', 'text', 'binary']);
+		expect([PDF, DOCX, DOC, RTF, TXT, Buffer.from([0, 1])].map(detectKind)).toEqual([
+			'pdf',
+			'zip',
+			'ole',
+			'rtf',
+			'text',
+			'binary',
+		]);
 		expect(extensionOf('C:\\files\\Jane.Doe.PDF')).toBe('pdf');
 		expect(extensionOf('.bashrc')).toBeUndefined();
 		expect(extensionOf('noext')).toBeUndefined();
@@ -115,20 +154,30 @@ describe('Modified After', () => {
 	it('converts date-times with an offset to UTC', () => {
 		expect(toModifiedDateQuery('2026-03-01T07:00:00Z', 'x')).toBe('2026-03-01T07:00:00Z');
 		expect(toModifiedDateQuery('2026-03-01T02:00:00-05:00', 'x')).toBe('2026-03-01T07:00:00Z');
-		expect(toModifiedDateQuery('2026-03-01T12:30:00.250+0530', 'x')).toBe('2026-03-01T07:00:00.250Z');
+		expect(toModifiedDateQuery('2026-03-01T12:30:00.250+0530', 'x')).toBe(
+			'2026-03-01T07:00:00.250Z',
+		);
 		expect(toModifiedDateQuery('2026-03-01 07:00', 'x')).toBe('2026-03-01T07:00:00Z');
 	});
 
 	it("reads a date-time without offset in the workflow's time zone", () => {
-		expect(toModifiedDateQuery('2026-03-01T08:00:00', 'x', 'America/Chicago')).toBe('2026-03-01T14:00:00Z');
-		expect(toModifiedDateQuery('2026-07-01T08:00:00', 'x', 'America/Chicago')).toBe('2026-07-01T13:00:00Z');
+		expect(toModifiedDateQuery('2026-03-01T08:00:00', 'x', 'America/Chicago')).toBe(
+			'2026-03-01T14:00:00Z',
+		);
+		expect(toModifiedDateQuery('2026-07-01T08:00:00', 'x', 'America/Chicago')).toBe(
+			'2026-07-01T13:00:00Z',
+		);
 		expect(toModifiedDateQuery('2026-03-01T08:00:00', 'x', 'UTC')).toBe('2026-03-01T08:00:00Z');
-		expect(toModifiedDateQuery('2026-03-01T08:00:00', 'x', 'Not/AZone')).toBe('2026-03-01T08:00:00Z');
+		expect(toModifiedDateQuery('2026-03-01T08:00:00', 'x', 'Not/AZone')).toBe(
+			'2026-03-01T08:00:00Z',
+		);
 	});
 
 	it('accepts Date objects, luxon-like objects and epoch numbers', () => {
 		expect(toModifiedDateQuery(new Date('2026-03-01T07:00:00Z'), 'x')).toBe('2026-03-01T07:00:00Z');
-		expect(toModifiedDateQuery({ toISO: () => '2026-03-01T02:00:00.000-05:00' }, 'x')).toBe('2026-03-01T07:00:00Z');
+		expect(toModifiedDateQuery({ toISO: () => '2026-03-01T02:00:00.000-05:00' }, 'x')).toBe(
+			'2026-03-01T07:00:00Z',
+		);
 		expect(toModifiedDateQuery(Date.UTC(2026, 2, 1, 7), 'x')).toBe('2026-03-01T07:00:00Z');
 		expect(toModifiedDateQuery(Date.UTC(2026, 2, 1, 7) / 1000, 'x')).toBe('2026-03-01T07:00:00Z');
 	});
@@ -139,15 +188,21 @@ describe('Modified After', () => {
 		expect(fieldError(() => toModifiedDateQuery('yesterday', 'Modified After')).message).toBe(
 			'"Modified After" must be a date (YYYY-MM-DD) or an ISO 8601 date-time such as 2026-03-01T07:00:00Z, got "yesterday"',
 		);
-		expect(fieldError(() => toModifiedDateQuery('2026-02-30', 'x')).message).toContain('not a real calendar date');
-		expect(fieldError(() => toModifiedDateQuery('2026-02-01T25:00:00Z', 'x')).message).toContain('not a real date and time');
+		expect(fieldError(() => toModifiedDateQuery('2026-02-30', 'x')).message).toContain(
+			'not a real calendar date',
+		);
+		expect(fieldError(() => toModifiedDateQuery('2026-02-01T25:00:00Z', 'x')).message).toContain(
+			'not a real date and time',
+		);
 	});
 
 	it('computes zone offsets across daylight saving time', () => {
 		expect(timeZoneOffsetMs(Date.UTC(2026, 0, 15), 'America/New_York')).toBe(-5 * 3600_000);
 		expect(timeZoneOffsetMs(Date.UTC(2026, 6, 15), 'America/New_York')).toBe(-4 * 3600_000);
 		const parts = { year: 2026, month: 11, day: 1, hour: 1, minute: 30, second: 0, millisecond: 0 };
-		expect(new Date(zonedTimeToUtc(parts, 'America/New_York')).toISOString()).toMatch(/^2026-11-01T0[56]:30:00.000Z$/);
+		expect(new Date(zonedTimeToUtc(parts, 'America/New_York')).toISOString()).toMatch(
+			/^2026-11-01T0[56]:30:00.000Z$/,
+		);
 	});
 });
 
@@ -166,7 +221,9 @@ describe('calendar dates and start dates', () => {
 			'"Expiration Date" is not a real calendar date: "2027-02-29"',
 		);
 		expect(toDateOnly('2028-02-29', 'x')).toBe('2028-02-29');
-		expect(fieldError(() => toDateOnly('31.05.2027', 'Expiration Date')).message).toContain('YYYY-MM-DD');
+		expect(fieldError(() => toDateOnly('31.05.2027', 'Expiration Date')).message).toContain(
+			'YYYY-MM-DD',
+		);
 		expect(fieldError(() => toDateOnly(46000, 'Expiration Date')).message).toContain('got 46000');
 	});
 
@@ -186,9 +243,13 @@ describe('field checks', () => {
 		expect(positiveInteger(' 1042 ', 'x')).toBe(1042);
 		expect(positiveInteger('1042.0', 'x')).toBe(1042);
 		for (const bad of [0, -3, 12.5, '12.5', 'abc', '1e3', NaN, true, {}]) {
-			expect(fieldError(() => positiveInteger(bad, 'Candidate Number')).message).toMatch(/^"Candidate Number" must be a positive whole number/);
+			expect(fieldError(() => positiveInteger(bad, 'Candidate Number')).message).toMatch(
+				/^"Candidate Number" must be a positive whole number/,
+			);
 		}
-		expect(fieldError(() => positiveInteger('', 'Job')).message).toBe('"Job" is required but empty');
+		expect(fieldError(() => positiveInteger('', 'Job')).message).toBe(
+			'"Job" is required but empty',
+		);
 	});
 
 	it('checks e-mail addresses', () => {
@@ -196,26 +257,51 @@ describe('field checks', () => {
 		expect(fieldError(() => requiredEmail('jane@agency', 'Email')).message).toBe(
 			'"Email" must be a valid e-mail address such as name@agency.com, got "jane@agency"',
 		);
-		expect(fieldError(() => requiredEmail('', 'Email')).message).toBe('"Email" is required but empty');
+		expect(fieldError(() => requiredEmail('', 'Email')).message).toBe(
+			'"Email" is required but empty',
+		);
 	});
 
 	it('reads amounts, booleans and states as spreadsheets write them', () => {
 		expect(optionalAmount('$1,250.50', 'x')).toBe(1250.5);
 		expect(optionalAmount(65, 'x')).toBe(65);
 		expect(optionalAmount('', 'x')).toBeUndefined();
-		expect(fieldError(() => optionalAmount('-5', 'Bill Rate Amount')).field).toBe('Bill Rate Amount');
-		expect(fieldError(() => optionalAmount('ten', 'Bill Rate Amount')).field).toBe('Bill Rate Amount');
-		expect([true, 'Yes', 'TRUE', 1, 'n', false].map((v) => optionalBoolean(v, 'x'))).toEqual([true, true, true, true, false, false]);
-		expect(fieldError(() => optionalBoolean('maybe', 'Compact License')).field).toBe('Compact License');
-		expect(['TX', 'tx', 'Texas', ' new york ', 'DC', 'PR'].map((v) => stateAbbreviation(v, 'x'))).toEqual(['TX', 'TX', 'TX', 'NY', 'DC', 'PR']);
-		expect(fieldError(() => stateAbbreviation('XX', 'State')).message).toContain('two-letter US state');
-		expect(fieldError(() => requiredText('  ', 'First Name')).message).toBe('"First Name" is required but empty');
+		expect(fieldError(() => optionalAmount('-5', 'Bill Rate Amount')).field).toBe(
+			'Bill Rate Amount',
+		);
+		expect(fieldError(() => optionalAmount('ten', 'Bill Rate Amount')).field).toBe(
+			'Bill Rate Amount',
+		);
+		expect([true, 'Yes', 'TRUE', 1, 'n', false].map((v) => optionalBoolean(v, 'x'))).toEqual([
+			true,
+			true,
+			true,
+			true,
+			false,
+			false,
+		]);
+		expect(fieldError(() => optionalBoolean('maybe', 'Compact License')).field).toBe(
+			'Compact License',
+		);
+		expect(
+			['TX', 'tx', 'Texas', ' new york ', 'DC', 'PR'].map((v) => stateAbbreviation(v, 'x')),
+		).toEqual(['TX', 'TX', 'TX', 'NY', 'DC', 'PR']);
+		expect(fieldError(() => stateAbbreviation('XX', 'State')).message).toContain(
+			'two-letter US state',
+		);
+		expect(fieldError(() => requiredText('  ', 'First Name')).message).toBe(
+			'"First Name" is required but empty',
+		);
 	});
 
 	it('wants https webhook addresses, allowing http only on this machine', () => {
 		expect(webhookUrl('https://example.com/hook', 'URL')).toBe('https://example.com/hook');
-		expect(webhookUrl('http://127.0.0.1:5678/webhook', 'URL')).toBe('http://127.0.0.1:5678/webhook');
-		expect(fieldError(() => webhookUrl('http://example.com/hook', 'URL')).message).toContain('https://');
+		expect(webhookUrl('http://127.0.0.1:5678/webhook', 'URL')).toBe(
+			'http://127.0.0.1:5678/webhook',
+		);
+		expect(fieldError(() => webhookUrl('http://example.com/hook', 'URL')).message).toContain(
+			'https://',
+		);
 		expect(fieldError(() => webhookUrl('example.com', 'URL')).message).toContain('absolute');
 	});
 });
@@ -233,7 +319,13 @@ describe('simplify', () => {
 		Profession: 'RN',
 		Specialties: ['ICU'],
 		StartDate: '2026-04-06T00:00:00',
-		Shift: { ShiftDescription: '3x12 Nights', ShiftIdentifier: 'N', ShiftStart: '19:00', ShiftEnd: '07:00', ShiftHours: 12 },
+		Shift: {
+			ShiftDescription: '3x12 Nights',
+			ShiftIdentifier: 'N',
+			ShiftStart: '19:00',
+			ShiftEnd: '07:00',
+			ShiftHours: 12,
+		},
 		RateDescription: '$2,400/week',
 		NumberOfPositions: 3,
 		NumberOfOpenPositions: 2,
@@ -276,7 +368,14 @@ describe('simplify', () => {
 
 describe('lists and responses', () => {
 	it('labels jobs for the list search and matches every typed word', () => {
-		const label = jobLabel({ Number: 7, Title: 'ICU RN', FacilityName: 'St. Mary', City: 'Austin', StateAbbreviation: 'TX', JobStatus: 'OnHold' });
+		const label = jobLabel({
+			Number: 7,
+			Title: 'ICU RN',
+			FacilityName: 'St. Mary',
+			City: 'Austin',
+			StateAbbreviation: 'TX',
+			JobStatus: 'OnHold',
+		});
 		expect(label).toBe('7 · ICU RN · St. Mary · Austin, TX (on hold)');
 		expect(matchesFilter(label, 'icu austin')).toBe(true);
 		expect(matchesFilter(label, 'icu dallas')).toBe(false);

@@ -11,17 +11,31 @@ function openJobs() {
 describe('Job: Get', () => {
 	it('reads one job by number, with every field', async () => {
 		const [first] = openJobs();
-		const { output, error } = await t.run({ resource: 'job', operation: 'get', job: byNumber(first.Number) });
+		const { output, error } = await t.run({
+			resource: 'job',
+			operation: 'get',
+			job: byNumber(first.Number),
+		});
 		expect(error).toBeUndefined();
 		expect(output).toHaveLength(1);
-		expect(output[0].json).toMatchObject({ Number: first.Number, Title: first.Title, Description: first.Description });
+		expect(output[0].json).toMatchObject({
+			Number: first.Number,
+			Title: first.Title,
+			Description: first.Description,
+		});
 		expect(output[0].pairedItem).toEqual({ item: 0 });
-		expect(t.apiRequests().map((r) => `${r.method} ${r.path}`)).toEqual([`GET /api/v3/Job/${first.Number}`]);
+		expect(t.apiRequests().map((r) => `${r.method} ${r.path}`)).toEqual([
+			`GET /api/v3/Job/${first.Number}`,
+		]);
 	});
 
 	it('takes the job picked from the list', async () => {
 		const [, second] = openJobs();
-		const { output } = await t.run({ resource: 'job', operation: 'get', job: fromList(second.Number) });
+		const { output } = await t.run({
+			resource: 'job',
+			operation: 'get',
+			job: fromList(second.Number),
+		});
 		expect(output[0].json.Number).toBe(second.Number);
 	});
 
@@ -48,9 +62,9 @@ describe('Job: Get', () => {
 	});
 
 	it('stops a typed job number that is not digits through the field validation', async () => {
-		await expect(t.run({ resource: 'job', operation: 'get', job: byNumber('48-213') })).rejects.toThrow(
-			'A job number is made of digits only',
-		);
+		await expect(
+			t.run({ resource: 'job', operation: 'get', job: byNumber('48-213') }),
+		).rejects.toThrow('A job number is made of digits only');
 		expect(t.apiRequests()).toHaveLength(0);
 	});
 
@@ -59,7 +73,9 @@ describe('Job: Get', () => {
 			{ resource: 'job', operation: 'get', job: byNumber('={{ $json.jobNumber }}') },
 			{ input: [{ jobNumber: '48-213' }] },
 		);
-		expect(errorText(error).message).toBe('"Job" must be a positive whole number such as 1042, got "48-213"');
+		expect(errorText(error).message).toBe(
+			'"Job" must be a positive whole number such as 1042, got "48-213"',
+		);
 		expect(errorText(error).description).toContain('Nothing was sent to Trio VMS');
 		expect(errorText(error).itemIndex).toBe(0);
 		expect(t.apiRequests()).toHaveLength(0);
@@ -71,9 +87,15 @@ describe('Job: Get Many', () => {
 		const { output, error } = await t.run({ resource: 'job', operation: 'getAll', limit: 5 });
 		expect(error).toBeUndefined();
 		expect(output).toHaveLength(5);
-		expect(output.map((item) => item.json.Number)).toEqual(openJobs().slice(0, 5).map((job) => job.Number));
+		expect(output.map((item) => item.json.Number)).toEqual(
+			openJobs()
+				.slice(0, 5)
+				.map((job) => job.Number),
+		);
 		for (const item of output) {
-			expect(Object.keys(item.json).sort()).toEqual([...SIMPLE_JOB_FIELDS, 'ShiftDescription'].sort());
+			expect(Object.keys(item.json).sort()).toEqual(
+				[...SIMPLE_JOB_FIELDS, 'ShiftDescription'].sort(),
+			);
 			expect(item.pairedItem).toEqual({ item: 0 });
 		}
 		// No pagination: one request, the limit is applied after the answer.
@@ -82,7 +104,12 @@ describe('Job: Get Many', () => {
 	});
 
 	it('returns every open and on-hold job with Return All, raw when Simplify is off', async () => {
-		const { output } = await t.run({ resource: 'job', operation: 'getAll', returnAll: true, simplify: false });
+		const { output } = await t.run({
+			resource: 'job',
+			operation: 'getAll',
+			returnAll: true,
+			simplify: false,
+		});
 		expect(output).toHaveLength(openJobs().length);
 		expect(output[0].json).toHaveProperty('Description');
 		expect(output[0].json).toHaveProperty('Certifications');
@@ -115,26 +142,50 @@ describe('Job: Get Many', () => {
 
 	it('reads Modified After from a date expression such as $now.minus()', async () => {
 		const before = Date.now();
-		await t.run({ resource: 'job', operation: 'getAll', filters: { modifiedAfter: '={{ $now.minus({ days: 1 }) }}' } });
+		await t.run({
+			resource: 'job',
+			operation: 'getAll',
+			filters: { modifiedAfter: '={{ $now.minus({ days: 1 }) }}' },
+		});
 		const sent = t.apiRequests()[0].query.modifiedDate as string;
 		expect(sent).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{3})?Z$/);
 		expect(Math.abs(Date.parse(sent) - (before - 86_400_000))).toBeLessThan(60_000);
 	});
 
 	it('refuses an unreadable Modified After before sending anything', async () => {
-		const { error } = await t.run({ resource: 'job', operation: 'getAll', filters: { modifiedAfter: 'last week' } });
-		expect(errorText(error).message).toContain('"Modified After" must be a date (YYYY-MM-DD) or an ISO 8601 date-time');
+		const { error } = await t.run({
+			resource: 'job',
+			operation: 'getAll',
+			filters: { modifiedAfter: 'last week' },
+		});
+		expect(errorText(error).message).toContain(
+			'"Modified After" must be a date (YYYY-MM-DD) or an ISO 8601 date-time',
+		);
 		expect(t.apiRequests()).toHaveLength(0);
 	});
 
 	it('filters by status and state after reading the list', async () => {
-		const onHold = await t.run({ resource: 'job', operation: 'getAll', returnAll: true, filters: { jobStatus: 'OnHold' } });
-		expect(onHold.output.length).toBe(openJobs().filter((job) => job.JobStatus === 'OnHold').length);
+		const onHold = await t.run({
+			resource: 'job',
+			operation: 'getAll',
+			returnAll: true,
+			filters: { jobStatus: 'OnHold' },
+		});
+		expect(onHold.output.length).toBe(
+			openJobs().filter((job) => job.JobStatus === 'OnHold').length,
+		);
 		expect(onHold.output.every((item) => item.json.JobStatus === 'OnHold')).toBe(true);
 
 		const state = openJobs()[0].StateAbbreviation;
-		const inState = await t.run({ resource: 'job', operation: 'getAll', returnAll: true, filters: { state: state.toLowerCase() } });
-		expect(inState.output.length).toBe(openJobs().filter((job) => job.StateAbbreviation === state).length);
+		const inState = await t.run({
+			resource: 'job',
+			operation: 'getAll',
+			returnAll: true,
+			filters: { state: state.toLowerCase() },
+		});
+		expect(inState.output.length).toBe(
+			openJobs().filter((job) => job.StateAbbreviation === state).length,
+		);
 
 		const bad = await t.run({ resource: 'job', operation: 'getAll', filters: { state: 'Texass' } });
 		expect(errorText(bad.error).message).toContain('"State" must be a two-letter US state');

@@ -18,19 +18,34 @@ describe('searchJobs (Job "From List")', () => {
 			value: String(job.Number),
 		});
 		const held = jobs.find((candidate) => candidate.JobStatus === 'OnHold');
-		if (held) expect(results.find((r) => r.value === String(held.Number))?.name).toMatch(/\(on hold\)$/);
+		if (held)
+			expect(results.find((r) => r.value === String(held.Number))?.name).toMatch(/\(on hold\)$/);
 	});
 
 	it('filters by the typed words, case-insensitively, on any of those parts', async () => {
 		const jobs = t.sandbox.store.listJobs();
 		const city = jobs[3].City;
-		const byCity = await callListSearch('searchJobs', { credentials: t.agency, filter: city.toLowerCase() });
-		expect(byCity.results.map((r) => r.value).sort()).toEqual(jobs.filter((job) => job.City === city).map((job) => String(job.Number)).sort());
+		const byCity = await callListSearch('searchJobs', {
+			credentials: t.agency,
+			filter: city.toLowerCase(),
+		});
+		expect(byCity.results.map((r) => r.value).sort()).toEqual(
+			jobs
+				.filter((job) => job.City === city)
+				.map((job) => String(job.Number))
+				.sort(),
+		);
 
-		const byNumber = await callListSearch('searchJobs', { credentials: t.agency, filter: String(jobs[5].Number) });
+		const byNumber = await callListSearch('searchJobs', {
+			credentials: t.agency,
+			filter: String(jobs[5].Number),
+		});
 		expect(byNumber.results.map((r) => r.value)).toEqual([String(jobs[5].Number)]);
 
-		const none = await callListSearch('searchJobs', { credentials: t.agency, filter: 'zzz-no-such-job' });
+		const none = await callListSearch('searchJobs', {
+			credentials: t.agency,
+			filter: 'zzz-no-such-job',
+		});
 		expect(none.results).toEqual([]);
 	});
 
@@ -41,8 +56,18 @@ describe('searchJobs (Job "From List")', () => {
 
 describe('searchWebhooks (Webhook Registration "From List")', () => {
 	it('lists registrations by name, marking inactive ones', async () => {
-		const active = t.sandbox.store.saveRegistration({ Name: 'Alpha hook', Url: 'https://hooks.example.com/a', Events: ['Job Update'], IsActive: true });
-		const inactive = t.sandbox.store.saveRegistration({ Name: 'Beta hook', Url: 'https://hooks.example.com/b', Events: ['Job Update'], IsActive: false });
+		const active = t.sandbox.store.saveRegistration({
+			Name: 'Alpha hook',
+			Url: 'https://hooks.example.com/a',
+			Events: ['Job Update'],
+			IsActive: true,
+		});
+		const inactive = t.sandbox.store.saveRegistration({
+			Name: 'Beta hook',
+			Url: 'https://hooks.example.com/b',
+			Events: ['Job Update'],
+			IsActive: false,
+		});
 		const { results } = await callListSearch('searchWebhooks', { credentials: t.admin });
 		expect(results).toEqual(
 			expect.arrayContaining([
@@ -50,7 +75,10 @@ describe('searchWebhooks (Webhook Registration "From List")', () => {
 				{ name: 'Beta hook (inactive)', value: inactive.Id },
 			]),
 		);
-		const filtered = await callListSearch('searchWebhooks', { credentials: t.admin, filter: 'beta' });
+		const filtered = await callListSearch('searchWebhooks', {
+			credentials: t.admin,
+			filter: 'beta',
+		});
 		expect(filtered.results.map((r) => r.value)).toEqual([inactive.Id]);
 	});
 });
@@ -63,7 +91,9 @@ describe('getWithdrawReasons', () => {
 	});
 
 	it('falls back to the standard reasons when the list cannot be loaded', async () => {
-		t.sandbox.setFaults({ endpoints: { 'GET /api/v3/Submission/WithdrawReasons': { failNext: 5, failStatus: 500 } } });
+		t.sandbox.setFaults({
+			endpoints: { 'GET /api/v3/Submission/WithdrawReasons': { failNext: 5, failStatus: 500 } },
+		});
 		const options = await callLoadOptions('getWithdrawReasons', { credentials: t.agency });
 		expect(options.map((option) => option.value)).toEqual([...FALLBACK_WITHDRAW_REASONS]);
 		expect(options[0].description).toContain('could not be loaded');
@@ -79,8 +109,14 @@ describe('getWebhookEvents', () => {
 	it('loads the registrable events from Trio, with descriptions', async () => {
 		const options = await callLoadOptions('getWebhookEvents', { credentials: t.admin });
 		expect(options.map((option) => option.value)).toEqual([...TRIO_EVENT_NAMES]);
-		expect(options.every((option) => typeof option.description === 'string' && option.description.length > 0)).toBe(true);
-		expect(t.apiRequests().map((r) => [r.path, r.status])).toEqual([['/api/v3/Webhooks/Events', 200]]);
+		expect(
+			options.every(
+				(option) => typeof option.description === 'string' && option.description.length > 0,
+			),
+		).toBe(true);
+		expect(t.apiRequests().map((r) => [r.path, r.status])).toEqual([
+			['/api/v3/Webhooks/Events', 200],
+		]);
 	});
 
 	it("falls back to the spec's 15 events when the key may not manage webhooks", async () => {
@@ -90,7 +126,9 @@ describe('getWebhookEvents', () => {
 	});
 
 	it('falls back when the service fails (500)', async () => {
-		t.sandbox.setFaults({ endpoints: { 'GET /api/v3/Webhooks/Events': { failNext: 5, failStatus: 500 } } });
+		t.sandbox.setFaults({
+			endpoints: { 'GET /api/v3/Webhooks/Events': { failNext: 5, failStatus: 500 } },
+		});
 		const fallback = await callLoadOptions('getWebhookEvents', { credentials: t.admin });
 		expect(fallback).toHaveLength(15);
 	});

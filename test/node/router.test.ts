@@ -16,29 +16,52 @@ function jobNumbers(): number[] {
 
 describe('error statuses of the spec', () => {
 	it('400: passes on what the service said about the data', async () => {
-		t.sandbox.setFaults({ endpoints: { 'POST /api/v3/candidates': { failNext: 1, failStatus: 400 } } });
-		const { error } = await t.run({ resource: 'candidate', operation: 'create', firstName: 'A', lastName: 'B', email: 'ab@agency.example' });
+		t.sandbox.setFaults({
+			endpoints: { 'POST /api/v3/candidates': { failNext: 1, failStatus: 400 } },
+		});
+		const { error } = await t.run({
+			resource: 'candidate',
+			operation: 'create',
+			firstName: 'A',
+			lastName: 'B',
+			email: 'ab@agency.example',
+		});
 		expect(errorText(error).message).toMatch(/^Trio VMS answered 400 Bad Request/);
 		expect(errorText(error).description).toContain('The service rejected the data it was sent');
 		expect(errorText(error).httpCode).toBe('400');
 	});
 
 	it('403 with a wrong key: says what to do about the key', async () => {
-		const { error } = await t.run({ resource: 'job', operation: 'getAll' }, { credentials: t.wrongKey });
+		const { error } = await t.run(
+			{ resource: 'job', operation: 'getAll' },
+			{ credentials: t.wrongKey },
+		);
 		expect(errorText(error).message).toMatch(/^Trio VMS answered 403 Forbidden/);
-		expect(errorText(error).description).toContain('The API key is wrong, expired or lacks permission');
+		expect(errorText(error).description).toContain(
+			'The API key is wrong, expired or lacks permission',
+		);
 		expect(JSON.stringify(error)).not.toContain('not-a-real-key');
 	});
 
 	it('404: names what was not found', async () => {
-		const { error } = await t.run({ resource: 'submission', operation: 'get', submissionNumber: 77 });
+		const { error } = await t.run({
+			resource: 'submission',
+			operation: 'get',
+			submissionNumber: 77,
+		});
 		expect(errorText(error).message).toMatch(/^Trio VMS answered 404 Not Found/);
 		expect(errorText(error).description).toContain('No submission 77 was found');
 	});
 
 	it('500: says the service failed', async () => {
-		t.sandbox.setFaults({ endpoints: { 'GET /api/v3/Job/{number}': { failNext: 1, failStatus: 500 } } });
-		const { error } = await t.run({ resource: 'job', operation: 'get', job: byNumber(jobNumbers()[0]) });
+		t.sandbox.setFaults({
+			endpoints: { 'GET /api/v3/Job/{number}': { failNext: 1, failStatus: 500 } },
+		});
+		const { error } = await t.run({
+			resource: 'job',
+			operation: 'get',
+			job: byNumber(jobNumbers()[0]),
+		});
 		expect(errorText(error).message).toMatch(/^Trio VMS answered 500 Internal Server Error/);
 		expect(errorText(error).description).toContain('The service failed or is unavailable');
 		expect(t.apiRequests()).toHaveLength(1);
@@ -62,7 +85,12 @@ describe('Continue On Fail', () => {
 		);
 		expect(error).toBeUndefined();
 		expect(output).toHaveLength(4);
-		expect(output.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }, { item: 3 }]);
+		expect(output.map((item) => item.pairedItem)).toEqual([
+			{ item: 0 },
+			{ item: 1 },
+			{ item: 2 },
+			{ item: 3 },
+		]);
 		expect(output[0].json.Number).toBe(a);
 		expect(Object.keys(output[1].json).sort()).toEqual(['details', 'error']);
 		expect(output[1].json.error).toContain('Trio VMS answered 404 Not Found');
@@ -80,14 +108,34 @@ describe('Continue On Fail', () => {
 		const [a] = jobNumbers();
 		const run = await runWorkflow({
 			nodes: [
-				{ name: 'Sheet', type: 'test.start', parameters: { items: [{ row: 1, job: a }, { row: 2, job: 999 }, { row: 3, job: 'x' }] as unknown as INodeParameters[] } },
-				{ name: 'Trio', type: 'trioVms', onError: 'continueErrorOutput', parameters: { resource: 'job', operation: 'get', job: byNumber('={{ $json.job }}') } },
+				{
+					name: 'Sheet',
+					type: 'test.start',
+					parameters: {
+						items: [
+							{ row: 1, job: a },
+							{ row: 2, job: 999 },
+							{ row: 3, job: 'x' },
+						] as unknown as INodeParameters[],
+					},
+				},
+				{
+					name: 'Trio',
+					type: 'trioVms',
+					onError: 'continueErrorOutput',
+					parameters: { resource: 'job', operation: 'get', job: byNumber('={{ $json.job }}') },
+				},
 				{ name: 'Done', type: 'test.collect', parameters: {} },
 				{ name: 'Failed', type: 'test.collect', parameters: {} },
 			],
 			connections: {
 				Sheet: { main: [[{ node: 'Trio', type: 'main', index: 0 }]] },
-				Trio: { main: [[{ node: 'Done', type: 'main', index: 0 }], [{ node: 'Failed', type: 'main', index: 0 }]] },
+				Trio: {
+					main: [
+						[{ node: 'Done', type: 'main', index: 0 }],
+						[{ node: 'Failed', type: 'main', index: 0 }],
+					],
+				},
 			},
 			credentials: { trioVmsApi: t.admin },
 		});
@@ -112,8 +160,16 @@ describe('Continue On Fail', () => {
 	});
 
 	it('pairs every item of a list operation with its input', async () => {
-		const { output } = await t.run({ resource: 'job', operation: 'getAll', limit: 2 }, { input: [{}, {}] });
-		expect(output.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 0 }, { item: 1 }, { item: 1 }]);
+		const { output } = await t.run(
+			{ resource: 'job', operation: 'getAll', limit: 2 },
+			{ input: [{}, {}] },
+		);
+		expect(output.map((item) => item.pairedItem)).toEqual([
+			{ item: 0 },
+			{ item: 0 },
+			{ item: 1 },
+			{ item: 1 },
+		]);
 	});
 });
 
@@ -122,7 +178,12 @@ describe('pacing', () => {
 		const [a, b, c] = jobNumbers();
 		const started = Date.now();
 		const { error } = await t.run(
-			{ resource: 'job', operation: 'get', job: byNumber('={{ $json.job }}'), options: { pauseBetweenCallsMs: 150 } },
+			{
+				resource: 'job',
+				operation: 'get',
+				job: byNumber('={{ $json.job }}'),
+				options: { pauseBetweenCallsMs: 150 },
+			},
 			{ input: [{ job: a }, { job: b }, { job: c }] },
 		);
 		expect(error).toBeUndefined();
@@ -135,7 +196,10 @@ describe('pacing', () => {
 	it('does not wait without it', async () => {
 		const numbers = jobNumbers().slice(0, 5);
 		const started = Date.now();
-		await t.run({ resource: 'job', operation: 'get', job: byNumber('={{ $json.job }}') }, { input: numbers.map((job): IDataObject => ({ job })) });
+		await t.run(
+			{ resource: 'job', operation: 'get', job: byNumber('={{ $json.job }}') },
+			{ input: numbers.map((job): IDataObject => ({ job })) },
+		);
 		expect(Date.now() - started).toBeLessThan(1500);
 	});
 });

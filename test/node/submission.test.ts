@@ -105,7 +105,16 @@ describe('Submission: Create', () => {
 	it('takes the file from another binary field of a previous node, with the file name override', async () => {
 		const { output, error } = await t.run(
 			createParameters({ binaryPropertyName: 'resume', options: { fileName: 'Jane Doe RN.docx' } }),
-			{ inputBinary: [{ property: 'resume', fileName: 'upload', mimeType: 'application/octet-stream', data: DOCX }] },
+			{
+				inputBinary: [
+					{
+						property: 'resume',
+						fileName: 'upload',
+						mimeType: 'application/octet-stream',
+						data: DOCX,
+					},
+				],
+			},
 		);
 		expect(error).toBeUndefined();
 		const file = await t.scenario('GET', `/submissions/${output[0].json.Number}/file`);
@@ -135,7 +144,14 @@ describe('Submission: Create', () => {
 			},
 		);
 		expect(error).toBeUndefined();
-		expect(output.map((item) => [item.json.JobNumber, item.json.CandidateNumber, item.json.BillRateAmount, item.pairedItem])).toEqual([
+		expect(
+			output.map((item) => [
+				item.json.JobNumber,
+				item.json.CandidateNumber,
+				item.json.BillRateAmount,
+				item.pairedItem,
+			]),
+		).toEqual([
 			[jobA.Number, candidateNumber(0), 70.25, { item: 0 }],
 			[jobB.Number, candidateNumber(1), 71, { item: 1 }],
 		]);
@@ -151,7 +167,12 @@ describe('Submission: Create', () => {
 					type: 'test.binarySource',
 					parameters: {
 						files: [
-							{ json: { candidate: candidateNumber(2) }, fileName: 'cv.pdf', mimeType: 'application/pdf', base64: PDF.toString('base64') },
+							{
+								json: { candidate: candidateNumber(2) },
+								fileName: 'cv.pdf',
+								mimeType: 'application/pdf',
+								base64: PDF.toString('base64'),
+							},
 						] as unknown as INodeParameters[],
 					},
 				},
@@ -174,25 +195,68 @@ describe('Submission: Create', () => {
 			credentials: { trioVmsApi: t.admin },
 		});
 		expect(run.error).toBeUndefined();
-		expect(run.json('Submit')[0]).toMatchObject({ JobNumber: job.Number, CandidateNumber: candidateNumber(2) });
+		expect(run.json('Submit')[0]).toMatchObject({
+			JobNumber: job.Number,
+			CandidateNumber: candidateNumber(2),
+		});
 	});
 
 	describe('checks before sending', () => {
 		it.each([
-			['a missing binary field', { binaryPropertyName: 'resume' }, [pdfFile], 'names "resume", but this item has only the binary fields "data"'],
-			['an item without a file', {}, [undefined], 'names "data", but this item has no binary data at all'],
+			[
+				'a missing binary field',
+				{ binaryPropertyName: 'resume' },
+				[pdfFile],
+				'names "resume", but this item has only the binary fields "data"',
+			],
+			[
+				'an item without a file',
+				{},
+				[undefined],
+				'names "data", but this item has no binary data at all',
+			],
 			[
 				'a file of 2,500,000 bytes',
 				{},
 				[{ ...pdfFile, data: Buffer.concat([PDF, Buffer.alloc(2_500_000 - PDF.length, 0x20)]) }],
 				'holds a file of 2,500,000 bytes (2.50 MB); Trio VMS accepts profile documents under 2,500,000 bytes',
 			],
-			['a format Trio does not take', {}, [{ ...pdfFile, fileName: 'resume.png', mimeType: 'image/png' }], 'whose format .png is not accepted'],
-			['content that is not what the name says', {}, [{ ...pdfFile, data: DOCX }], 'the extension .pdf, but its content is a DOCX (ZIP) document'],
-			['a wrong File Name extension', { options: { fileName: 'resume.txt' } }, [{ ...pdfFile, data: Buffer.from([0x25, 0x00]) }], '"File Name" gives the file "resume.txt"'],
-			['a candidate number that is not one', { candidateNumber: 'C-5001' }, [pdfFile], '"Candidate Number" must be a positive whole number'],
-			['a negative bill rate', { additionalFields: { billRateAmount: -1 } }, [pdfFile], '"Bill Rate Amount" must not be negative'],
-			['an unreadable start date', { additionalFields: { startDate: '={{ "next Monday" }}' } }, [pdfFile], '"Start Date" must be a date'],
+			[
+				'a format Trio does not take',
+				{},
+				[{ ...pdfFile, fileName: 'resume.png', mimeType: 'image/png' }],
+				'whose format .png is not accepted',
+			],
+			[
+				'content that is not what the name says',
+				{},
+				[{ ...pdfFile, data: DOCX }],
+				'the extension .pdf, but its content is a DOCX (ZIP) document',
+			],
+			[
+				'a wrong File Name extension',
+				{ options: { fileName: 'resume.txt' } },
+				[{ ...pdfFile, data: Buffer.from([0x25, 0x00]) }],
+				'"File Name" gives the file "resume.txt"',
+			],
+			[
+				'a candidate number that is not one',
+				{ candidateNumber: 'C-5001' },
+				[pdfFile],
+				'"Candidate Number" must be a positive whole number',
+			],
+			[
+				'a negative bill rate',
+				{ additionalFields: { billRateAmount: -1 } },
+				[pdfFile],
+				'"Bill Rate Amount" must not be negative',
+			],
+			[
+				'an unreadable start date',
+				{ additionalFields: { startDate: '={{ "next Monday" }}' } },
+				[pdfFile],
+				'"Start Date" must be a date',
+			],
 			[
 				'an agency contact without a valid e-mail',
 				{ agencyContacts: { contact: [{ name: 'Pat', email: 'pat-at-agency' }] } },
@@ -219,14 +283,20 @@ describe('Submission: Create', () => {
 			const { error } = await t.run(createParameters(), {
 				inputBinary: [{ ...pdfFile, property: 'attachment_0' }],
 			});
-			expect(errorText(error).message).toBe('"Input Binary Field" names "data", but this item has only the binary fields "attachment_0"');
-			expect(errorText(error).description).toContain('Set Input Binary Field to the field that holds the profile document (attachment_0).');
+			expect(errorText(error).message).toBe(
+				'"Input Binary Field" names "data", but this item has only the binary fields "attachment_0"',
+			);
+			expect(errorText(error).description).toContain(
+				'Set Input Binary Field to the field that holds the profile document (attachment_0).',
+			);
 		});
 	});
 
 	describe('never submits twice', () => {
 		it('does not repeat the request when the service fails', async () => {
-			t.sandbox.setFaults({ endpoints: { 'POST /api/v3/Submission': { failNext: 1, failStatus: 503 } } });
+			t.sandbox.setFaults({
+				endpoints: { 'POST /api/v3/Submission': { failNext: 1, failStatus: 503 } },
+			});
 			const { error } = await t.run(createParameters(), { inputBinary: [pdfFile] });
 			expect(errorText(error).message).toContain('Trio VMS answered 503');
 			expect(errorText(error).description).toContain('may or may not have been created');
@@ -235,7 +305,9 @@ describe('Submission: Create', () => {
 
 		it('does not repeat the request when the connection breaks after Trio created it', async () => {
 			const before = t.sandbox.store.submissions.size;
-			t.sandbox.setFaults({ endpoints: { 'POST /api/v3/Submission': { dropAfterHandlerNext: 1 } } });
+			t.sandbox.setFaults({
+				endpoints: { 'POST /api/v3/Submission': { dropAfterHandlerNext: 1 } },
+			});
 			const { error } = await t.run(createParameters(), { inputBinary: [pdfFile] });
 			expect(errorText(error).message).toMatch(/ECONNRESET|connection/i);
 			expect(errorText(error).description).toContain('It was not sent again');
@@ -245,7 +317,9 @@ describe('Submission: Create', () => {
 
 		it('sends it again only after a 429, which is a refusal before any work', async () => {
 			const before = t.sandbox.store.submissions.size;
-			t.sandbox.setFaults({ endpoints: { 'POST /api/v3/Submission': { failNext: 1, failStatus: 429 } } });
+			t.sandbox.setFaults({
+				endpoints: { 'POST /api/v3/Submission': { failNext: 1, failStatus: 429 } },
+			});
 			const { output, error } = await t.run(createParameters(), { inputBinary: [pdfFile] });
 			expect(error).toBeUndefined();
 			expect(output).toHaveLength(1);
@@ -257,13 +331,19 @@ describe('Submission: Create', () => {
 	it('explains the service refusing a job that is on hold (400) and an unknown job (404)', async () => {
 		const held = onHoldJob();
 		expect(held).toBeDefined();
-		const onHold = await t.run(createParameters({ job: byNumber(held!.Number) }), { inputBinary: [pdfFile] });
+		const onHold = await t.run(createParameters({ job: byNumber(held!.Number) }), {
+			inputBinary: [pdfFile],
+		});
 		expect(errorText(onHold.error).message).toContain('Trio VMS answered 400 Bad Request');
 		expect(errorText(onHold.error).description).toContain('only Open jobs accept submissions');
 
-		const unknown = await t.run(createParameters({ job: byNumber(42) }), { inputBinary: [pdfFile] });
+		const unknown = await t.run(createParameters({ job: byNumber(42) }), {
+			inputBinary: [pdfFile],
+		});
 		expect(errorText(unknown.error).message).toContain('Trio VMS answered 404 Not Found');
-		expect(errorText(unknown.error).description).toContain(`No job 42 or candidate ${candidateNumber()} was found`);
+		expect(errorText(unknown.error).description).toContain(
+			`No job 42 or candidate ${candidateNumber()} was found`,
+		);
 	});
 });
 
@@ -277,21 +357,40 @@ describe('Submission: Accept, Decline, Withdraw', () => {
 
 	it('accepts an offered submission with a reason', async () => {
 		const number = await offered();
-		const { output, error } = await t.run({ resource: 'submission', operation: 'accept', submissionNumber: String(number), reason: 'Great fit' });
+		const { output, error } = await t.run({
+			resource: 'submission',
+			operation: 'accept',
+			submissionNumber: String(number),
+			reason: 'Great fit',
+		});
 		expect(error).toBeUndefined();
-		expect(output[0].json).toMatchObject({ Number: number, Status: 'Accepted', StatusReason: 'Great fit' });
-		expect(t.apiRequests().map((r) => `${r.method} ${r.path}`)).toEqual(['POST /api/v3/Submission/Accept']);
+		expect(output[0].json).toMatchObject({
+			Number: number,
+			Status: 'Accepted',
+			StatusReason: 'Great fit',
+		});
+		expect(t.apiRequests().map((r) => `${r.method} ${r.path}`)).toEqual([
+			'POST /api/v3/Submission/Accept',
+		]);
 	});
 
 	it('accepts without a reason', async () => {
 		const number = await offered();
-		const { output } = await t.run({ resource: 'submission', operation: 'accept', submissionNumber: number });
+		const { output } = await t.run({
+			resource: 'submission',
+			operation: 'accept',
+			submissionNumber: number,
+		});
 		expect(output[0].json).toMatchObject({ Status: 'Accepted', StatusReason: null });
 	});
 
 	it('passes on the service refusing to accept a submission that is not offered (400)', async () => {
 		const number = await newSubmission();
-		const { error } = await t.run({ resource: 'submission', operation: 'accept', submissionNumber: number });
+		const { error } = await t.run({
+			resource: 'submission',
+			operation: 'accept',
+			submissionNumber: number,
+		});
 		expect(errorText(error).message).toContain('Trio VMS answered 400 Bad Request');
 		expect(errorText(error).description).toContain(`submission ${number} is Submitted`);
 	});
@@ -306,39 +405,71 @@ describe('Submission: Accept, Decline, Withdraw', () => {
 			description: 'Candidate wants $5 more',
 		});
 		expect(error).toBeUndefined();
-		expect(output[0].json).toMatchObject({ Number: number, Status: 'Declined', StatusReason: 'Compensation not acceptable' });
-		expect((await t.scenario('GET', `/submissions/${number}`)).actionDescription).toBe('Candidate wants $5 more');
+		expect(output[0].json).toMatchObject({
+			Number: number,
+			Status: 'Declined',
+			StatusReason: 'Compensation not acceptable',
+		});
+		expect((await t.scenario('GET', `/submissions/${number}`)).actionDescription).toBe(
+			'Candidate wants $5 more',
+		);
 	});
 
 	it('withdraws a submitted candidate with a reason given by expression', async () => {
 		const number = await newSubmission();
 		const { output, error } = await t.run(
-			{ resource: 'submission', operation: 'withdraw', submissionNumber: '={{ $json.n }}', reason: '={{ $json.why }}' },
+			{
+				resource: 'submission',
+				operation: 'withdraw',
+				submissionNumber: '={{ $json.n }}',
+				reason: '={{ $json.why }}',
+			},
 			{ input: [{ n: String(number), why: 'Candidate accepted a counter-offer' }] },
 		);
 		expect(error).toBeUndefined();
-		expect(output[0].json).toMatchObject({ Status: 'Withdrawn', StatusReason: 'Candidate accepted a counter-offer' });
+		expect(output[0].json).toMatchObject({
+			Status: 'Withdrawn',
+			StatusReason: 'Candidate accepted a counter-offer',
+		});
 	});
 
 	it('passes on the service refusing a reason that is not on its list (400)', async () => {
 		const number = await newSubmission();
-		const { error } = await t.run({ resource: 'submission', operation: 'withdraw', submissionNumber: number, reason: 'Because' });
+		const { error } = await t.run({
+			resource: 'submission',
+			operation: 'withdraw',
+			submissionNumber: number,
+			reason: 'Because',
+		});
 		expect(errorText(error).message).toContain('Trio VMS answered 400 Bad Request');
 		expect(errorText(error).description).toContain('must be one of the withdraw reasons');
 	});
 
 	it('refuses an empty reason or a bad submission number before sending anything', async () => {
-		const emptyReason = await t.run(
-			{ resource: 'submission', operation: 'decline', submissionNumber: 90001, reason: '={{ "" }}' },
-		);
+		const emptyReason = await t.run({
+			resource: 'submission',
+			operation: 'decline',
+			submissionNumber: 90001,
+			reason: '={{ "" }}',
+		});
 		expect(errorText(emptyReason.error).message).toBe('"Reason Name or ID" is required but empty');
-		const badNumber = await t.run({ resource: 'submission', operation: 'accept', submissionNumber: '={{ "12a" }}' });
-		expect(errorText(badNumber.error).message).toContain('"Submission Number" must be a positive whole number');
+		const badNumber = await t.run({
+			resource: 'submission',
+			operation: 'accept',
+			submissionNumber: '={{ "12a" }}',
+		});
+		expect(errorText(badNumber.error).message).toContain(
+			'"Submission Number" must be a positive whole number',
+		);
 		expect(t.apiRequests()).toHaveLength(0);
 	});
 
 	it('explains an unknown submission (404)', async () => {
-		const { error } = await t.run({ resource: 'submission', operation: 'accept', submissionNumber: 1 });
+		const { error } = await t.run({
+			resource: 'submission',
+			operation: 'accept',
+			submissionNumber: 1,
+		});
 		expect(errorText(error).description).toContain('No submission 1 was found');
 	});
 });
@@ -346,13 +477,21 @@ describe('Submission: Accept, Decline, Withdraw', () => {
 describe('Submission: Get, Get Many, Get Withdraw Reasons', () => {
 	it('reads one submission', async () => {
 		const number = await newSubmission();
-		const { output } = await t.run({ resource: 'submission', operation: 'get', submissionNumber: number });
+		const { output } = await t.run({
+			resource: 'submission',
+			operation: 'get',
+			submissionNumber: number,
+		});
 		expect(output[0].json).toMatchObject({ Number: number, Status: 'Submitted' });
 		expect(t.apiRequests().map((r) => r.path)).toEqual([`/api/v3/Submission/${number}`]);
 	});
 
 	it('explains an unknown submission', async () => {
-		const { error } = await t.run({ resource: 'submission', operation: 'get', submissionNumber: 123 });
+		const { error } = await t.run({
+			resource: 'submission',
+			operation: 'get',
+			submissionNumber: 123,
+		});
 		expect(errorText(error).message).toContain('404');
 		expect(errorText(error).description).toContain('No submission 123 was found');
 	});
@@ -360,8 +499,14 @@ describe('Submission: Get, Get Many, Get Withdraw Reasons', () => {
 	it('lists submissions with Limit and Return All', async () => {
 		const all = t.sandbox.store.listSubmissions();
 		const limited = await t.run({ resource: 'submission', operation: 'getAll', limit: 3 });
-		expect(limited.output.map((item) => item.json.Number)).toEqual(all.slice(0, 3).map((s) => s.Number));
-		const everything = await t.run({ resource: 'submission', operation: 'getAll', returnAll: true });
+		expect(limited.output.map((item) => item.json.Number)).toEqual(
+			all.slice(0, 3).map((s) => s.Number),
+		);
+		const everything = await t.run({
+			resource: 'submission',
+			operation: 'getAll',
+			returnAll: true,
+		});
 		expect(everything.output).toHaveLength(all.length);
 	});
 
@@ -369,24 +514,42 @@ describe('Submission: Get, Get Many, Get Withdraw Reasons', () => {
 		const all = t.sandbox.store.listSubmissions();
 		const times = all.map((s) => Date.parse(s.ModifiedDateUTC)).sort((a, b) => a - b);
 		const cutoff = `${new Date(times[Math.floor(times.length / 2)]).toISOString().slice(0, 19)}Z`;
-		const recent = await t.run({ resource: 'submission', operation: 'getAll', returnAll: true, filters: { modifiedAfter: cutoff } });
+		const recent = await t.run({
+			resource: 'submission',
+			operation: 'getAll',
+			returnAll: true,
+			filters: { modifiedAfter: cutoff },
+		});
 		expect(t.apiRequests()[0].query).toEqual({ modifiedDate: cutoff });
-		expect(recent.output.map((item) => item.json.Number)).toEqual(t.sandbox.store.listSubmissions(new Date(cutoff)).map((s) => s.Number));
+		expect(recent.output.map((item) => item.json.Number)).toEqual(
+			t.sandbox.store.listSubmissions(new Date(cutoff)).map((s) => s.Number),
+		);
 
 		const sample = all[0];
 		const filtered = await t.run({
 			resource: 'submission',
 			operation: 'getAll',
 			returnAll: true,
-			filters: { jobNumber: String(sample.JobNumber), candidateNumber: sample.CandidateNumber, status: sample.Status.toUpperCase() },
+			filters: {
+				jobNumber: String(sample.JobNumber),
+				candidateNumber: sample.CandidateNumber,
+				status: sample.Status.toUpperCase(),
+			},
 		});
-		const expected = all.filter((s) => s.JobNumber === sample.JobNumber && s.CandidateNumber === sample.CandidateNumber && s.Status === sample.Status);
+		const expected = all.filter(
+			(s) =>
+				s.JobNumber === sample.JobNumber &&
+				s.CandidateNumber === sample.CandidateNumber &&
+				s.Status === sample.Status,
+		);
 		expect(filtered.output.map((item) => item.json.Number)).toEqual(expected.map((s) => s.Number));
 	});
 
 	it("lists Trio's withdraw reasons", async () => {
 		const { output } = await t.run({ resource: 'submission', operation: 'getWithdrawReasons' });
-		expect(output.map((item) => item.json)).toEqual(SANDBOX_WITHDRAW_REASONS.map((reason): IDataObject => ({ reason })));
+		expect(output.map((item) => item.json)).toEqual(
+			SANDBOX_WITHDRAW_REASONS.map((reason): IDataObject => ({ reason })),
+		);
 		expect(output.every((item) => (item.pairedItem as { item: number }).item === 0)).toBe(true);
 	});
 });

@@ -2,7 +2,12 @@
  * Shared set-up of the action node's engine tests: one sandbox per test file, credentials for
  * its two keys, and small readers for the sandbox's request log.
  */
-import type { ICredentialDataDecryptedObject, IDataObject, INodeParameterResourceLocator, INodeParameters } from 'n8n-workflow';
+import type {
+	ICredentialDataDecryptedObject,
+	IDataObject,
+	INodeParameterResourceLocator,
+	INodeParameters,
+} from 'n8n-workflow';
 
 import { startSandbox, type RequestRecord, type RunningSandbox } from '../../sandbox';
 import { runNode, trioCredentials, type RunNodeOptions } from '../engine/engine';
@@ -31,7 +36,12 @@ export interface Harness {
 export function useSandbox(options: { jobs?: number; seed?: number } = {}): Harness {
 	const harness = {} as Harness;
 	beforeAll(async () => {
-		const sandbox = await startSandbox({ port: 0, quiet: true, jobs: options.jobs ?? 40, seed: options.seed ?? 7 });
+		const sandbox = await startSandbox({
+			port: 0,
+			quiet: true,
+			jobs: options.jobs ?? 40,
+			seed: options.seed ?? 7,
+		});
 		Object.assign(harness, {
 			sandbox,
 			admin: trioCredentials(sandbox.url, sandbox.adminKey),
@@ -48,7 +58,8 @@ export function useSandbox(options: { jobs?: number; seed?: number } = {}): Harn
 					body: body === undefined ? undefined : JSON.stringify(body),
 				});
 				const text = await response.text();
-				if (!response.ok) throw new Error(`${method} /_sandbox${path} answered ${response.status}: ${text}`);
+				if (!response.ok)
+					throw new Error(`${method} /_sandbox${path} answered ${response.status}: ${text}`);
 				return text ? JSON.parse(text) : undefined;
 			},
 		});
@@ -73,8 +84,18 @@ export function fromList(value: string | number): INodeParameterResourceLocator 
 }
 
 /** The message and description of a run's error (the thrown NodeApiError/NodeOperationError). */
-export function errorText(error: unknown): { message: string; description: string; itemIndex: unknown; httpCode: unknown } {
-	const record = (error ?? {}) as { message?: string; description?: string; context?: IDataObject; httpCode?: unknown };
+export function errorText(error: unknown): {
+	message: string;
+	description: string;
+	itemIndex: unknown;
+	httpCode: unknown;
+} {
+	const record = (error ?? {}) as {
+		message?: string;
+		description?: string;
+		context?: IDataObject;
+		httpCode?: unknown;
+	};
 	return {
 		message: record.message ?? '',
 		description: record.description ?? '',

@@ -40,15 +40,27 @@ describe('Webhook: Create', () => {
 			IsActive: true,
 		});
 		expect(typeof output[0].json.Id).toBe('string');
-		expect(t.apiRequests().map((r) => [r.method, r.path, r.key])).toEqual([['POST', '/api/v3/Webhooks', 'admin']]);
+		expect(t.apiRequests().map((r) => [r.method, r.path, r.key])).toEqual([
+			['POST', '/api/v3/Webhooks', 'admin'],
+		]);
 	});
 
 	it('takes events from an expression as text and can start inactive', async () => {
 		const { output } = await t.run(
-			{ resource: 'webhook', operation: 'create', name: 'From sheet', url: 'https://hooks.example.com/x', events: '={{ $json.events }}', isActive: false },
+			{
+				resource: 'webhook',
+				operation: 'create',
+				name: 'From sheet',
+				url: 'https://hooks.example.com/x',
+				events: '={{ $json.events }}',
+				isActive: false,
+			},
 			{ input: [{ events: 'Job Update, Per Diem Shift Opened, Job Update' }] },
 		);
-		expect(output[0].json).toMatchObject({ Events: ['Job Update', 'Per Diem Shift Opened'], IsActive: false });
+		expect(output[0].json).toMatchObject({
+			Events: ['Job Update', 'Per Diem Shift Opened'],
+			IsActive: false,
+		});
 	});
 
 	it.each([
@@ -71,7 +83,13 @@ describe('Webhook: Create', () => {
 
 	it('explains that a plain agency key cannot manage webhooks (403)', async () => {
 		const { error } = await t.run(
-			{ resource: 'webhook', operation: 'create', name: 'Hook', url: 'https://hooks.example.com/trio', events: ['Job Update'] },
+			{
+				resource: 'webhook',
+				operation: 'create',
+				name: 'Hook',
+				url: 'https://hooks.example.com/trio',
+				events: ['Job Update'],
+			},
 			{ credentials: t.agency },
 		);
 		expect(errorText(error).message).toContain('Trio VMS answered 403 Forbidden');
@@ -90,8 +108,17 @@ describe('Webhook: Update and Deactivate', () => {
 			updateFields: { name: 'Renamed' },
 		});
 		expect(error).toBeUndefined();
-		expect(output[0].json).toMatchObject({ Id: created.Id, Name: 'Renamed', Url: created.Url, Events: created.Events, IsActive: true });
-		expect(t.apiRequests().map((r) => `${r.method} ${r.path}`)).toEqual(['GET /api/v3/Webhooks', 'POST /api/v3/Webhooks']);
+		expect(output[0].json).toMatchObject({
+			Id: created.Id,
+			Name: 'Renamed',
+			Url: created.Url,
+			Events: created.Events,
+			IsActive: true,
+		});
+		expect(t.apiRequests().map((r) => `${r.method} ${r.path}`)).toEqual([
+			'GET /api/v3/Webhooks',
+			'POST /api/v3/Webhooks',
+		]);
 	});
 
 	it('changes the address, events and active state', async () => {
@@ -100,14 +127,25 @@ describe('Webhook: Update and Deactivate', () => {
 			resource: 'webhook',
 			operation: 'update',
 			webhook: { __rl: true, mode: 'list', value: String(created.Id) },
-			updateFields: { url: 'https://hooks.example.com/new', events: ['Per Diem Shift Assigned'], isActive: false },
+			updateFields: {
+				url: 'https://hooks.example.com/new',
+				events: ['Per Diem Shift Assigned'],
+				isActive: false,
+			},
 		});
-		expect(output[0].json).toMatchObject({ Name: 'Everything', Url: 'https://hooks.example.com/new', Events: ['Per Diem Shift Assigned'], IsActive: false });
+		expect(output[0].json).toMatchObject({
+			Name: 'Everything',
+			Url: 'https://hooks.example.com/new',
+			Events: ['Per Diem Shift Assigned'],
+			IsActive: false,
+		});
 	});
 
 	it('repeats an update after a service failure, because updating twice changes nothing', async () => {
 		const created = await register('Retry me');
-		t.sandbox.setFaults({ endpoints: { 'POST /api/v3/Webhooks': { failNext: 1, failStatus: 503 } } });
+		t.sandbox.setFaults({
+			endpoints: { 'POST /api/v3/Webhooks': { failNext: 1, failStatus: 503 } },
+		});
 		const { output, error } = await t.run({
 			resource: 'webhook',
 			operation: 'update',
@@ -116,24 +154,49 @@ describe('Webhook: Update and Deactivate', () => {
 		});
 		expect(error).toBeUndefined();
 		expect(output[0].json.Name).toBe('Retried');
-		expect(t.apiRequests().filter((r) => r.method === 'POST').map((r) => r.status)).toEqual([503, 200]);
+		expect(
+			t
+				.apiRequests()
+				.filter((r) => r.method === 'POST')
+				.map((r) => r.status),
+		).toEqual([503, 200]);
 	});
 
 	it('refuses an empty change before sending anything, and an unknown Id after looking', async () => {
-		const empty = await t.run({ resource: 'webhook', operation: 'update', webhook: byId('abc'), updateFields: {} });
+		const empty = await t.run({
+			resource: 'webhook',
+			operation: 'update',
+			webhook: byId('abc'),
+			updateFields: {},
+		});
 		expect(errorText(empty.error).message).toContain('"Update Fields" is empty');
 		expect(t.apiRequests()).toHaveLength(0);
 
-		const unknown = await t.run({ resource: 'webhook', operation: 'update', webhook: byId('no-such-id'), updateFields: { name: 'X' } });
-		expect(errorText(unknown.error).message).toContain('your agency has no webhook registration with that ID');
+		const unknown = await t.run({
+			resource: 'webhook',
+			operation: 'update',
+			webhook: byId('no-such-id'),
+			updateFields: { name: 'X' },
+		});
+		expect(errorText(unknown.error).message).toContain(
+			'your agency has no webhook registration with that ID',
+		);
 		expect(t.apiRequests().map((r) => r.method)).toEqual(['GET']);
 	});
 
 	it('deactivates a registration, which stays listed as inactive', async () => {
 		const created = await register('Switch me off');
-		const { output, error } = await t.run({ resource: 'webhook', operation: 'deactivate', webhook: byId(created.Id as string) });
+		const { output, error } = await t.run({
+			resource: 'webhook',
+			operation: 'deactivate',
+			webhook: byId(created.Id as string),
+		});
 		expect(error).toBeUndefined();
-		expect(output[0].json).toMatchObject({ Id: created.Id, Name: 'Switch me off', IsActive: false });
+		expect(output[0].json).toMatchObject({
+			Id: created.Id,
+			Name: 'Switch me off',
+			IsActive: false,
+		});
 		const listed = t.sandbox.store.listRegistrations().find((r) => r.Id === created.Id);
 		expect(listed?.IsActive).toBe(false);
 	});
@@ -150,7 +213,12 @@ describe('Webhook: Get Many and Get Available Events', () => {
 		expect(all.output).toHaveLength(total);
 		const one = await t.run({ resource: 'webhook', operation: 'getAll', limit: 1 });
 		expect(one.output).toHaveLength(1);
-		const active = await t.run({ resource: 'webhook', operation: 'getAll', returnAll: true, activeOnly: true });
+		const active = await t.run({
+			resource: 'webhook',
+			operation: 'getAll',
+			returnAll: true,
+			activeOnly: true,
+		});
 		expect(active.output.every((item) => item.json.IsActive !== false)).toBe(true);
 		expect(active.output.length).toBeLessThan(total);
 	});
@@ -163,7 +231,10 @@ describe('Webhook: Get Many and Get Available Events', () => {
 	});
 
 	it('explains the 403 for a plain key on listing too', async () => {
-		const { error } = await t.run({ resource: 'webhook', operation: 'getAll' }, { credentials: t.agency });
+		const { error } = await t.run(
+			{ resource: 'webhook', operation: 'getAll' },
+			{ credentials: t.agency },
+		);
 		expect(errorText(error).description).toContain('agency administrator permission');
 	});
 });

@@ -1,5 +1,11 @@
 import { TRIO_EVENT_NAMES } from '../../nodes/shared/events';
-import { candidateSchema, jobSchema, problemDetailsSchema, submissionSchema, webhookRegistrationSchema } from '../../nodes/shared/schemas';
+import {
+	candidateSchema,
+	jobSchema,
+	problemDetailsSchema,
+	submissionSchema,
+	webhookRegistrationSchema,
+} from '../../nodes/shared/schemas';
 import { FALLBACK_WITHDRAW_REASONS } from '../../nodes/shared/service';
 import type { RunningSandbox } from '../../sandbox';
 import { api, scenario, start } from './helpers';
@@ -43,7 +49,10 @@ describe('authentication', () => {
 		const result = await api(sandbox, path, {
 			method,
 			key: sandbox.key,
-			json: method === 'POST' ? { Name: 'x', Url: 'https://example.com/h', Events: ['Job Update'], IsActive: true } : undefined,
+			json:
+				method === 'POST'
+					? { Name: 'x', Url: 'https://example.com/h', Events: ['Job Update'], IsActive: true }
+					: undefined,
 		});
 		expect(result.status).toBe(403);
 		expect(result.body.detail).toMatch(/administrator permission/);
@@ -69,13 +78,17 @@ describe('routing and errors', () => {
 	});
 
 	test('nothing is served outside the API prefix', async () => {
-		const response = await fetch(`${sandbox.url}/Job`, { headers: { 'X-API-KEY': sandbox.adminKey } });
+		const response = await fetch(`${sandbox.url}/Job`, {
+			headers: { 'X-API-KEY': sandbox.adminKey },
+		});
 		expect(response.status).toBe(404);
 		await response.text();
 	});
 
 	test('a doubled slash (base URL ending in /) is a 404 that shows the path received', async () => {
-		const response = await fetch(`${sandbox.url}//api/v3/Job`, { headers: { 'X-API-KEY': sandbox.adminKey } });
+		const response = await fetch(`${sandbox.url}//api/v3/Job`, {
+			headers: { 'X-API-KEY': sandbox.adminKey },
+		});
 		expect(response.status).toBe(404);
 		expect(((await response.json()) as Json).detail).toContain('GET //api/v3/Job');
 	});
@@ -91,7 +104,9 @@ describe('routing and errors', () => {
 		const result = await api(sandbox, '/Job/100001');
 		expect(result.status).toBe(500);
 		expectProblem(result.body, 500);
-		expect(sandbox.internalErrors.map((e) => e.message)).toContain('forced internal error (fault throwNext)');
+		expect(sandbox.internalErrors.map((e) => e.message)).toContain(
+			'forced internal error (fault throwNext)',
+		);
 		expect((await api(sandbox, '/Job/100001')).status).toBe(200);
 		sandbox.clearFaults();
 	});
@@ -103,7 +118,9 @@ describe('jobs', () => {
 		expect(result.status).toBe(200);
 		const statuses = new Set(result.body.map((job: Json) => job.JobStatus));
 		expect([...statuses].sort()).toEqual(['OnHold', 'Open']);
-		const closed = [...sandbox.store.jobs.values()].filter((r) => r.job.JobStatus === 'Closed').length;
+		const closed = [...sandbox.store.jobs.values()].filter(
+			(r) => r.job.JobStatus === 'Closed',
+		).length;
 		expect(result.body).toHaveLength(sandbox.store.jobs.size - closed);
 		for (const job of result.body) {
 			expect(jobSchema.safeParse(job).success).toBe(true);
@@ -143,10 +160,17 @@ describe('jobs', () => {
 
 		test('a plain date means midnight UTC; a date-time without offset is UTC', async () => {
 			const all = (await api(sandbox, '/Job')).body as Json[];
-			const expected = all.filter((j) => Date.parse(j.ModifiedDateUtc) > Date.parse('2026-02-20T00:00:00Z')).map((j) => j.Number);
+			const expected = all
+				.filter((j) => Date.parse(j.ModifiedDateUtc) > Date.parse('2026-02-20T00:00:00Z'))
+				.map((j) => j.Number);
 			expect(expected.length).toBeGreaterThan(0);
 			expect(expected.length).toBeLessThan(all.length);
-			for (const value of ['2026-02-20', '2026-02-20T00:00:00Z', '2026-02-20T00:00:00', '2026-02-20T01:00:00+01:00']) {
+			for (const value of [
+				'2026-02-20',
+				'2026-02-20T00:00:00Z',
+				'2026-02-20T00:00:00',
+				'2026-02-20T01:00:00+01:00',
+			]) {
 				const result = await api(sandbox, `/Job?modifiedDate=${encodeURIComponent(value)}`);
 				expect(result.status).toBe(200);
 				expect(result.body.map((j: Json) => j.Number)).toEqual(expected);
@@ -162,9 +186,13 @@ describe('jobs', () => {
 		});
 
 		test('a change of NumberOfCurrentOpenPositions moves nothing and is current only without the filter', async () => {
-			const job = (await scenario(sandbox, 'POST', '/jobs', { NumberOfPositions: 4, NumberOfOpenPositions: 3 })).body;
+			const job = (
+				await scenario(sandbox, 'POST', '/jobs', { NumberOfPositions: 4, NumberOfOpenPositions: 3 })
+			).body;
 			const watermark = job.ModifiedDateUtc;
-			const changed = await scenario(sandbox, 'POST', `/jobs/${job.Number}/open-positions`, { count: 1 });
+			const changed = await scenario(sandbox, 'POST', `/jobs/${job.Number}/open-positions`, {
+				count: 1,
+			});
 			expect(changed.status).toBe(200);
 			expect(changed.body.NumberOfCurrentOpenPositions).toBe(1);
 			const single = (await api(sandbox, `/Job/${job.Number}`)).body;
@@ -174,7 +202,10 @@ describe('jobs', () => {
 			const full = (await api(sandbox, '/Job')).body.find((j: Json) => j.Number === job.Number);
 			expect(full.NumberOfCurrentOpenPositions).toBe(1);
 			expect((await scenario(sandbox, 'GET', `/jobs/${job.Number}`)).body).toEqual(full);
-			expect((await scenario(sandbox, 'POST', `/jobs/${job.Number}/open-positions`, { count: 9 })).status).toBe(400);
+			expect(
+				(await scenario(sandbox, 'POST', `/jobs/${job.Number}/open-positions`, { count: 9 }))
+					.status,
+			).toBe(400);
 		});
 	});
 });
@@ -182,10 +213,15 @@ describe('jobs', () => {
 describe('candidates', () => {
 	test('lookup by e-mail ignores case and answers [] when none match', async () => {
 		const seeded = [...sandbox.store.candidates.values()][0];
-		const result = await api(sandbox, `/candidates?email=${encodeURIComponent(seeded.email1.toUpperCase())}`, { key: sandbox.key });
+		const result = await api(
+			sandbox,
+			`/candidates?email=${encodeURIComponent(seeded.email1.toUpperCase())}`,
+			{ key: sandbox.key },
+		);
 		expect(result.status).toBe(200);
 		expect(result.body.map((c: Json) => c.number)).toEqual([seeded.number]);
-		for (const candidate of result.body) expect(candidateSchema.safeParse(candidate).success).toBe(true);
+		for (const candidate of result.body)
+			expect(candidateSchema.safeParse(candidate).success).toBe(true);
 		expect((await api(sandbox, '/candidates?email=nobody%40example.com')).body).toEqual([]);
 	});
 
@@ -208,7 +244,9 @@ describe('candidates', () => {
 		const first = await api(sandbox, '/candidates', { json: input, key: sandbox.key });
 		expect(first.status).toBe(200);
 		expect(first.body).toEqual({ number: expect.any(Number), ...input });
-		const second = await api(sandbox, '/candidates', { json: { firstName: 'Ada', lastName: 'O.', email1: 'ADA.OKOYE@agency.example.com' } });
+		const second = await api(sandbox, '/candidates', {
+			json: { firstName: 'Ada', lastName: 'O.', email1: 'ADA.OKOYE@agency.example.com' },
+		});
 		expect(second.status).toBe(200);
 		expect(second.body).toMatchObject({ phone1: null, isNicotineFree: null, stateLicenses: [] });
 		const found = await api(sandbox, '/candidates?email=ada.okoye%40agency.example.com');
@@ -218,8 +256,19 @@ describe('candidates', () => {
 	test.each([
 		[{ lastName: 'X', email1: 'x@y.co' }, 'firstName'],
 		[{ firstName: 'X', lastName: 'Y', email1: 'not-an-email' }, 'email1'],
-		[{ firstName: 'X', lastName: 'Y', email1: 'x@y.co', stateLicenses: [{ state: 'XX' }] }, 'stateLicenses[0].state'],
-		[{ firstName: 'X', lastName: 'Y', email1: 'x@y.co', stateLicenses: [{ state: 'TX', expirationDate: '05/31/2027' }] }, 'stateLicenses[0].expirationDate'],
+		[
+			{ firstName: 'X', lastName: 'Y', email1: 'x@y.co', stateLicenses: [{ state: 'XX' }] },
+			'stateLicenses[0].state',
+		],
+		[
+			{
+				firstName: 'X',
+				lastName: 'Y',
+				email1: 'x@y.co',
+				stateLicenses: [{ state: 'TX', expirationDate: '05/31/2027' }],
+			},
+			'stateLicenses[0].expirationDate',
+		],
 		[{ firstName: 'X', lastName: 'Y', email1: 'x@y.co', isNicotineFree: 'yes' }, 'isNicotineFree'],
 		[[], '$'],
 	])('an invalid body is 400 naming the field (%j)', async (body, field) => {
@@ -236,9 +285,17 @@ describe('candidates', () => {
 		const malformed = await api(sandbox, '/candidates', { json: '{"firstName":' });
 		expect(malformed.status).toBe(400);
 		expect(Object.keys(malformed.body.errors)).toEqual(['$']);
-		const text = await api(sandbox, '/candidates', { method: 'POST', body: 'firstName=X', headers: { 'Content-Type': 'application/x-www-form-urlencoded' } });
+		const text = await api(sandbox, '/candidates', {
+			method: 'POST',
+			body: 'firstName=X',
+			headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+		});
 		expect(text.status).toBe(415);
-		const empty = await api(sandbox, '/candidates', { method: 'POST', body: '', headers: { 'Content-Type': 'application/json' } });
+		const empty = await api(sandbox, '/candidates', {
+			method: 'POST',
+			body: '',
+			headers: { 'Content-Type': 'application/json' },
+		});
 		expect(empty.status).toBe(400);
 	});
 });
@@ -249,8 +306,13 @@ describe('submissions: list, read, reasons', () => {
 		expect(all.status).toBe(200);
 		expect(all.body.length).toBeGreaterThanOrEqual(40);
 		for (const s of all.body) expect(submissionSchema.strict().safeParse(s).success).toBe(true);
-		const newest = all.body.reduce((a: Json, b: Json) => (Date.parse(a.ModifiedDateUTC) > Date.parse(b.ModifiedDateUTC) ? a : b));
-		expect((await api(sandbox, `/Submission?modifiedDate=${encodeURIComponent(newest.ModifiedDateUTC)}`)).body).toEqual([]);
+		const newest = all.body.reduce((a: Json, b: Json) =>
+			Date.parse(a.ModifiedDateUTC) > Date.parse(b.ModifiedDateUTC) ? a : b,
+		);
+		expect(
+			(await api(sandbox, `/Submission?modifiedDate=${encodeURIComponent(newest.ModifiedDateUTC)}`))
+				.body,
+		).toEqual([]);
 		expect((await api(sandbox, '/Submission?modifiedDate=nope')).status).toBe(400);
 	});
 
@@ -272,15 +334,31 @@ describe('submissions: list, read, reasons', () => {
 });
 
 describe('webhook registrations', () => {
-	const registration = { Name: 'n8n Job Update', Url: 'https://n8n.example.com/webhook/abc?event=Job%20Update&token=s3cret', Events: ['Job Update'], IsActive: true };
+	const registration = {
+		Name: 'n8n Job Update',
+		Url: 'https://n8n.example.com/webhook/abc?event=Job%20Update&token=s3cret',
+		Events: ['Job Update'],
+		IsActive: true,
+	};
 
 	test('POST without Id creates, with Id updates, GET lists active and inactive', async () => {
 		const created = await api(sandbox, '/Webhooks', { json: registration });
 		expect(created.status).toBe(200);
 		expect(created.body).toEqual({ Id: expect.any(String), ...registration });
-		const updated = await api(sandbox, '/Webhooks', { json: { ...registration, Id: created.body.Id, IsActive: false, Events: ['Job Update', 'Submission Update'] } });
+		const updated = await api(sandbox, '/Webhooks', {
+			json: {
+				...registration,
+				Id: created.body.Id,
+				IsActive: false,
+				Events: ['Job Update', 'Submission Update'],
+			},
+		});
 		expect(updated.status).toBe(200);
-		expect(updated.body).toMatchObject({ Id: created.body.Id, IsActive: false, Events: ['Job Update', 'Submission Update'] });
+		expect(updated.body).toMatchObject({
+			Id: created.body.Id,
+			IsActive: false,
+			Events: ['Job Update', 'Submission Update'],
+		});
 		const other = await api(sandbox, '/Webhooks', { json: { ...registration, Name: 'second' } });
 		const list = await api(sandbox, '/Webhooks');
 		expect(list.status).toBe(200);
@@ -300,10 +378,14 @@ describe('webhook registrations', () => {
 	});
 
 	test('events are checked against the event list', async () => {
-		const result = await api(sandbox, '/Webhooks', { json: { ...registration, Events: ['Job Update', 'Job Created'] } });
+		const result = await api(sandbox, '/Webhooks', {
+			json: { ...registration, Events: ['Job Update', 'Job Created'] },
+		});
 		expect(result.status).toBe(400);
 		expect(Object.keys(result.body.errors)).toEqual(['Events[1]']);
-		expect((await api(sandbox, '/Webhooks', { json: { ...registration, Events: [] } })).status).toBe(400);
+		expect(
+			(await api(sandbox, '/Webhooks', { json: { ...registration, Events: [] } })).status,
+		).toBe(400);
 	});
 
 	test.each([
@@ -335,8 +417,15 @@ describe('scenario index', () => {
 	test('GET /_sandbox summarises the state and lists every route', async () => {
 		const summary = await scenario(sandbox, 'GET', '');
 		expect(summary.status).toBe(200);
-		expect(summary.body).toMatchObject({ url: sandbox.url, api: sandbox.apiUrl, seed: 1, candidates: expect.any(Number) });
-		expect(summary.body.routes).toEqual(expect.arrayContaining(['GET /api/v3/Job', 'POST /_sandbox/per-diem/shifts/{id}/note']));
+		expect(summary.body).toMatchObject({
+			url: sandbox.url,
+			api: sandbox.apiUrl,
+			seed: 1,
+			candidates: expect.any(Number),
+		});
+		expect(summary.body.routes).toEqual(
+			expect.arrayContaining(['GET /api/v3/Job', 'POST /_sandbox/per-diem/shifts/{id}/note']),
+		);
 		expect((await scenario(sandbox, 'GET', '/nope')).status).toBe(404);
 	});
 });
@@ -348,12 +437,28 @@ describe('request log', () => {
 		await api(sandbox, '/Job', { key: 'wrong-key-value' });
 		const log = await scenario(sandbox, 'GET', '/requests');
 		expect(log.body).toEqual([
-			expect.objectContaining({ method: 'GET', path: '/api/v3/Job', query: { modifiedDate: '2026-01-01' }, status: 200, key: 'agency', route: 'GET /api/v3/Job', time: expect.any(String) }),
-			expect.objectContaining({ method: 'GET', path: '/api/v3/Job', query: {}, status: 403, key: 'invalid' }),
+			expect.objectContaining({
+				method: 'GET',
+				path: '/api/v3/Job',
+				query: { modifiedDate: '2026-01-01' },
+				status: 200,
+				key: 'agency',
+				route: 'GET /api/v3/Job',
+				time: expect.any(String),
+			}),
+			expect.objectContaining({
+				method: 'GET',
+				path: '/api/v3/Job',
+				query: {},
+				status: 403,
+				key: 'invalid',
+			}),
 		]);
 		expect(log.text).not.toContain(sandbox.key);
 		expect(log.text).not.toContain('wrong-key-value');
-		expect((await scenario(sandbox, 'GET', '/requests?status=200&path=/api/v3/Job')).body).toHaveLength(2);
+		expect(
+			(await scenario(sandbox, 'GET', '/requests?status=200&path=/api/v3/Job')).body,
+		).toHaveLength(2);
 		expect((await scenario(sandbox, 'DELETE', '/requests')).status).toBe(204);
 		expect((await scenario(sandbox, 'GET', '/requests')).body).toEqual([]);
 	});

@@ -47,7 +47,8 @@ async function delivered(): Promise<Map<string, Json[]>> {
 		expect(url.searchParams.get('token')).toBe('t0k/en');
 		expect(received.headers['content-type']).toMatch(/^application\/json/);
 		const checked = TRIO_EVENTS[event].payload.safeParse(received.body);
-		if (!checked.success) throw new Error(`${event} payload does not match its schema: ${checked.error.message}`);
+		if (!checked.success)
+			throw new Error(`${event} payload does not match its schema: ${checked.error.message}`);
 		if (TRIO_EVENTS[event].carriesAction) expect(received.body.Action).toBe(event);
 		else expect(received.body).not.toHaveProperty('Action');
 		byEvent.set(event, [...(byEvent.get(event) ?? []), received.body]);
@@ -63,25 +64,42 @@ function only(byEvent: Map<string, Json[]>, event: TrioEventName, count = 1): Js
 
 describe('Job Update', () => {
 	test('fires when a job is opened, updated while Open, closed, reopened; not on hold or count changes', async () => {
-		const opened = await scenario(sandbox, 'POST', '/jobs', { Title: 'Travel RN - ICU (Nights)', City: 'Austin' });
+		const opened = await scenario(sandbox, 'POST', '/jobs', {
+			Title: 'Travel RN - ICU (Nights)',
+			City: 'Austin',
+		});
 		expect(opened.status).toBe(200);
 		const number = opened.body.Number;
 		const [openPayload] = only(await delivered(), 'Job Update');
 		expect(openPayload).toEqual((await api(sandbox, `/Job/${number}`)).body);
 		expect(openPayload).not.toHaveProperty('NumberOfCurrentOpenPositions');
-		expect(openPayload).toMatchObject({ JobStatus: 'Open', Title: 'Travel RN - ICU (Nights)', City: 'Austin' });
+		expect(openPayload).toMatchObject({
+			JobStatus: 'Open',
+			Title: 'Travel RN - ICU (Nights)',
+			City: 'Austin',
+		});
 
 		await settle();
-		const patched = await scenario(sandbox, 'PATCH', `/jobs/${number}`, { RateDescription: '$2,600/wk' });
-		expect(Date.parse(patched.body.ModifiedDateUtc)).toBeGreaterThan(Date.parse(openPayload.ModifiedDateUtc));
-		expect(only(await delivered(), 'Job Update')[0]).toMatchObject({ RateDescription: '$2,600/wk' });
+		const patched = await scenario(sandbox, 'PATCH', `/jobs/${number}`, {
+			RateDescription: '$2,600/wk',
+		});
+		expect(Date.parse(patched.body.ModifiedDateUtc)).toBeGreaterThan(
+			Date.parse(openPayload.ModifiedDateUtc),
+		);
+		expect(only(await delivered(), 'Job Update')[0]).toMatchObject({
+			RateDescription: '$2,600/wk',
+		});
 
 		await settle();
 		await scenario(sandbox, 'POST', `/jobs/${number}/open-positions`, { count: 0 });
 		const held = await scenario(sandbox, 'POST', `/jobs/${number}/hold`, { reason: 'Census low' });
 		expect(held.body).toMatchObject({ JobStatus: 'OnHold', JobStatusReason: 'Census low' });
-		const patchedOnHold = await scenario(sandbox, 'PATCH', `/jobs/${number}`, { Description: 'changed while on hold' });
-		expect(Date.parse(patchedOnHold.body.ModifiedDateUtc)).toBeGreaterThan(Date.parse(held.body.ModifiedDateUtc));
+		const patchedOnHold = await scenario(sandbox, 'PATCH', `/jobs/${number}`, {
+			Description: 'changed while on hold',
+		});
+		expect(Date.parse(patchedOnHold.body.ModifiedDateUtc)).toBeGreaterThan(
+			Date.parse(held.body.ModifiedDateUtc),
+		);
 		expect((await delivered()).size).toBe(0);
 
 		const reopened = await scenario(sandbox, 'POST', `/jobs/${number}/reopen`, {});
@@ -90,7 +108,10 @@ describe('Job Update', () => {
 
 		await settle();
 		await scenario(sandbox, 'POST', `/jobs/${number}/close`, { reason: 'Filled' });
-		expect(only(await delivered(), 'Job Update')[0]).toMatchObject({ JobStatus: 'Closed', JobStatusReason: 'Filled' });
+		expect(only(await delivered(), 'Job Update')[0]).toMatchObject({
+			JobStatus: 'Closed',
+			JobStatusReason: 'Filled',
+		});
 		expect((await api(sandbox, '/Job')).body.map((j: Json) => j.Number)).not.toContain(number);
 		expect((await api(sandbox, `/Job/${number}`)).body.JobStatus).toBe('Closed');
 	});
@@ -98,16 +119,27 @@ describe('Job Update', () => {
 	test('scenario job rules: bad fields and transitions are 400, unknown jobs 404, nothing fires', async () => {
 		const job = (await scenario(sandbox, 'POST', '/jobs', {})).body.Number;
 		await settle();
-		expect((await scenario(sandbox, 'PATCH', `/jobs/${job}`, { JobStatus: 'Closed' })).body.errors).toHaveProperty('JobStatus');
-		expect((await scenario(sandbox, 'PATCH', `/jobs/${job}`, { NumberOfCurrentOpenPositions: 1 })).status).toBe(400);
-		expect((await scenario(sandbox, 'PATCH', `/jobs/${job}`, { Bogus: 1 })).body.errors).toHaveProperty('Bogus');
-		expect((await scenario(sandbox, 'PATCH', `/jobs/${job}`, { NumberOfPositions: 'two' })).body.errors).toHaveProperty('NumberOfPositions');
+		expect(
+			(await scenario(sandbox, 'PATCH', `/jobs/${job}`, { JobStatus: 'Closed' })).body.errors,
+		).toHaveProperty('JobStatus');
+		expect(
+			(await scenario(sandbox, 'PATCH', `/jobs/${job}`, { NumberOfCurrentOpenPositions: 1 }))
+				.status,
+		).toBe(400);
+		expect(
+			(await scenario(sandbox, 'PATCH', `/jobs/${job}`, { Bogus: 1 })).body.errors,
+		).toHaveProperty('Bogus');
+		expect(
+			(await scenario(sandbox, 'PATCH', `/jobs/${job}`, { NumberOfPositions: 'two' })).body.errors,
+		).toHaveProperty('NumberOfPositions');
 		expect((await scenario(sandbox, 'PATCH', `/jobs/${job}`, {})).status).toBe(400);
 		expect((await scenario(sandbox, 'POST', `/jobs/${job}/reopen`)).status).toBe(400);
 		expect((await scenario(sandbox, 'POST', '/jobs', { JobStatus: 'OnHold' })).status).toBe(400);
 		expect((await scenario(sandbox, 'POST', '/jobs', { Number: job })).status).toBe(400);
 		expect((await scenario(sandbox, 'POST', '/jobs/999999/close')).status).toBe(404);
-		expect((await scenario(sandbox, 'POST', `/jobs/${job}/open-positions`, { count: -1 })).status).toBe(400);
+		expect(
+			(await scenario(sandbox, 'POST', `/jobs/${job}/open-positions`, { count: -1 })).status,
+		).toBe(400);
 		await scenario(sandbox, 'POST', `/jobs/${job}/close`);
 		await settle();
 		expect((await scenario(sandbox, 'POST', `/jobs/${job}/close`)).status).toBe(400);
@@ -123,42 +155,71 @@ describe('Job Update', () => {
 });
 
 describe('Submission Update and Non Locums Confirmation Signed', () => {
-	test('every status change fires, facility actions included, with the answer\'s body', async () => {
+	test("every status change fires, facility actions included, with the answer's body", async () => {
 		const job = (await scenario(sandbox, 'POST', '/jobs', {})).body.Number;
 		const a = (await submit(sandbox, { JobNumber: job, CandidateNumber: 5002 })).body.Number;
 		const b = (await submit(sandbox, { JobNumber: job, CandidateNumber: 5003 })).body.Number;
 		await settle();
 
 		const answers = [
-			(await scenario(sandbox, 'POST', `/submissions/${a}/status`, { status: 'Under Review' })).body,
+			(await scenario(sandbox, 'POST', `/submissions/${a}/status`, { status: 'Under Review' }))
+				.body,
 			(await scenario(sandbox, 'POST', `/submissions/${a}/status`, { status: 'Offered' })).body,
-			(await api(sandbox, '/Submission/Accept', { json: { submissionNumber: a, reason: 'Start confirmed' } })).body,
+			(
+				await api(sandbox, '/Submission/Accept', {
+					json: { submissionNumber: a, reason: 'Start confirmed' },
+				})
+			).body,
 			(await scenario(sandbox, 'POST', `/submissions/${b}/status`, { status: 'Offered' })).body,
-			(await api(sandbox, '/Submission/Decline', { json: { submissionNumber: b, reason: 'Schedule not acceptable', description: 'Nights only' } })).body,
+			(
+				await api(sandbox, '/Submission/Decline', {
+					json: {
+						submissionNumber: b,
+						reason: 'Schedule not acceptable',
+						description: 'Nights only',
+					},
+				})
+			).body,
 		];
 		const bodies = only(await delivered(), 'Submission Update', 5);
 		expect(bodies).toEqual(answers);
 		expect(bodies.map((s) => [s.Status, s.StatusCode])).toEqual([
-			['Under Review', 2], ['Offered', 3], ['Accepted', 4], ['Offered', 3], ['Declined', 5],
+			['Under Review', 2],
+			['Offered', 3],
+			['Accepted', 4],
+			['Offered', 3],
+			['Declined', 5],
 		]);
 
 		await settle();
 		const c = (await submit(sandbox, { JobNumber: job, CandidateNumber: 5004 })).body.Number;
-		const withdrawn = (await api(sandbox, '/Submission/Withdraw', { json: { submissionNumber: c, reason: 'Other', description: 'x' } })).body;
+		const withdrawn = (
+			await api(sandbox, '/Submission/Withdraw', {
+				json: { submissionNumber: c, reason: 'Other', description: 'x' },
+			})
+		).body;
 		expect(only(await delivered(), 'Submission Update')).toEqual([withdrawn]);
 
 		await settle();
-		const signed = (await scenario(sandbox, 'POST', `/submissions/${a}/confirmation-signed`, {})).body;
+		const signed = (await scenario(sandbox, 'POST', `/submissions/${a}/confirmation-signed`, {}))
+			.body;
 		const [payload] = only(await delivered(), 'Non Locums Confirmation Signed');
 		expect(payload).toEqual(signed);
-		expect(payload).toMatchObject({ SubmissionNumber: a, JobNumber: job, CandidateNumber: 5002, SignedBy: expect.any(String) });
+		expect(payload).toMatchObject({
+			SubmissionNumber: a,
+			JobNumber: job,
+			CandidateNumber: 5002,
+			SignedBy: expect.any(String),
+		});
 	});
 
 	test('failed actions fire nothing', async () => {
 		await api(sandbox, '/Submission/Accept', { json: { submissionNumber: 90001, reason: 'x' } });
 		await settle();
 		await api(sandbox, '/Submission/Accept', { json: { submissionNumber: 90001 } });
-		await api(sandbox, '/Submission/Decline', { json: { submissionNumber: 90002, reason: 'not on the list' } });
+		await api(sandbox, '/Submission/Decline', {
+			json: { submissionNumber: 90002, reason: 'not on the list' },
+		});
 		expect((await delivered()).size).toBe(0);
 	});
 });
@@ -173,13 +234,27 @@ describe('per diem shift events', () => {
 	test('several shifts open in one Opened delivery; given fields and pool-local times arrive untouched', async () => {
 		const shifts = await openShifts({
 			count: 3,
-			shifts: [{ Start: '2026-03-14T19:00:00', End: '2026-03-15T07:30:00', Notes: null, Facility: { Id: null, Name: null }, Unit: { Id: null, Name: null } }],
+			shifts: [
+				{
+					Start: '2026-03-14T19:00:00',
+					End: '2026-03-15T07:30:00',
+					Notes: null,
+					Facility: { Id: null, Name: null },
+					Unit: { Id: null, Name: null },
+				},
+			],
 		});
 		expect(shifts).toHaveLength(3);
 		const [payload] = only(await delivered(), 'Per Diem Shift Opened');
 		expect(payload.Items).toHaveLength(3);
 		expect(payload.Items.map((i: Json) => i.Id)).toEqual(shifts.map((s) => s.Id));
-		expect(payload.Items[0]).toMatchObject({ Start: '2026-03-14T19:00:00', End: '2026-03-15T07:30:00', Notes: null, Status: 'Open', Facility: { Id: null, Name: null } });
+		expect(payload.Items[0]).toMatchObject({
+			Start: '2026-03-14T19:00:00',
+			End: '2026-03-15T07:30:00',
+			Notes: null,
+			Status: 'Open',
+			Facility: { Id: null, Name: null },
+		});
 		for (const item of payload.Items) {
 			expect(item.Start).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}$/);
 			expect(item.Timestamp).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{7}Z$/);
@@ -194,49 +269,91 @@ describe('per diem shift events', () => {
 			['Per Diem Shift Assigned', 'assign', { candidate: 5007 }],
 			['Per Diem Shift Confirmed', 'confirm', {}],
 			['Per Diem Shift Staffing Pool Changed', 'staffing-pool', { Specialty: 'Telemetry' }],
-			['Per Diem Shift Location Changed', 'location', { Unit: { Id: 'u-1', Name: '5 West Telemetry' } }],
-			['Per Diem Shift Time Changed', 'time', { start: '2026-03-20T07:00', end: '2026-03-20T19:30:00' }],
+			[
+				'Per Diem Shift Location Changed',
+				'location',
+				{ Unit: { Id: 'u-1', Name: '5 West Telemetry' } },
+			],
+			[
+				'Per Diem Shift Time Changed',
+				'time',
+				{ start: '2026-03-20T07:00', end: '2026-03-20T19:30:00' },
+			],
 			['Per Diem Shift Rate Changed', 'rate', { rateType: 'Premium' }],
 			['Per Diem Shift Note Changed', 'note', { notes: 'Float to 5 West' }],
 			['Per Diem Shift Released', 'release', {}],
 		];
 		const candidate = sandbox.store.candidates.get(5007)!;
 		for (const [event, action, body] of steps) {
-			const result = await scenario(sandbox, 'POST', `/per-diem/shifts/${shift.Id}/${action}`, body);
+			const result = await scenario(
+				sandbox,
+				'POST',
+				`/per-diem/shifts/${shift.Id}/${action}`,
+				body,
+			);
 			expect(result.status).toBe(200);
 			const [payload] = only(await delivered(), event);
 			expect(payload.Id).toBe(shift.Id);
 			await settle();
-			if (event === 'Per Diem Shift Assigned') expect(payload).toMatchObject({ Status: 'Assigned', Candidate: { Id: '5007', Name: `${candidate.firstName} ${candidate.lastName}` } });
-			if (event === 'Per Diem Shift Confirmed') expect(payload).toMatchObject({ Status: 'Confirmed', Candidate: { Id: '5007' } });
-			if (event === 'Per Diem Shift Staffing Pool Changed') expect(payload).toMatchObject({ Specialty: 'Telemetry', StaffingPool: { Id: expect.any(String) } });
-			if (event === 'Per Diem Shift Location Changed') expect(payload.Unit).toEqual({ Id: 'u-1', Name: '5 West Telemetry' });
-			if (event === 'Per Diem Shift Time Changed') expect(payload).toMatchObject({ Start: '2026-03-20T07:00', End: '2026-03-20T19:30:00' });
+			if (event === 'Per Diem Shift Assigned')
+				expect(payload).toMatchObject({
+					Status: 'Assigned',
+					Candidate: { Id: '5007', Name: `${candidate.firstName} ${candidate.lastName}` },
+				});
+			if (event === 'Per Diem Shift Confirmed')
+				expect(payload).toMatchObject({ Status: 'Confirmed', Candidate: { Id: '5007' } });
+			if (event === 'Per Diem Shift Staffing Pool Changed')
+				expect(payload).toMatchObject({
+					Specialty: 'Telemetry',
+					StaffingPool: { Id: expect.any(String) },
+				});
+			if (event === 'Per Diem Shift Location Changed')
+				expect(payload.Unit).toEqual({ Id: 'u-1', Name: '5 West Telemetry' });
+			if (event === 'Per Diem Shift Time Changed')
+				expect(payload).toMatchObject({ Start: '2026-03-20T07:00', End: '2026-03-20T19:30:00' });
 			if (event === 'Per Diem Shift Rate Changed') expect(payload.RateType).toBe('Premium');
 			if (event === 'Per Diem Shift Note Changed') expect(payload.Notes).toBe('Float to 5 West');
-			if (event === 'Per Diem Shift Released') expect(payload.Candidate).toEqual({ Id: '5007', Name: expect.any(String) });
+			if (event === 'Per Diem Shift Released')
+				expect(payload.Candidate).toEqual({ Id: '5007', Name: expect.any(String) });
 		}
-		expect((await scenario(sandbox, 'GET', `/per-diem/shifts/${shift.Id}`)).body).toMatchObject({ Status: 'Open', Candidate: null, Duration: expect.anything() });
+		expect((await scenario(sandbox, 'GET', `/per-diem/shifts/${shift.Id}`)).body).toMatchObject({
+			Status: 'Open',
+			Candidate: null,
+			Duration: expect.anything(),
+		});
 	});
 
 	test('decline, cancel several at once, remove, and the note cleared with null', async () => {
 		const [a, b, c, d] = await openShifts({ count: 4 });
-		for (const shift of [a, b, c]) await scenario(sandbox, 'POST', `/per-diem/shifts/${shift.Id}/assign`, {});
+		for (const shift of [a, b, c])
+			await scenario(sandbox, 'POST', `/per-diem/shifts/${shift.Id}/assign`, {});
 		await scenario(sandbox, 'POST', `/per-diem/shifts/${b.Id}/confirm`);
 		await settle();
 
 		await scenario(sandbox, 'POST', `/per-diem/shifts/${a.Id}/decline`);
-		expect(only(await delivered(), 'Per Diem Shift Declined')[0]).toMatchObject({ Id: a.Id, Candidate: { Id: expect.any(String) } });
+		expect(only(await delivered(), 'Per Diem Shift Declined')[0]).toMatchObject({
+			Id: a.Id,
+			Candidate: { Id: expect.any(String) },
+		});
 		await settle();
 
-		const cancelled = await scenario(sandbox, 'POST', '/per-diem/shifts/cancel', { ids: [b.Id, c.Id] });
+		const cancelled = await scenario(sandbox, 'POST', '/per-diem/shifts/cancel', {
+			ids: [b.Id, c.Id],
+		});
 		expect(cancelled.status).toBe(200);
 		const [payload] = only(await delivered(), 'Per Diem Shift Cancelled');
-		expect(payload.Items.map((i: Json) => [i.Id, i.Status])).toEqual([[b.Id, 'Cancelled'], [c.Id, 'Cancelled']]);
+		expect(payload.Items.map((i: Json) => [i.Id, i.Status])).toEqual([
+			[b.Id, 'Cancelled'],
+			[c.Id, 'Cancelled'],
+		]);
 		await settle();
 
 		await scenario(sandbox, 'POST', `/per-diem/shifts/${d.Id}/remove`);
-		expect(only(await delivered(), 'Per Diem Shift Removed')[0]).toEqual({ Action: 'Per Diem Shift Removed', Id: d.Id, Timestamp: expect.any(String) });
+		expect(only(await delivered(), 'Per Diem Shift Removed')[0]).toEqual({
+			Action: 'Per Diem Shift Removed',
+			Id: d.Id,
+			Timestamp: expect.any(String),
+		});
 		await settle();
 
 		await scenario(sandbox, 'POST', `/per-diem/shifts/${a.Id}/note`, { notes: null });
@@ -258,7 +375,11 @@ describe('per diem shift events', () => {
 			['/per-diem/shifts/cancel', { ids: ['nope'] }, 404],
 			[`/per-diem/shifts/${open.Id}/time`, { start: '2026-03-20T07:00:00Z' }, 400],
 			[`/per-diem/shifts/${open.Id}/time`, { start: '2026-03-20T07:00:00-05:00' }, 400],
-			[`/per-diem/shifts/${open.Id}/time`, { start: '2026-03-20T19:00:00', end: '2026-03-20T07:00:00' }, 400],
+			[
+				`/per-diem/shifts/${open.Id}/time`,
+				{ start: '2026-03-20T19:00:00', end: '2026-03-20T07:00:00' },
+				400,
+			],
 			[`/per-diem/shifts/${open.Id}/rate`, { rateType: '' }, 400],
 			[`/per-diem/shifts/${open.Id}/note`, {}, 400],
 			[`/per-diem/shifts/${open.Id}/assign`, { candidate: 1 }, 404],
@@ -281,20 +402,45 @@ describe('per diem shift events', () => {
 
 describe('delivery mechanics', () => {
 	test('only active registrations subscribed to the event receive it', async () => {
-		const inactive = await api(sandbox, '/Webhooks', { json: { Name: 'off', Url: `${receiver.url}/off?event=Job%20Update`, Events: ['Job Update'], IsActive: false } });
+		const inactive = await api(sandbox, '/Webhooks', {
+			json: {
+				Name: 'off',
+				Url: `${receiver.url}/off?event=Job%20Update`,
+				Events: ['Job Update'],
+				IsActive: false,
+			},
+		});
 		expect(inactive.status).toBe(200);
 		await scenario(sandbox, 'POST', '/jobs', {});
 		await sandbox.idle();
-		expect(receiver.received.map((r) => r.url)).toEqual([`/hook?event=Job%20Update&token=t0k%2Fen`]);
+		expect(receiver.received.map((r) => r.url)).toEqual([
+			`/hook?event=Job%20Update&token=t0k%2Fen`,
+		]);
 	});
 
 	test('switching a registration off stops its deliveries', async () => {
 		const id = registrations['Job Update'];
-		await api(sandbox, '/Webhooks', { json: { Id: id, Name: 'n8n Job Update', Url: `${receiver.url}/hook?event=Job%20Update&token=t0k%2Fen`, Events: ['Job Update'], IsActive: false } });
+		await api(sandbox, '/Webhooks', {
+			json: {
+				Id: id,
+				Name: 'n8n Job Update',
+				Url: `${receiver.url}/hook?event=Job%20Update&token=t0k%2Fen`,
+				Events: ['Job Update'],
+				IsActive: false,
+			},
+		});
 		await scenario(sandbox, 'POST', '/jobs', {});
 		await sandbox.idle();
 		expect(receiver.received).toEqual([]);
-		await api(sandbox, '/Webhooks', { json: { Id: id, Name: 'n8n Job Update', Url: `${receiver.url}/hook?event=Job%20Update&token=t0k%2Fen`, Events: ['Job Update'], IsActive: true } });
+		await api(sandbox, '/Webhooks', {
+			json: {
+				Id: id,
+				Name: 'n8n Job Update',
+				Url: `${receiver.url}/hook?event=Job%20Update&token=t0k%2Fen`,
+				Events: ['Job Update'],
+				IsActive: true,
+			},
+		});
 	});
 
 	test('the delivery log records each attempt and can be awaited, filtered and cleared over HTTP', async () => {
@@ -314,8 +460,13 @@ describe('delivery mechanics', () => {
 				body: expect.objectContaining({ JobStatus: 'Open' }),
 			}),
 		]);
-		expect((await scenario(sandbox, 'GET', '/deliveries?event=Submission%20Update')).body).toEqual([]);
-		expect((await scenario(sandbox, 'GET', `/deliveries?registrationId=${registrations['Job Update']}`)).body).toHaveLength(1);
+		expect((await scenario(sandbox, 'GET', '/deliveries?event=Submission%20Update')).body).toEqual(
+			[],
+		);
+		expect(
+			(await scenario(sandbox, 'GET', `/deliveries?registrationId=${registrations['Job Update']}`))
+				.body,
+		).toHaveLength(1);
 		expect((await scenario(sandbox, 'DELETE', '/deliveries')).status).toBe(204);
 		expect((await scenario(sandbox, 'GET', '/deliveries')).body).toEqual([]);
 	});
@@ -341,17 +492,38 @@ describe('delivery mechanics', () => {
 		receiver.status = 500;
 		await scenario(sandbox, 'POST', '/jobs', {});
 		await sandbox.idle();
-		expect(sandbox.deliveries()).toEqual([expect.objectContaining({ status: 500, ok: false, attempt: 1 })]);
+		expect(sandbox.deliveries()).toEqual([
+			expect.objectContaining({ status: 500, ok: false, attempt: 1 }),
+		]);
 	});
 
 	test('an unreachable receiver is logged with its error', async () => {
-		const reg = await api(sandbox, '/Webhooks', { json: { Name: 'dead', Url: 'http://127.0.0.1:9/dead', Events: ['Per Diem Shift Rate Changed'], IsActive: true } });
+		const reg = await api(sandbox, '/Webhooks', {
+			json: {
+				Name: 'dead',
+				Url: 'http://127.0.0.1:9/dead',
+				Events: ['Per Diem Shift Rate Changed'],
+				IsActive: true,
+			},
+		});
 		const [shift] = (await scenario(sandbox, 'POST', '/per-diem/shifts', {})).body;
 		await scenario(sandbox, 'POST', `/per-diem/shifts/${shift.Id}/rate`, { rateType: 'Crisis' });
 		await sandbox.idle();
 		const dead = sandbox.deliveries().find((d) => d.registrationId === reg.body.Id)!;
-		expect(dead).toMatchObject({ status: null, ok: false, error: expect.stringMatching(/ECONNREFUSED/) });
-		await api(sandbox, '/Webhooks', { json: { Id: reg.body.Id, Name: 'dead', Url: 'http://127.0.0.1:9/dead', Events: ['Per Diem Shift Rate Changed'], IsActive: false } });
+		expect(dead).toMatchObject({
+			status: null,
+			ok: false,
+			error: expect.stringMatching(/ECONNREFUSED/),
+		});
+		await api(sandbox, '/Webhooks', {
+			json: {
+				Id: reg.body.Id,
+				Name: 'dead',
+				Url: 'http://127.0.0.1:9/dead',
+				Events: ['Per Diem Shift Rate Changed'],
+				IsActive: false,
+			},
+		});
 	});
 
 	test('a receiver slower than the timeout is cut off and logged', async () => {
@@ -363,7 +535,9 @@ describe('delivery mechanics', () => {
 			await registerAll(quick, slow.url, ['Job Update']);
 			await scenario(quick, 'POST', '/jobs', {});
 			await quick.idle();
-			expect(quick.deliveries()).toEqual([expect.objectContaining({ status: null, ok: false, error: 'no answer within 200 ms' })]);
+			expect(quick.deliveries()).toEqual([
+				expect.objectContaining({ status: null, ok: false, error: 'no answer within 200 ms' }),
+			]);
 		} finally {
 			await quick.stop();
 			await slow.stop();
@@ -372,6 +546,8 @@ describe('delivery mechanics', () => {
 
 	test('a payload that does not match its event schema is a sandbox bug and throws', () => {
 		expect(() => sandbox.store.emit('Job Update', { Number: 'x' })).toThrow(/sandbox bug/);
-		expect(() => sandbox.store.emit('Per Diem Shift Removed', { Id: 'x', Timestamp: '2026-03-01T00:00:00Z' })).toThrow(/sandbox bug/);
+		expect(() =>
+			sandbox.store.emit('Per Diem Shift Removed', { Id: 'x', Timestamp: '2026-03-01T00:00:00Z' }),
+		).toThrow(/sandbox bug/);
 	});
 });

@@ -25,7 +25,11 @@ async function putFaults(config: unknown): Promise<void> {
 let counter = 0;
 function newCandidate(): { firstName: string; lastName: string; email1: string } {
 	counter++;
-	return { firstName: 'Fault', lastName: `Probe${counter}`, email1: `fault.probe${counter}@example.com` };
+	return {
+		firstName: 'Fault',
+		lastName: `Probe${counter}`,
+		email1: `fault.probe${counter}@example.com`,
+	};
 }
 
 async function candidatesWith(email: string): Promise<number> {
@@ -36,9 +40,15 @@ describe('fault configuration', () => {
 	test('GET shows the configuration with counters as they stand; DELETE clears it', async () => {
 		await putFaults({ endpoints: { 'GET /api/v3/Job': { failNext: 2 } }, duplicates: 1 });
 		await api(sandbox, '/Job');
-		expect((await scenario(sandbox, 'GET', '/faults')).body).toEqual({ endpoints: { 'GET /api/v3/Job': { failNext: 1 } }, duplicates: 1 });
+		expect((await scenario(sandbox, 'GET', '/faults')).body).toEqual({
+			endpoints: { 'GET /api/v3/Job': { failNext: 1 } },
+			duplicates: 1,
+		});
 		expect((await scenario(sandbox, 'DELETE', '/faults')).status).toBe(204);
-		expect((await scenario(sandbox, 'GET', '/faults')).body).toEqual({ endpoints: {}, duplicates: 0 });
+		expect((await scenario(sandbox, 'GET', '/faults')).body).toEqual({
+			endpoints: {},
+			duplicates: 0,
+		});
 	});
 
 	test.each([
@@ -79,8 +89,12 @@ describe('error answers', () => {
 		expect(first.body).toMatchObject({ status: 502, title: 'Bad Gateway' });
 		expect((await api(sandbox, '/Job')).status).toBe(502);
 		expect((await api(sandbox, '/Job')).status).toBe(200);
-		expect((await scenario(sandbox, 'GET', '/requests')).body.map((r: Json) => [r.status, r.fault])).toEqual([
-			[502, 'fail 502'], [502, 'fail 502'], [200, null],
+		expect(
+			(await scenario(sandbox, 'GET', '/requests')).body.map((r: Json) => [r.status, r.fault]),
+		).toEqual([
+			[502, 'fail 502'],
+			[502, 'fail 502'],
+			[200, null],
 		]);
 	});
 
@@ -88,15 +102,30 @@ describe('error answers', () => {
 		await putFaults({ endpoints: { 'GET /api/v3/Job': { failAfter: 2, failStatus: 500 } } });
 		const statuses: number[] = [];
 		for (let i = 0; i < 2; i++) statuses.push((await api(sandbox, '/Job')).status);
-		expect((await scenario(sandbox, 'GET', '/faults')).body.endpoints['GET /api/v3/Job']).toEqual({ failAfter: 0, failStatus: 500 });
+		expect((await scenario(sandbox, 'GET', '/faults')).body.endpoints['GET /api/v3/Job']).toEqual({
+			failAfter: 0,
+			failStatus: 500,
+		});
 		for (let i = 0; i < 2; i++) statuses.push((await api(sandbox, '/Job')).status);
 		expect(statuses).toEqual([200, 200, 500, 200]);
-		expect((await scenario(sandbox, 'GET', '/faults')).body.endpoints['GET /api/v3/Job']).toEqual({ failStatus: 500 });
-		expect((await scenario(sandbox, 'GET', '/requests')).body.map((r: Json) => r.fault)).toEqual([null, null, 'fail 500', null]);
+		expect((await scenario(sandbox, 'GET', '/faults')).body.endpoints['GET /api/v3/Job']).toEqual({
+			failStatus: 500,
+		});
+		expect((await scenario(sandbox, 'GET', '/requests')).body.map((r: Json) => r.fault)).toEqual([
+			null,
+			null,
+			'fail 500',
+			null,
+		]);
 	});
 
 	test('failBody text and empty imitate a proxy', async () => {
-		await putFaults({ endpoints: { 'GET /api/v3/Job': { failNext: 1, failStatus: 503, failBody: 'text' }, 'GET /api/v3/Submission': { failNext: 1, failStatus: 500, failBody: 'empty' } } });
+		await putFaults({
+			endpoints: {
+				'GET /api/v3/Job': { failNext: 1, failStatus: 503, failBody: 'text' },
+				'GET /api/v3/Submission': { failNext: 1, failStatus: 500, failBody: 'empty' },
+			},
+		});
 		const text = await api(sandbox, '/Job');
 		expect(text.status).toBe(503);
 		expect(text.headers.get('content-type')).toMatch(/^text\/plain/);
@@ -108,9 +137,14 @@ describe('error answers', () => {
 
 	test('failRate is deterministic: the same configuration fails the same requests', async () => {
 		const run = async () => {
-			await putFaults({ endpoints: { 'GET /api/v3/Submission/WithdrawReasons': { failRate: 0.5, failStatus: [500, 502, 503] } } });
+			await putFaults({
+				endpoints: {
+					'GET /api/v3/Submission/WithdrawReasons': { failRate: 0.5, failStatus: [500, 502, 503] },
+				},
+			});
 			const statuses: number[] = [];
-			for (let i = 0; i < 24; i++) statuses.push((await api(sandbox, '/Submission/WithdrawReasons')).status);
+			for (let i = 0; i < 24; i++)
+				statuses.push((await api(sandbox, '/Submission/WithdrawReasons')).status);
 			return statuses;
 		};
 		const first = await run();
@@ -143,7 +177,9 @@ describe('error answers', () => {
 
 describe('rate limit', () => {
 	test('answers 429 with Retry-After once the window is full', async () => {
-		await putFaults({ endpoints: { 'GET /api/v3/Job/{number}': { rateLimit: { limit: 2, windowMs: 60_000 } } } });
+		await putFaults({
+			endpoints: { 'GET /api/v3/Job/{number}': { rateLimit: { limit: 2, windowMs: 60_000 } } },
+		});
 		expect((await api(sandbox, '/Job/100001')).status).toBe(200);
 		expect((await api(sandbox, '/Job/100002')).status).toBe(200);
 		const limited = await api(sandbox, '/Job/100003');
@@ -156,7 +192,9 @@ describe('rate limit', () => {
 	});
 
 	test('retryAfterSeconds is sent as configured, and the window frees up', async () => {
-		await putFaults({ endpoints: { '*': { rateLimit: { limit: 1, windowMs: 300, retryAfterSeconds: 2 } } } });
+		await putFaults({
+			endpoints: { '*': { rateLimit: { limit: 1, windowMs: 300, retryAfterSeconds: 2 } } },
+		});
 		expect((await api(sandbox, '/Job/100001')).status).toBe(200);
 		const limited = await api(sandbox, '/Submission/WithdrawReasons');
 		expect(limited.status).toBe(429);
@@ -173,7 +211,14 @@ describe('dropped connections', () => {
 		await expect(api(sandbox, '/candidates', { json: candidate })).rejects.toThrow();
 		expect(await candidatesWith(candidate.email1)).toBe(0);
 		const log = (await scenario(sandbox, 'GET', '/requests?method=POST')).body;
-		expect(log).toEqual([expect.objectContaining({ path: '/api/v3/candidates', status: null, outcome: 'dropped', fault: 'drop' })]);
+		expect(log).toEqual([
+			expect.objectContaining({
+				path: '/api/v3/candidates',
+				status: null,
+				outcome: 'dropped',
+				fault: 'drop',
+			}),
+		]);
 	});
 
 	test('dropAfterHandlerNext creates, then closes the socket: the outcome is unknown to the client', async () => {
@@ -181,8 +226,15 @@ describe('dropped connections', () => {
 		const candidate = newCandidate();
 		await expect(api(sandbox, '/candidates', { json: candidate })).rejects.toThrow();
 		expect(await candidatesWith(candidate.email1)).toBe(1);
-		const log = (await scenario(sandbox, 'GET', '/requests?method=POST&path=/api/v3/candidates')).body;
-		expect(log).toEqual([expect.objectContaining({ status: null, outcome: 'dropped after handler', fault: 'dropAfterHandler (handler answered 200)' })]);
+		const log = (await scenario(sandbox, 'GET', '/requests?method=POST&path=/api/v3/candidates'))
+			.body;
+		expect(log).toEqual([
+			expect.objectContaining({
+				status: null,
+				outcome: 'dropped after handler',
+				fault: 'dropAfterHandler (handler answered 200)',
+			}),
+		]);
 		expect((await api(sandbox, '/candidates', { json: newCandidate() })).status).toBe(200);
 	});
 
@@ -196,7 +248,9 @@ describe('dropped connections', () => {
 
 describe('setFaults from code', () => {
 	test('the programmatic API configures the same faults', async () => {
-		sandbox.setFaults({ endpoints: { 'GET /api/v3/Job/100001': { failNext: 1, failStatus: 500 } } });
+		sandbox.setFaults({
+			endpoints: { 'GET /api/v3/Job/100001': { failNext: 1, failStatus: 500 } },
+		});
 		expect((await api(sandbox, '/Job/100001')).status).toBe(500);
 		expect((await api(sandbox, '/Job/100001')).status).toBe(200);
 		sandbox.clearFaults();

@@ -45,7 +45,11 @@ export interface ApiInit {
 	key?: string | null;
 }
 
-export async function api<T = Json>(sandbox: RunningSandbox, path: string, init: ApiInit = {}): Promise<Answer<T>> {
+export async function api<T = Json>(
+	sandbox: RunningSandbox,
+	path: string,
+	init: ApiInit = {},
+): Promise<Answer<T>> {
 	const headers: Record<string, string> = { ...init.headers };
 	const key = init.key === undefined ? sandbox.adminKey : init.key;
 	if (key !== null) headers['X-API-KEY'] = key;
@@ -54,11 +58,20 @@ export async function api<T = Json>(sandbox: RunningSandbox, path: string, init:
 		body = typeof init.json === 'string' ? init.json : JSON.stringify(init.json);
 		headers['Content-Type'] ??= 'application/json';
 	}
-	const response = await fetch(`${sandbox.apiUrl}${path}`, { method: init.method ?? (body === undefined ? 'GET' : 'POST'), headers, body });
+	const response = await fetch(`${sandbox.apiUrl}${path}`, {
+		method: init.method ?? (body === undefined ? 'GET' : 'POST'),
+		headers,
+		body,
+	});
 	return answer<T>(response);
 }
 
-export async function scenario<T = Json>(sandbox: RunningSandbox, method: string, path: string, json?: unknown): Promise<Answer<T>> {
+export async function scenario<T = Json>(
+	sandbox: RunningSandbox,
+	method: string,
+	path: string,
+	json?: unknown,
+): Promise<Answer<T>> {
 	const response = await fetch(`${sandbox.url}/_sandbox${path}`, {
 		method,
 		headers: json === undefined ? {} : { 'Content-Type': 'application/json' },
@@ -75,14 +88,31 @@ export interface FilePart {
 }
 
 /** A multipart submission form; fields are sent as text parts, the file as CandidateProfileFile. */
-export async function submit(sandbox: RunningSandbox, fields: Record<string, string | number>, file?: FilePart | null, key?: string): Promise<Answer> {
+export async function submit(
+	sandbox: RunningSandbox,
+	fields: Record<string, string | number>,
+	file?: FilePart | null,
+	key?: string,
+): Promise<Answer> {
 	const form = new FormData();
 	for (const [name, value] of Object.entries(fields)) form.append(name, String(value));
 	if (file !== null) {
-		const part = file ?? { content: '%PDF-1.4 profile', filename: 'profile.pdf', contentType: 'application/pdf' };
-		form.append(part.name ?? 'CandidateProfileFile', Buffer.from(part.content), { filename: part.filename ?? 'profile.pdf', contentType: part.contentType ?? 'application/pdf' });
+		const part = file ?? {
+			content: '%PDF-1.4 profile',
+			filename: 'profile.pdf',
+			contentType: 'application/pdf',
+		};
+		form.append(part.name ?? 'CandidateProfileFile', Buffer.from(part.content), {
+			filename: part.filename ?? 'profile.pdf',
+			contentType: part.contentType ?? 'application/pdf',
+		});
 	}
-	return api(sandbox, '/Submission', { method: 'POST', body: form.getBuffer(), headers: form.getHeaders(), key });
+	return api(sandbox, '/Submission', {
+		method: 'POST',
+		body: form.getBuffer(),
+		headers: form.getHeaders(),
+		key,
+	});
 }
 
 export interface Received {
@@ -113,7 +143,12 @@ export class Receiver {
 				} catch {
 					// keep text
 				}
-				this.received.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body });
+				this.received.push({
+					method: req.method ?? '',
+					url: req.url ?? '',
+					headers: req.headers,
+					body,
+				});
 				const reply = () => {
 					if (!res.destroyed) res.writeHead(this.status).end();
 				};
@@ -133,7 +168,9 @@ export class Receiver {
 
 	/** Bodies received on a path whose query names the event (the trigger's URL scheme). */
 	forEvent(event: string): Received[] {
-		return this.received.filter((r) => new URL(r.url, 'http://x').searchParams.get('event') === event);
+		return this.received.filter(
+			(r) => new URL(r.url, 'http://x').searchParams.get('event') === event,
+		);
 	}
 
 	clear(): void {
@@ -152,11 +189,20 @@ export class Receiver {
 }
 
 /** Registers one registration per event, each URL naming its event and a token, as the trigger does. */
-export async function registerAll(sandbox: RunningSandbox, receiverUrl: string, events: readonly string[]): Promise<Record<string, string>> {
+export async function registerAll(
+	sandbox: RunningSandbox,
+	receiverUrl: string,
+	events: readonly string[],
+): Promise<Record<string, string>> {
 	const ids: Record<string, string> = {};
 	for (const event of events) {
 		const result = await api(sandbox, '/Webhooks', {
-			json: { Name: `n8n ${event}`, Url: `${receiverUrl}/hook?event=${encodeURIComponent(event)}&token=t0k%2Fen`, Events: [event], IsActive: true },
+			json: {
+				Name: `n8n ${event}`,
+				Url: `${receiverUrl}/hook?event=${encodeURIComponent(event)}&token=t0k%2Fen`,
+				Events: [event],
+				IsActive: true,
+			},
 		});
 		if (result.status !== 200) throw new Error(`registration failed: ${result.text}`);
 		ids[event] = result.body.Id;

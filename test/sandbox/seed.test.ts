@@ -1,4 +1,9 @@
-import { candidateSchema, jobSchema, perDiemShiftOpenedItemSchema, submissionSchema } from '../../nodes/shared/schemas';
+import {
+	candidateSchema,
+	jobSchema,
+	perDiemShiftOpenedItemSchema,
+	submissionSchema,
+} from '../../nodes/shared/schemas';
 import { SUBMISSION_STATUSES } from '../../nodes/shared/service';
 import { startSandbox } from '../../sandbox';
 import type { RunningSandbox } from '../../sandbox';
@@ -19,7 +24,11 @@ describe('seeding', () => {
 	let other: RunningSandbox;
 
 	beforeAll(async () => {
-		[first, second, other] = await Promise.all([start({ seed: 7, jobs: 120 }), start({ seed: 7, jobs: 120 }), start({ seed: 8, jobs: 120 })]);
+		[first, second, other] = await Promise.all([
+			start({ seed: 7, jobs: 120 }),
+			start({ seed: 7, jobs: 120 }),
+			start({ seed: 8, jobs: 120 }),
+		]);
 	});
 
 	afterAll(async () => {
@@ -56,29 +65,43 @@ describe('seeding', () => {
 		expect([...statuses].sort()).toEqual(['Closed', 'OnHold', 'Open']);
 		expect(new Set(jobs.map((j) => typeof j.JobType))).toEqual(new Set(['string', 'number']));
 		expect(new Set(jobs.map((j) => j.Profession)).size).toBeGreaterThan(5);
-		expect(jobs.some((j) => j.Profession === 'RN' && j.Certifications.some((c) => c.Name === 'ACLS'))).toBe(true);
+		expect(
+			jobs.some((j) => j.Profession === 'RN' && j.Certifications.some((c) => c.Name === 'ACLS')),
+		).toBe(true);
 		expect(jobs.some((j) => j.StateLicenses.some((l) => l.IsCompat))).toBe(true);
-		expect(jobs.some((j) => j.Shift === null) && jobs.some((j) => j.Shift?.ShiftHours === 12)).toBe(true);
-		expect(jobs.every((j) => j.RateDescription === null || /^\$[\d,]+\/(wk|hr|day|yr)$/.test(j.RateDescription))).toBe(true);
+		expect(jobs.some((j) => j.Shift === null) && jobs.some((j) => j.Shift?.ShiftHours === 12)).toBe(
+			true,
+		);
+		expect(
+			jobs.every(
+				(j) => j.RateDescription === null || /^\$[\d,]+\/(wk|hr|day|yr)$/.test(j.RateDescription),
+			),
+		).toBe(true);
 		const modified = jobs.map((j) => Date.parse(j.ModifiedDateUtc!));
 		expect(Math.max(...modified)).toBeLessThan(Date.parse(REFERENCE_DATE));
 		expect(Math.max(...modified) - Math.min(...modified)).toBeGreaterThan(21 * 86_400_000);
 
 		const candidates = [...first.store.candidates.values()];
 		expect(candidates).toHaveLength(50);
-		for (const candidate of candidates) expect(candidateSchema.safeParse(candidate).success).toBe(true);
+		for (const candidate of candidates)
+			expect(candidateSchema.safeParse(candidate).success).toBe(true);
 
 		const submissions = [...first.store.submissions.values()].map((r) => r.submission);
 		for (const submission of submissions) {
 			expect(submissionSchema.strict().safeParse(submission).success).toBe(true);
 			expect(SUBMISSION_STATUSES[submission.Status]).toBe(submission.StatusCode);
-			expect(first.store.jobs.has(submission.JobNumber) && first.store.candidates.has(submission.CandidateNumber)).toBe(true);
+			expect(
+				first.store.jobs.has(submission.JobNumber) &&
+					first.store.candidates.has(submission.CandidateNumber),
+			).toBe(true);
 		}
 		expect(submissions.filter((s) => s.Status === 'Offered').length).toBeGreaterThanOrEqual(4);
 		expect(new Set(submissions.map((s) => s.Status)).size).toBeGreaterThanOrEqual(5);
 
 		const shifts = [...first.store.shifts.values()];
-		expect(new Set(shifts.map((s) => s.Status))).toEqual(new Set(['Open', 'Assigned', 'Confirmed']));
+		expect(new Set(shifts.map((s) => s.Status))).toEqual(
+			new Set(['Open', 'Assigned', 'Confirmed']),
+		);
 		for (const shift of shifts) {
 			const { Candidate: candidate, ...item } = shift;
 			expect(perDiemShiftOpenedItemSchema.safeParse(item).success).toBe(true);
@@ -90,7 +113,9 @@ describe('seeding', () => {
 		const sandbox = await start({ seed: 3, jobs: 20 });
 		try {
 			await scenario(sandbox, 'POST', '/jobs', {});
-			await api(sandbox, '/Webhooks', { json: { Name: 'x', Url: 'https://example.com/h', Events: ['Job Update'], IsActive: true } });
+			await api(sandbox, '/Webhooks', {
+				json: { Name: 'x', Url: 'https://example.com/h', Events: ['Job Update'], IsActive: true },
+			});
 			const reset = await scenario(sandbox, 'POST', '/reset', { jobs: 10, keepWebhooks: true });
 			expect(reset.status).toBe(200);
 			expect(sandbox.store.jobs.size).toBe(10);
@@ -114,7 +139,9 @@ describe('scale', () => {
 			expect(elapsed).toBeLessThan(2_000);
 			const list = await api(sandbox, '/Job');
 			expect(list.status).toBe(200);
-			const closed = [...sandbox.store.jobs.values()].filter((r) => r.job.JobStatus === 'Closed').length;
+			const closed = [...sandbox.store.jobs.values()].filter(
+				(r) => r.job.JobStatus === 'Closed',
+			).length;
 			expect(list.body).toHaveLength(10_000 - closed);
 		} finally {
 			await sandbox.stop();
@@ -129,7 +156,9 @@ describe('options', () => {
 			expect(sandbox.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
 			expect(sandbox.apiUrl).toBe(`${sandbox.url}/api/v3`);
 			expect(sandbox.port).toBeGreaterThan(0);
-			expect((await fetch(`${sandbox.url}/api/v3/Job`, { headers: { 'X-API-KEY': 'b' } })).status).toBe(200);
+			expect(
+				(await fetch(`${sandbox.url}/api/v3/Job`, { headers: { 'X-API-KEY': 'b' } })).status,
+			).toBe(200);
 		} finally {
 			await sandbox.stop();
 		}
@@ -137,7 +166,9 @@ describe('options', () => {
 
 	test('bad options are refused', async () => {
 		await expect(startSandbox({ quiet: true, jobs: -1 })).rejects.toThrow(/jobs/);
-		await expect(startSandbox({ quiet: true, adminKey: 'same', key: 'same' })).rejects.toThrow(/differ/);
+		await expect(startSandbox({ quiet: true, adminKey: 'same', key: 'same' })).rejects.toThrow(
+			/differ/,
+		);
 	});
 
 	test('stop() is idempotent and ends in-flight requests', async () => {

@@ -25,7 +25,14 @@ export async function parseMultipart(body: Buffer, contentType: string): Promise
 		parser.on('file', (name, stream, info) => {
 			const chunks: Buffer[] = [];
 			stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-			stream.on('end', () => result.files.push({ name, fileName: info.filename ?? '', mimeType: info.mimeType, data: Buffer.concat(chunks) }));
+			stream.on('end', () =>
+				result.files.push({
+					name,
+					fileName: info.filename ?? '',
+					mimeType: info.mimeType,
+					data: Buffer.concat(chunks),
+				}),
+			);
 		});
 		parser.on('error', reject);
 		parser.on('close', () => resolve(result));

@@ -3,7 +3,13 @@
  * response and records what it received (raw URL, headers, body bytes, timestamps), so tests
  * can check what really went over the wire.
  */
-import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import {
+	createServer,
+	type IncomingHttpHeaders,
+	type IncomingMessage,
+	type Server,
+	type ServerResponse,
+} from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 
@@ -101,7 +107,10 @@ export class ScriptedServer {
 				json: () => JSON.parse(body.toString('utf8')) as unknown,
 			};
 			this.requests.push(recorded);
-			const scripted = this.queue.shift() ?? { status: 500, body: `Scripted server: nothing queued for ${recorded.method} ${url}` };
+			const scripted = this.queue.shift() ?? {
+				status: 500,
+				body: `Scripted server: nothing queued for ${recorded.method} ${url}`,
+			};
 			if (!scripted.delayMs) {
 				this.answer(scripted, response, recorded);
 				return;
@@ -138,7 +147,11 @@ export class ScriptedServer {
 		await new Promise<void>((resolve) => this.server.close(() => resolve()));
 	}
 
-	private answer(scripted: ScriptedResponse, response: ServerResponse, recorded: RecordedRequest): void {
+	private answer(
+		scripted: ScriptedResponse,
+		response: ServerResponse,
+		recorded: RecordedRequest,
+	): void {
 		if (scripted.destroy) {
 			recorded.answeredAtMono = performance.now();
 			response.socket?.destroy();

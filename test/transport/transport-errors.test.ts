@@ -13,7 +13,12 @@ import type { ProbeRequest } from '../engine/engine';
 const server = ScriptedServer.forEachTest();
 
 const NO_RETRY = { retry: { maxRetries: 0 } };
-const GET_JOB: ProbeRequest = { method: 'GET', path: '/Job/{number}', pathParams: { number: 123 }, context: { subject: 'job 123' } };
+const GET_JOB: ProbeRequest = {
+	method: 'GET',
+	path: '/Job/{number}',
+	pathParams: { number: 123 },
+	context: { subject: 'job 123' },
+};
 const CREATE: ProbeRequest = { method: 'POST', path: '/Submission', body: { JobNumber: 123 } };
 
 async function failWith(answer: ScriptedResponse, request: ProbeRequest = GET_JOB) {
@@ -34,30 +39,67 @@ describe('error bodies', () => {
 					type: 'https://tools.ietf.org/html/rfc9110#section-15.5.1',
 					title: 'One or more validation errors occurred.',
 					status: 400,
-					errors: { Email: ['The Email field is not a valid e-mail address.'], 'Candidate.Phone': ['Required.'] },
+					errors: {
+						Email: ['The Email field is not a valid e-mail address.'],
+						'Candidate.Phone': ['Required.'],
+					},
 				}),
 			},
 			CREATE,
 		);
 		expect(error).toMatchObject({ name: 'NodeApiError', httpCode: '400' });
-		expect(error.message).toBe('Trio VMS answered 400 Bad Request: One or more validation errors occurred.');
-		expect(error.description).toContain('Email: The Email field is not a valid e-mail address.\nCandidate.Phone: Required.');
-		expect(error.description).toContain('The service rejected the data it was sent. Check the field named above');
+		expect(error.message).toBe(
+			'Trio VMS answered 400 Bad Request: One or more validation errors occurred.',
+		);
+		expect(error.description).toContain(
+			'Email: The Email field is not a valid e-mail address.\nCandidate.Phone: Required.',
+		);
+		expect(error.description).toContain(
+			'The service rejected the data it was sent. Check the field named above',
+		);
 		expect(error.description).toContain('Request: POST /Submission');
 	});
 
 	it.each<[string, ScriptedResponse, string]>([
-		['{message}', { status: 404, json: { message: 'Job not found' } }, 'Trio VMS answered 404 Not Found: Job not found'],
-		['{Message}', { status: 404, json: { Message: 'No HTTP resource was found' } }, 'Trio VMS answered 404 Not Found: No HTTP resource was found'],
-		['{error}', { status: 404, json: { error: 'not_found' } }, 'Trio VMS answered 404 Not Found: not_found'],
-		['{error:{message}}', { status: 404, json: { error: { message: 'Unknown job' } } }, 'Trio VMS answered 404 Not Found: Unknown job'],
-		['plain text', { status: 404, body: 'Job 123 does not exist' }, 'Trio VMS answered 404 Not Found: Job 123 does not exist'],
+		[
+			'{message}',
+			{ status: 404, json: { message: 'Job not found' } },
+			'Trio VMS answered 404 Not Found: Job not found',
+		],
+		[
+			'{Message}',
+			{ status: 404, json: { Message: 'No HTTP resource was found' } },
+			'Trio VMS answered 404 Not Found: No HTTP resource was found',
+		],
+		[
+			'{error}',
+			{ status: 404, json: { error: 'not_found' } },
+			'Trio VMS answered 404 Not Found: not_found',
+		],
+		[
+			'{error:{message}}',
+			{ status: 404, json: { error: { message: 'Unknown job' } } },
+			'Trio VMS answered 404 Not Found: Unknown job',
+		],
+		[
+			'plain text',
+			{ status: 404, body: 'Job 123 does not exist' },
+			'Trio VMS answered 404 Not Found: Job 123 does not exist',
+		],
 		[
 			'an HTML page',
-			{ status: 404, headers: { 'content-type': 'text/html' }, body: '<html><head><title>404 Not Found</title><style>h1{color:red}</style></head><body><h1>Not Found</h1></body></html>' },
+			{
+				status: 404,
+				headers: { 'content-type': 'text/html' },
+				body: '<html><head><title>404 Not Found</title><style>h1{color:red}</style></head><body><h1>Not Found</h1></body></html>',
+			},
 			'Trio VMS answered 404 Not Found: 404 Not Found Not Found',
 		],
-		['an empty body', { status: 404 }, 'Trio VMS answered 404 Not Found: The service gave no details'],
+		[
+			'an empty body',
+			{ status: 404 },
+			'Trio VMS answered 404 Not Found: The service gave no details',
+		],
 	])('reads %s', async (_, answer, message) => {
 		const error = await failWith(answer);
 		expect(error.message).toBe(message);
@@ -69,12 +111,32 @@ describe('error bodies', () => {
 
 	it('gives the hint that fits each status', async () => {
 		const cases: Array<[ScriptedResponse, ProbeRequest, RegExp]> = [
-			[{ status: 403, json: { message: 'Forbidden' } }, GET_JOB, /API key is wrong, expired or lacks permission/],
-			[{ status: 403, body: '' }, { method: 'GET', path: '/Webhooks', context: { webhookManagement: true } }, /agency administrator permission/],
-			[{ status: 404, body: '' }, { method: 'GET', path: '/Nope' }, /does not know this address or item/],
+			[
+				{ status: 403, json: { message: 'Forbidden' } },
+				GET_JOB,
+				/API key is wrong, expired or lacks permission/,
+			],
+			[
+				{ status: 403, body: '' },
+				{ method: 'GET', path: '/Webhooks', context: { webhookManagement: true } },
+				/agency administrator permission/,
+			],
+			[
+				{ status: 404, body: '' },
+				{ method: 'GET', path: '/Nope' },
+				/does not know this address or item/,
+			],
 			[{ status: 429, json: { message: 'Slow down' } }, GET_JOB, /Raise "Pause Between Calls"/],
-			[{ status: 500, body: 'Internal error' }, GET_JOB, /failed or is unavailable\. Try again later/],
-			[{ status: 500, body: 'Internal error' }, CREATE, /may or may not have been created: check before running it again/],
+			[
+				{ status: 500, body: 'Internal error' },
+				GET_JOB,
+				/failed or is unavailable\. Try again later/,
+			],
+			[
+				{ status: 500, body: 'Internal error' },
+				CREATE,
+				/may or may not have been created: check before running it again/,
+			],
 		];
 		for (const [answer, request, hint] of cases) {
 			server.reset();
@@ -86,7 +148,10 @@ describe('error bodies', () => {
 
 	it('says which item failed', async () => {
 		server.respond({ json: { id: 1 } }, { status: 404, json: { message: 'gone' } });
-		const { error } = await probe([GET_JOB, { ...GET_JOB, pathParams: { number: 124 } }], { baseUrl: server.baseUrl, clientOptions: NO_RETRY });
+		const { error } = await probe([GET_JOB, { ...GET_JOB, pathParams: { number: 124 } }], {
+			baseUrl: server.baseUrl,
+			clientOptions: NO_RETRY,
+		});
 		expect(error?.context).toMatchObject({ itemIndex: 1 });
 		expect(error?.description).toContain('Request: GET /Job/124');
 	});
@@ -100,10 +165,31 @@ describe('error bodies', () => {
 describe('the API key never appears in an error', () => {
 	const echoes: Array<[string, ScriptedResponse]> = [
 		['message', { status: 401, json: { message: `API key ${API_KEY} is not valid` } }],
-		['field errors', { status: 400, json: { title: 'Invalid', errors: { 'X-API-KEY': [`'${API_KEY}' is unknown`] } } }],
+		[
+			'field errors',
+			{
+				status: 400,
+				json: { title: 'Invalid', errors: { 'X-API-KEY': [`'${API_KEY}' is unknown`] } },
+			},
+		],
 		['plain text', { status: 403, body: `Forbidden for key=${API_KEY}` }],
-		['HTML', { status: 500, headers: { 'content-type': 'text/html' }, body: `<html><body><pre>X-API-KEY: ${API_KEY}</pre></body></html>` }],
-		['a nested error', { status: 502, json: { error: { message: `upstream rejected ${API_KEY}`, headers: { 'X-API-KEY': API_KEY } } } }],
+		[
+			'HTML',
+			{
+				status: 500,
+				headers: { 'content-type': 'text/html' },
+				body: `<html><body><pre>X-API-KEY: ${API_KEY}</pre></body></html>`,
+			},
+		],
+		[
+			'a nested error',
+			{
+				status: 502,
+				json: {
+					error: { message: `upstream rejected ${API_KEY}`, headers: { 'X-API-KEY': API_KEY } },
+				},
+			},
+		],
 	];
 
 	it.each(echoes)('when the service echoes it in %s', async (_, answer) => {
@@ -120,7 +206,11 @@ describe('the API key never appears in an error', () => {
 
 	it.each(echoes)('when the node continues on fail, with %s', async (_, answer) => {
 		server.respond(answer);
-		const result = await probe(GET_JOB, { baseUrl: server.baseUrl, clientOptions: NO_RETRY, continueOnFail: true });
+		const result = await probe(GET_JOB, {
+			baseUrl: server.baseUrl,
+			clientOptions: NO_RETRY,
+			continueOnFail: true,
+		});
 		expect(result.output[0].json.error).toMatch(/^Trio VMS answered/);
 		expect(JSON.stringify(result.output)).not.toContain(API_KEY);
 		expect(JSON.stringify(result.run)).not.toContain(API_KEY);
@@ -167,8 +257,14 @@ describe('unreachable service', () => {
 
 	it('stops the workflow with that error when not continuing on fail', async () => {
 		const port = await closedPort();
-		const result = await probe({ method: 'GET', path: '/Job' }, { baseUrl: `http://127.0.0.1:${port}`, clientOptions: { retry: { maxRetries: 0 } } });
-		expect(result.error).toMatchObject({ name: 'NodeApiError', message: 'Could not reach Trio VMS (ECONNREFUSED) for GET /Job' });
+		const result = await probe(
+			{ method: 'GET', path: '/Job' },
+			{ baseUrl: `http://127.0.0.1:${port}`, clientOptions: { retry: { maxRetries: 0 } } },
+		);
+		expect(result.error).toMatchObject({
+			name: 'NodeApiError',
+			message: 'Could not reach Trio VMS (ECONNREFUSED) for GET /Job',
+		});
 		expect(JSON.stringify(result.error)).not.toContain(API_KEY);
 	});
 });

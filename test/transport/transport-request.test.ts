@@ -18,24 +18,46 @@ describe('URL', () => {
 		['a path prefix', '/tenant/', '/tenant/api/v3/Job'],
 	])('builds one clean URL from %s', async (_, suffix, path) => {
 		server.respond({ json: [] });
-		const { error } = await probe({ method: 'GET', path: '/Job' }, { baseUrl: `${server.baseUrl}${suffix}` });
+		const { error } = await probe(
+			{ method: 'GET', path: '/Job' },
+			{ baseUrl: `${server.baseUrl}${suffix}` },
+		);
 		expect(error).toBeUndefined();
 		expect(server.requests.map((request) => request.url)).toEqual([path]);
 	});
 
 	it('percent-encodes path parameters', async () => {
 		server.respond({ json: {} });
-		await probe({ method: 'GET', path: '/Job/{number}', pathParams: { number: 'A/1 ?#%ü' } }, { baseUrl: server.baseUrl });
+		await probe(
+			{ method: 'GET', path: '/Job/{number}', pathParams: { number: 'A/1 ?#%ü' } },
+			{ baseUrl: server.baseUrl },
+		);
 		expect(server.requests[0].path).toBe('/api/v3/Job/A%2F1%20%3F%23%25%C3%BC');
 	});
 
 	it('sends the query values that are set, encoded', async () => {
 		server.respond({ json: [] });
 		await probe(
-			{ method: 'GET', path: '/candidates', query: { email: 'a+b@example.com', page: 2, active: true, empty: '', missing: undefined, q: 'x&y=z' } },
+			{
+				method: 'GET',
+				path: '/candidates',
+				query: {
+					email: 'a+b@example.com',
+					page: 2,
+					active: true,
+					empty: '',
+					missing: undefined,
+					q: 'x&y=z',
+				},
+			},
 			{ baseUrl: server.baseUrl },
 		);
-		expect(Object.fromEntries(server.requests[0].query)).toEqual({ email: 'a+b@example.com', page: '2', active: 'true', q: 'x&y=z' });
+		expect(Object.fromEntries(server.requests[0].query)).toEqual({
+			email: 'a+b@example.com',
+			page: '2',
+			active: 'true',
+			q: 'x&y=z',
+		});
 	});
 
 	it('leaves the query string off when nothing is set', async () => {
@@ -71,8 +93,16 @@ describe('headers and bodies', () => {
 
 	it('sends a JSON body', async () => {
 		server.respond({ status: 201, json: { id: 9 } });
-		const payload = { JobNumber: 5, Candidate: { FirstName: 'Zoë', Email: 'z@example.com' }, Tags: ['icu', 'rn'], Note: null };
-		const { bodies } = await probe({ method: 'POST', path: '/Submission', body: payload }, { baseUrl: server.baseUrl });
+		const payload = {
+			JobNumber: 5,
+			Candidate: { FirstName: 'Zoë', Email: 'z@example.com' },
+			Tags: ['icu', 'rn'],
+			Note: null,
+		};
+		const { bodies } = await probe(
+			{ method: 'POST', path: '/Submission', body: payload },
+			{ baseUrl: server.baseUrl },
+		);
 		expect(bodies).toEqual([{ id: 9 }]);
 		const [request] = server.requests;
 		expect(request.method).toBe('POST');
@@ -83,7 +113,10 @@ describe('headers and bodies', () => {
 
 	it('sends a multipart body a server parses back into the same parts', async () => {
 		server.respond({ status: 201, json: { id: 10 } });
-		const document = Buffer.concat([Buffer.from('%PDF-1.7\n'), Buffer.from([0, 1, 2, 253, 254, 255, 13, 10])]);
+		const document = Buffer.concat([
+			Buffer.from('%PDF-1.7\n'),
+			Buffer.from([0, 1, 2, 253, 254, 255, 13, 10]),
+		]);
 		await probe(
 			{
 				method: 'POST',
@@ -91,7 +124,12 @@ describe('headers and bodies', () => {
 				multipart: [
 					{ name: 'JobNumber', value: '5' },
 					{ name: 'Candidate.Email', value: 'z@example.com' },
-					{ name: 'ProfileFile', fileName: 'Zoë resume.pdf', contentType: 'application/pdf', base64: document.toString('base64') },
+					{
+						name: 'ProfileFile',
+						fileName: 'Zoë resume.pdf',
+						contentType: 'application/pdf',
+						base64: document.toString('base64'),
+					},
 				],
 			},
 			{ baseUrl: server.baseUrl },
@@ -106,18 +144,44 @@ describe('headers and bodies', () => {
 			{ name: 'JobNumber', value: '5' },
 			{ name: 'Candidate.Email', value: 'z@example.com' },
 		]);
-		expect(parsed.files).toEqual([{ name: 'ProfileFile', fileName: 'Zoë resume.pdf', mimeType: 'application/pdf', data: document }]);
+		expect(parsed.files).toEqual([
+			{
+				name: 'ProfileFile',
+				fileName: 'Zoë resume.pdf',
+				mimeType: 'application/pdf',
+				data: document,
+			},
+		]);
 	});
 
-	it('sends a file from n8n\'s binary data service in a multipart body', async () => {
+	it("sends a file from n8n's binary data service in a multipart body", async () => {
 		server.respond({ status: 201, json: { id: 11 } });
 		const document = Buffer.from('{\\rtf1 a resume}', 'latin1');
 		await probe(
-			{ method: 'POST', path: '/Submission', multipart: [{ name: 'ProfileFile', binaryProperty: 'resume' }] },
-			{ baseUrl: server.baseUrl, inputBinary: [{ property: 'resume', fileName: 'resume.rtf', mimeType: 'application/rtf', data: document }] },
+			{
+				method: 'POST',
+				path: '/Submission',
+				multipart: [{ name: 'ProfileFile', binaryProperty: 'resume' }],
+			},
+			{
+				baseUrl: server.baseUrl,
+				inputBinary: [
+					{
+						property: 'resume',
+						fileName: 'resume.rtf',
+						mimeType: 'application/rtf',
+						data: document,
+					},
+				],
+			},
 		);
-		const parsed = await parseMultipart(server.requests[0].body, String(server.requests[0].headers['content-type']));
-		expect(parsed.files).toEqual([{ name: 'ProfileFile', fileName: 'resume.rtf', mimeType: 'application/rtf', data: document }]);
+		const parsed = await parseMultipart(
+			server.requests[0].body,
+			String(server.requests[0].headers['content-type']),
+		);
+		expect(parsed.files).toEqual([
+			{ name: 'ProfileFile', fileName: 'resume.rtf', mimeType: 'application/rtf', data: document },
+		]);
 	});
 });
 
@@ -132,7 +196,10 @@ describe('answers', () => {
 		['a 204', { status: 204 }, null],
 	])('reads %s', async (_, answer, expected) => {
 		server.respond(answer);
-		const { bodies, error } = await probe({ method: 'GET', path: '/x' }, { baseUrl: server.baseUrl });
+		const { bodies, error } = await probe(
+			{ method: 'GET', path: '/x' },
+			{ baseUrl: server.baseUrl },
+		);
 		expect(error).toBeUndefined();
 		expect(bodies).toEqual([expected]);
 	});

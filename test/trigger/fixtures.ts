@@ -46,7 +46,13 @@ export const job = {
 	Segments: [],
 	Certifications: [{ Code: 1, Name: 'BLS', Description: null }],
 	StateLicenses: [{ Name: 'Texas', Abbreviation: 'TX', IsCompat: true }],
-	Shift: { ShiftDescription: 'Nights', ShiftIdentifier: 'N', ShiftStart: '19:00', ShiftEnd: '07:00', ShiftHours: 12 },
+	Shift: {
+		ShiftDescription: 'Nights',
+		ShiftIdentifier: 'N',
+		ShiftStart: '19:00',
+		ShiftEnd: '07:00',
+		ShiftHours: 12,
+	},
 	OrientationDates: null,
 	ModifiedDateUtc: '2026-02-01T10:00:00Z',
 };
@@ -101,9 +107,24 @@ export const PAYLOADS: Record<TrioEventName, Record<string, unknown>> = {
 		SignedDateUtc: stamp,
 		Timestamp: stamp,
 	},
-	'Per Diem Shift Opened': { Action: 'Per Diem Shift Opened', Items: [openedItem('s1', 1), openedItem('s2', 2)] },
-	'Per Diem Shift Assigned': { Action: 'Per Diem Shift Assigned', Id: 's1', Candidate: named('77', 'Dana Lee'), Status: 'Assigned', Timestamp: stamp },
-	'Per Diem Shift Confirmed': { Action: 'Per Diem Shift Confirmed', Id: 's1', Candidate: named('77', 'Dana Lee'), Status: 'Confirmed', Timestamp: stamp },
+	'Per Diem Shift Opened': {
+		Action: 'Per Diem Shift Opened',
+		Items: [openedItem('s1', 1), openedItem('s2', 2)],
+	},
+	'Per Diem Shift Assigned': {
+		Action: 'Per Diem Shift Assigned',
+		Id: 's1',
+		Candidate: named('77', 'Dana Lee'),
+		Status: 'Assigned',
+		Timestamp: stamp,
+	},
+	'Per Diem Shift Confirmed': {
+		Action: 'Per Diem Shift Confirmed',
+		Id: 's1',
+		Candidate: named('77', 'Dana Lee'),
+		Status: 'Confirmed',
+		Timestamp: stamp,
+	},
 	'Per Diem Shift Cancelled': {
 		Action: 'Per Diem Shift Cancelled',
 		Items: [
@@ -112,8 +133,18 @@ export const PAYLOADS: Record<TrioEventName, Record<string, unknown>> = {
 		],
 	},
 	'Per Diem Shift Removed': { Action: 'Per Diem Shift Removed', Id: 's1', Timestamp: stamp },
-	'Per Diem Shift Released': { Action: 'Per Diem Shift Released', Id: 's1', Candidate: named('77', 'Dana Lee'), Timestamp: stamp },
-	'Per Diem Shift Declined': { Action: 'Per Diem Shift Declined', Id: 's1', Candidate: named('77', 'Dana Lee'), Timestamp: stamp },
+	'Per Diem Shift Released': {
+		Action: 'Per Diem Shift Released',
+		Id: 's1',
+		Candidate: named('77', 'Dana Lee'),
+		Timestamp: stamp,
+	},
+	'Per Diem Shift Declined': {
+		Action: 'Per Diem Shift Declined',
+		Id: 's1',
+		Candidate: named('77', 'Dana Lee'),
+		Timestamp: stamp,
+	},
 	'Per Diem Shift Staffing Pool Changed': {
 		Action: 'Per Diem Shift Staffing Pool Changed',
 		Id: 's1',
@@ -130,7 +161,23 @@ export const PAYLOADS: Record<TrioEventName, Record<string, unknown>> = {
 		Unit: named('u1', 'ICU'),
 		Timestamp: stamp,
 	},
-	'Per Diem Shift Time Changed': { Action: 'Per Diem Shift Time Changed', Id: 's1', Start: '2026-03-01T08:00:00', End: '2026-03-01T20:00:00', Timestamp: stamp },
-	'Per Diem Shift Rate Changed': { Action: 'Per Diem Shift Rate Changed', Id: 's1', RateType: 'Premium', Timestamp: stamp },
-	'Per Diem Shift Note Changed': { Action: 'Per Diem Shift Note Changed', Id: 's1', Notes: 'Bring badge', Timestamp: stamp },
+	'Per Diem Shift Time Changed': {
+		Action: 'Per Diem Shift Time Changed',
+		Id: 's1',
+		Start: '2026-03-01T08:00:00',
+		End: '2026-03-01T20:00:00',
+		Timestamp: stamp,
+	},
+	'Per Diem Shift Rate Changed': {
+		Action: 'Per Diem Shift Rate Changed',
+		Id: 's1',
+		RateType: 'Premium',
+		Timestamp: stamp,
+	},
+	'Per Diem Shift Note Changed': {
+		Action: 'Per Diem Shift Note Changed',
+		Id: 's1',
+		Notes: 'Bring badge',
+		Timestamp: stamp,
+	},
 };

@@ -31,7 +31,9 @@ const INSTANCE = 'https://n8n.agency.test';
 
 /** GET /api/v3/Webhooks with the admin key: every registration, active or not. */
 async function registrations(): Promise<WebhookRegistration[]> {
-	const response = await fetch(`${sandbox.apiUrl}/Webhooks`, { headers: { 'X-API-KEY': sandbox.adminKey } });
+	const response = await fetch(`${sandbox.apiUrl}/Webhooks`, {
+		headers: { 'X-API-KEY': sandbox.adminKey },
+	});
 	expect(response.status).toBe(200);
 	return (await response.json()) as WebhookRegistration[];
 }
@@ -41,7 +43,10 @@ async function active(): Promise<WebhookRegistration[]> {
 }
 
 /** Changes a registration at the service (POST /api/v3/Webhooks with its Id), as an admin could. */
-async function changeAtService(registration: WebhookRegistration, changes: Partial<WebhookRegistration>): Promise<void> {
+async function changeAtService(
+	registration: WebhookRegistration,
+	changes: Partial<WebhookRegistration>,
+): Promise<void> {
 	const response = await fetch(`${sandbox.apiUrl}/Webhooks`, {
 		method: 'POST',
 		headers: { 'X-API-KEY': sandbox.adminKey, 'Content-Type': 'application/json' },
@@ -52,10 +57,16 @@ async function changeAtService(registration: WebhookRegistration, changes: Parti
 
 /** The API requests the sandbox received since the last reset, as "METHOD path status key". */
 function requestLog(): string[] {
-	return sandbox.requests().map((request) => `${request.method} ${request.path} ${request.status} ${request.key}`);
+	return sandbox
+		.requests()
+		.map((request) => `${request.method} ${request.path} ${request.status} ${request.key}`);
 }
 
-function hooksFor(events: string[], extra: INodeParameters = {}, apiKey = sandbox.adminKey): TriggerHooks {
+function hooksFor(
+	events: string[],
+	extra: INodeParameters = {},
+	apiKey = sandbox.adminKey,
+): TriggerHooks {
 	return triggerHooks({
 		parameters: { events, ...extra },
 		credentials: trioCredentials(sandbox.url, apiKey),
@@ -64,9 +75,16 @@ function hooksFor(events: string[], extra: INodeParameters = {}, apiKey = sandbo
 	});
 }
 
-function scopeOf(hooks: TriggerHooks, target: WebhookTarget = 'production'): { webhookUrl: string; token: string; ids: Record<string, string> } {
+function scopeOf(
+	hooks: TriggerHooks,
+	target: WebhookTarget = 'production',
+): { webhookUrl: string; token: string; ids: Record<string, string> } {
 	const scope = target === 'production' ? 'production' : 'test';
-	return hooks.staticData(target)[scope] as { webhookUrl: string; token: string; ids: Record<string, string> };
+	return hooks.staticData(target)[scope] as {
+		webhookUrl: string;
+		token: string;
+		ids: Record<string, string>;
+	};
 }
 
 function tokenOf(hooks: TriggerHooks, target: WebhookTarget = 'production'): string {
@@ -86,8 +104,16 @@ describe('activation lifecycle', () => {
 		const token = tokenOf(hooks);
 		expect(token).toMatch(/^[0-9a-f]{64}$/);
 		expect(registered.map((r) => [r.Name, r.Events, r.Url])).toEqual([
-			['n8n: Shifts to Slack (Job Update)', ['Job Update'], `${url}?event=Job%20Update&token=${token}`],
-			['n8n: Shifts to Slack (Per Diem Shift Opened)', ['Per Diem Shift Opened'], `${url}?event=Per%20Diem%20Shift%20Opened&token=${token}`],
+			[
+				'n8n: Shifts to Slack (Job Update)',
+				['Job Update'],
+				`${url}?event=Job%20Update&token=${token}`,
+			],
+			[
+				'n8n: Shifts to Slack (Per Diem Shift Opened)',
+				['Per Diem Shift Opened'],
+				`${url}?event=Per%20Diem%20Shift%20Opened&token=${token}`,
+			],
 		]);
 		// What n8n saved (create changed the static data, so n8n's Workflow marked it for saving).
 		expect(scopeOf(hooks)).toEqual({
@@ -136,7 +162,11 @@ describe('activation lifecycle', () => {
 		expect(await hooks.activate()).toBe(false);
 		const after = await registrations();
 		expect(after).toHaveLength(1);
-		expect(after[0]).toMatchObject({ Id: registration.Id, IsActive: true, Url: `${await hooks.webhookUrl()}?event=Job%20Update&token=${tokenOf(hooks)}` });
+		expect(after[0]).toMatchObject({
+			Id: registration.Id,
+			IsActive: true,
+			Url: `${await hooks.webhookUrl()}?event=Job%20Update&token=${tokenOf(hooks)}`,
+		});
 	});
 
 	it("moves the registrations when n8n's webhook address changes", async () => {
@@ -191,14 +221,23 @@ describe('activation lifecycle', () => {
 	it('leaves nothing active when activation fails part-way', async () => {
 		const hooks = hooksFor(['Job Update', 'Submission Update', 'Per Diem Shift Opened']);
 		// The first two registrations are created, the third is refused.
-		sandbox.setFaults({ endpoints: { 'POST /api/v3/Webhooks': { failAfter: 2, failStatus: 500 } } });
-		await expect(hooks.activate()).rejects.toThrow(/Registering the Trio VMS webhook for "Per Diem Shift Opened" failed/);
+		sandbox.setFaults({
+			endpoints: { 'POST /api/v3/Webhooks': { failAfter: 2, failStatus: 500 } },
+		});
+		await expect(hooks.activate()).rejects.toThrow(
+			/Registering the Trio VMS webhook for "Per Diem Shift Opened" failed/,
+		);
 		const left = await registrations();
 		expect(left.map((r) => [r.Events?.[0], r.IsActive])).toEqual([
 			['Job Update', false],
 			['Submission Update', false],
 		]);
-		expect(sandbox.requests().filter((request) => request.method === 'POST').map((request) => `${request.status}${request.fault ? ` ${request.fault}` : ''}`)).toEqual([
+		expect(
+			sandbox
+				.requests()
+				.filter((request) => request.method === 'POST')
+				.map((request) => `${request.status}${request.fault ? ` ${request.fault}` : ''}`),
+		).toEqual([
 			'200',
 			'200',
 			'500 fail 500',
@@ -218,8 +257,12 @@ describe('activation lifecycle', () => {
 		// The two existing registrations are switched back on, the new third one is refused. Create
 		// rolls back only what it created; the re-activated ones are found by delete, which n8n
 		// runs next (ActiveWorkflowManager.clearWebhooks, TestWebhooks.deactivateWebhooks).
-		sandbox.setFaults({ endpoints: { 'POST /api/v3/Webhooks': { failAfter: 2, failStatus: 500 } } });
-		await expect(hooks.activate()).rejects.toThrow(/Registering the Trio VMS webhook for "Per Diem Shift Opened" failed/);
+		sandbox.setFaults({
+			endpoints: { 'POST /api/v3/Webhooks': { failAfter: 2, failStatus: 500 } },
+		});
+		await expect(hooks.activate()).rejects.toThrow(
+			/Registering the Trio VMS webhook for "Per Diem Shift Opened" failed/,
+		);
 		await hooks.deactivate();
 		expect(await active()).toEqual([]);
 		expect(await registrations()).toHaveLength(2);
@@ -252,12 +295,18 @@ describe('receiving deliveries', () => {
 
 	it('emits the payload with event and receivedAt', async () => {
 		const hooks = await activeHooks(['Submission Update']);
-		const delivery = await hooks.deliver({ query: { event: 'Submission Update', token: tokenOf(hooks) }, body: PAYLOADS['Submission Update'] });
+		const delivery = await hooks.deliver({
+			query: { event: 'Submission Update', token: tokenOf(hooks) },
+			body: PAYLOADS['Submission Update'],
+		});
 		// The trigger leaves the answer to n8n (responseMode onReceived) when it starts the workflow.
 		expect(delivery.status).toBeUndefined();
 		expect(delivery.workflowData).toHaveLength(1);
 		const [item] = delivery.workflowData![0];
-		expect(item.json).toMatchObject({ event: 'Submission Update', ...PAYLOADS['Submission Update'] });
+		expect(item.json).toMatchObject({
+			event: 'Submission Update',
+			...PAYLOADS['Submission Update'],
+		});
 		expect(new Date(String(item.json.receivedAt)).toISOString()).toBe(item.json.receivedAt);
 	});
 
@@ -268,11 +317,19 @@ describe('receiving deliveries', () => {
 		// from the database, where the static data is still as it was before create.
 		const unsaved: IDataObject = {};
 		const payload = { ...PAYLOADS['Submission Update'], ModifiedDateUTC: '2031-01-01T00:00:00Z' };
-		const accepted = await hooks.deliver({ query: { event: 'Submission Update', token }, body: payload, staticData: unsaved });
+		const accepted = await hooks.deliver({
+			query: { event: 'Submission Update', token },
+			body: payload,
+			staticData: unsaved,
+		});
 		expect(accepted.status).toBeUndefined();
 		expect(accepted.workflowData?.[0]).toHaveLength(1);
 
-		const refused = await hooks.deliver({ query: { event: 'Submission Update', token: 'wrong' }, body: PAYLOADS['Submission Update'], staticData: unsaved });
+		const refused = await hooks.deliver({
+			query: { event: 'Submission Update', token: 'wrong' },
+			body: PAYLOADS['Submission Update'],
+			staticData: unsaved,
+		});
 		expect(refused.status).toBe(403);
 		expect(refused.workflowData).toBeUndefined();
 	});
@@ -281,12 +338,19 @@ describe('receiving deliveries', () => {
 		const hooks = await activeHooks(['Submission Update']);
 		const token = tokenOf(hooks);
 		await hooks.deactivate();
-		const delivery = await hooks.deliver({ query: { event: 'Submission Update', token }, body: PAYLOADS['Submission Update'] });
+		const delivery = await hooks.deliver({
+			query: { event: 'Submission Update', token },
+			body: PAYLOADS['Submission Update'],
+		});
 		expect(delivery.status).toBe(403);
 		expect(delivery.workflowData).toBeUndefined();
 		// Nor is it still accepted from the memory of issued tokens (the case of static data not
 		// saved yet): with empty static data the old token is refused too.
-		const fromMemory = await hooks.deliver({ query: { event: 'Submission Update', token }, body: PAYLOADS['Submission Update'], staticData: {} });
+		const fromMemory = await hooks.deliver({
+			query: { event: 'Submission Update', token },
+			body: PAYLOADS['Submission Update'],
+			staticData: {},
+		});
 		expect(fromMemory.status).toBe(403);
 	});
 
@@ -295,7 +359,12 @@ describe('receiving deliveries', () => {
 		const cases: Array<[IDataObject, unknown, string, number]> = [
 			[{ event: 'Job Update', token: 'wrong' }, PAYLOADS['Job Update'], 'application/json', 403],
 			[{ event: 'Job Update' }, PAYLOADS['Job Update'], 'application/json', 403],
-			[{ event: 'Job Closed', token: tokenOf(hooks) }, PAYLOADS['Job Update'], 'application/json', 400],
+			[
+				{ event: 'Job Closed', token: tokenOf(hooks) },
+				PAYLOADS['Job Update'],
+				'application/json',
+				400,
+			],
 			[{ event: 'Job Update', token: tokenOf(hooks) }, 'not json', 'text/plain', 400],
 		];
 		for (const [query, body, contentType, status] of cases) {
@@ -309,11 +378,22 @@ describe('receiving deliveries', () => {
 	it("does not accept production's token on the test URL or the other way round", async () => {
 		const hooks = await activeHooks(['Job Update']);
 		await hooks.activate({ target: 'test' });
-		const onTest = await hooks.deliver({ target: 'test', query: { event: 'Job Update', token: tokenOf(hooks) }, body: PAYLOADS['Job Update'] });
+		const onTest = await hooks.deliver({
+			target: 'test',
+			query: { event: 'Job Update', token: tokenOf(hooks) },
+			body: PAYLOADS['Job Update'],
+		});
 		expect(onTest.status).toBe(403);
-		const onProduction = await hooks.deliver({ query: { event: 'Job Update', token: tokenOf(hooks, 'test') }, body: PAYLOADS['Job Update'] });
+		const onProduction = await hooks.deliver({
+			query: { event: 'Job Update', token: tokenOf(hooks, 'test') },
+			body: PAYLOADS['Job Update'],
+		});
 		expect(onProduction.status).toBe(403);
-		const test = await hooks.deliver({ target: 'test', query: { event: 'Job Update', token: tokenOf(hooks, 'test') }, body: PAYLOADS['Job Update'] });
+		const test = await hooks.deliver({
+			target: 'test',
+			query: { event: 'Job Update', token: tokenOf(hooks, 'test') },
+			body: PAYLOADS['Job Update'],
+		});
 		expect(test.workflowData).toBeDefined();
 		expect(test.status).toBeUndefined();
 	});
@@ -321,7 +401,11 @@ describe('receiving deliveries', () => {
 	it('drops duplicates (200, no workflow) when asked to, and only then', async () => {
 		const hooks = await activeHooks(['Per Diem Shift Removed']);
 		const payload = { ...PAYLOADS['Per Diem Shift Removed'], Id: `dup-${Date.now()}` };
-		const deliver = () => hooks.deliver({ query: { event: 'Per Diem Shift Removed', token: tokenOf(hooks) }, body: payload });
+		const deliver = () =>
+			hooks.deliver({
+				query: { event: 'Per Diem Shift Removed', token: tokenOf(hooks) },
+				body: payload,
+			});
 		expect((await deliver()).workflowData).toHaveLength(1);
 		const second = await deliver();
 		expect(second.result).toEqual({ noWebhookResponse: true });
@@ -333,7 +417,11 @@ describe('receiving deliveries', () => {
 
 	it('splits opened shifts by default and not when the option is off', async () => {
 		const hooks = await activeHooks(['Per Diem Shift Opened'], { ignoreDuplicates: false });
-		const deliver = () => hooks.deliver({ query: { event: 'Per Diem Shift Opened', token: tokenOf(hooks) }, body: PAYLOADS['Per Diem Shift Opened'] });
+		const deliver = () =>
+			hooks.deliver({
+				query: { event: 'Per Diem Shift Opened', token: tokenOf(hooks) },
+				body: PAYLOADS['Per Diem Shift Opened'],
+			});
 		expect((await deliver()).workflowData![0]).toHaveLength(2);
 		hooks.edit({ splitShifts: false });
 		const [whole] = (await deliver()).workflowData![0];
@@ -342,9 +430,15 @@ describe('receiving deliveries', () => {
 
 	it('ignores (200) an event that is no longer selected', async () => {
 		const hooks = await activeHooks(['Job Update']);
-		const delivery = await hooks.deliver({ query: { event: 'Submission Update', token: tokenOf(hooks) }, body: PAYLOADS['Submission Update'] });
+		const delivery = await hooks.deliver({
+			query: { event: 'Submission Update', token: tokenOf(hooks) },
+			body: PAYLOADS['Submission Update'],
+		});
 		expect(delivery.result).toEqual({ noWebhookResponse: true });
 		expect(delivery.status).toBe(200);
-		expect(delivery.body).toMatchObject({ received: true, ignored: expect.stringContaining('Submission Update') });
+		expect(delivery.body).toMatchObject({
+			received: true,
+			ignored: expect.stringContaining('Submission Update'),
+		});
 	});
 });

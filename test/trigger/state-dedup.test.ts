@@ -8,7 +8,13 @@ import {
 	memoryKey,
 	stableStringify,
 } from '../../nodes/TrioVmsTrigger/dedup';
-import { looksLikeTestUrl, readScope, scopeForMode, scopeForRemoval, writeScope } from '../../nodes/TrioVmsTrigger/state';
+import {
+	looksLikeTestUrl,
+	readScope,
+	scopeForMode,
+	scopeForRemoval,
+	writeScope,
+} from '../../nodes/TrioVmsTrigger/state';
 
 const PROD = 'https://n8n.agency.com/webhook/abc/webhook';
 const TEST = 'https://n8n.agency.com/webhook-test/abc/webhook';
@@ -16,16 +22,29 @@ const TEST = 'https://n8n.agency.com/webhook-test/abc/webhook';
 describe('static data layout', () => {
 	it('tells test from production by n8n mode', () => {
 		expect(scopeForMode('manual')).toBe('test');
-		for (const mode of ['trigger', 'webhook', 'internal', 'activate', 'init']) expect(scopeForMode(mode)).toBe('production');
+		for (const mode of ['trigger', 'webhook', 'internal', 'activate', 'init'])
+			expect(scopeForMode(mode)).toBe('production');
 	});
 
 	it('writes a scope as a whole and reads it back, dropping what it does not know', () => {
 		const data: IDataObject = {};
 		writeScope(data, 'production', { webhookUrl: PROD, token: 't', ids: { 'Job Update': 'a' } });
-		expect(readScope(data, 'production')).toEqual({ webhookUrl: PROD, token: 't', ids: { 'Job Update': 'a' } });
+		expect(readScope(data, 'production')).toEqual({
+			webhookUrl: PROD,
+			token: 't',
+			ids: { 'Job Update': 'a' },
+		});
 		expect(readScope(data, 'test')).toBeUndefined();
-		data.test = { webhookUrl: TEST, token: 'x', ids: { 'Job Update': 'b', Bogus: 'c', 'Submission Update': 5 } };
-		expect(readScope(data, 'test')).toEqual({ webhookUrl: TEST, token: 'x', ids: { 'Job Update': 'b' } });
+		data.test = {
+			webhookUrl: TEST,
+			token: 'x',
+			ids: { 'Job Update': 'b', Bogus: 'c', 'Submission Update': 5 },
+		};
+		expect(readScope(data, 'test')).toEqual({
+			webhookUrl: TEST,
+			token: 'x',
+			ids: { 'Job Update': 'b' },
+		});
 		data.test = { webhookUrl: TEST };
 		expect(readScope(data, 'test')).toBeUndefined();
 		writeScope(data, 'production', undefined);
@@ -39,7 +58,9 @@ describe('static data layout', () => {
 		expect(scopeForRemoval(data, TEST, 'internal')).toBe('test');
 		expect(scopeForRemoval(data, PROD, 'internal')).toBe('production');
 		expect(scopeForRemoval({}, TEST, 'internal')).toBe('test');
-		expect(scopeForRemoval(data, 'https://new.agency.com/webhook/abc/webhook', 'internal')).toBe('production');
+		expect(scopeForRemoval(data, 'https://new.agency.com/webhook/abc/webhook', 'internal')).toBe(
+			'production',
+		);
 		expect(scopeForRemoval({}, PROD, 'manual')).toBe('test');
 		expect(looksLikeTestUrl(TEST)).toBe(true);
 		expect(looksLikeTestUrl(PROD)).toBe(false);
@@ -49,10 +70,18 @@ describe('static data layout', () => {
 
 describe('duplicate detection', () => {
 	it('fingerprints ignore key order but not values or the event', () => {
-		expect(stableStringify({ b: 1, a: [{ d: 2, c: null }] })).toBe('{"a":[{"c":null,"d":2}],"b":1}');
-		expect(deliveryFingerprint('Job Update', { a: 1, b: 2 })).toBe(deliveryFingerprint('Job Update', { b: 2, a: 1 }));
-		expect(deliveryFingerprint('Job Update', { a: 1 })).not.toBe(deliveryFingerprint('Job Update', { a: 2 }));
-		expect(deliveryFingerprint('Job Update', { a: 1 })).not.toBe(deliveryFingerprint('Submission Update', { a: 1 }));
+		expect(stableStringify({ b: 1, a: [{ d: 2, c: null }] })).toBe(
+			'{"a":[{"c":null,"d":2}],"b":1}',
+		);
+		expect(deliveryFingerprint('Job Update', { a: 1, b: 2 })).toBe(
+			deliveryFingerprint('Job Update', { b: 2, a: 1 }),
+		);
+		expect(deliveryFingerprint('Job Update', { a: 1 })).not.toBe(
+			deliveryFingerprint('Job Update', { a: 2 }),
+		);
+		expect(deliveryFingerprint('Job Update', { a: 1 })).not.toBe(
+			deliveryFingerprint('Submission Update', { a: 1 }),
+		);
 	});
 
 	it('drops a delivery seen among the last N and forgets older ones', () => {

@@ -6,7 +6,10 @@ describe('resolveApiRoot', () => {
 		[{ environment: 'production' as const }, 'https://api.triovms.com/ahsa/api/v3'],
 		[{}, 'https://api.triovms.com/ahsa/api/v3'],
 		[{ environment: 'uat' as const, tenant: 'other' }, 'https://api-uat.triovms.com/other/api/v3'],
-		[{ environment: 'production' as const, tenant: ' /acme/ ' }, 'https://api.triovms.com/acme/api/v3'],
+		[
+			{ environment: 'production' as const, tenant: ' /acme/ ' },
+			'https://api.triovms.com/acme/api/v3',
+		],
 		[{ environment: 'production' as const, tenant: 'a b' }, 'https://api.triovms.com/a%20b/api/v3'],
 		[{ environment: 'production' as const, tenant: '' }, 'https://api.triovms.com/ahsa/api/v3'],
 	])('builds the hosted address from %j', (credentials, root) => {

@@ -3,7 +3,11 @@ import { encodeMultipart } from '../../nodes/shared/multipart';
 import { parseMultipart } from '../transport/parse-multipart';
 
 describe('encodeMultipart', () => {
-	const pdf = Buffer.concat([Buffer.from('%PDF-1.7\r\n'), Buffer.from([0, 255, 13, 10, 45, 45, 0x80]), Buffer.from('\r\n--not-a-boundary\r\n')]);
+	const pdf = Buffer.concat([
+		Buffer.from('%PDF-1.7\r\n'),
+		Buffer.from([0, 255, 13, 10, 45, 45, 0x80]),
+		Buffer.from('\r\n--not-a-boundary\r\n'),
+	]);
 
 	it('encodes text fields and files that a server parses back exactly', async () => {
 		const encoded = encodeMultipart([
@@ -17,12 +21,19 @@ describe('encodeMultipart', () => {
 			{ name: 'Notes', value: 'line one\r\nline two — ünïcödé' },
 		]);
 		expect(parsed.files).toHaveLength(1);
-		expect(parsed.files[0]).toMatchObject({ name: 'File', fileName: 'resume.pdf', mimeType: 'application/pdf' });
+		expect(parsed.files[0]).toMatchObject({
+			name: 'File',
+			fileName: 'resume.pdf',
+			mimeType: 'application/pdf',
+		});
 		expect(parsed.files[0].data.equals(pdf)).toBe(true);
 	});
 
 	it('uses the given boundary, and a fresh random one otherwise', () => {
-		expect(encodeMultipart([], 'XYZ')).toEqual({ body: Buffer.from('--XYZ--\r\n'), contentType: 'multipart/form-data; boundary=XYZ' });
+		expect(encodeMultipart([], 'XYZ')).toEqual({
+			body: Buffer.from('--XYZ--\r\n'),
+			contentType: 'multipart/form-data; boundary=XYZ',
+		});
 		const first = encodeMultipart([{ name: 'a', value: 'b' }]).contentType;
 		const second = encodeMultipart([{ name: 'a', value: 'b' }]).contentType;
 		expect(first).toMatch(/^multipart\/form-data; boundary=----TrioVmsN8n[0-9a-f]{24}$/);
@@ -32,7 +43,12 @@ describe('encodeMultipart', () => {
 	it('keeps quotes and line breaks in names from ending the part header', async () => {
 		const encoded = encodeMultipart([
 			{ name: 'we"ird\r\nX-Injected: 1', value: 'v' },
-			{ name: 'File', fileName: 'my "best"\ncv.pdf', contentType: 'application/pdf', data: Buffer.from('x') },
+			{
+				name: 'File',
+				fileName: 'my "best"\ncv.pdf',
+				contentType: 'application/pdf',
+				data: Buffer.from('x'),
+			},
 		]);
 		expect(encoded.body.toString('latin1')).not.toContain('\r\nX-Injected: 1');
 		const parsed = await parseMultipart(encoded.body, encoded.contentType);
@@ -41,14 +57,25 @@ describe('encodeMultipart', () => {
 	});
 
 	it('sends a non-ASCII filename as UTF-8, as browsers do', async () => {
-		const encoded = encodeMultipart([{ name: 'File', fileName: 'Lebenslauf Müller.docx', contentType: 'application/octet-stream', data: Buffer.from('x') }]);
+		const encoded = encodeMultipart([
+			{
+				name: 'File',
+				fileName: 'Lebenslauf Müller.docx',
+				contentType: 'application/octet-stream',
+				data: Buffer.from('x'),
+			},
+		]);
 		const parsed = await parseMultipart(encoded.body, encoded.contentType);
 		expect(parsed.files[0].fileName).toBe('Lebenslauf Müller.docx');
 	});
 
 	it('sends an empty file as a file part with no bytes', async () => {
-		const encoded = encodeMultipart([{ name: 'File', fileName: 'empty.txt', contentType: 'text/plain', data: Buffer.alloc(0) }]);
+		const encoded = encodeMultipart([
+			{ name: 'File', fileName: 'empty.txt', contentType: 'text/plain', data: Buffer.alloc(0) },
+		]);
 		const parsed = await parseMultipart(encoded.body, encoded.contentType);
-		expect(parsed.files).toEqual([{ name: 'File', fileName: 'empty.txt', mimeType: 'text/plain', data: Buffer.alloc(0) }]);
+		expect(parsed.files).toEqual([
+			{ name: 'File', fileName: 'empty.txt', mimeType: 'text/plain', data: Buffer.alloc(0) },
+		]);
 	});
 });

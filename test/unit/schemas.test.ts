@@ -30,12 +30,25 @@ describe('webhook registration request', () => {
 	const base = { Name: 'n8n', Events: ['Job Update'], IsActive: true };
 
 	it('accepts https and http addresses', () => {
-		expect(webhookRegistrationRequestSchema.safeParse({ ...base, Url: 'https://n8n.agency.com/webhook/x' }).success).toBe(true);
-		expect(webhookRegistrationRequestSchema.safeParse({ ...base, Url: 'http://127.0.0.1:5678/webhook/x' }).success).toBe(true);
+		expect(
+			webhookRegistrationRequestSchema.safeParse({
+				...base,
+				Url: 'https://n8n.agency.com/webhook/x',
+			}).success,
+		).toBe(true);
+		expect(
+			webhookRegistrationRequestSchema.safeParse({
+				...base,
+				Url: 'http://127.0.0.1:5678/webhook/x',
+			}).success,
+		).toBe(true);
 	});
 
 	it('refuses other schemes with a message naming what is expected', () => {
-		const result = webhookRegistrationRequestSchema.safeParse({ ...base, Url: 'ftp://agency.com/x' });
+		const result = webhookRegistrationRequestSchema.safeParse({
+			...base,
+			Url: 'ftp://agency.com/x',
+		});
 		expect(result.success).toBe(false);
 		expect(JSON.stringify(result.error?.issues)).toContain('https://');
 	});

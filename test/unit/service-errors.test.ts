@@ -20,20 +20,27 @@ describe('readServiceMessage', () => {
 			title: 'One or more validation errors occurred.',
 			status: 400,
 			traceId: '00-abc-01',
-			errors: { Email: ['The Email field is not a valid e-mail address.'], FirstName: ['Required.', 'Too short.'] },
+			errors: {
+				Email: ['The Email field is not a valid e-mail address.'],
+				FirstName: ['Required.', 'Too short.'],
+			},
 		};
 		expect(readServiceMessage(body)).toEqual({
 			message: 'One or more validation errors occurred.',
-			fieldErrors: { Email: ['The Email field is not a valid e-mail address.'], FirstName: ['Required.', 'Too short.'] },
+			fieldErrors: {
+				Email: ['The Email field is not a valid e-mail address.'],
+				FirstName: ['Required.', 'Too short.'],
+			},
 		});
 		// The same, still as the text the transport received.
 		expect(readServiceMessage(JSON.stringify(body))).toEqual(readServiceMessage(body));
 	});
 
 	it('joins title and detail', () => {
-		expect(readServiceMessage({ title: 'Conflict', detail: 'Candidate already submitted to job 5' }).message).toBe(
-			'Conflict: Candidate already submitted to job 5',
-		);
+		expect(
+			readServiceMessage({ title: 'Conflict', detail: 'Candidate already submitted to job 5' })
+				.message,
+		).toBe('Conflict: Candidate already submitted to job 5');
 	});
 
 	it.each([
@@ -42,8 +49,14 @@ describe('readServiceMessage', () => {
 		[{ error: 'invalid_key' }, 'invalid_key'],
 		[{ error: { message: 'Nested reason' } }, 'Nested reason'],
 		[{ error: { Message: 'Nested Reason' } }, 'Nested Reason'],
-		[{ error: 'invalid_request', error_description: 'Missing header' }, 'invalid_request: Missing header'],
-		[{ Message: 'An error has occurred.', ExceptionMessage: 'Object reference not set' }, 'An error has occurred.: Object reference not set'],
+		[
+			{ error: 'invalid_request', error_description: 'Missing header' },
+			'invalid_request: Missing header',
+		],
+		[
+			{ Message: 'An error has occurred.', ExceptionMessage: 'Object reference not set' },
+			'An error has occurred.: Object reference not set',
+		],
 		[{ message: 'Same', Message: 'Same' }, 'Same'],
 		[{ errors: { Email: ['Required'] } }, 'One or more fields are invalid'],
 		[['First problem', { message: 'Second problem' }], 'First problem; Second problem'],
@@ -54,12 +67,19 @@ describe('readServiceMessage', () => {
 	});
 
 	it('reads plain text as it is', () => {
-		expect(readServiceMessage('Job 9 not found')).toEqual({ message: 'Job 9 not found', fieldErrors: {} });
-		expect(readServiceMessage('  spaced\n\n out  ')).toEqual({ message: 'spaced out', fieldErrors: {} });
+		expect(readServiceMessage('Job 9 not found')).toEqual({
+			message: 'Job 9 not found',
+			fieldErrors: {},
+		});
+		expect(readServiceMessage('  spaced\n\n out  ')).toEqual({
+			message: 'spaced out',
+			fieldErrors: {},
+		});
 	});
 
-	it('keeps the words of a gateway\'s HTML page', () => {
-		const nginx = '<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n<center><h1>502 Bad Gateway</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n';
+	it("keeps the words of a gateway's HTML page", () => {
+		const nginx =
+			'<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n<center><h1>502 Bad Gateway</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n';
 		expect(readServiceMessage(nginx).message).toBe('502 Bad Gateway 502 Bad Gateway nginx');
 	});
 
@@ -68,7 +88,9 @@ describe('readServiceMessage', () => {
 			<style type="text/css">body { font-family: Segoe UI; } h1 { color: #333; }</style>
 			<script>window.dataLayer = [];</script><!-- server: iis-07 --></head>
 			<body><h1>The service is unavailable &amp; will be back soon.</h1></body></html>`;
-		expect(readServiceMessage(page).message).toBe('Service Unavailable The service is unavailable & will be back soon.');
+		expect(readServiceMessage(page).message).toBe(
+			'Service Unavailable The service is unavailable & will be back soon.',
+		);
 	});
 
 	it('cuts a long text to one readable line', () => {
@@ -77,12 +99,17 @@ describe('readServiceMessage', () => {
 		expect(message.endsWith('...')).toBe(true);
 	});
 
-	it.each([undefined, null, '', '   \n ', '<html><body></body></html>', {}])('says there were no details for %j', (body) => {
-		expect(readServiceMessage(body)).toEqual({ message: NO_DETAILS, fieldErrors: {} });
-	});
+	it.each([undefined, null, '', '   \n ', '<html><body></body></html>', {}])(
+		'says there were no details for %j',
+		(body) => {
+			expect(readServiceMessage(body)).toEqual({ message: NO_DETAILS, fieldErrors: {} });
+		},
+	);
 
 	it('keeps a field error that is not a list of strings readable', () => {
-		expect(readServiceMessage({ errors: { Phone: 'Bad', Address: [{ code: 'x' }] } }).fieldErrors).toEqual({ Phone: ['Bad'], Address: ['{"code":"x"}'] });
+		expect(
+			readServiceMessage({ errors: { Phone: 'Bad', Address: [{ code: 'x' }] } }).fieldErrors,
+		).toEqual({ Phone: ['Bad'], Address: ['{"code":"x"}'] });
 	});
 });
 
@@ -91,7 +118,9 @@ describe('hintForStatus', () => {
 		expect(hintForStatus(400)).toMatch(/rejected the data/);
 		expect(hintForStatus(403)).toMatch(/API key is wrong, expired or lacks permission/);
 		expect(hintForStatus(401)).toBe(hintForStatus(403));
-		expect(hintForStatus(403, { webhookManagement: true })).toMatch(/agency administrator permission/);
+		expect(hintForStatus(403, { webhookManagement: true })).toMatch(
+			/agency administrator permission/,
+		);
 		expect(hintForStatus(404, { subject: 'job 123' })).toMatch(/^No job 123 was found/);
 		expect(hintForStatus(404)).toMatch(/does not know this address/);
 		expect(hintForStatus(429)).toMatch(/Pause Between Calls/);
@@ -114,16 +143,25 @@ describe('redact and formatting', () => {
 	});
 
 	it('formats field errors one field per line', () => {
-		expect(formatFieldErrors({ Email: ['Required.', 'Invalid.'], Phone: ['Bad.'] })).toBe('Email: Required. Invalid.\nPhone: Bad.');
+		expect(formatFieldErrors({ Email: ['Required.', 'Invalid.'], Phone: ['Bad.'] })).toBe(
+			'Email: Required. Invalid.\nPhone: Bad.',
+		);
 		expect(statusText(429)).toBe('Too Many Requests');
 		expect(statusText(599)).toBe('Error');
 	});
 });
 
 describe('serviceError and connectionError', () => {
-	const node: INode = { id: '1', name: 'Trio VMS', type: 'trioVms', typeVersion: 1, position: [0, 0], parameters: {} };
+	const node: INode = {
+		id: '1',
+		name: 'Trio VMS',
+		type: 'trioVms',
+		typeVersion: 1,
+		position: [0, 0],
+		parameters: {},
+	};
 
-	it('builds a NodeApiError with the service\'s message, the field errors and the hint', () => {
+	it("builds a NodeApiError with the service's message, the field errors and the hint", () => {
 		const error = serviceError(node, {
 			status: 400,
 			body: { title: 'One or more validation errors occurred.', errors: { Email: ['Invalid.'] } },
@@ -131,8 +169,12 @@ describe('serviceError and connectionError', () => {
 			path: '/Submission',
 			itemIndex: 2,
 		});
-		expect(error.message).toBe('Trio VMS answered 400 Bad Request: One or more validation errors occurred.');
-		expect(error.description).toBe(`Email: Invalid.\n\n${hintForStatus(400)}\n\nRequest: POST /Submission`);
+		expect(error.message).toBe(
+			'Trio VMS answered 400 Bad Request: One or more validation errors occurred.',
+		);
+		expect(error.description).toBe(
+			`Email: Invalid.\n\n${hintForStatus(400)}\n\nRequest: POST /Submission`,
+		);
 		expect(error.httpCode).toBe('400');
 		expect(error.context.itemIndex).toBe(2);
 	});
@@ -147,10 +189,17 @@ describe('serviceError and connectionError', () => {
 		expect(error.message).toBe('Trio VMS answered 403 Forbidden: The API key is not valid.');
 	});
 
-	it('keeps its own message when the service\'s text mentions a network error code', () => {
+	it("keeps its own message when the service's text mentions a network error code", () => {
 		// NodeApiError swaps any message containing e.g. ECONNREFUSED for n8n's generic text.
-		const error = serviceError(node, { status: 502, body: 'upstream failed: connect ECONNREFUSED 10.0.0.5:443', method: 'GET', path: '/Job' });
-		expect(error.message).toBe('Trio VMS answered 502 Bad Gateway: upstream failed: connect ECONNREFUSED 10.0.0.5:443');
+		const error = serviceError(node, {
+			status: 502,
+			body: 'upstream failed: connect ECONNREFUSED 10.0.0.5:443',
+			method: 'GET',
+			path: '/Job',
+		});
+		expect(error.message).toBe(
+			'Trio VMS answered 502 Bad Gateway: upstream failed: connect ECONNREFUSED 10.0.0.5:443',
+		);
 	});
 
 	it('redacts the secret from message, description and the kept body', () => {
@@ -167,15 +216,36 @@ describe('serviceError and connectionError', () => {
 		expect(`${error.message} ${error.description}`).not.toContain(secret);
 	});
 
-	it('says plainly when a create\'s outcome is unknown, and when nothing was sent', () => {
-		const unknown = connectionError(node, { code: 'ECONNRESET', method: 'POST', path: '/Submission', outcomeUnknown: true });
+	it("says plainly when a create's outcome is unknown, and when nothing was sent", () => {
+		const unknown = connectionError(node, {
+			code: 'ECONNRESET',
+			method: 'POST',
+			path: '/Submission',
+			outcomeUnknown: true,
+		});
 		// Not n8n's "You can retry the request immediately", which is wrong advice here.
 		expect(unknown.message).toBe('Could not reach Trio VMS (ECONNRESET) for POST /Submission');
-		expect(unknown.description).toMatch(/unknown whether the service carried it out\. It was not sent again/);
-		const timedOut = connectionError(node, { code: 'ECONNABORTED', method: 'POST', path: '/Submission', outcomeUnknown: true });
-		expect(timedOut.message).toBe('Trio VMS did not answer POST /Submission in time (ECONNABORTED)');
-		expect(timedOut.description).toMatch(/^No answer came in time after the request was sent, so it is unknown/);
-		const refused = connectionError(node, { code: 'ECONNREFUSED', method: 'GET', path: '/Job', outcomeUnknown: false });
+		expect(unknown.description).toMatch(
+			/unknown whether the service carried it out\. It was not sent again/,
+		);
+		const timedOut = connectionError(node, {
+			code: 'ECONNABORTED',
+			method: 'POST',
+			path: '/Submission',
+			outcomeUnknown: true,
+		});
+		expect(timedOut.message).toBe(
+			'Trio VMS did not answer POST /Submission in time (ECONNABORTED)',
+		);
+		expect(timedOut.description).toMatch(
+			/^No answer came in time after the request was sent, so it is unknown/,
+		);
+		const refused = connectionError(node, {
+			code: 'ECONNREFUSED',
+			method: 'GET',
+			path: '/Job',
+			outcomeUnknown: false,
+		});
 		expect(refused.message).toBe('Could not reach Trio VMS (ECONNREFUSED) for GET /Job');
 		expect(refused.description).toMatch(/base URL/);
 	});

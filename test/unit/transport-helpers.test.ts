@@ -1,5 +1,11 @@
 /** The transport's pure helpers: Retry-After, backoff and path filling. */
-import { backoffDelay, DEFAULT_RETRY_POLICY, fillPath, parseRetryAfter, type RetryPolicy } from '../../nodes/shared/transport';
+import {
+	backoffDelay,
+	DEFAULT_RETRY_POLICY,
+	fillPath,
+	parseRetryAfter,
+	type RetryPolicy,
+} from '../../nodes/shared/transport';
 
 describe('parseRetryAfter', () => {
 	const now = Date.UTC(2026, 0, 15, 12, 0, 0);
@@ -25,16 +31,32 @@ describe('parseRetryAfter', () => {
 		expect(parseRetryAfter(new Date(now - 60_000).toUTCString(), now)).toBe(0);
 	});
 
-	it.each([undefined, null, '', '   ', 'soon', '5 minutes', '-1', '3.', '1 2', '0x10', {}, [], [undefined]])(
-		'ignores %j (the caller then backs off instead)',
-		(value) => {
-			expect(parseRetryAfter(value, now)).toBeUndefined();
-		},
-	);
+	it.each([
+		undefined,
+		null,
+		'',
+		'   ',
+		'soon',
+		'5 minutes',
+		'-1',
+		'3.',
+		'1 2',
+		'0x10',
+		{},
+		[],
+		[undefined],
+	])('ignores %j (the caller then backs off instead)', (value) => {
+		expect(parseRetryAfter(value, now)).toBeUndefined();
+	});
 });
 
 describe('backoffDelay', () => {
-	const policy: RetryPolicy = { maxRetries: 5, baseDelayMs: 100, maxDelayMs: 1_000, maxRetryAfterMs: 5_000 };
+	const policy: RetryPolicy = {
+		maxRetries: 5,
+		baseDelayMs: 100,
+		maxDelayMs: 1_000,
+		maxRetryAfterMs: 5_000,
+	};
 
 	it.each([
 		[0, 50, 100],
@@ -70,7 +92,12 @@ describe('fillPath', () => {
 		expect(fillPath('/Webhooks/Events')).toBe('/Webhooks/Events');
 	});
 
-	it.each([{}, { number: '' }, { other: 1 }])('refuses a missing or empty parameter (%j)', (params) => {
-		expect(() => fillPath('/Job/{number}', params as Record<string, string>)).toThrow('Missing path parameter "number" for /Job/{number}');
-	});
+	it.each([{}, { number: '' }, { other: 1 }])(
+		'refuses a missing or empty parameter (%j)',
+		(params) => {
+			expect(() => fillPath('/Job/{number}', params as Record<string, string>)).toThrow(
+				'Missing path parameter "number" for /Job/{number}',
+			);
+		},
+	);
 });

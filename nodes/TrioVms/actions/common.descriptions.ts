@@ -7,7 +7,11 @@ import type { IDisplayOptions, IExecuteFunctions, INodeProperties } from 'n8n-wo
 import { limited } from '../helpers/output';
 
 /** Shows the given fields only for one resource and its listed operations. */
-export function showOnlyFor(resource: string, operations: string[], properties: INodeProperties[]): INodeProperties[] {
+export function showOnlyFor(
+	resource: string,
+	operations: string[],
+	properties: INodeProperties[],
+): INodeProperties[] {
 	return properties.map((property) => {
 		const show: IDisplayOptions['show'] = {
 			...(property.displayOptions?.show ?? {}),
@@ -64,7 +68,10 @@ export const jobLocator = (description: string): INodeProperties => ({
 			validation: [
 				{
 					type: 'regex',
-					properties: { regex: '^\\s*[0-9]+\\s*$', errorMessage: 'A job number is made of digits only, e.g. 48213' },
+					properties: {
+						regex: '^\\s*[0-9]+\\s*$',
+						errorMessage: 'A job number is made of digits only, e.g. 48213',
+					},
 				},
 			],
 		},
@@ -128,7 +135,11 @@ export function returnAllAndLimit(what: string): INodeProperties[] {
 }
 
 /** Applies the item's Return All / Limit (the fields above) to a list that arrived whole. */
-export function applyReturnAllOrLimit<T>(context: IExecuteFunctions, itemIndex: number, list: T[]): T[] {
+export function applyReturnAllOrLimit<T>(
+	context: IExecuteFunctions,
+	itemIndex: number,
+	list: T[],
+): T[] {
 	const returnAll = context.getNodeParameter('returnAll', itemIndex, false) as boolean;
 	return limited(list, returnAll, returnAll ? 0 : context.getNodeParameter('limit', itemIndex, 50));
 }

@@ -8,7 +8,11 @@ import type { TrioClient } from '../../shared/transport';
  */
 export interface TrioOperation {
 	description: INodeProperties[];
-	execute(this: IExecuteFunctions, itemIndex: number, client: TrioClient): Promise<IDataObject | IDataObject[]>;
+	execute(
+		this: IExecuteFunctions,
+		itemIndex: number,
+		client: TrioClient,
+	): Promise<IDataObject | IDataObject[]>;
 }
 
 export type TrioResource = 'job' | 'candidate' | 'submission' | 'webhook';

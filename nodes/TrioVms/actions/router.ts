@@ -28,7 +28,11 @@ function pauseFrom(options: IDataObject): number {
 }
 
 /** The error to throw for an item: always a node error that knows its item. */
-function itemError(context: IExecuteFunctions, error: unknown, itemIndex: number): NodeOperationError | NodeApiError {
+function itemError(
+	context: IExecuteFunctions,
+	error: unknown,
+	itemIndex: number,
+): NodeOperationError | NodeApiError {
 	if (error instanceof FieldError) {
 		return new NodeOperationError(context.getNode(), error.message, {
 			itemIndex,
@@ -48,7 +52,10 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	const operation = this.getNodeParameter('operation', 0) as string;
 	const run = RESOURCES[resource]?.[operation];
 	if (!run) {
-		throw new NodeOperationError(this.getNode(), `The operation "${operation}" of "${resource}" is not supported`);
+		throw new NodeOperationError(
+			this.getNode(),
+			`The operation "${operation}" of "${resource}" is not supported`,
+		);
 	}
 
 	const options = this.getNodeParameter('options', 0, {}) as IDataObject;
@@ -59,7 +66,9 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 		try {
 			const data = await run.execute.call(this, itemIndex, client);
 			returnData.push(
-				...this.helpers.constructExecutionMetaData(this.helpers.returnJsonArray(data), { itemData: { item: itemIndex } }),
+				...this.helpers.constructExecutionMetaData(this.helpers.returnJsonArray(data), {
+					itemData: { item: itemIndex },
+				}),
 			);
 		} catch (caught) {
 			const error = itemError(this, caught, itemIndex);

@@ -12,7 +12,8 @@
 import { FieldError, isBlank, shown } from './validation';
 
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
-const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?\s*(Z|[+-]\d{2}(?::?\d{2})?)?$/i;
+const DATE_TIME =
+	/^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?\s*(Z|[+-]\d{2}(?::?\d{2})?)?$/i;
 /** US spreadsheet style: 5/31/2027 or 05/31/2027 (month first, as everywhere in the US). */
 const US_DATE = /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/;
 
@@ -42,7 +43,11 @@ function isRealTime(hour: number, minute: number, second: number): boolean {
 
 /** Luxon DateTime (from $now, $today, DateTime.fromISO ...) without depending on luxon. */
 function isDateTimeLike(value: unknown): value is { toISO: () => string | null } {
-	return !!value && typeof value === 'object' && typeof (value as { toISO?: unknown }).toISO === 'function';
+	return (
+		!!value &&
+		typeof value === 'object' &&
+		typeof (value as { toISO?: unknown }).toISO === 'function'
+	);
 }
 
 function formatUtc(ms: number): string {
@@ -66,13 +71,28 @@ export function timeZoneOffsetMs(instant: number, timeZone: string): number {
 	for (const part of format.formatToParts(new Date(instant))) {
 		if (part.type !== 'literal') parts[part.type] = Number(part.value);
 	}
-	const asUtc = Date.UTC(parts.year, parts.month - 1, parts.day, parts.hour % 24, parts.minute, parts.second);
+	const asUtc = Date.UTC(
+		parts.year,
+		parts.month - 1,
+		parts.day,
+		parts.hour % 24,
+		parts.minute,
+		parts.second,
+	);
 	return asUtc - (instant - (instant % 1000));
 }
 
 /** The UTC instant of a wall-clock time in a time zone (DST gaps resolve forward, as luxon does). */
 export function zonedTimeToUtc(parts: Parts, timeZone: string): number {
-	const wall = Date.UTC(parts.year, parts.month - 1, parts.day, parts.hour, parts.minute, parts.second, parts.millisecond);
+	const wall = Date.UTC(
+		parts.year,
+		parts.month - 1,
+		parts.day,
+		parts.hour,
+		parts.minute,
+		parts.second,
+		parts.millisecond,
+	);
 	const first = wall - timeZoneOffsetMs(wall, timeZone);
 	const second = wall - timeZoneOffsetMs(first, timeZone);
 	return second;
@@ -100,16 +120,22 @@ function dateTimeParts(match: RegExpExecArray): Parts {
 	};
 }
 
-const MODIFIED_AFTER_FORMATS = 'a date (YYYY-MM-DD) or an ISO 8601 date-time such as 2026-03-01T07:00:00Z';
+const MODIFIED_AFTER_FORMATS =
+	'a date (YYYY-MM-DD) or an ISO 8601 date-time such as 2026-03-01T07:00:00Z';
 
 /**
  * The `modifiedDate` query value: an ISO 8601 UTC timestamp, or undefined when the field is empty.
  * @param timeZone the workflow's time zone, for date-times written without an offset
  */
-export function toModifiedDateQuery(value: unknown, field: string, timeZone?: string): string | undefined {
+export function toModifiedDateQuery(
+	value: unknown,
+	field: string,
+	timeZone?: string,
+): string | undefined {
 	if (isBlank(value)) return undefined;
 	if (value instanceof Date) {
-		if (Number.isNaN(value.getTime())) throw new FieldError(field, `must be ${MODIFIED_AFTER_FORMATS}, got an invalid date`);
+		if (Number.isNaN(value.getTime()))
+			throw new FieldError(field, `must be ${MODIFIED_AFTER_FORMATS}, got an invalid date`);
 		return formatUtc(value.getTime());
 	}
 	if (isDateTimeLike(value)) {
@@ -121,25 +147,31 @@ export function toModifiedDateQuery(value: unknown, field: string, timeZone?: st
 		// Unix time: seconds below 1e11 (until the year 5138), milliseconds above.
 		return formatUtc(value < 1e11 ? value * 1000 : value);
 	}
-	if (typeof value !== 'string') throw new FieldError(field, `must be ${MODIFIED_AFTER_FORMATS}, got ${shown(value)}`);
+	if (typeof value !== 'string')
+		throw new FieldError(field, `must be ${MODIFIED_AFTER_FORMATS}, got ${shown(value)}`);
 
 	const text = value.trim();
 	const dateOnly = DATE.exec(text);
 	if (dateOnly) {
 		const [year, month, day] = [Number(dateOnly[1]), Number(dateOnly[2]), Number(dateOnly[3])];
-		if (!isRealDate(year, month, day)) throw new FieldError(field, `is not a real calendar date: ${shown(text)}`);
+		if (!isRealDate(year, month, day))
+			throw new FieldError(field, `is not a real calendar date: ${shown(text)}`);
 		return `${text}T00:00:00Z`;
 	}
 	const usDate = US_DATE.exec(text);
 	if (usDate) {
 		const [month, day, year] = [Number(usDate[1]), Number(usDate[2]), Number(usDate[3])];
-		if (!isRealDate(year, month, day)) throw new FieldError(field, `is not a real calendar date: ${shown(text)}`);
+		if (!isRealDate(year, month, day))
+			throw new FieldError(field, `is not a real calendar date: ${shown(text)}`);
 		return `${year}-${pad(month)}-${pad(day)}T00:00:00Z`;
 	}
 	const match = DATE_TIME.exec(text);
 	if (!match) throw new FieldError(field, `must be ${MODIFIED_AFTER_FORMATS}, got ${shown(text)}`);
 	const parts = dateTimeParts(match);
-	if (!isRealDate(parts.year, parts.month, parts.day) || !isRealTime(parts.hour, parts.minute, parts.second)) {
+	if (
+		!isRealDate(parts.year, parts.month, parts.day) ||
+		!isRealTime(parts.hour, parts.minute, parts.second)
+	) {
 		throw new FieldError(field, `is not a real date and time: ${shown(text)}`);
 	}
 	const zone = match[8];
@@ -150,7 +182,15 @@ export function toModifiedDateQuery(value: unknown, field: string, timeZone?: st
 			const digits = zone.slice(1).replace(':', '');
 			offsetMinutes = sign * (Number(digits.slice(0, 2)) * 60 + Number(digits.slice(2, 4) || 0));
 		}
-		const wall = Date.UTC(parts.year, parts.month - 1, parts.day, parts.hour, parts.minute, parts.second, parts.millisecond);
+		const wall = Date.UTC(
+			parts.year,
+			parts.month - 1,
+			parts.day,
+			parts.hour,
+			parts.minute,
+			parts.second,
+			parts.millisecond,
+		);
 		return formatUtc(wall - offsetMinutes * 60_000);
 	}
 	return formatUtc(zonedTimeToUtc(parts, validTimeZone(timeZone)));
@@ -162,7 +202,8 @@ const DATE_FORMATS = 'a date such as 2027-05-31 (YYYY-MM-DD)';
 export function toDateOnly(value: unknown, field: string): string | undefined {
 	if (isBlank(value)) return undefined;
 	if (value instanceof Date) {
-		if (Number.isNaN(value.getTime())) throw new FieldError(field, `must be ${DATE_FORMATS}, got an invalid date`);
+		if (Number.isNaN(value.getTime()))
+			throw new FieldError(field, `must be ${DATE_FORMATS}, got an invalid date`);
 		return value.toISOString().slice(0, 10);
 	}
 	if (isDateTimeLike(value)) {
@@ -170,7 +211,8 @@ export function toDateOnly(value: unknown, field: string): string | undefined {
 		if (!iso) throw new FieldError(field, `must be ${DATE_FORMATS}, got an invalid date`);
 		return toDateOnly(iso, field);
 	}
-	if (typeof value !== 'string') throw new FieldError(field, `must be ${DATE_FORMATS}, got ${shown(value)}`);
+	if (typeof value !== 'string')
+		throw new FieldError(field, `must be ${DATE_FORMATS}, got ${shown(value)}`);
 	const text = value.trim();
 	const usDate = US_DATE.exec(text);
 	let year: number;
@@ -186,11 +228,13 @@ export function toDateOnly(value: unknown, field: string): string | undefined {
 	} else {
 		throw new FieldError(field, `must be ${DATE_FORMATS}, got ${shown(text)}`);
 	}
-	if (!isRealDate(year, month, day)) throw new FieldError(field, `is not a real calendar date: ${shown(text)}`);
+	if (!isRealDate(year, month, day))
+		throw new FieldError(field, `is not a real calendar date: ${shown(text)}`);
 	return `${year}-${pad(month)}-${pad(day)}`;
 }
 
-const DATE_TIME_FORMATS = 'a date (YYYY-MM-DD) or an ISO 8601 date-time such as 2026-04-06T07:00:00';
+const DATE_TIME_FORMATS =
+	'a date (YYYY-MM-DD) or an ISO 8601 date-time such as 2026-04-06T07:00:00';
 
 /**
  * An ISO 8601 date-time for the submission's StartDate, or undefined when empty. Never converted
@@ -199,7 +243,8 @@ const DATE_TIME_FORMATS = 'a date (YYYY-MM-DD) or an ISO 8601 date-time such as 
 export function toStartDateTime(value: unknown, field: string): string | undefined {
 	if (isBlank(value)) return undefined;
 	if (value instanceof Date) {
-		if (Number.isNaN(value.getTime())) throw new FieldError(field, `must be ${DATE_TIME_FORMATS}, got an invalid date`);
+		if (Number.isNaN(value.getTime()))
+			throw new FieldError(field, `must be ${DATE_TIME_FORMATS}, got an invalid date`);
 		return formatUtc(value.getTime());
 	}
 	if (isDateTimeLike(value)) {
@@ -207,13 +252,17 @@ export function toStartDateTime(value: unknown, field: string): string | undefin
 		if (!iso) throw new FieldError(field, `must be ${DATE_TIME_FORMATS}, got an invalid date`);
 		return toStartDateTime(iso, field);
 	}
-	if (typeof value !== 'string') throw new FieldError(field, `must be ${DATE_TIME_FORMATS}, got ${shown(value)}`);
+	if (typeof value !== 'string')
+		throw new FieldError(field, `must be ${DATE_TIME_FORMATS}, got ${shown(value)}`);
 	const text = value.trim();
 	if (DATE.test(text) || US_DATE.test(text)) return `${toDateOnly(text, field)}T00:00:00`;
 	const match = DATE_TIME.exec(text);
 	if (!match) throw new FieldError(field, `must be ${DATE_TIME_FORMATS}, got ${shown(text)}`);
 	const parts = dateTimeParts(match);
-	if (!isRealDate(parts.year, parts.month, parts.day) || !isRealTime(parts.hour, parts.minute, parts.second)) {
+	if (
+		!isRealDate(parts.year, parts.month, parts.day) ||
+		!isRealTime(parts.hour, parts.minute, parts.second)
+	) {
 		throw new FieldError(field, `is not a real date and time: ${shown(text)}`);
 	}
 	const seconds = match[6] ?? '00';

@@ -23,13 +23,16 @@ export function listOf(response: unknown): unknown[] {
 
 /** A list response as output objects; plain values become { value }. */
 export function objectsOf(response: unknown): IDataObject[] {
-	return listOf(response).map((entry) => (isRecord(entry) ? entry : { value: entry as IDataObject[string] }));
+	return listOf(response).map((entry) =>
+		isRecord(entry) ? entry : { value: entry as IDataObject[string] },
+	);
 }
 
 /** A single-object response; an empty or non-object body is replaced by `fallback`. */
 export function objectOf(response: unknown, fallback: IDataObject): IDataObject {
 	if (isRecord(response)) return response;
-	if (typeof response === 'string' && response.trim()) return { ...fallback, message: response.trim() };
+	if (typeof response === 'string' && response.trim())
+		return { ...fallback, message: response.trim() };
 	return fallback;
 }
 

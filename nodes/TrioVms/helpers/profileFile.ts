@@ -34,7 +34,10 @@ export interface CheckedProfileFile {
 export type DetectedKind = 'pdf' | 'zip' | 'ole' | 'rtf' | 'text' | 'binary';
 
 const EXTENSION_BY_MIME: Record<string, ProfileFileExtension> = Object.fromEntries(
-	Object.entries(PROFILE_FILE_CONTENT_TYPES).map(([extension, mime]) => [mime, extension as ProfileFileExtension]),
+	Object.entries(PROFILE_FILE_CONTENT_TYPES).map(([extension, mime]) => [
+		mime,
+		extension as ProfileFileExtension,
+	]),
 );
 EXTENSION_BY_MIME['text/rtf'] = 'rtf';
 EXTENSION_BY_MIME['application/x-rtf'] = 'rtf';
@@ -75,7 +78,9 @@ export function extensionOf(fileName: string | undefined): string | undefined {
 	return base.slice(dot + 1).toLowerCase();
 }
 
-export function isAllowedExtension(extension: string | undefined): extension is ProfileFileExtension {
+export function isAllowedExtension(
+	extension: string | undefined,
+): extension is ProfileFileExtension {
 	return !!extension && (PROFILE_FILE_EXTENSIONS as readonly string[]).includes(extension);
 }
 
@@ -113,7 +118,10 @@ export function checkProfileFile(input: ProfileFileInput): CheckedProfileFile {
 	const size = input.data.length;
 
 	if (size === 0) {
-		throw new FieldError(binaryLabel, 'holds an empty file (0 bytes); attach the candidate profile document');
+		throw new FieldError(
+			binaryLabel,
+			'holds an empty file (0 bytes); attach the candidate profile document',
+		);
 	}
 	if (size >= PROFILE_FILE_MAX_BYTES) {
 		throw new FieldError(
@@ -130,7 +138,9 @@ export function checkProfileFile(input: ProfileFileInput): CheckedProfileFile {
 	const nameSource = override ? nameLabel : binaryLabel;
 	if (!extension) {
 		// A name without an extension: borrow one from the file's own name or its MIME type.
-		const borrowed = extensionOf(ownName) ?? EXTENSION_BY_MIME[(input.mimeType ?? '').split(';')[0].trim().toLowerCase()];
+		const borrowed =
+			extensionOf(ownName) ??
+			EXTENSION_BY_MIME[(input.mimeType ?? '').split(';')[0].trim().toLowerCase()];
 		if (!borrowed) {
 			throw new FieldError(
 				nameLabel,

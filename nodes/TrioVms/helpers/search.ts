@@ -7,8 +7,15 @@ export function text(value: unknown): string {
 
 /** "48213 · ICU RN Nights · St. Mary Medical Center · Austin, TX" (on-hold jobs say so). */
 export function jobLabel(job: IDataObject): string {
-	const place = [text(job.City), text(job.StateAbbreviation || job.State)].filter(Boolean).join(', ');
-	const parts = [text(job.Number), text(job.Title), text(job.FacilityName || job.ClientName), place].filter(Boolean);
+	const place = [text(job.City), text(job.StateAbbreviation || job.State)]
+		.filter(Boolean)
+		.join(', ');
+	const parts = [
+		text(job.Number),
+		text(job.Title),
+		text(job.FacilityName || job.ClientName),
+		place,
+	].filter(Boolean);
 	const onHold = text(job.JobStatus).toLowerCase() === 'onhold' ? ' (on hold)' : '';
 	return `${parts.join(' · ')}${onHold}`;
 }

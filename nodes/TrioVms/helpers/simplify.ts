@@ -33,7 +33,8 @@ export function simplifyJob(job: IDataObject): IDataObject {
 		if (field in job) simple[field] = job[field];
 		if (field === 'StartDate') {
 			const shift = job.Shift as IDataObject | null | undefined;
-			simple.ShiftDescription = shift && typeof shift === 'object' ? (shift.ShiftDescription ?? null) : null;
+			simple.ShiftDescription =
+				shift && typeof shift === 'object' ? (shift.ShiftDescription ?? null) : null;
 		}
 	}
 	return simple;

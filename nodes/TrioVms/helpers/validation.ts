@@ -24,7 +24,8 @@ export class FieldError extends Error {
 export function shown(value: unknown): string {
 	if (value === undefined) return 'nothing';
 	if (value === null) return 'null';
-	if (typeof value === 'string') return value.length > 80 ? `"${value.slice(0, 77)}..."` : `"${value}"`;
+	if (typeof value === 'string')
+		return value.length > 80 ? `"${value.slice(0, 77)}..."` : `"${value}"`;
 	if (typeof value === 'number' || typeof value === 'boolean') return String(value);
 	try {
 		const text = JSON.stringify(value);
@@ -36,7 +37,9 @@ export function shown(value: unknown): string {
 
 /** Empty strings, null and undefined mean "not given" for optional fields. */
 export function isBlank(value: unknown): boolean {
-	return value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
+	return (
+		value === undefined || value === null || (typeof value === 'string' && value.trim() === '')
+	);
 }
 
 /** Text for an optional field: numbers become text, blanks become undefined. */
@@ -56,7 +59,10 @@ export function requiredText(value: unknown, field: string): string {
 export function requiredEmail(value: unknown, field: string): string {
 	const text = requiredText(value, field);
 	if (!isValidEmail(text)) {
-		throw new FieldError(field, `must be a valid e-mail address such as name@agency.com, got ${shown(text)}`);
+		throw new FieldError(
+			field,
+			`must be a valid e-mail address such as name@agency.com, got ${shown(text)}`,
+		);
 	}
 	return text;
 }
@@ -69,12 +75,19 @@ export function positiveInteger(value: unknown, field: string): number {
 	if (isBlank(value)) throw new FieldError(field, 'is required but empty');
 	let number: number | undefined;
 	if (typeof value === 'number') number = value;
-	else if (typeof value === 'string' && /^\s*\+?\d+(\.0+)?\s*$/.test(value)) number = Number(value.trim());
+	else if (typeof value === 'string' && /^\s*\+?\d+(\.0+)?\s*$/.test(value))
+		number = Number(value.trim());
 	if (number === undefined || !Number.isFinite(number)) {
-		throw new FieldError(field, `must be a positive whole number such as 1042, got ${shown(value)}`);
+		throw new FieldError(
+			field,
+			`must be a positive whole number such as 1042, got ${shown(value)}`,
+		);
 	}
 	if (!Number.isInteger(number) || number <= 0 || number > Number.MAX_SAFE_INTEGER) {
-		throw new FieldError(field, `must be a positive whole number such as 1042, got ${shown(value)}`);
+		throw new FieldError(
+			field,
+			`must be a positive whole number such as 1042, got ${shown(value)}`,
+		);
 	}
 	return number;
 }
@@ -85,7 +98,10 @@ export function optionalAmount(value: unknown, field: string): number | undefine
 	let number: number | undefined;
 	if (typeof value === 'number') number = value;
 	else if (typeof value === 'string') {
-		const cleaned = value.trim().replace(/^\$\s*/, '').replace(/,(?=\d{3}(\D|$))/g, '');
+		const cleaned = value
+			.trim()
+			.replace(/^\$\s*/, '')
+			.replace(/,(?=\d{3}(\D|$))/g, '');
 		if (/^\d+(\.\d+)?$/.test(cleaned) || /^\.\d+$/.test(cleaned)) number = Number(cleaned);
 	}
 	if (number === undefined || !Number.isFinite(number)) {
@@ -111,7 +127,9 @@ export function optionalBoolean(value: unknown, field: string): boolean | undefi
 	throw new FieldError(field, `must be true or false (Yes/No also works), got ${shown(value)}`);
 }
 
-const STATE_BY_NAME = new Map(US_STATES.map((state) => [state.name.toLowerCase(), state.abbreviation]));
+const STATE_BY_NAME = new Map(
+	US_STATES.map((state) => [state.name.toLowerCase(), state.abbreviation]),
+);
 
 /** A US state, DC or territory: "TX", "tx" or "Texas" all give "TX". */
 export function stateAbbreviation(value: unknown, field: string): string {
@@ -120,7 +138,10 @@ export function stateAbbreviation(value: unknown, field: string): string {
 	if (isUsStateAbbreviation(upper)) return upper;
 	const byName = STATE_BY_NAME.get(text.toLowerCase().replace(/\s+/g, ' '));
 	if (byName) return byName;
-	throw new FieldError(field, `must be a two-letter US state, DC or territory abbreviation such as TX, got ${shown(value)}`);
+	throw new FieldError(
+		field,
+		`must be a two-letter US state, DC or territory abbreviation such as TX, got ${shown(value)}`,
+	);
 }
 
 function parseUrl(text: string): URL | undefined {
@@ -135,7 +156,11 @@ function parseUrl(text: string): URL | undefined {
 export function webhookUrl(value: unknown, field: string): string {
 	const text = requiredText(value, field);
 	const url = parseUrl(text);
-	if (!url) throw new FieldError(field, `must be an absolute address such as https://example.com/hook, got ${shown(text)}`);
+	if (!url)
+		throw new FieldError(
+			field,
+			`must be an absolute address such as https://example.com/hook, got ${shown(text)}`,
+		);
 	const local = ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname);
 	if (url.protocol !== 'https:' && !(url.protocol === 'http:' && local)) {
 		throw new FieldError(

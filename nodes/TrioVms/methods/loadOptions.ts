@@ -11,9 +11,16 @@ import { createTrioClient } from '../../shared/transport';
 import { listOf } from '../helpers/output';
 
 /** Loading options is interactive: fail over to the fallback quickly instead of retrying. */
-const QUICK = { retry: { maxRetries: 1, maxDelayMs: 2_000, maxRetryAfterMs: 2_000 }, timeoutMs: 15_000 };
+const QUICK = {
+	retry: { maxRetries: 1, maxDelayMs: 2_000, maxRetryAfterMs: 2_000 },
+	timeoutMs: 15_000,
+};
 
-async function loadNames(context: ILoadOptionsFunctions, path: string, webhookManagement: boolean): Promise<string[] | undefined> {
+async function loadNames(
+	context: ILoadOptionsFunctions,
+	path: string,
+	webhookManagement: boolean,
+): Promise<string[] | undefined> {
 	try {
 		const client = createTrioClient(context, QUICK);
 		const response = await client.request({ method: 'GET', path, context: { webhookManagement } });
@@ -27,17 +34,21 @@ async function loadNames(context: ILoadOptionsFunctions, path: string, webhookMa
 	}
 }
 
-export async function getWithdrawReasons(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
+export async function getWithdrawReasons(
+	this: ILoadOptionsFunctions,
+): Promise<INodePropertyOptions[]> {
 	const loaded = await loadNames(this, PATHS.withdrawReasons, false);
 	const names = loaded ?? [...FALLBACK_WITHDRAW_REASONS];
 	return names.map((name) => ({
 		name,
 		value: name,
-		description: loaded ? undefined : 'Standard reason (Trio\'s own list could not be loaded)',
+		description: loaded ? undefined : "Standard reason (Trio's own list could not be loaded)",
 	}));
 }
 
-export async function getWebhookEvents(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
+export async function getWebhookEvents(
+	this: ILoadOptionsFunctions,
+): Promise<INodePropertyOptions[]> {
 	const loaded = await loadNames(this, PATHS.webhookEvents, true);
 	const names = loaded ?? [...TRIO_EVENT_NAMES];
 	return names.map((name) => ({

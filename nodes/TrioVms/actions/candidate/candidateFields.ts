@@ -4,10 +4,23 @@
  */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { candidateCreateSchema, describeIssues, type CandidateCreateRequest, type CandidateStateLicense } from '../../../shared/schemas';
+import {
+	candidateCreateSchema,
+	describeIssues,
+	type CandidateCreateRequest,
+	type CandidateStateLicense,
+} from '../../../shared/schemas';
 import { US_STATES } from '../../../shared/service';
 import { toDateOnly } from '../../helpers/dates';
-import { FieldError, isBlank, optionalBoolean, optionalText, requiredEmail, requiredText, stateAbbreviation } from '../../helpers/validation';
+import {
+	FieldError,
+	isBlank,
+	optionalBoolean,
+	optionalText,
+	requiredEmail,
+	requiredText,
+	stateAbbreviation,
+} from '../../helpers/validation';
 
 export const emailField: INodeProperties = {
 	displayName: 'Email',
@@ -51,9 +64,13 @@ export const candidateFields: INodeProperties[] = [
 						displayName: 'State',
 						name: 'state',
 						type: 'options',
-						options: US_STATES.map((state) => ({ name: `${state.name} (${state.abbreviation})`, value: state.abbreviation })),
+						options: US_STATES.map((state) => ({
+							name: `${state.name} (${state.abbreviation})`,
+							value: state.abbreviation,
+						})),
 						default: '',
-						description: 'The state, DC or territory that issued the license. With an expression, give the abbreviation (TX) or the name (Texas).',
+						description:
+							'The state, DC or territory that issued the license. With an expression, give the abbreviation (TX) or the name (Texas).',
 					},
 					{
 						displayName: 'Compact License',
@@ -119,7 +136,8 @@ const LABELS: Record<string, string> = {
 /** Reads the candidate fields of one item into the creation body, checking each one. */
 export function readCandidate(this: IExecuteFunctions, itemIndex: number): CandidateCreateRequest {
 	const additional = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
-	const licenseEntries = (this.getNodeParameter('stateLicenses.license', itemIndex, []) as IDataObject[]) ?? [];
+	const licenseEntries =
+		(this.getNodeParameter('stateLicenses.license', itemIndex, []) as IDataObject[]) ?? [];
 
 	const body: CandidateCreateRequest = {
 		firstName: requiredText(this.getNodeParameter('firstName', itemIndex, ''), 'First Name'),
@@ -140,10 +158,16 @@ export function readCandidate(this: IExecuteFunctions, itemIndex: number): Candi
 		if (isBlank(entry.state)) throw new FieldError(`${where}: State`, 'is required but empty');
 		const state = stateAbbreviation(entry.state, `${where}: State`);
 		if (seen.has(state)) {
-			throw new FieldError('State Licenses', `list ${state} more than once; give one license per state`);
+			throw new FieldError(
+				'State Licenses',
+				`list ${state} more than once; give one license per state`,
+			);
 		}
 		seen.add(state);
-		const license: CandidateStateLicense = { state, isCompact: optionalBoolean(entry.isCompact, `${where}: Compact License`) ?? false };
+		const license: CandidateStateLicense = {
+			state,
+			isCompact: optionalBoolean(entry.isCompact, `${where}: Compact License`) ?? false,
+		};
 		const expirationDate = toDateOnly(entry.expirationDate, `${where}: Expiration Date`);
 		if (expirationDate !== undefined) license.expirationDate = expirationDate;
 		licenses.push(license);

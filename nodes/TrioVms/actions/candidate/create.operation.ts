@@ -23,7 +23,11 @@ const properties: INodeProperties[] = [
 export const description = showOnlyFor('candidate', ['create'], properties);
 
 /** Sends the creation request once (never retried after it may have reached the service). */
-export async function createCandidate(client: TrioClient, body: CandidateCreateRequest, itemIndex: number): Promise<IDataObject> {
+export async function createCandidate(
+	client: TrioClient,
+	body: CandidateCreateRequest,
+	itemIndex: number,
+): Promise<IDataObject> {
 	const created = await client.request({
 		method: 'POST',
 		path: PATHS.candidates,
@@ -34,7 +38,11 @@ export async function createCandidate(client: TrioClient, body: CandidateCreateR
 	return objectOf(created, { ...(body as unknown as IDataObject) });
 }
 
-export async function execute(this: IExecuteFunctions, itemIndex: number, client: TrioClient): Promise<IDataObject> {
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	client: TrioClient,
+): Promise<IDataObject> {
 	const body = readCandidate.call(this, itemIndex);
 	return await createCandidate(client, body, itemIndex);
 }

@@ -22,7 +22,11 @@ const properties: INodeProperties[] = [
 export const description = showOnlyFor('candidate', ['findByEmail'], properties);
 
 /** Looks candidates up by e-mail (shared with Find or Create). */
-export async function findCandidates(client: TrioClient, email: string, itemIndex: number): Promise<IDataObject[]> {
+export async function findCandidates(
+	client: TrioClient,
+	email: string,
+	itemIndex: number,
+): Promise<IDataObject[]> {
 	const response = await client.request({
 		method: 'GET',
 		path: PATHS.candidates,
@@ -33,7 +37,11 @@ export async function findCandidates(client: TrioClient, email: string, itemInde
 	return objectsOf(response);
 }
 
-export async function execute(this: IExecuteFunctions, itemIndex: number, client: TrioClient): Promise<IDataObject[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	client: TrioClient,
+): Promise<IDataObject[]> {
 	const email = requiredEmail(this.getNodeParameter('email', itemIndex, ''), 'Email');
 	return await findCandidates(client, email, itemIndex);
 }

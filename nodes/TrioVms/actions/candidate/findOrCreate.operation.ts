@@ -14,20 +14,30 @@ const properties: INodeProperties[] = [
 		type: 'notice',
 		default: '',
 	},
-	{ ...emailField, description: "The candidate's e-mail address: looked up first, and used for the new candidate if none matches" },
+	{
+		...emailField,
+		description:
+			"The candidate's e-mail address: looked up first, and used for the new candidate if none matches",
+	},
 	...candidateFields,
 	optionsCollection(),
 ];
 
 export const description = showOnlyFor('candidate', ['findOrCreate'], properties);
 
-export async function execute(this: IExecuteFunctions, itemIndex: number, client: TrioClient): Promise<IDataObject> {
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	client: TrioClient,
+): Promise<IDataObject> {
 	// Every field is checked first, so a bad row fails the same way whether or not the candidate exists.
 	const body = readCandidate.call(this, itemIndex);
 	const matches = await findCandidates(client, body.email1, itemIndex);
 	if (matches.length) {
 		// Several records can share an address; the lowest number is the oldest, the usual one to keep.
-		const [found] = [...matches].sort((a, b) => (Number(a.number) || Infinity) - (Number(b.number) || Infinity));
+		const [found] = [...matches].sort(
+			(a, b) => (Number(a.number) || Infinity) - (Number(b.number) || Infinity),
+		);
 		return { ...found, _trio: { action: 'found', matchCount: matches.length } };
 	}
 	const created = await createCandidate(client, body, itemIndex);

@@ -17,19 +17,22 @@ export const description: INodeProperties[] = [
 			{
 				name: 'Create',
 				value: 'create',
-				description: 'Create a new candidate (name, e-mail, phone, state licenses); returns the candidate number',
+				description:
+					'Create a new candidate (name, e-mail, phone, state licenses); returns the candidate number',
 				action: 'Create a candidate',
 			},
 			{
 				name: 'Find by Email',
 				value: 'findByEmail',
-				description: 'Find the candidates that have an e-mail address; returns nothing when none matches',
+				description:
+					'Find the candidates that have an e-mail address; returns nothing when none matches',
 				action: 'Find candidates by email',
 			},
 			{
 				name: 'Find or Create',
 				value: 'findOrCreate',
-				description: 'Find a candidate by e-mail, or create one when none matches; returns the candidate number either way',
+				description:
+					'Find a candidate by e-mail, or create one when none matches; returns the candidate number either way',
 				action: 'Find or create a candidate',
 			},
 		],

@@ -13,8 +13,15 @@ const properties: INodeProperties[] = [
 
 export const description = showOnlyFor('job', ['get'], properties);
 
-export async function execute(this: IExecuteFunctions, itemIndex: number, client: TrioClient): Promise<IDataObject> {
-	const number = positiveInteger(this.getNodeParameter('job', itemIndex, '', { extractValue: true }), 'Job');
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	client: TrioClient,
+): Promise<IDataObject> {
+	const number = positiveInteger(
+		this.getNodeParameter('job', itemIndex, '', { extractValue: true }),
+		'Job',
+	);
 	const job = await client.request({
 		method: 'GET',
 		path: PATHS.job,

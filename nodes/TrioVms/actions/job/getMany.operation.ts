@@ -6,7 +6,13 @@ import { toModifiedDateQuery } from '../../helpers/dates';
 import { objectsOf } from '../../helpers/output';
 import { simplifyJob } from '../../helpers/simplify';
 import { optionalText, stateAbbreviation } from '../../helpers/validation';
-import { applyReturnAllOrLimit, modifiedAfterFilter, optionsCollection, returnAllAndLimit, showOnlyFor } from '../common.descriptions';
+import {
+	applyReturnAllOrLimit,
+	modifiedAfterFilter,
+	optionsCollection,
+	returnAllAndLimit,
+	showOnlyFor,
+} from '../common.descriptions';
 
 const properties: INodeProperties[] = [
 	...returnAllAndLimit('job'),
@@ -27,7 +33,8 @@ const properties: INodeProperties[] = [
 					{ name: 'On Hold', value: 'OnHold' },
 				],
 				default: 'Open',
-				description: 'Only return jobs with this status (Trio lists open and on-hold jobs; a job no longer listed is closed)',
+				description:
+					'Only return jobs with this status (Trio lists open and on-hold jobs; a job no longer listed is closed)',
 			},
 			{
 				displayName: 'State',
@@ -59,13 +66,24 @@ const properties: INodeProperties[] = [
 
 export const description = showOnlyFor('job', ['getAll'], properties);
 
-export async function execute(this: IExecuteFunctions, itemIndex: number, client: TrioClient): Promise<IDataObject[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	client: TrioClient,
+): Promise<IDataObject[]> {
 	const filters = this.getNodeParameter('filters', itemIndex, {}) as IDataObject;
 	const simplify = this.getNodeParameter('simplify', itemIndex, true) as boolean;
 
-	const modifiedDate = toModifiedDateQuery(filters.modifiedAfter, 'Modified After', this.getTimezone());
+	const modifiedDate = toModifiedDateQuery(
+		filters.modifiedAfter,
+		'Modified After',
+		this.getTimezone(),
+	);
 	const jobStatus = optionalText(filters.jobStatus, 'Job Status');
-	const state = optionalText(filters.state, 'State') === undefined ? undefined : stateAbbreviation(filters.state, 'State');
+	const state =
+		optionalText(filters.state, 'State') === undefined
+			? undefined
+			: stateAbbreviation(filters.state, 'State');
 
 	const response = await client.request({
 		method: 'GET',
@@ -74,8 +92,12 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, client
 		itemIndex,
 	});
 	let jobs = objectsOf(response);
-	if (jobStatus) jobs = jobs.filter((job) => String(job.JobStatus ?? '').toLowerCase() === jobStatus.toLowerCase());
-	if (state) jobs = jobs.filter((job) => String(job.StateAbbreviation ?? '').toUpperCase() === state);
+	if (jobStatus)
+		jobs = jobs.filter(
+			(job) => String(job.JobStatus ?? '').toLowerCase() === jobStatus.toLowerCase(),
+		);
+	if (state)
+		jobs = jobs.filter((job) => String(job.StateAbbreviation ?? '').toUpperCase() === state);
 	jobs = applyReturnAllOrLimit(this, itemIndex, jobs);
 	return simplify ? jobs.map(simplifyJob) : jobs;
 }

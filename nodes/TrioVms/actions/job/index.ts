@@ -16,7 +16,8 @@ export const description: INodeProperties[] = [
 			{
 				name: 'Get',
 				value: 'get',
-				description: 'Get one job by its number, with every detail Trio holds (facility, rates, shift, requirements)',
+				description:
+					'Get one job by its number, with every detail Trio holds (facility, rates, shift, requirements)',
 				action: 'Get a job',
 			},
 			{

@@ -20,8 +20,15 @@ const properties: INodeProperties[] = [
 
 export const description = showOnlyFor('submission', ['accept'], properties);
 
-export async function execute(this: IExecuteFunctions, itemIndex: number, client: TrioClient): Promise<IDataObject> {
-	const submissionNumber = positiveInteger(this.getNodeParameter('submissionNumber', itemIndex, ''), 'Submission Number');
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	client: TrioClient,
+): Promise<IDataObject> {
+	const submissionNumber = positiveInteger(
+		this.getNodeParameter('submissionNumber', itemIndex, ''),
+		'Submission Number',
+	);
 	const reason = optionalText(this.getNodeParameter('reason', itemIndex, ''), 'Reason');
 	const body: IDataObject = { submissionNumber };
 	if (reason !== undefined) body.reason = reason;

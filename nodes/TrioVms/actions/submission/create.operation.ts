@@ -1,7 +1,11 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import type { MultipartPart } from '../../../shared/multipart';
-import { describeIssues, submissionCreateFieldsSchema, type AgencyContact } from '../../../shared/schemas';
+import {
+	describeIssues,
+	submissionCreateFieldsSchema,
+	type AgencyContact,
+} from '../../../shared/schemas';
 import { PATHS } from '../../../shared/service';
 import type { TrioClient } from '../../../shared/transport';
 import { toStartDateTime } from '../../helpers/dates';
@@ -27,7 +31,8 @@ const properties: INodeProperties[] = [
 		default: '',
 		required: true,
 		placeholder: 'e.g. 20511',
-		description: 'The Trio number of the candidate, for example the "number" that Candidate: Find or Create outputs',
+		description:
+			'The Trio number of the candidate, for example the "number" that Candidate: Find or Create outputs',
 	},
 	{
 		displayName: 'Input Binary Field',
@@ -36,7 +41,8 @@ const properties: INodeProperties[] = [
 		default: 'data',
 		required: true,
 		hint: 'The name of the input binary field holding the candidate profile document',
-		description: 'The candidate profile document to upload: PDF, DOC, DOCX, RTF or TXT, under 2.5 MB. Trio requires one with every submission.',
+		description:
+			'The candidate profile document to upload: PDF, DOC, DOCX, RTF or TXT, under 2.5 MB. Trio requires one with every submission.',
 	},
 	{
 		displayName: 'Additional Fields',
@@ -102,7 +108,8 @@ const properties: INodeProperties[] = [
 				name: 'startDate',
 				type: 'dateTime',
 				default: '',
-				description: 'When the candidate can start. Sent as written (a date becomes that day at 00:00), never shifted between time zones.',
+				description:
+					'When the candidate can start. Sent as written (a date becomes that day at 00:00), never shifted between time zones.',
 			},
 		],
 	},
@@ -120,7 +127,14 @@ const properties: INodeProperties[] = [
 				name: 'contact',
 				values: [
 					{ displayName: 'Name', name: 'name', type: 'string', default: '', required: true },
-					{ displayName: 'Email', name: 'email', type: 'string', placeholder: 'name@email.com', default: '', required: true },
+					{
+						displayName: 'Email',
+						name: 'email',
+						type: 'string',
+						placeholder: 'name@email.com',
+						default: '',
+						required: true,
+					},
 					{ displayName: 'Phone Number', name: 'phoneNumber', type: 'string', default: '' },
 				],
 			},
@@ -140,7 +154,8 @@ const properties: INodeProperties[] = [
 			type: 'string',
 			default: '',
 			placeholder: 'e.g. Jane Doe RN.pdf',
-			description: "The file name to send instead of the binary data's own name. Its extension decides the format.",
+			description:
+				"The file name to send instead of the binary data's own name. Its extension decides the format.",
 		},
 	]),
 ];
@@ -177,12 +192,24 @@ function readAgencyContacts(entries: unknown): AgencyContact[] {
 	});
 }
 
-export async function execute(this: IExecuteFunctions, itemIndex: number, client: TrioClient): Promise<IDataObject> {
-	const jobNumber = positiveInteger(this.getNodeParameter('job', itemIndex, '', { extractValue: true }), 'Job');
-	const candidateNumber = positiveInteger(this.getNodeParameter('candidateNumber', itemIndex, ''), 'Candidate Number');
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	client: TrioClient,
+): Promise<IDataObject> {
+	const jobNumber = positiveInteger(
+		this.getNodeParameter('job', itemIndex, '', { extractValue: true }),
+		'Job',
+	);
+	const candidateNumber = positiveInteger(
+		this.getNodeParameter('candidateNumber', itemIndex, ''),
+		'Candidate Number',
+	);
 	const additional = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
-	const contacts = readAgencyContacts(this.getNodeParameter('agencyContacts.contact', itemIndex, []));
+	const contacts = readAgencyContacts(
+		this.getNodeParameter('agencyContacts.contact', itemIndex, []),
+	);
 
 	const parts: MultipartPart[] = [
 		{ name: 'JobNumber', value: String(jobNumber) },
@@ -218,7 +245,10 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, client
 	}
 
 	// The profile document: present, small enough, an accepted format, and really that format.
-	const propertyName = requiredText(this.getNodeParameter('binaryPropertyName', itemIndex, 'data'), 'Input Binary Field');
+	const propertyName = requiredText(
+		this.getNodeParameter('binaryPropertyName', itemIndex, 'data'),
+		'Input Binary Field',
+	);
 	const binaries = this.getInputData()[itemIndex]?.binary ?? {};
 	if (!binaries[propertyName]) {
 		const available = Object.keys(binaries);
@@ -239,7 +269,12 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, client
 		mimeType: binary.mimeType,
 		labels: { binaryProperty: 'Input Binary Field', fileName: 'File Name' },
 	});
-	parts.push({ name: 'CandidateProfileFile', fileName: file.fileName, contentType: file.contentType, data });
+	parts.push({
+		name: 'CandidateProfileFile',
+		fileName: file.fileName,
+		contentType: file.contentType,
+		data,
+	});
 
 	const created = await client.request({
 		method: 'POST',

@@ -6,6 +6,10 @@ import { reasonedProperties, sendReasoned } from './reasoned';
 
 export const description = showOnlyFor('submission', ['decline'], reasonedProperties('decline'));
 
-export async function execute(this: IExecuteFunctions, itemIndex: number, client: TrioClient): Promise<IDataObject> {
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	client: TrioClient,
+): Promise<IDataObject> {
 	return await sendReasoned.call(this, itemIndex, client, 'decline');
 }

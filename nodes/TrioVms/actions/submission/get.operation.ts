@@ -6,12 +6,22 @@ import { objectOf } from '../../helpers/output';
 import { positiveInteger } from '../../helpers/validation';
 import { optionsCollection, showOnlyFor, submissionNumberField } from '../common.descriptions';
 
-const properties: INodeProperties[] = [submissionNumberField('The submission to read'), optionsCollection()];
+const properties: INodeProperties[] = [
+	submissionNumberField('The submission to read'),
+	optionsCollection(),
+];
 
 export const description = showOnlyFor('submission', ['get'], properties);
 
-export async function execute(this: IExecuteFunctions, itemIndex: number, client: TrioClient): Promise<IDataObject> {
-	const number = positiveInteger(this.getNodeParameter('submissionNumber', itemIndex, ''), 'Submission Number');
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	client: TrioClient,
+): Promise<IDataObject> {
+	const number = positiveInteger(
+		this.getNodeParameter('submissionNumber', itemIndex, ''),
+		'Submission Number',
+	);
 	const submission = await client.request({
 		method: 'GET',
 		path: PATHS.submission,

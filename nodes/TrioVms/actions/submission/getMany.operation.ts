@@ -5,7 +5,13 @@ import type { TrioClient } from '../../../shared/transport';
 import { toModifiedDateQuery } from '../../helpers/dates';
 import { objectsOf } from '../../helpers/output';
 import { isBlank, optionalText, positiveInteger } from '../../helpers/validation';
-import { applyReturnAllOrLimit, modifiedAfterFilter, optionsCollection, returnAllAndLimit, showOnlyFor } from '../common.descriptions';
+import {
+	applyReturnAllOrLimit,
+	modifiedAfterFilter,
+	optionsCollection,
+	returnAllAndLimit,
+	showOnlyFor,
+} from '../common.descriptions';
 
 const properties: INodeProperties[] = [
 	...returnAllAndLimit('submission'),
@@ -48,18 +54,38 @@ const properties: INodeProperties[] = [
 
 export const description = showOnlyFor('submission', ['getAll'], properties);
 
-export async function execute(this: IExecuteFunctions, itemIndex: number, client: TrioClient): Promise<IDataObject[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	client: TrioClient,
+): Promise<IDataObject[]> {
 	const filters = this.getNodeParameter('filters', itemIndex, {}) as IDataObject;
 
-	const modifiedDate = toModifiedDateQuery(filters.modifiedAfter, 'Modified After', this.getTimezone());
-	const jobNumber = isBlank(filters.jobNumber) ? undefined : positiveInteger(filters.jobNumber, 'Job Number');
-	const candidateNumber = isBlank(filters.candidateNumber) ? undefined : positiveInteger(filters.candidateNumber, 'Candidate Number');
+	const modifiedDate = toModifiedDateQuery(
+		filters.modifiedAfter,
+		'Modified After',
+		this.getTimezone(),
+	);
+	const jobNumber = isBlank(filters.jobNumber)
+		? undefined
+		: positiveInteger(filters.jobNumber, 'Job Number');
+	const candidateNumber = isBlank(filters.candidateNumber)
+		? undefined
+		: positiveInteger(filters.candidateNumber, 'Candidate Number');
 	const status = optionalText(filters.status, 'Status')?.toLowerCase();
 
-	const response = await client.request({ method: 'GET', path: PATHS.submissions, query: { modifiedDate }, itemIndex });
+	const response = await client.request({
+		method: 'GET',
+		path: PATHS.submissions,
+		query: { modifiedDate },
+		itemIndex,
+	});
 	let submissions = objectsOf(response);
-	if (jobNumber !== undefined) submissions = submissions.filter((s) => Number(s.JobNumber) === jobNumber);
-	if (candidateNumber !== undefined) submissions = submissions.filter((s) => Number(s.CandidateNumber) === candidateNumber);
-	if (status) submissions = submissions.filter((s) => String(s.Status ?? '').toLowerCase() === status);
+	if (jobNumber !== undefined)
+		submissions = submissions.filter((s) => Number(s.JobNumber) === jobNumber);
+	if (candidateNumber !== undefined)
+		submissions = submissions.filter((s) => Number(s.CandidateNumber) === candidateNumber);
+	if (status)
+		submissions = submissions.filter((s) => String(s.Status ?? '').toLowerCase() === status);
 	return applyReturnAllOrLimit(this, itemIndex, submissions);
 }

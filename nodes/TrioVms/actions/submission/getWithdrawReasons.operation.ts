@@ -11,7 +11,11 @@ const properties: INodeProperties[] = [optionsCollection()];
 export const description = showOnlyFor('submission', ['getWithdrawReasons'], properties);
 
 /** One item per reason, as { reason }, keeping any other fields the service sends with it. */
-export async function execute(this: IExecuteFunctions, itemIndex: number, client: TrioClient): Promise<IDataObject[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	client: TrioClient,
+): Promise<IDataObject[]> {
 	const response = await client.request({ method: 'GET', path: PATHS.withdrawReasons, itemIndex });
 	const reasons: IDataObject[] = [];
 	for (const entry of listOf(response)) {

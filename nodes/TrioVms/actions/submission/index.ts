@@ -27,13 +27,15 @@ export const description: INodeProperties[] = [
 			{
 				name: 'Create',
 				value: 'create',
-				description: 'Submit a candidate to a job with their profile document (PDF, DOC, DOCX, RTF or TXT)',
+				description:
+					'Submit a candidate to a job with their profile document (PDF, DOC, DOCX, RTF or TXT)',
 				action: 'Create a submission',
 			},
 			{
 				name: 'Decline',
 				value: 'decline',
-				description: 'Decline an offered submission, giving a reason from the withdraw reasons list',
+				description:
+					'Decline an offered submission, giving a reason from the withdraw reasons list',
 				action: 'Decline a submission',
 			},
 			{
@@ -45,7 +47,8 @@ export const description: INodeProperties[] = [
 			{
 				name: 'Get Many',
 				value: 'getAll',
-				description: 'Get many of your submissions, optionally only those modified after a date or for one job or candidate',
+				description:
+					'Get many of your submissions, optionally only those modified after a date or for one job or candidate',
 				action: 'Get many submissions',
 			},
 			{
@@ -57,7 +60,8 @@ export const description: INodeProperties[] = [
 			{
 				name: 'Withdraw',
 				value: 'withdraw',
-				description: 'Withdraw a submitted candidate, giving a reason from the withdraw reasons list',
+				description:
+					'Withdraw a submitted candidate, giving a reason from the withdraw reasons list',
 				action: 'Withdraw a submission',
 			},
 		],

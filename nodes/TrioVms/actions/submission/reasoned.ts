@@ -47,9 +47,15 @@ export async function sendReasoned(
 	client: TrioClient,
 	action: 'decline' | 'withdraw',
 ): Promise<IDataObject> {
-	const submissionNumber = positiveInteger(this.getNodeParameter('submissionNumber', itemIndex, ''), 'Submission Number');
+	const submissionNumber = positiveInteger(
+		this.getNodeParameter('submissionNumber', itemIndex, ''),
+		'Submission Number',
+	);
 	const reason = requiredText(this.getNodeParameter('reason', itemIndex, ''), 'Reason Name or ID');
-	const description = optionalText(this.getNodeParameter('description', itemIndex, ''), 'Description');
+	const description = optionalText(
+		this.getNodeParameter('description', itemIndex, ''),
+		'Description',
+	);
 	const body: IDataObject = { submissionNumber, reason };
 	if (description !== undefined) body.description = description;
 	const response = await client.request({
@@ -59,5 +65,8 @@ export async function sendReasoned(
 		itemIndex,
 		context: { subject: `submission ${submissionNumber}` },
 	});
-	return objectOf(response, { Number: submissionNumber, [action === 'decline' ? 'declined' : 'withdrawn']: true });
+	return objectOf(response, {
+		Number: submissionNumber,
+		[action === 'decline' ? 'declined' : 'withdrawn']: true,
+	});
 }

@@ -23,7 +23,8 @@ const properties: INodeProperties[] = [
 		default: '',
 		required: true,
 		placeholder: 'https://example.com/webhook/trio',
-		description: 'The HTTPS address Trio sends the events to. To start workflows from Trio events, the Trio VMS Trigger node registers itself instead.',
+		description:
+			'The HTTPS address Trio sends the events to. To start workflows from Trio events, the Trio VMS Trigger node registers itself instead.',
 	},
 	{ ...eventsField, required: true },
 	{
@@ -38,7 +39,11 @@ const properties: INodeProperties[] = [
 
 export const description = showOnlyFor('webhook', ['create'], properties);
 
-export async function execute(this: IExecuteFunctions, itemIndex: number, client: TrioClient): Promise<IDataObject> {
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	client: TrioClient,
+): Promise<IDataObject> {
 	const body: IDataObject = {
 		Name: requiredText(this.getNodeParameter('name', itemIndex, ''), 'Name'),
 		Url: webhookUrl(this.getNodeParameter('url', itemIndex, ''), 'URL'),

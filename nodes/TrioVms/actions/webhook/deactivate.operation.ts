@@ -7,13 +7,22 @@ import { ADMIN_NOTICE, updateRegistration } from './webhookFields';
 
 const properties: INodeProperties[] = [
 	ADMIN_NOTICE,
-	webhookLocator('The registration to switch off. Trio has no delete: a deactivated registration stays listed but receives nothing.'),
+	webhookLocator(
+		'The registration to switch off. Trio has no delete: a deactivated registration stays listed but receives nothing.',
+	),
 	optionsCollection(),
 ];
 
 export const description = showOnlyFor('webhook', ['deactivate'], properties);
 
-export async function execute(this: IExecuteFunctions, itemIndex: number, client: TrioClient): Promise<IDataObject> {
-	const id = requiredText(this.getNodeParameter('webhook', itemIndex, '', { extractValue: true }), 'Webhook Registration');
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	client: TrioClient,
+): Promise<IDataObject> {
+	const id = requiredText(
+		this.getNodeParameter('webhook', itemIndex, '', { extractValue: true }),
+		'Webhook Registration',
+	);
 	return await updateRegistration(client, id, { IsActive: false }, itemIndex);
 }

@@ -13,7 +13,11 @@ const properties: INodeProperties[] = [ADMIN_NOTICE, optionsCollection()];
 export const description = showOnlyFor('webhook', ['getEvents'], properties);
 
 /** One item per event name Trio lets the agency register, with what it means when known. */
-export async function execute(this: IExecuteFunctions, itemIndex: number, client: TrioClient): Promise<IDataObject[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	client: TrioClient,
+): Promise<IDataObject[]> {
 	const response = await client.request({
 		method: 'GET',
 		path: PATHS.webhookEvents,

@@ -1,7 +1,12 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import type { TrioClient } from '../../../shared/transport';
-import { applyReturnAllOrLimit, optionsCollection, returnAllAndLimit, showOnlyFor } from '../common.descriptions';
+import {
+	applyReturnAllOrLimit,
+	optionsCollection,
+	returnAllAndLimit,
+	showOnlyFor,
+} from '../common.descriptions';
 import { ADMIN_NOTICE, listRegistrations } from './webhookFields';
 
 const properties: INodeProperties[] = [
@@ -19,9 +24,14 @@ const properties: INodeProperties[] = [
 
 export const description = showOnlyFor('webhook', ['getAll'], properties);
 
-export async function execute(this: IExecuteFunctions, itemIndex: number, client: TrioClient): Promise<IDataObject[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	client: TrioClient,
+): Promise<IDataObject[]> {
 	const activeOnly = this.getNodeParameter('activeOnly', itemIndex, false) as boolean;
 	let registrations = await listRegistrations(client, itemIndex);
-	if (activeOnly) registrations = registrations.filter((registration) => registration.IsActive !== false);
+	if (activeOnly)
+		registrations = registrations.filter((registration) => registration.IsActive !== false);
 	return applyReturnAllOrLimit(this, itemIndex, registrations);
 }

@@ -19,19 +19,22 @@ export const description: INodeProperties[] = [
 			{
 				name: 'Create',
 				value: 'create',
-				description: 'Register an HTTPS address to receive Trio events (needs agency administrator permission)',
+				description:
+					'Register an HTTPS address to receive Trio events (needs agency administrator permission)',
 				action: 'Create a webhook registration',
 			},
 			{
 				name: 'Deactivate',
 				value: 'deactivate',
-				description: 'Switch a webhook registration off so Trio stops sending to it (Trio has no delete)',
+				description:
+					'Switch a webhook registration off so Trio stops sending to it (Trio has no delete)',
 				action: 'Deactivate a webhook registration',
 			},
 			{
 				name: 'Get Available Events',
 				value: 'getEvents',
-				description: 'Get the event names that can be registered, such as Job Update and Submission Update',
+				description:
+					'Get the event names that can be registered, such as Job Update and Submission Update',
 				action: 'Get available webhook events',
 			},
 			{

@@ -45,8 +45,15 @@ const properties: INodeProperties[] = [
 
 export const description = showOnlyFor('webhook', ['update'], properties);
 
-export async function execute(this: IExecuteFunctions, itemIndex: number, client: TrioClient): Promise<IDataObject> {
-	const id = requiredText(this.getNodeParameter('webhook', itemIndex, '', { extractValue: true }), 'Webhook Registration');
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	client: TrioClient,
+): Promise<IDataObject> {
+	const id = requiredText(
+		this.getNodeParameter('webhook', itemIndex, '', { extractValue: true }),
+		'Webhook Registration',
+	);
 	const changes = this.getNodeParameter('updateFields', itemIndex, {}) as IDataObject;
 	const update: IDataObject = {};
 	if ('name' in changes) update.Name = requiredText(changes.name, 'Name');
@@ -54,7 +61,10 @@ export async function execute(this: IExecuteFunctions, itemIndex: number, client
 	if ('events' in changes) update.Events = readEvents(changes.events, 'Event Names or IDs');
 	if ('isActive' in changes) update.IsActive = optionalBoolean(changes.isActive, 'Active') ?? true;
 	if (!Object.keys(update).length) {
-		throw new FieldError('Update Fields', 'is empty: add at least one field to change (Name, URL, Event Names or IDs, or Active)');
+		throw new FieldError(
+			'Update Fields',
+			'is empty: add at least one field to change (Name, URL, Event Names or IDs, or Active)',
+		);
 	}
 	return await updateRegistration(client, id, update, itemIndex);
 }

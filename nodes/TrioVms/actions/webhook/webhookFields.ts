@@ -21,7 +21,8 @@ export const eventsField: INodeProperties = {
 };
 
 export const ADMIN_NOTICE: INodeProperties = {
-	displayName: 'Managing webhooks needs an API key of a user with the agency administrator permission',
+	displayName:
+		'Managing webhooks needs an API key of a user with the agency administrator permission',
 	name: 'adminNotice',
 	type: 'notice',
 	default: '',
@@ -36,15 +37,20 @@ export function readEvents(value: unknown, field: string): string[] {
 	else throw new FieldError(field, `must be a list of event names, got ${shown(value)}`);
 	const names: string[] = [];
 	for (const entry of list) {
-		if (typeof entry !== 'string') throw new FieldError(field, `must hold event names (text), got ${shown(entry)}`);
+		if (typeof entry !== 'string')
+			throw new FieldError(field, `must hold event names (text), got ${shown(entry)}`);
 		const name = entry.trim();
 		if (name && !names.includes(name)) names.push(name);
 	}
-	if (!names.length) throw new FieldError(field, 'must name at least one event, e.g. Submission Update');
+	if (!names.length)
+		throw new FieldError(field, 'must name at least one event, e.g. Submission Update');
 	return names;
 }
 
-export async function listRegistrations(client: TrioClient, itemIndex?: number): Promise<IDataObject[]> {
+export async function listRegistrations(
+	client: TrioClient,
+	itemIndex?: number,
+): Promise<IDataObject[]> {
 	const response = await client.request({
 		method: 'GET',
 		path: PATHS.webhooks,
@@ -55,7 +61,11 @@ export async function listRegistrations(client: TrioClient, itemIndex?: number):
 }
 
 /** The registration with this Id, read from the service's list (there is no read-one endpoint). */
-export async function findRegistration(client: TrioClient, id: string, itemIndex: number): Promise<IDataObject> {
+export async function findRegistration(
+	client: TrioClient,
+	id: string,
+	itemIndex: number,
+): Promise<IDataObject> {
 	const registrations = await listRegistrations(client, itemIndex);
 	const found = registrations.find((registration) => String(registration.Id ?? '') === id);
 	if (!found) {
@@ -69,7 +79,11 @@ export async function findRegistration(client: TrioClient, id: string, itemIndex
 }
 
 /** Sends a registration: without Id it creates one, with Id it replaces that one. */
-export async function saveRegistration(client: TrioClient, body: IDataObject, itemIndex: number): Promise<IDataObject> {
+export async function saveRegistration(
+	client: TrioClient,
+	body: IDataObject,
+	itemIndex: number,
+): Promise<IDataObject> {
 	const response = await client.request({
 		method: 'POST',
 		path: PATHS.webhooks,
@@ -77,7 +91,10 @@ export async function saveRegistration(client: TrioClient, body: IDataObject, it
 		// Sending the same update twice changes nothing; a create is never repeated.
 		idempotent: body.Id !== undefined,
 		itemIndex,
-		context: { webhookManagement: true, subject: body.Id !== undefined ? `webhook registration ${String(body.Id)}` : undefined },
+		context: {
+			webhookManagement: true,
+			subject: body.Id !== undefined ? `webhook registration ${String(body.Id)}` : undefined,
+		},
 	});
 	return isRecord(response) ? response : body;
 }
