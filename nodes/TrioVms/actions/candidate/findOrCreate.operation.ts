@@ -3,8 +3,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import type { TrioClient } from '../../../shared/transport';
 import { optionsCollection, showOnlyFor } from '../common.descriptions';
 import { candidateFields, emailField, readCandidate } from './candidateFields';
-import { createCandidate } from './create.operation';
-import { findCandidates } from './findByEmail.operation';
+import { createCandidate, findCandidates } from './candidateRequests';
 
 const properties: INodeProperties[] = [
 	{

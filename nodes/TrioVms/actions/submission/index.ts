@@ -4,7 +4,7 @@ import * as accept from './accept.operation';
 import * as create from './create.operation';
 import * as decline from './decline.operation';
 import * as get from './get.operation';
-import * as getAll from './getMany.operation';
+import * as getAll from './getAll.operation';
 import * as getWithdrawReasons from './getWithdrawReasons.operation';
 import * as withdraw from './withdraw.operation';
 

@@ -3,7 +3,7 @@ import type { INodeProperties } from 'n8n-workflow';
 import * as create from './create.operation';
 import * as deactivate from './deactivate.operation';
 import * as getEvents from './getEvents.operation';
-import * as getAll from './getMany.operation';
+import * as getAll from './getAll.operation';
 import * as update from './update.operation';
 
 export const operations = { create, deactivate, getAll, getEvents, update };
