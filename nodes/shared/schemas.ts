@@ -463,18 +463,7 @@ export function nameOfListItem(item: unknown): string | undefined {
 	return undefined;
 }
 
-/** Turns zod issues into "Field: message" lines that name the field the way a user sees it. */
-export function describeIssues(
-	error: z.ZodError,
-	fieldLabels: Record<string, string> = {},
-): string[] {
-	return error.issues.map((issue) => {
-		const path = issue.path.join('.');
-		const label = fieldLabels[String(issue.path[0] ?? '')] ?? (path || 'body');
-		const where =
-			issue.path.length > 1 && fieldLabels[String(issue.path[0])]
-				? `${label} (${issue.path.slice(1).join('.')})`
-				: label;
-		return `${where}: ${issue.message}`;
-	});
+/** Turns zod issues into "path: message" lines, for reports of payloads that differ from the spec. */
+export function describeIssues(error: z.ZodError): string[] {
+	return error.issues.map((issue) => `${issue.path.join('.') || 'body'}: ${issue.message}`);
 }

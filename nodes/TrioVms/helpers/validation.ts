@@ -3,6 +3,8 @@
  * service wants or throws a FieldError naming the field the way the user sees it; the router turns
  * a FieldError into a NodeOperationError for the item, before anything is sent.
  */
+import type { ZodError } from 'zod';
+
 import { isValidEmail } from '../../shared/schemas';
 import { isUsStateAbbreviation, US_STATES } from '../../shared/service';
 
@@ -18,6 +20,20 @@ export class FieldError extends Error {
 		super(`"${field}" ${problem}`);
 		this.name = 'FieldError';
 	}
+}
+
+/**
+ * The first problem zod found, as the FieldError of the field the user sees: `labels` maps the
+ * request's keys to field names; a nested path is added in brackets ("State Licenses (0.state)").
+ */
+export function fieldErrorFromZod(error: ZodError, labels: Record<string, string>): FieldError {
+	const [issue] = error.issues;
+	const [key, ...rest] = issue.path.map(String);
+	const label = key === undefined ? undefined : labels[key];
+	const field = label
+		? `${label}${rest.length ? ` (${rest.join('.')})` : ''}`
+		: issue.path.join('.') || 'body';
+	return new FieldError(field, issue.message);
 }
 
 /** Shows a received value in a message: short, quoted, never "[object Object]". */

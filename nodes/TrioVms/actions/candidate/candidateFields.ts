@@ -6,13 +6,13 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 
 import {
 	candidateCreateSchema,
-	describeIssues,
 	type CandidateCreateRequest,
 	type CandidateStateLicense,
 } from '../../../shared/schemas';
 import { US_STATES } from '../../../shared/service';
 import { toDateOnly } from '../../helpers/dates';
 import {
+	fieldErrorFromZod,
 	FieldError,
 	isBlank,
 	optionalBoolean,
@@ -176,10 +176,6 @@ export function readCandidate(this: IExecuteFunctions, itemIndex: number): Candi
 
 	// The shared schema is the service's rule book: nothing it refuses is sent.
 	const checked = candidateCreateSchema.safeParse(body);
-	if (!checked.success) {
-		const [first] = describeIssues(checked.error, LABELS);
-		const [field, ...rest] = first.split(': ');
-		throw new FieldError(field, rest.join(': '));
-	}
+	if (!checked.success) throw fieldErrorFromZod(checked.error, LABELS);
 	return body;
 }

@@ -2,9 +2,9 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 
 import type { MultipartPart } from '../../../shared/multipart';
 import {
-	describeIssues,
 	submissionCreateFieldsSchema,
 	type AgencyContact,
+	type SubmissionCreateFields,
 } from '../../../shared/schemas';
 import { PATHS } from '../../../shared/service';
 import type { TrioClient } from '../../../shared/transport';
@@ -12,6 +12,7 @@ import { toStartDateTime } from '../../helpers/dates';
 import { objectOf } from '../../helpers/output';
 import { checkProfileFile } from '../../helpers/profileFile';
 import {
+	fieldErrorFromZod,
 	FieldError,
 	isBlank,
 	optionalAmount,
@@ -162,14 +163,15 @@ const properties: INodeProperties[] = [
 
 export const description = showOnlyFor('submission', ['create'], properties);
 
-const TEXT_FIELDS: Array<[key: string, part: string, label: string]> = [
+/** The text fields: node parameter, form part, the label the user sees. */
+const TEXT_FIELDS = [
 	['bestContactDescription', 'BestContactDescription', 'Best Contact'],
 	['availabilityDescription', 'AvailabilityDescription', 'Availability'],
 	['daysOffDescription', 'DaysOffDescription', 'Days Off'],
 	['experienceDescription', 'ExperienceDescription', 'Experience'],
 	['description', 'Description', 'Description'],
 	['modifyNote', 'ModifyNote', 'Modify Note'],
-];
+] as const satisfies ReadonlyArray<readonly [string, keyof SubmissionCreateFields, string]>;
 
 const LABELS: Record<string, string> = {
 	JobNumber: 'Job',
@@ -192,57 +194,57 @@ function readAgencyContacts(entries: unknown): AgencyContact[] {
 	});
 }
 
+/** The item's submission fields, read and checked against the service's rules. */
+function readSubmissionFields(
+	context: IExecuteFunctions,
+	itemIndex: number,
+): SubmissionCreateFields {
+	// Checked in the order the fields appear, so the first problem reported is the first one seen.
+	const fields: SubmissionCreateFields = {
+		JobNumber: positiveInteger(
+			context.getNodeParameter('job', itemIndex, '', { extractValue: true }),
+			'Job',
+		),
+		CandidateNumber: positiveInteger(
+			context.getNodeParameter('candidateNumber', itemIndex, ''),
+			'Candidate Number',
+		),
+	};
+	const additional = context.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
+	const contacts = readAgencyContacts(
+		context.getNodeParameter('agencyContacts.contact', itemIndex, []),
+	);
+	for (const [key, part, label] of TEXT_FIELDS) fields[part] = optionalText(additional[key], label);
+	fields.BillRateAmount = optionalAmount(additional.billRateAmount, 'Bill Rate Amount');
+	fields.StartDate = toStartDateTime(additional.startDate, 'Start Date');
+	if (contacts.length) fields.AgencyContacts = contacts;
+	const checked = submissionCreateFieldsSchema.safeParse(fields);
+	if (!checked.success) throw fieldErrorFromZod(checked.error, LABELS);
+	return checked.data;
+}
+
+/** One form part per given field, in the schema's order; AgencyContacts travels as JSON text. */
+function formParts(fields: SubmissionCreateFields): MultipartPart[] {
+	const parts: MultipartPart[] = [];
+	for (const name of Object.keys(submissionCreateFieldsSchema.shape) as Array<
+		keyof SubmissionCreateFields
+	>) {
+		const value = fields[name];
+		if (value === undefined) continue;
+		parts.push({ name, value: typeof value === 'object' ? JSON.stringify(value) : String(value) });
+	}
+	return parts;
+}
+
 export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
 	client: TrioClient,
 ): Promise<IDataObject> {
-	const jobNumber = positiveInteger(
-		this.getNodeParameter('job', itemIndex, '', { extractValue: true }),
-		'Job',
-	);
-	const candidateNumber = positiveInteger(
-		this.getNodeParameter('candidateNumber', itemIndex, ''),
-		'Candidate Number',
-	);
-	const additional = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
+	const fields = readSubmissionFields(this, itemIndex);
+	const { JobNumber: jobNumber, CandidateNumber: candidateNumber } = fields;
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
-	const contacts = readAgencyContacts(
-		this.getNodeParameter('agencyContacts.contact', itemIndex, []),
-	);
-
-	const parts: MultipartPart[] = [
-		{ name: 'JobNumber', value: String(jobNumber) },
-		{ name: 'CandidateNumber', value: String(candidateNumber) },
-	];
-	const fields: IDataObject = { JobNumber: jobNumber, CandidateNumber: candidateNumber };
-	for (const [key, part, label] of TEXT_FIELDS) {
-		const text = optionalText(additional[key], label);
-		if (text !== undefined) {
-			parts.push({ name: part, value: text });
-			fields[part] = text;
-		}
-	}
-	const billRate = optionalAmount(additional.billRateAmount, 'Bill Rate Amount');
-	if (billRate !== undefined) {
-		parts.push({ name: 'BillRateAmount', value: String(billRate) });
-		fields.BillRateAmount = billRate;
-	}
-	const startDate = toStartDateTime(additional.startDate, 'Start Date');
-	if (startDate !== undefined) {
-		parts.push({ name: 'StartDate', value: startDate });
-		fields.StartDate = startDate;
-	}
-	if (contacts.length) {
-		parts.push({ name: 'AgencyContacts', value: JSON.stringify(contacts) });
-		fields.AgencyContacts = contacts as unknown as IDataObject[];
-	}
-	const checked = submissionCreateFieldsSchema.safeParse(fields);
-	if (!checked.success) {
-		const [first] = describeIssues(checked.error, LABELS);
-		const [field, ...rest] = first.split(': ');
-		throw new FieldError(field, rest.join(': '));
-	}
+	const parts = formParts(fields);
 
 	// The profile document: present, small enough, an accepted format, and really that format.
 	const propertyName = requiredText(
