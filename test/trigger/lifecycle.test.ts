@@ -286,6 +286,48 @@ describe('activation lifecycle', () => {
 	});
 });
 
+describe('deactivation while the service is failing', () => {
+	it('resolves, forgets the state and the token, and logs what failed when the service is down', async () => {
+		const hooks = hooksFor(['Job Update', 'Submission Update']);
+		await hooks.activate();
+		const token = scopeOf(hooks).token;
+		sandbox.setFaults({ endpoints: { '*': { failRate: 1, failStatus: 503 } } });
+		// n8n's own cleanup has no guard: a throw here would strand its webhook rows.
+		await expect(hooks.deactivate()).resolves.not.toThrow();
+		expect(hooks.staticData()).toEqual({});
+		sandbox.clearFaults();
+		// The token is forgotten in this process too: a delivery with it is refused.
+		const delivery = await hooks.deliver({
+			query: { event: 'Job Update', token },
+			body: PAYLOADS['Job Update'],
+		});
+		expect(delivery.status).toBe(403);
+		// What could not be switched off is reused, not piled up, at the next activation.
+		await hooks.activate();
+		expect(await active()).toHaveLength(2);
+		expect(await registrations()).toHaveLength(2);
+	});
+
+	it('switches off the remembered registrations when only the listing fails', async () => {
+		const hooks = hooksFor(['Job Update', 'Submission Update']);
+		await hooks.activate();
+		sandbox.setFaults({ endpoints: { 'GET /api/v3/Webhooks': { failRate: 1, failStatus: 500 } } });
+		await hooks.deactivate();
+		sandbox.clearFaults();
+		expect(await active()).toHaveLength(0);
+		expect(hooks.staticData()).toEqual({});
+	});
+
+	it('tries every registration when one of them fails', async () => {
+		const hooks = hooksFor(['Job Update', 'Submission Update', 'Per Diem Shift Opened']);
+		await hooks.activate();
+		sandbox.setFaults({ endpoints: { 'POST /api/v3/Webhooks': { failNext: 1, failStatus: 500 } } });
+		await hooks.deactivate();
+		expect(await active()).toHaveLength(1);
+		expect(hooks.staticData()).toEqual({});
+	});
+});
+
 describe('receiving deliveries', () => {
 	async function activeHooks(events: string[], extra: INodeParameters = {}): Promise<TriggerHooks> {
 		const hooks = hooksFor(events, extra);

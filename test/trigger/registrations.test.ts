@@ -1,19 +1,21 @@
 import { NodeApiError, NodeOperationError, type INode } from 'n8n-workflow';
 
 import type { WebhookRegistration } from '../../nodes/shared/schemas';
+import { readRegistrationList as readListing } from '../../nodes/shared/webhookRegistrations';
 import {
-	buildRegistrationUrl,
 	checkInPlace,
-	explainFailure,
 	planRemoval,
 	planSync,
-	readListing,
-	readRegistrationUrl,
-	registrationName,
 	resolveRegistrationStrings,
 	sameEventName,
+} from '../../nodes/TrioVmsTrigger/planner';
+import {
+	buildRegistrationUrl,
+	readRegistrationUrl,
+	registrationName,
 	urlBase,
-} from '../../nodes/TrioVmsTrigger/registrations';
+} from '../../nodes/TrioVmsTrigger/registrationUrls';
+import { explainFailure } from '../../nodes/TrioVmsTrigger/registrations';
 import type { ScopeState } from '../../nodes/TrioVmsTrigger/state';
 
 const URL_NOW = 'https://n8n.agency.com/webhook/abc-123/webhook';
@@ -101,6 +103,39 @@ describe('readListing', () => {
 		expect(readListing(undefined)).toEqual([]);
 		expect(readListing({ value: [{ Id: 'a' }] }).map((r) => r.Id)).toEqual(['a']);
 		expect(() => readListing('<html>')).toThrow(/instead of a list/);
+	});
+});
+
+describe('readListing: field names in any letter case', () => {
+	it('reads camelCase and upper-case names of the spec fields, keeping the rest', () => {
+		const listing = readListing([
+			{
+				id: 'a',
+				name: 'x',
+				url: URL_NOW,
+				events: ['Job Update'],
+				isActive: false,
+				createdBy: 'me',
+			},
+			{ ID: 9, URL: URL_OLD, IsActive: true },
+		]);
+		expect(listing).toEqual([
+			{
+				Id: 'a',
+				Name: 'x',
+				Url: URL_NOW,
+				Events: ['Job Update'],
+				IsActive: false,
+				createdBy: 'me',
+			},
+			{ Id: '9', Url: URL_OLD, IsActive: true },
+		]);
+	});
+
+	it('refuses a listing whose entries exist but none can be read, naming the fields it saw', () => {
+		expect(() => readListing([{ registrationKey: 'a', target: URL_NOW }])).toThrow(
+			/listed 1 webhook registration, but none could be read.*registrationKey, target/,
+		);
 	});
 });
 

@@ -10,6 +10,7 @@ import type {
 
 import { PATHS } from '../../shared/service';
 import { createTrioClient } from '../../shared/transport';
+import { listRegistrations } from '../../shared/webhookRegistrations';
 import { objectsOf } from '../helpers/output';
 import { jobLabel, matchesFilter, text } from '../helpers/search';
 
@@ -40,22 +41,13 @@ export async function searchWebhooks(
 	this: ILoadOptionsFunctions,
 	filter?: string,
 ): Promise<INodeListSearchResult> {
-	const client = createTrioClient(this);
-	const registrations = objectsOf(
-		await client.request({
-			method: 'GET',
-			path: PATHS.webhooks,
-			context: { webhookManagement: true },
-		}),
-	);
+	const registrations = await listRegistrations(createTrioClient(this));
 	const results: INodeListSearchItems[] = [];
 	for (const registration of registrations) {
-		if (registration.Id === undefined || registration.Id === null) continue;
 		const state = registration.IsActive === false ? ' (inactive)' : '';
-		const label = `${text(registration.Name) || text(registration.Id)}${state}`;
-		if (!matchesFilter(`${label} ${text(registration.Url)} ${text(registration.Id)}`, filter))
-			continue;
-		results.push({ name: label, value: text(registration.Id) });
+		const label = `${text(registration.Name) || registration.Id}${state}`;
+		if (!matchesFilter(`${label} ${text(registration.Url)} ${registration.Id}`, filter)) continue;
+		results.push({ name: label, value: registration.Id });
 	}
 	return { results };
 }

@@ -3,7 +3,8 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import type { TrioClient } from '../../../shared/transport';
 import { optionalBoolean, requiredText, webhookUrl } from '../../helpers/validation';
 import { optionsCollection, showOnlyFor } from '../common.descriptions';
-import { ADMIN_NOTICE, eventsField, readEvents, saveRegistration } from './webhookFields';
+import { saveRegistration } from '../../../shared/webhookRegistrations';
+import { ADMIN_NOTICE, eventsField, readEvents } from './webhookFields';
 
 const properties: INodeProperties[] = [
 	ADMIN_NOTICE,
@@ -44,11 +45,12 @@ export async function execute(
 	itemIndex: number,
 	client: TrioClient,
 ): Promise<IDataObject> {
-	const body: IDataObject = {
+	const request = {
 		Name: requiredText(this.getNodeParameter('name', itemIndex, ''), 'Name'),
 		Url: webhookUrl(this.getNodeParameter('url', itemIndex, ''), 'URL'),
 		Events: readEvents(this.getNodeParameter('events', itemIndex, []), 'Event Names or IDs'),
 		IsActive: optionalBoolean(this.getNodeParameter('isActive', itemIndex, true), 'Active') ?? true,
 	};
-	return await saveRegistration(client, body, itemIndex);
+	const saved = await saveRegistration(client, request, { itemIndex });
+	return saved.answer;
 }

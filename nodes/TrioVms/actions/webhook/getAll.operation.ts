@@ -7,7 +7,8 @@ import {
 	returnAllAndLimit,
 	showOnlyFor,
 } from '../common.descriptions';
-import { ADMIN_NOTICE, listRegistrations } from './webhookFields';
+import { listRegistrations } from '../../../shared/webhookRegistrations';
+import { ADMIN_NOTICE } from './webhookFields';
 
 const properties: INodeProperties[] = [
 	ADMIN_NOTICE,
@@ -30,7 +31,7 @@ export async function execute(
 	client: TrioClient,
 ): Promise<IDataObject[]> {
 	const activeOnly = this.getNodeParameter('activeOnly', itemIndex, false) as boolean;
-	let registrations = await listRegistrations(client, itemIndex);
+	let registrations = (await listRegistrations(client, { itemIndex })) as IDataObject[];
 	if (activeOnly)
 		registrations = registrations.filter((registration) => registration.IsActive !== false);
 	return applyReturnAllOrLimit(this, itemIndex, registrations);

@@ -1,10 +1,9 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { isTrioEventName, TRIO_EVENTS } from '../../../shared/events';
-import { nameOfListItem } from '../../../shared/schemas';
-import { PATHS } from '../../../shared/service';
 import type { TrioClient } from '../../../shared/transport';
-import { isRecord, listOf } from '../../helpers/output';
+import { listWebhookEvents } from '../../../shared/webhookRegistrations';
+import { isRecord } from '../../helpers/output';
 import { optionsCollection, showOnlyFor } from '../common.descriptions';
 import { ADMIN_NOTICE } from './webhookFields';
 
@@ -18,16 +17,8 @@ export async function execute(
 	itemIndex: number,
 	client: TrioClient,
 ): Promise<IDataObject[]> {
-	const response = await client.request({
-		method: 'GET',
-		path: PATHS.webhookEvents,
-		itemIndex,
-		context: { webhookManagement: true },
-	});
 	const events: IDataObject[] = [];
-	for (const entry of listOf(response)) {
-		const name = nameOfListItem(entry);
-		if (name === undefined) continue;
+	for (const { name, entry } of await listWebhookEvents(client, { itemIndex })) {
 		const event: IDataObject = { name };
 		if (isTrioEventName(name)) event.description = TRIO_EVENTS[name].description;
 		events.push(isRecord(entry) ? { ...event, ...entry } : event);

@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import type { TrioClient } from '../../../shared/transport';
+import type { RegistrationRequest } from '../../../shared/webhookRegistrations';
 import { FieldError, optionalBoolean, requiredText, webhookUrl } from '../../helpers/validation';
 import { optionsCollection, showOnlyFor, webhookLocator } from '../common.descriptions';
 import { ADMIN_NOTICE, eventsField, readEvents, updateRegistration } from './webhookFields';
@@ -55,7 +56,7 @@ export async function execute(
 		'Webhook Registration',
 	);
 	const changes = this.getNodeParameter('updateFields', itemIndex, {}) as IDataObject;
-	const update: IDataObject = {};
+	const update: Partial<RegistrationRequest> = {};
 	if ('name' in changes) update.Name = requiredText(changes.name, 'Name');
 	if ('url' in changes) update.Url = webhookUrl(changes.url, 'URL');
 	if ('events' in changes) update.Events = readEvents(changes.events, 'Event Names or IDs');

@@ -1,12 +1,17 @@
 /**
- * Webhook registration fields and helpers shared by the webhook operations. Every request here
- * carries webhookManagement, so that a 403 explains the agency administrator permission.
+ * Fields and checks shared by the webhook operations, and the read-merge-save that Update and
+ * Deactivate share. The requests themselves live in nodes/shared/webhookRegistrations.ts.
  */
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import { PATHS } from '../../../shared/service';
 import type { TrioClient } from '../../../shared/transport';
-import { isRecord, objectsOf } from '../../helpers/output';
+import {
+	asRequest,
+	listRegistrations,
+	saveRegistration,
+	type RegistrationRequest,
+	type WebhookRegistration,
+} from '../../../shared/webhookRegistrations';
 import { FieldError, isBlank, shown } from '../../helpers/validation';
 
 export const eventsField: INodeProperties = {
@@ -47,27 +52,14 @@ export function readEvents(value: unknown, field: string): string[] {
 	return names;
 }
 
-export async function listRegistrations(
-	client: TrioClient,
-	itemIndex?: number,
-): Promise<IDataObject[]> {
-	const response = await client.request({
-		method: 'GET',
-		path: PATHS.webhooks,
-		itemIndex,
-		context: { webhookManagement: true },
-	});
-	return objectsOf(response).filter((entry) => isRecord(entry));
-}
-
 /** The registration with this Id, read from the service's list (there is no read-one endpoint). */
 export async function findRegistration(
 	client: TrioClient,
 	id: string,
 	itemIndex: number,
-): Promise<IDataObject> {
-	const registrations = await listRegistrations(client, itemIndex);
-	const found = registrations.find((registration) => String(registration.Id ?? '') === id);
+): Promise<WebhookRegistration> {
+	const registrations = await listRegistrations(client, { itemIndex });
+	const found = registrations.find((registration) => registration.Id === id);
 	if (!found) {
 		throw new FieldError(
 			'Webhook Registration',
@@ -78,27 +70,6 @@ export async function findRegistration(
 	return found;
 }
 
-/** Sends a registration: without Id it creates one, with Id it replaces that one. */
-export async function saveRegistration(
-	client: TrioClient,
-	body: IDataObject,
-	itemIndex: number,
-): Promise<IDataObject> {
-	const response = await client.request({
-		method: 'POST',
-		path: PATHS.webhooks,
-		body,
-		// Sending the same update twice changes nothing; a create is never repeated.
-		idempotent: body.Id !== undefined,
-		itemIndex,
-		context: {
-			webhookManagement: true,
-			subject: body.Id !== undefined ? `webhook registration ${String(body.Id)}` : undefined,
-		},
-	});
-	return isRecord(response) ? response : body;
-}
-
 /**
  * Changes an existing registration. Trio replaces the whole registration on update, so the
  * fields not being changed are copied from its current state.
@@ -106,17 +77,12 @@ export async function saveRegistration(
 export async function updateRegistration(
 	client: TrioClient,
 	id: string,
-	changes: IDataObject,
+	changes: Partial<RegistrationRequest>,
 	itemIndex: number,
 ): Promise<IDataObject> {
 	const current = await findRegistration(client, id, itemIndex);
-	const body: IDataObject = {
-		Id: id,
-		Name: current.Name ?? '',
-		Url: current.Url ?? '',
-		Events: Array.isArray(current.Events) ? current.Events : [],
-		IsActive: current.IsActive ?? true,
-		...changes,
-	};
-	return await saveRegistration(client, body, itemIndex);
+	const saved = await saveRegistration(client, asRequest(current, { ...changes, Id: id }), {
+		itemIndex,
+	});
+	return saved.answer;
 }

@@ -1,0 +1,58 @@
+/**
+ * One delivery from Trio VMS: judged by receive.ts (token, event, body), checked against the
+ * duplicate memory, and turned into the workflow's items. Per-request work stays here and in
+ * receive.ts, where it is measured (bench/benchmarks/trigger-receive.ts).
+ */
+import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
+
+import { DEFAULT_WINDOW, deliveryFingerprint, deliveryMemory } from './dedup';
+import { selectedEvents, triggerKey } from './nodeContext';
+import { buildItems, judgeDelivery } from './receive';
+import { issuedToken, readScope, scopeForMode } from './state';
+
+export async function receiveDelivery(context: IWebhookFunctions): Promise<IWebhookResponseData> {
+	const scope = scopeForMode(context.getMode());
+	const stored = readScope(context.getWorkflowStaticData('node'), scope);
+	const request = context.getRequestObject();
+	const verdict = judgeDelivery({
+		expectedToken: stored?.token ?? issuedToken(triggerKey(context, scope)),
+		query: context.getQueryData(),
+		contentType: request.headers['content-type'],
+		parsedBody: context.getBodyData(),
+		rawBody: (request as { rawBody?: Buffer }).rawBody,
+		selectedEvents: selectedEvents(context),
+	});
+
+	const respond = (status: number, body: IDataObject): IWebhookResponseData => {
+		context.getResponseObject().status(status).json(body);
+		return { noWebhookResponse: true };
+	};
+
+	if (verdict.kind === 'refuse') {
+		context.logger.warn(
+			`Trio VMS Trigger refused a delivery (${verdict.status}): ${verdict.message}`,
+		);
+		return respond(verdict.status, { message: verdict.message });
+	}
+	if (verdict.kind === 'ignore') {
+		context.logger.info(`Trio VMS Trigger: ${verdict.message}`);
+		return respond(200, { received: true, ignored: verdict.message });
+	}
+
+	if (context.getNodeParameter('ignoreDuplicates', true) as boolean) {
+		const key = triggerKey(context, scope);
+		const window = context.getNodeParameter('duplicateWindow', DEFAULT_WINDOW) as number;
+		if (deliveryMemory.seen(key, deliveryFingerprint(verdict.event, verdict.payload), window)) {
+			context.logger.info(`Trio VMS Trigger dropped a duplicate "${verdict.event}" delivery`);
+			return respond(200, { received: true, duplicate: true });
+		}
+	}
+
+	const items = buildItems({
+		event: verdict.event,
+		payload: verdict.payload,
+		receivedAt: new Date().toISOString(),
+		split: context.getNodeParameter('splitShifts', true) as boolean,
+	});
+	return { workflowData: [context.helpers.returnJsonArray(items)] };
+}

@@ -1,0 +1,247 @@
+/**
+ * Which of the service's registrations belong to this trigger, and what activation and
+ * deactivation have to change: pure functions of the listing, the stored state and the wanted
+ * events, so every rule is tested without a service. registrations.ts carries the plans out.
+ *
+ * One registration per selected event. The service has no DELETE: a registration is switched
+ * off with `IsActive: false`.
+ */
+import type { TrioEventName } from '../shared/events';
+import { nameOfListItem } from '../shared/schemas';
+import {
+	asRequest,
+	type RegistrationRequest,
+	type WebhookRegistration,
+} from '../shared/webhookRegistrations';
+import { buildRegistrationUrl, readRegistrationUrl, urlBase } from './registrationUrls';
+import type { ScopeState } from './state';
+
+/** Compares event names the way a person would: case, spaces and punctuation ignored. */
+export function sameEventName(a: string, b: string): boolean {
+	const canonical = (value: string) => value.toLowerCase().replace(/[^a-z0-9]/g, '');
+	return canonical(a) === canonical(b);
+}
+
+export function isActive(registration: WebhookRegistration): boolean {
+	// Listing shape is decided, not documented: a registration that does not say is taken as active.
+	return registration.IsActive !== false;
+}
+
+/** Whether a registration is for this event: by its Events, or by the event in its URL. */
+export function servesEvent(registration: WebhookRegistration, event: TrioEventName): boolean {
+	if ((registration.Events ?? []).some((name) => sameEventName(name, event))) return true;
+	const fromUrl = readRegistrationUrl(registration.Url)?.event;
+	return fromUrl !== undefined && sameEventName(fromUrl, event);
+}
+
+/**
+ * The service's spelling of each event, where `GET /api/v3/Webhooks/Events` answers (its
+ * list wins); our names otherwise. `missing` lists events the service does not offer.
+ */
+export function resolveRegistrationStrings(
+	events: readonly TrioEventName[],
+	serviceList: unknown,
+): { strings: Map<TrioEventName, string>; missing: TrioEventName[] } {
+	const strings = new Map<TrioEventName, string>();
+	const missing: TrioEventName[] = [];
+	const offered = Array.isArray(serviceList)
+		? serviceList
+				.map(nameOfListItem)
+				.filter((name): name is string => typeof name === 'string' && name.trim() !== '')
+		: [];
+	for (const event of events) {
+		if (offered.length === 0) {
+			strings.set(event, event);
+			continue;
+		}
+		const match =
+			offered.find((name) => name === event) ?? offered.find((name) => sameEventName(name, event));
+		if (match) strings.set(event, match);
+		else {
+			missing.push(event);
+			strings.set(event, event);
+		}
+	}
+	return { strings, missing };
+}
+
+export interface InPlaceCheck {
+	inPlace: boolean;
+	/** Why not, in words for the log. */
+	reason?: string;
+}
+
+/**
+ * True only when every selected event has an ACTIVE registration at exactly the current URL
+ * with the current token, nothing else of this node is active, and no event that is no longer
+ * selected is still registered.
+ */
+export function checkInPlace(input: {
+	listing: WebhookRegistration[];
+	events: readonly TrioEventName[];
+	stored: ScopeState | undefined;
+	webhookUrl: string;
+}): InPlaceCheck {
+	const { listing, events, stored, webhookUrl } = input;
+	if (events.length === 0) return { inPlace: false, reason: 'no event is selected' };
+	if (!stored) return { inPlace: false, reason: 'nothing is registered yet' };
+	if (stored.webhookUrl !== webhookUrl)
+		return { inPlace: false, reason: "n8n's webhook address changed" };
+	const storedEvents = Object.keys(stored.ids) as TrioEventName[];
+	const extra = storedEvents.filter((event) => !events.includes(event));
+	if (extra.length) return { inPlace: false, reason: `no longer selected: ${extra.join(', ')}` };
+
+	const base = urlBase(webhookUrl);
+	const byId = new Map(listing.map((registration) => [registration.Id, registration]));
+	const ours = new Set<string>();
+	for (const event of events) {
+		const id = stored.ids[event];
+		const registration = id ? byId.get(id) : undefined;
+		if (!id || !registration) return { inPlace: false, reason: `no registration for ${event}` };
+		if (!isActive(registration))
+			return { inPlace: false, reason: `the registration for ${event} is inactive` };
+		const parts = readRegistrationUrl(registration.Url);
+		if (
+			!parts ||
+			parts.base !== base ||
+			parts.event === undefined ||
+			!sameEventName(parts.event, event) ||
+			parts.token !== stored.token
+		) {
+			return { inPlace: false, reason: `the registration for ${event} points to another address` };
+		}
+		if (!servesEvent(registration, event))
+			return { inPlace: false, reason: `the registration for ${event} lists other events` };
+		ours.add(registration.Id);
+	}
+	const stray = listing.find(
+		(registration) =>
+			!ours.has(registration.Id) && isActive(registration) && urlBase(registration.Url) === base,
+	);
+	if (stray)
+		return {
+			inPlace: false,
+			reason: `another active registration (${stray.Id}) points to this node`,
+		};
+	return { inPlace: true };
+}
+
+export interface PlannedSave {
+	event: TrioEventName;
+	request: RegistrationRequest;
+}
+
+export interface SyncPlan {
+	/** Already exactly as wanted. */
+	unchanged: Array<{ event: TrioEventName; id: string }>;
+	/** Updates (with Id: re-activate, new URL or name) and creates (without Id). */
+	save: PlannedSave[];
+	/** Registrations of this node that must stop: unselected events, strays, duplicates. */
+	deactivate: RegistrationRequest[];
+}
+
+function deactivation(registration: WebhookRegistration): RegistrationRequest {
+	return asRequest(registration, { Name: registration.Name || 'n8n', IsActive: false });
+}
+
+function belongsToNode(
+	registration: WebhookRegistration,
+	base: string | undefined,
+	stored: ScopeState | undefined,
+): boolean {
+	if (stored && Object.values(stored.ids).includes(registration.Id)) return true;
+	const parts = readRegistrationUrl(registration.Url);
+	if (!parts) return false;
+	if (base !== undefined && parts.base === base) return true;
+	// Left behind at a previous address of this node: recognisable by the stored token.
+	return (
+		stored !== undefined &&
+		parts.base === urlBase(stored.webhookUrl) &&
+		parts.token === stored.token
+	);
+}
+
+/**
+ * What `create` has to do. Each selected event reuses, in this order, the registration stored
+ * for it, or one at this node's URL for that event (preferring an active one), and is created
+ * only when neither exists. Every other active registration of this node is deactivated.
+ */
+export function planSync(input: {
+	listing: WebhookRegistration[];
+	events: readonly TrioEventName[];
+	stored: ScopeState | undefined;
+	webhookUrl: string;
+	token: string;
+	nameFor: (event: TrioEventName) => string;
+	registrationString?: (event: TrioEventName) => string;
+}): SyncPlan {
+	const { listing, events, stored, webhookUrl, token, nameFor } = input;
+	const registrationString = input.registrationString ?? ((event: TrioEventName) => event);
+	const base = urlBase(webhookUrl);
+	const byId = new Map(listing.map((registration) => [registration.Id, registration]));
+	const claimed = new Set<string>();
+	const plan: SyncPlan = { unchanged: [], save: [], deactivate: [] };
+
+	for (const event of events) {
+		const desired: RegistrationRequest = {
+			Name: nameFor(event),
+			Url: buildRegistrationUrl(webhookUrl, event, token),
+			Events: [registrationString(event)],
+			IsActive: true,
+		};
+		const storedId = stored?.ids[event];
+		let match = storedId && !claimed.has(storedId) ? byId.get(storedId) : undefined;
+		if (!match) {
+			const candidates = listing.filter(
+				(registration) =>
+					!claimed.has(registration.Id) &&
+					urlBase(registration.Url) === base &&
+					servesEvent(registration, event),
+			);
+			match =
+				candidates.find(
+					(registration) => isActive(registration) && registration.Url === desired.Url,
+				) ??
+				candidates.find(isActive) ??
+				candidates[0];
+		}
+		if (!match) {
+			plan.save.push({ event, request: desired });
+			continue;
+		}
+		claimed.add(match.Id);
+		const same =
+			match.IsActive === true &&
+			match.Url === desired.Url &&
+			match.Name === desired.Name &&
+			(match.Events ?? []).length === 1 &&
+			(match.Events ?? [])[0] === desired.Events[0];
+		if (same) plan.unchanged.push({ event, id: match.Id });
+		else plan.save.push({ event, request: { Id: match.Id, ...desired } });
+	}
+
+	for (const registration of listing) {
+		if (claimed.has(registration.Id) || !isActive(registration)) continue;
+		if (belongsToNode(registration, base, stored)) {
+			plan.deactivate.push(deactivation(registration));
+		}
+	}
+	return plan;
+}
+
+/**
+ * What `delete` has to do: deactivate every active registration stored for this node, and
+ * every other active one pointing at this node's URL (left over from a failed activation).
+ */
+export function planRemoval(input: {
+	listing: WebhookRegistration[];
+	stored: ScopeState | undefined;
+	webhookUrl: string | undefined;
+}): RegistrationRequest[] {
+	const base = urlBase(input.webhookUrl);
+	return input.listing
+		.filter(
+			(registration) => isActive(registration) && belongsToNode(registration, base, input.stored),
+		)
+		.map((registration) => deactivation(registration));
+}

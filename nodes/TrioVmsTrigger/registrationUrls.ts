@@ -1,0 +1,66 @@
+/**
+ * The URLs and names of the trigger's registrations. Each registration's URL is n8n's webhook
+ * URL plus two query parameters, `event` (the registration string) and `token` (the node's
+ * secret), so every delivery says which event it is and proves it came through a registration
+ * of this node.
+ */
+import type { RegistrationScope } from './state';
+
+export const EVENT_PARAMETER = 'event';
+export const TOKEN_PARAMETER = 'token';
+
+/** n8n's webhook URL with the event and the token added as query parameters. */
+export function buildRegistrationUrl(webhookUrl: string, event: string, token: string): string {
+	const separator = webhookUrl.includes('?') ? '&' : '?';
+	return `${webhookUrl}${separator}${EVENT_PARAMETER}=${encodeURIComponent(event)}&${TOKEN_PARAMETER}=${encodeURIComponent(token)}`;
+}
+
+/**
+ * The part of a URL that identifies the receiving node: scheme, host and path, without
+ * query, fragment or trailing slash. Scheme and host compare case-insensitively.
+ */
+export function urlBase(url: string | null | undefined): string | undefined {
+	if (!url) return undefined;
+	try {
+		const parsed = new URL(url);
+		// The WHATWG parser already lower-cases scheme and host.
+		return `${parsed.protocol}//${parsed.host}${parsed.pathname.replace(/\/+$/, '')}`;
+	} catch {
+		return undefined;
+	}
+}
+
+export interface RegistrationUrlParts {
+	base: string;
+	event?: string;
+	token?: string;
+}
+
+export function readRegistrationUrl(
+	url: string | null | undefined,
+): RegistrationUrlParts | undefined {
+	const base = urlBase(url);
+	if (!base || !url) return undefined;
+	const params = new URL(url).searchParams;
+	return {
+		base,
+		event: params.get(EVENT_PARAMETER) ?? undefined,
+		token: params.get(TOKEN_PARAMETER) ?? undefined,
+	};
+}
+
+const NAME_LIMIT = 200;
+
+/** What users see in Trio's list of registrations, e.g. "n8n: New jobs to Slack (Job Update)". */
+export function registrationName(
+	workflowName: string | undefined,
+	event: string,
+	scope: RegistrationScope,
+): string {
+	const prefix = scope === 'test' ? 'n8n test' : 'n8n';
+	const suffix = ` (${event})`;
+	let name = (workflowName ?? '').trim() || 'workflow';
+	const room = NAME_LIMIT - prefix.length - 2 - suffix.length;
+	if (name.length > room) name = `${name.slice(0, room - 3)}...`;
+	return `${prefix}: ${name}${suffix}`;
+}
