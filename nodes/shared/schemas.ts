@@ -7,40 +7,31 @@
  * node_modules and exposes its module paths to community packages, the same way they get
  * n8n-workflow. The real-n8n tests load the package in n8n 1.x and 2.x to keep that true.
  */
+import { DateTime } from 'luxon';
 import { z } from 'zod';
 
 import { isUsStateAbbreviation, PROFILE_FILE_EXTENSIONS } from './service';
 
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
 /** Date and time with optional seconds, fraction and offset (per diem times carry none). */
-const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?$/;
+const ISO_DATE_TIME =
+	/^\d{4}-\d{2}-\d{2}T([01]\d|2[0-3]):[0-5]\d(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?$/;
 /** Deliberately simple: one @, something on each side, a dot in the domain, no spaces. */
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
-/** Date.parse rolls 2026-02-30 over to March 2nd instead of refusing it, so compare the round trip. */
-function isCalendarDay(day: string): boolean {
-	const time = Date.parse(`${day}T00:00:00Z`);
-	return !Number.isNaN(time) && new Date(time).toISOString().slice(0, 10) === day;
-}
-
-function isClockTime(time: string): boolean {
-	const [hours, minutes, seconds] = time.split(':').map((part) => Number.parseFloat(part));
-	return hours <= 23 && minutes <= 59 && (seconds === undefined || seconds < 60);
+/** luxon (n8n's date library) judges whether the written day and time exist: 2026-02-30 does not. */
+function exists(value: string): boolean {
+	return DateTime.fromISO(value, { setZone: true }).isValid;
 }
 
 export const isoDate = z
 	.string()
 	.regex(ISO_DATE, 'must be a date in the form YYYY-MM-DD')
-	.refine(isCalendarDay, 'is not a real calendar date');
+	.refine(exists, 'is not a real calendar date');
 export const isoDateTime = z
 	.string()
 	.regex(ISO_DATE_TIME, 'must be an ISO 8601 date-time such as 2026-03-01T07:00:00Z')
-	.refine(
-		(value) =>
-			isCalendarDay(value.slice(0, 10)) &&
-			isClockTime(value.slice(11).replace(/(Z|[+-]\d{2}:?\d{2})$/, '')),
-		'is not a real date-time',
-	);
+	.refine(exists, 'is not a real date-time');
 export const email = z
 	.string()
 	.trim()

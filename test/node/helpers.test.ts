@@ -3,11 +3,9 @@
  * field checks, list labels and response reading.
  */
 import {
-	timeZoneOffsetMs,
 	toDateOnly,
 	toModifiedDateQuery,
 	toStartDateTime,
-	zonedTimeToUtc,
 } from '../../nodes/TrioVms/helpers/dates';
 import { limited, listOf, objectOf, objectsOf } from '../../nodes/TrioVms/helpers/output';
 import { checkProfileFile, detectKind, extensionOf } from '../../nodes/TrioVms/helpers/profileFile';
@@ -197,11 +195,15 @@ describe('Modified After', () => {
 	});
 
 	it('computes zone offsets across daylight saving time', () => {
-		expect(timeZoneOffsetMs(Date.UTC(2026, 0, 15), 'America/New_York')).toBe(-5 * 3600_000);
-		expect(timeZoneOffsetMs(Date.UTC(2026, 6, 15), 'America/New_York')).toBe(-4 * 3600_000);
-		const parts = { year: 2026, month: 11, day: 1, hour: 1, minute: 30, second: 0, millisecond: 0 };
-		expect(new Date(zonedTimeToUtc(parts, 'America/New_York')).toISOString()).toMatch(
-			/^2026-11-01T0[56]:30:00.000Z$/,
+		expect(toModifiedDateQuery('2026-01-15T00:00:00', 'x', 'America/New_York')).toBe(
+			'2026-01-15T05:00:00Z',
+		);
+		expect(toModifiedDateQuery('2026-07-15T00:00:00', 'x', 'America/New_York')).toBe(
+			'2026-07-15T04:00:00Z',
+		);
+		// 01:30 happens twice on the night clocks go back; either reading is a real instant.
+		expect(toModifiedDateQuery('2026-11-01T01:30:00', 'x', 'America/New_York')).toMatch(
+			/^2026-11-01T0[56]:30:00Z$/,
 		);
 	});
 });

@@ -1,6 +1,7 @@
 /**
  * Dates as users give them (the date picker, a spreadsheet cell, an expression such as
- * {{ $now.minus({ days: 1 }) }}) turned into what the service expects. Pure: no n8n imports.
+ * {{ $now.minus({ days: 1 }) }}) turned into what the service expects. Pure: no n8n imports;
+ * luxon is n8n's own date library, provided by n8n at run time like zod.
  *
  * - Modified After (query `modifiedDate`): an ISO 8601 UTC timestamp. A plain date means midnight
  *   UTC (service notes). A date-time without an offset, which is what n8n's date picker produces,
@@ -9,6 +10,8 @@
  * - Submission start date: an ISO 8601 date-time, never shifted: a plain date becomes that day at
  *   00:00 with no offset, a date-time is sent as written.
  */
+import { DateTime, FixedOffsetZone, type Zone } from 'luxon';
+
 import { FieldError, isBlank, shown } from './validation';
 
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
@@ -17,31 +20,16 @@ const DATE_TIME =
 /** US spreadsheet style: 5/31/2027 or 05/31/2027 (month first, as everywhere in the US). */
 const US_DATE = /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/;
 
-interface Parts {
-	year: number;
-	month: number;
-	day: number;
-	hour: number;
-	minute: number;
-	second: number;
-	millisecond: number;
-}
+/** Spreadsheet day numbers count from 1899-12-30; 2,958,465 is 9999-12-31. */
+const SPREADSHEET_EPOCH = DateTime.fromObject({ year: 1899, month: 12, day: 30 }, { zone: 'utc' });
+const LAST_SPREADSHEET_DAY = 2_958_465;
+/** Real UTC offsets run from -12:00 to +14:00. */
+const MAX_OFFSET_MINUTES = 14 * 60;
 
-function pad(value: number, length = 2): string {
-	return String(value).padStart(length, '0');
-}
+/** What a user gave, sorted once: an instant (Date, luxon DateTime, epoch number) or text. */
+type DateInput =
+	{ kind: 'instant'; value: DateTime; fromNumber: boolean } | { kind: 'text'; value: string };
 
-export function isRealDate(year: number, month: number, day: number): boolean {
-	if (month < 1 || month > 12 || day < 1) return false;
-	const days = new Date(Date.UTC(year, month, 0)).getUTCDate();
-	return day <= days;
-}
-
-function isRealTime(hour: number, minute: number, second: number): boolean {
-	return hour >= 0 && hour <= 23 && minute >= 0 && minute <= 59 && second >= 0 && second <= 59;
-}
-
-/** Luxon DateTime (from $now, $today, DateTime.fromISO ...) without depending on luxon. */
 function isDateTimeLike(value: unknown): value is { toISO: () => string | null } {
 	return (
 		!!value &&
@@ -50,66 +38,105 @@ function isDateTimeLike(value: unknown): value is { toISO: () => string | null }
 	);
 }
 
-function formatUtc(ms: number): string {
-	const iso = new Date(ms).toISOString();
-	return iso.endsWith('.000Z') ? `${iso.slice(0, -5)}Z` : iso;
-}
-
-/** Offset of a time zone from UTC at a given instant, in milliseconds. */
-export function timeZoneOffsetMs(instant: number, timeZone: string): number {
-	const format = new Intl.DateTimeFormat('en-US', {
-		timeZone,
-		hourCycle: 'h23',
-		year: 'numeric',
-		month: '2-digit',
-		day: '2-digit',
-		hour: '2-digit',
-		minute: '2-digit',
-		second: '2-digit',
-	});
-	const parts: Record<string, number> = {};
-	for (const part of format.formatToParts(new Date(instant))) {
-		if (part.type !== 'literal') parts[part.type] = Number(part.value);
+function readInput(value: unknown, field: string, formats: string): DateInput | undefined {
+	if (isBlank(value)) return undefined;
+	if (typeof value === 'string') return { kind: 'text', value: value.trim() };
+	let instant: DateTime | undefined;
+	let fromNumber = false;
+	if (value instanceof Date) instant = DateTime.fromJSDate(value, { zone: 'utc' });
+	else if (DateTime.isDateTime(value)) instant = value;
+	else if (isDateTimeLike(value)) {
+		// A DateTime from another copy of luxon (the expression's): read it by its ISO text.
+		const iso = value.toISO();
+		instant = iso ? DateTime.fromISO(iso, { setZone: true }) : undefined;
+	} else if (typeof value === 'number' && Number.isFinite(value) && value > 0) {
+		if (value <= LAST_SPREADSHEET_DAY) throw spreadsheetDayError(value, field, formats);
+		// Unix time: seconds below 1e11 (until the year 5138), milliseconds above.
+		instant = DateTime.fromMillis(value < 1e11 ? value * 1000 : value, { zone: 'utc' });
+		fromNumber = true;
+	} else {
+		throw new FieldError(field, `must be ${formats}, got ${shown(value)}`);
 	}
-	const asUtc = Date.UTC(
-		parts.year,
-		parts.month - 1,
-		parts.day,
-		parts.hour % 24,
-		parts.minute,
-		parts.second,
-	);
-	return asUtc - (instant - (instant % 1000));
+	if (!instant?.isValid) throw new FieldError(field, `must be ${formats}, got an invalid date`);
+	return { kind: 'instant', value: instant, fromNumber };
 }
 
-/** The UTC instant of a wall-clock time in a time zone (DST gaps resolve forward, as luxon does). */
-export function zonedTimeToUtc(parts: Parts, timeZone: string): number {
-	const wall = Date.UTC(
-		parts.year,
-		parts.month - 1,
-		parts.day,
-		parts.hour,
-		parts.minute,
-		parts.second,
-		parts.millisecond,
+/**
+ * A spreadsheet's day number (Excel, Google Sheets) read as Unix time would be a day in 1970 and
+ * would silently return everything; it is refused, with the date it probably means.
+ */
+function spreadsheetDayError(value: number, field: string, formats: string): FieldError {
+	const day = SPREADSHEET_EPOCH.plus({ days: Math.floor(value) }).toISODate();
+	return new FieldError(
+		field,
+		`must be ${formats}, got ${value}, which looks like a spreadsheet day number (${day})`,
+		`Give the date as text, e.g. ${day}: format the spreadsheet column as plain text, or convert the value in an expression.`,
 	);
-	const first = wall - timeZoneOffsetMs(wall, timeZone);
-	const second = wall - timeZoneOffsetMs(first, timeZone);
-	return second;
 }
 
-function validTimeZone(timeZone: string | undefined): string {
-	if (!timeZone) return 'UTC';
-	try {
-		new Intl.DateTimeFormat('en-US', { timeZone });
-		return timeZone;
-	} catch {
-		return 'UTC';
+interface CalendarDay {
+	year: number;
+	month: number;
+	day: number;
+}
+
+function realDay(day: CalendarDay): boolean {
+	return DateTime.fromObject(day, { zone: 'utc' }).isValid;
+}
+
+function pad(value: number): string {
+	return String(value).padStart(2, '0');
+}
+
+/** A date written alone, ISO or US style, or undefined when the text is not one. */
+function readDay(text: string, field: string): CalendarDay | undefined {
+	const iso = DATE.exec(text);
+	const us = US_DATE.exec(text);
+	let day: CalendarDay;
+	if (iso) day = { year: Number(iso[1]), month: Number(iso[2]), day: Number(iso[3]) };
+	else if (us) day = { year: Number(us[3]), month: Number(us[1]), day: Number(us[2]) };
+	else return undefined;
+	if (!realDay(day)) throw new FieldError(field, `is not a real calendar date: ${shown(text)}`);
+	return day;
+}
+
+function isoDay({ year, month, day }: CalendarDay): string {
+	return `${year}-${pad(month)}-${pad(day)}`;
+}
+
+interface WrittenDateTime {
+	match: RegExpExecArray;
+	/** The written offset, or undefined when the text has none. */
+	zone: Zone | undefined;
+	/** The wall-clock time as written, in `zone` or in the zone given for texts without one. */
+	at: (fallbackZone: Zone | string) => DateTime;
+}
+
+function offsetMinutes(written: string): number {
+	if (written.toUpperCase() === 'Z') return 0;
+	const sign = written.startsWith('-') ? -1 : 1;
+	const digits = written.slice(1).replace(':', '');
+	const hours = Number(digits.slice(0, 2));
+	const minutes = Number(digits.slice(2, 4) || 0);
+	return minutes > 59 ? Number.NaN : sign * (hours * 60 + minutes);
+}
+
+/** A date-time as written, checked to be a real date, time and offset. */
+function readDateTime(text: string, field: string, formats: string): WrittenDateTime {
+	const match = DATE_TIME.exec(text);
+	if (!match) throw new FieldError(field, `must be ${formats}, got ${shown(text)}`);
+	let zone: Zone | undefined;
+	if (match[8]) {
+		const minutes = offsetMinutes(match[8]);
+		if (!(Math.abs(minutes) <= MAX_OFFSET_MINUTES)) {
+			throw new FieldError(
+				field,
+				`has an offset that no place on earth uses (${match[8]}); offsets run from -12:00 to +14:00: ${shown(text)}`,
+			);
+		}
+		zone = FixedOffsetZone.instance(minutes);
 	}
-}
-
-function dateTimeParts(match: RegExpExecArray): Parts {
-	return {
+	const wall = {
 		year: Number(match[1]),
 		month: Number(match[2]),
 		day: Number(match[3]),
@@ -118,6 +145,25 @@ function dateTimeParts(match: RegExpExecArray): Parts {
 		second: Number(match[6] ?? 0),
 		millisecond: Number((match[7] ?? '0').slice(0, 3).padEnd(3, '0')),
 	};
+	// luxon takes hour 24 as the next midnight; nobody writes it meaning that.
+	if (wall.hour > 23 || !DateTime.fromObject(wall, { zone: 'utc' }).isValid) {
+		throw new FieldError(field, `is not a real date and time: ${shown(text)}`);
+	}
+	return {
+		match,
+		zone,
+		at: (fallbackZone) => DateTime.fromObject(wall, { zone: zone ?? fallbackZone }),
+	};
+}
+
+function formatUtc(instant: DateTime): string {
+	const utc = instant.toUTC();
+	return utc.toISO({ suppressMilliseconds: utc.millisecond === 0 }) ?? '';
+}
+
+function workflowZone(timeZone: string | undefined): string {
+	if (!timeZone) return 'UTC';
+	return DateTime.now().setZone(timeZone).isValid ? timeZone : 'UTC';
 }
 
 const MODIFIED_AFTER_FORMATS =
@@ -132,105 +178,31 @@ export function toModifiedDateQuery(
 	field: string,
 	timeZone?: string,
 ): string | undefined {
-	if (isBlank(value)) return undefined;
-	if (value instanceof Date) {
-		if (Number.isNaN(value.getTime()))
-			throw new FieldError(field, `must be ${MODIFIED_AFTER_FORMATS}, got an invalid date`);
-		return formatUtc(value.getTime());
-	}
-	if (isDateTimeLike(value)) {
-		const iso = value.toISO();
-		if (!iso) throw new FieldError(field, `must be ${MODIFIED_AFTER_FORMATS}, got an invalid date`);
-		return toModifiedDateQuery(iso, field, timeZone);
-	}
-	if (typeof value === 'number' && Number.isFinite(value) && value > 0) {
-		// Unix time: seconds below 1e11 (until the year 5138), milliseconds above.
-		return formatUtc(value < 1e11 ? value * 1000 : value);
-	}
-	if (typeof value !== 'string')
-		throw new FieldError(field, `must be ${MODIFIED_AFTER_FORMATS}, got ${shown(value)}`);
-
-	const text = value.trim();
-	const dateOnly = DATE.exec(text);
-	if (dateOnly) {
-		const [year, month, day] = [Number(dateOnly[1]), Number(dateOnly[2]), Number(dateOnly[3])];
-		if (!isRealDate(year, month, day))
-			throw new FieldError(field, `is not a real calendar date: ${shown(text)}`);
-		return `${text}T00:00:00Z`;
-	}
-	const usDate = US_DATE.exec(text);
-	if (usDate) {
-		const [month, day, year] = [Number(usDate[1]), Number(usDate[2]), Number(usDate[3])];
-		if (!isRealDate(year, month, day))
-			throw new FieldError(field, `is not a real calendar date: ${shown(text)}`);
-		return `${year}-${pad(month)}-${pad(day)}T00:00:00Z`;
-	}
-	const match = DATE_TIME.exec(text);
-	if (!match) throw new FieldError(field, `must be ${MODIFIED_AFTER_FORMATS}, got ${shown(text)}`);
-	const parts = dateTimeParts(match);
-	if (
-		!isRealDate(parts.year, parts.month, parts.day) ||
-		!isRealTime(parts.hour, parts.minute, parts.second)
-	) {
-		throw new FieldError(field, `is not a real date and time: ${shown(text)}`);
-	}
-	const zone = match[8];
-	if (zone) {
-		let offsetMinutes = 0;
-		if (zone.toUpperCase() !== 'Z') {
-			const sign = zone.startsWith('-') ? -1 : 1;
-			const digits = zone.slice(1).replace(':', '');
-			offsetMinutes = sign * (Number(digits.slice(0, 2)) * 60 + Number(digits.slice(2, 4) || 0));
-		}
-		const wall = Date.UTC(
-			parts.year,
-			parts.month - 1,
-			parts.day,
-			parts.hour,
-			parts.minute,
-			parts.second,
-			parts.millisecond,
-		);
-		return formatUtc(wall - offsetMinutes * 60_000);
-	}
-	return formatUtc(zonedTimeToUtc(parts, validTimeZone(timeZone)));
+	const input = readInput(value, field, MODIFIED_AFTER_FORMATS);
+	if (input === undefined) return undefined;
+	if (input.kind === 'instant') return formatUtc(input.value);
+	const day = readDay(input.value, field);
+	if (day) return `${isoDay(day)}T00:00:00Z`;
+	return formatUtc(
+		readDateTime(input.value, field, MODIFIED_AFTER_FORMATS).at(workflowZone(timeZone)),
+	);
 }
 
 const DATE_FORMATS = 'a date such as 2027-05-31 (YYYY-MM-DD)';
 
 /** A calendar date as YYYY-MM-DD, or undefined when empty. Date-times keep the date as written. */
 export function toDateOnly(value: unknown, field: string): string | undefined {
-	if (isBlank(value)) return undefined;
-	if (value instanceof Date) {
-		if (Number.isNaN(value.getTime()))
-			throw new FieldError(field, `must be ${DATE_FORMATS}, got an invalid date`);
-		return value.toISOString().slice(0, 10);
+	const input = readInput(value, field, DATE_FORMATS);
+	if (input === undefined) return undefined;
+	if (input.kind === 'instant') {
+		if (input.fromNumber)
+			throw new FieldError(field, `must be ${DATE_FORMATS}, got ${shown(value)}`);
+		return input.value.toISODate() ?? '';
 	}
-	if (isDateTimeLike(value)) {
-		const iso = value.toISO();
-		if (!iso) throw new FieldError(field, `must be ${DATE_FORMATS}, got an invalid date`);
-		return toDateOnly(iso, field);
-	}
-	if (typeof value !== 'string')
-		throw new FieldError(field, `must be ${DATE_FORMATS}, got ${shown(value)}`);
-	const text = value.trim();
-	const usDate = US_DATE.exec(text);
-	let year: number;
-	let month: number;
-	let day: number;
-	const dateTime = DATE_TIME.exec(text);
-	const dateOnly = DATE.exec(text);
-	if (dateOnly || dateTime) {
-		const match = (dateOnly ?? dateTime) as RegExpExecArray;
-		[year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
-	} else if (usDate) {
-		[month, day, year] = [Number(usDate[1]), Number(usDate[2]), Number(usDate[3])];
-	} else {
-		throw new FieldError(field, `must be ${DATE_FORMATS}, got ${shown(text)}`);
-	}
-	if (!isRealDate(year, month, day))
-		throw new FieldError(field, `is not a real calendar date: ${shown(text)}`);
-	return `${year}-${pad(month)}-${pad(day)}`;
+	const day = readDay(input.value, field);
+	if (day) return isoDay(day);
+	const { match } = readDateTime(input.value, field, DATE_FORMATS);
+	return `${match[1]}-${match[2]}-${match[3]}`;
 }
 
 const DATE_TIME_FORMATS =
@@ -241,38 +213,27 @@ const DATE_TIME_FORMATS =
  * between time zones: a plain date becomes YYYY-MM-DDT00:00:00, a date-time keeps its offset.
  */
 export function toStartDateTime(value: unknown, field: string): string | undefined {
-	if (isBlank(value)) return undefined;
-	if (value instanceof Date) {
-		if (Number.isNaN(value.getTime()))
-			throw new FieldError(field, `must be ${DATE_TIME_FORMATS}, got an invalid date`);
-		return formatUtc(value.getTime());
+	const input = readInput(value, field, DATE_TIME_FORMATS);
+	if (input === undefined) return undefined;
+	if (input.kind === 'instant') {
+		if (input.fromNumber) {
+			throw new FieldError(field, `must be ${DATE_TIME_FORMATS}, got ${shown(value)}`);
+		}
+		if (value instanceof Date) return formatUtc(input.value);
+		return toStartDateTime(input.value.toISO(), field);
 	}
-	if (isDateTimeLike(value)) {
-		const iso = value.toISO();
-		if (!iso) throw new FieldError(field, `must be ${DATE_TIME_FORMATS}, got an invalid date`);
-		return toStartDateTime(iso, field);
-	}
-	if (typeof value !== 'string')
-		throw new FieldError(field, `must be ${DATE_TIME_FORMATS}, got ${shown(value)}`);
-	const text = value.trim();
-	if (DATE.test(text) || US_DATE.test(text)) return `${toDateOnly(text, field)}T00:00:00`;
-	const match = DATE_TIME.exec(text);
-	if (!match) throw new FieldError(field, `must be ${DATE_TIME_FORMATS}, got ${shown(text)}`);
-	const parts = dateTimeParts(match);
-	if (
-		!isRealDate(parts.year, parts.month, parts.day) ||
-		!isRealTime(parts.hour, parts.minute, parts.second)
-	) {
-		throw new FieldError(field, `is not a real date and time: ${shown(text)}`);
-	}
+	const day = readDay(input.value, field);
+	if (day) return `${isoDay(day)}T00:00:00`;
+	const { match, zone } = readDateTime(input.value, field, DATE_TIME_FORMATS);
 	const seconds = match[6] ?? '00';
 	const fraction = match[7] ? `.${match[7]}` : '';
-	const zone = match[8] ? (match[8].toUpperCase() === 'Z' ? 'Z' : normaliseOffset(match[8])) : '';
-	return `${match[1]}-${match[2]}-${match[3]}T${match[4]}:${match[5]}:${seconds}${fraction}${zone}`;
+	const offset = zone === undefined ? '' : writtenOffset(match[8]);
+	return `${match[1]}-${match[2]}-${match[3]}T${match[4]}:${match[5]}:${seconds}${fraction}${offset}`;
 }
 
-function normaliseOffset(offset: string): string {
-	const sign = offset[0];
-	const digits = offset.slice(1).replace(':', '');
-	return `${sign}${digits.slice(0, 2)}:${digits.slice(2, 4) || '00'}`;
+/** "Z" stays "Z"; "+0530" and "-05" become "+05:30" and "-05:00". */
+function writtenOffset(written: string): string {
+	if (written.toUpperCase() === 'Z') return 'Z';
+	const digits = written.slice(1).replace(':', '');
+	return `${written[0]}${digits.slice(0, 2)}:${digits.slice(2, 4) || '00'}`;
 }

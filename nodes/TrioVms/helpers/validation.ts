@@ -72,8 +72,25 @@ export function requiredText(value: unknown, field: string): string {
 	return text;
 }
 
+/** Zero-width and other invisible characters that ride along when addresses are copied from the web or a sheet. */
+const INVISIBLE = /[\u00AD\u180E\u200B-\u200F\u2060-\u2064\uFEFF]/g;
+
+/**
+ * An e-mail address as a person means it: invisible characters, a `mailto:` prefix and angle
+ * brackets removed, so that a lookup finds the candidate instead of creating a second one.
+ */
 export function requiredEmail(value: unknown, field: string): string {
-	const text = requiredText(value, field);
+	const text = requiredText(
+		typeof value === 'string'
+			? value
+					.replace(INVISIBLE, '')
+					.replace(/\u00A0/g, ' ')
+					.trim()
+					.replace(/^mailto:/i, '')
+					.replace(/^<(.*)>$/, '$1')
+			: value,
+		field,
+	);
 	if (!isValidEmail(text)) {
 		throw new FieldError(
 			field,

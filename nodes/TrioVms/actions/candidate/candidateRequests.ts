@@ -7,10 +7,52 @@ import type { IDataObject } from 'n8n-workflow';
 import type { CandidateCreateRequest } from '../../../shared/schemas';
 import { PATHS } from '../../../shared/service';
 import type { TrioClient } from '../../../shared/transport';
-import { objectOf, objectsOf } from '../../helpers/output';
+import { isRecord, objectOf } from '../../helpers/output';
 
-/** Looks candidates up by e-mail . */
-export async function findCandidates(
+/** The lookup answers a JSON array (spec 4); a list wrapped in an object is read too. */
+function readCandidateList(response: unknown, email: string): IDataObject[] {
+	const list = Array.isArray(response)
+		? response
+		: isRecord(response)
+			? wrappedList(response)
+			: response === undefined || response === null || response === ''
+				? []
+				: undefined;
+	if (!Array.isArray(list)) {
+		throw new Error(
+			`Trio VMS answered the lookup of ${email} with ${typeof response === 'string' ? 'text' : isRecord(response) ? 'a single object' : `a ${typeof response}`}, not a list of candidates, so it is not known whether the candidate exists`,
+		);
+	}
+	const candidates = list.filter(isRecord);
+	if (
+		candidates.length !== list.length ||
+		candidates.some((entry) => candidateNumber(entry) === undefined)
+	) {
+		throw new Error(
+			`Trio VMS answered the lookup of ${email} with a list whose entries are not all candidates with a number`,
+		);
+	}
+	return candidates;
+}
+
+const LIST_KEYS = new Set(['value', 'items', 'data', 'candidates']);
+
+/** A list wrapped as { value: [...] } and the like; a lone candidate object is no list. */
+function wrappedList(response: IDataObject): unknown[] | undefined {
+	const key = Object.keys(response).find(
+		(name) => LIST_KEYS.has(name.toLowerCase()) && Array.isArray(response[name]),
+	);
+	return key === undefined ? undefined : (response[key] as unknown[]);
+}
+
+/** The candidate's number, whatever the letter case of its name; undefined when missing. */
+export function candidateNumber(candidate: IDataObject): number | undefined {
+	const key = Object.keys(candidate).find((name) => name.toLowerCase() === 'number');
+	const value = key === undefined ? undefined : Number(candidate[key]);
+	return value !== undefined && Number.isInteger(value) && value > 0 ? value : undefined;
+}
+
+async function lookUp(
 	client: TrioClient,
 	email: string,
 	itemIndex: number,
@@ -22,7 +64,22 @@ export async function findCandidates(
 		itemIndex,
 		context: { subject: `candidate with e-mail ${email}` },
 	});
-	return objectsOf(response);
+	return readCandidateList(response, email);
+}
+
+/**
+ * Looks candidates up by e-mail. Whether the service compares addresses ignoring letter case is
+ * not shown, so when the address as written finds nobody, its lower-case form is tried too.
+ */
+export async function findCandidates(
+	client: TrioClient,
+	email: string,
+	itemIndex: number,
+): Promise<IDataObject[]> {
+	const found = await lookUp(client, email, itemIndex);
+	const lower = email.toLowerCase();
+	if (found.length || lower === email) return found;
+	return await lookUp(client, lower, itemIndex);
 }
 
 /** Sends the creation request once (never retried after it may have reached the service). */

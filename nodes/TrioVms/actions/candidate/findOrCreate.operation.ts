@@ -3,7 +3,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import type { TrioClient } from '../../../shared/transport';
 import { optionsCollection, showOnlyFor } from '../common.descriptions';
 import { candidateFields, emailField, readCandidate } from './candidateFields';
-import { createCandidate, findCandidates } from './candidateRequests';
+import { candidateNumber, createCandidate, findCandidates } from './candidateRequests';
 
 const properties: INodeProperties[] = [
 	{
@@ -35,7 +35,7 @@ export async function execute(
 	if (matches.length) {
 		// Several records can share an address; the lowest number is the oldest, the usual one to keep.
 		const [found] = [...matches].sort(
-			(a, b) => (Number(a.number) || Infinity) - (Number(b.number) || Infinity),
+			(a, b) => (candidateNumber(a) ?? Infinity) - (candidateNumber(b) ?? Infinity),
 		);
 		return { ...found, _trio: { action: 'found', matchCount: matches.length } };
 	}
