@@ -2,25 +2,9 @@
  * Fields that several operations share, and the small helpers that place fields under one
  * resource and operation. Each operation file still lists its own fields in order.
  */
-import type { IDisplayOptions, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { limited } from '../helpers/output';
-
-/** Shows the given fields only for one resource and its listed operations. */
-export function showOnlyFor(
-	resource: string,
-	operations: string[],
-	properties: INodeProperties[],
-): INodeProperties[] {
-	return properties.map((property) => {
-		const show: IDisplayOptions['show'] = {
-			...(property.displayOptions?.show ?? {}),
-			resource: [resource],
-			operation: operations,
-		};
-		return { ...property, displayOptions: { ...property.displayOptions, show } };
-	});
-}
 
 export const PAUSE_OPTION: INodeProperties = {
 	// eslint-disable-next-line n8n-nodes-base/node-param-display-name-miscased -- "ms" is a unit symbol, lower case by definition

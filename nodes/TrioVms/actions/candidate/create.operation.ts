@@ -1,7 +1,12 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import {
+	updateDisplayOptions,
+	type IDataObject,
+	type IExecuteFunctions,
+	type INodeProperties,
+} from 'n8n-workflow';
 
 import type { TrioClient } from '../../../shared/transport';
-import { optionsCollection, showOnlyFor } from '../common.descriptions';
+import { optionsCollection } from '../common.descriptions';
 import { candidateFields, emailField, readCandidate } from './candidateFields';
 import { createCandidate } from './candidateRequests';
 
@@ -18,7 +23,10 @@ const properties: INodeProperties[] = [
 	optionsCollection(),
 ];
 
-export const description = showOnlyFor('candidate', ['create'], properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['candidate'], operation: ['create'] } },
+	properties,
+);
 
 export async function execute(
 	this: IExecuteFunctions,

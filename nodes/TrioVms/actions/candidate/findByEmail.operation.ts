@@ -1,8 +1,13 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import {
+	updateDisplayOptions,
+	type IDataObject,
+	type IExecuteFunctions,
+	type INodeProperties,
+} from 'n8n-workflow';
 
 import type { TrioClient } from '../../../shared/transport';
 import { requiredEmail } from '../../helpers/validation';
-import { optionsCollection, showOnlyFor } from '../common.descriptions';
+import { optionsCollection } from '../common.descriptions';
 import { emailField } from './candidateFields';
 import { findCandidates } from './candidateRequests';
 
@@ -18,7 +23,10 @@ const properties: INodeProperties[] = [
 	optionsCollection(),
 ];
 
-export const description = showOnlyFor('candidate', ['findByEmail'], properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['candidate'], operation: ['findByEmail'] } },
+	properties,
+);
 
 export async function execute(
 	this: IExecuteFunctions,

@@ -1,17 +1,25 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import {
+	updateDisplayOptions,
+	type IDataObject,
+	type IExecuteFunctions,
+	type INodeProperties,
+} from 'n8n-workflow';
 
 import { PATHS } from '../../../shared/service';
 import type { TrioClient } from '../../../shared/transport';
 import { objectOf } from '../../helpers/output';
 import { positiveInteger } from '../../helpers/validation';
-import { jobLocator, optionsCollection, showOnlyFor } from '../common.descriptions';
+import { jobLocator, optionsCollection } from '../common.descriptions';
 
 const properties: INodeProperties[] = [
 	jobLocator('The job to read: pick an open or on-hold job from the list, or give its number'),
 	optionsCollection(),
 ];
 
-export const description = showOnlyFor('job', ['get'], properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['job'], operation: ['get'] } },
+	properties,
+);
 
 export async function execute(
 	this: IExecuteFunctions,

@@ -1,4 +1,9 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import {
+	updateDisplayOptions,
+	type IDataObject,
+	type IExecuteFunctions,
+	type INodeProperties,
+} from 'n8n-workflow';
 
 import { PATHS } from '../../../shared/service';
 import type { TrioClient } from '../../../shared/transport';
@@ -11,7 +16,6 @@ import {
 	modifiedAfterFilter,
 	optionsCollection,
 	returnAllAndLimit,
-	showOnlyFor,
 } from '../common.descriptions';
 
 const properties: INodeProperties[] = [
@@ -64,7 +68,10 @@ const properties: INodeProperties[] = [
 	optionsCollection(),
 ];
 
-export const description = showOnlyFor('job', ['getAll'], properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['job'], operation: ['getAll'] } },
+	properties,
+);
 
 export async function execute(
 	this: IExecuteFunctions,

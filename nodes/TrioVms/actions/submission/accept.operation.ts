@@ -1,10 +1,15 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import {
+	updateDisplayOptions,
+	type IDataObject,
+	type IExecuteFunctions,
+	type INodeProperties,
+} from 'n8n-workflow';
 
 import { PATHS } from '../../../shared/service';
 import type { TrioClient } from '../../../shared/transport';
 import { objectOf } from '../../helpers/output';
 import { optionalText, positiveInteger } from '../../helpers/validation';
-import { optionsCollection, showOnlyFor, submissionNumberField } from '../common.descriptions';
+import { optionsCollection, submissionNumberField } from '../common.descriptions';
 
 const properties: INodeProperties[] = [
 	submissionNumberField('The submission to accept; it must be in the Offered status'),
@@ -18,7 +23,10 @@ const properties: INodeProperties[] = [
 	optionsCollection(),
 ];
 
-export const description = showOnlyFor('submission', ['accept'], properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['submission'], operation: ['accept'] } },
+	properties,
+);
 
 export async function execute(
 	this: IExecuteFunctions,

@@ -1,4 +1,9 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import {
+	updateDisplayOptions,
+	type IDataObject,
+	type IExecuteFunctions,
+	type INodeProperties,
+} from 'n8n-workflow';
 
 import type { MultipartPart } from '../../../shared/multipart';
 import {
@@ -21,7 +26,7 @@ import {
 	requiredEmail,
 	requiredText,
 } from '../../helpers/validation';
-import { jobLocator, optionsCollection, showOnlyFor } from '../common.descriptions';
+import { jobLocator, optionsCollection } from '../common.descriptions';
 
 const properties: INodeProperties[] = [
 	jobLocator('The job to submit the candidate to'),
@@ -161,7 +166,10 @@ const properties: INodeProperties[] = [
 	]),
 ];
 
-export const description = showOnlyFor('submission', ['create'], properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['submission'], operation: ['create'] } },
+	properties,
+);
 
 /** The text fields: node parameter, form part, the label the user sees. */
 const TEXT_FIELDS = [

@@ -1,17 +1,25 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import {
+	updateDisplayOptions,
+	type IDataObject,
+	type IExecuteFunctions,
+	type INodeProperties,
+} from 'n8n-workflow';
 
 import { PATHS } from '../../../shared/service';
 import type { TrioClient } from '../../../shared/transport';
 import { objectOf } from '../../helpers/output';
 import { positiveInteger } from '../../helpers/validation';
-import { optionsCollection, showOnlyFor, submissionNumberField } from '../common.descriptions';
+import { optionsCollection, submissionNumberField } from '../common.descriptions';
 
 const properties: INodeProperties[] = [
 	submissionNumberField('The submission to read'),
 	optionsCollection(),
 ];
 
-export const description = showOnlyFor('submission', ['get'], properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['submission'], operation: ['get'] } },
+	properties,
+);
 
 export async function execute(
 	this: IExecuteFunctions,

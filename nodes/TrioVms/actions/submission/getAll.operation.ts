@@ -1,4 +1,9 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import {
+	updateDisplayOptions,
+	type IDataObject,
+	type IExecuteFunctions,
+	type INodeProperties,
+} from 'n8n-workflow';
 
 import { PATHS } from '../../../shared/service';
 import type { TrioClient } from '../../../shared/transport';
@@ -10,7 +15,6 @@ import {
 	modifiedAfterFilter,
 	optionsCollection,
 	returnAllAndLimit,
-	showOnlyFor,
 } from '../common.descriptions';
 
 const properties: INodeProperties[] = [
@@ -52,7 +56,10 @@ const properties: INodeProperties[] = [
 	optionsCollection(),
 ];
 
-export const description = showOnlyFor('submission', ['getAll'], properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['submission'], operation: ['getAll'] } },
+	properties,
+);
 
 export async function execute(
 	this: IExecuteFunctions,

@@ -1,14 +1,22 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import {
+	updateDisplayOptions,
+	type IDataObject,
+	type IExecuteFunctions,
+	type INodeProperties,
+} from 'n8n-workflow';
 
 import { nameOfListItem } from '../../../shared/schemas';
 import { PATHS } from '../../../shared/service';
 import type { TrioClient } from '../../../shared/transport';
 import { isRecord, listOf } from '../../helpers/output';
-import { optionsCollection, showOnlyFor } from '../common.descriptions';
+import { optionsCollection } from '../common.descriptions';
 
 const properties: INodeProperties[] = [optionsCollection()];
 
-export const description = showOnlyFor('submission', ['getWithdrawReasons'], properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['submission'], operation: ['getWithdrawReasons'] } },
+	properties,
+);
 
 /** One item per reason, as { reason }, keeping any other fields the service sends with it. */
 export async function execute(

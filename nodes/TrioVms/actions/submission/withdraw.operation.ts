@@ -1,10 +1,12 @@
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import { updateDisplayOptions, type IDataObject, type IExecuteFunctions } from 'n8n-workflow';
 
 import type { TrioClient } from '../../../shared/transport';
-import { showOnlyFor } from '../common.descriptions';
 import { reasonedProperties, sendReasoned } from './reasoned';
 
-export const description = showOnlyFor('submission', ['withdraw'], reasonedProperties('withdraw'));
+export const description = updateDisplayOptions(
+	{ show: { resource: ['submission'], operation: ['withdraw'] } },
+	reasonedProperties('withdraw'),
+);
 
 export async function execute(
 	this: IExecuteFunctions,

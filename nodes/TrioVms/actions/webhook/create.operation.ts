@@ -1,8 +1,13 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import {
+	updateDisplayOptions,
+	type IDataObject,
+	type IExecuteFunctions,
+	type INodeProperties,
+} from 'n8n-workflow';
 
 import type { TrioClient } from '../../../shared/transport';
 import { optionalBoolean, requiredText, webhookUrl } from '../../helpers/validation';
-import { optionsCollection, showOnlyFor } from '../common.descriptions';
+import { optionsCollection } from '../common.descriptions';
 import { saveRegistration } from '../../../shared/webhookRegistrations';
 import { ADMIN_NOTICE, eventsField, readEvents } from './webhookFields';
 
@@ -38,7 +43,10 @@ const properties: INodeProperties[] = [
 	optionsCollection(),
 ];
 
-export const description = showOnlyFor('webhook', ['create'], properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['webhook'], operation: ['create'] } },
+	properties,
+);
 
 export async function execute(
 	this: IExecuteFunctions,

@@ -1,8 +1,13 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import {
+	updateDisplayOptions,
+	type IDataObject,
+	type IExecuteFunctions,
+	type INodeProperties,
+} from 'n8n-workflow';
 
 import type { TrioClient } from '../../../shared/transport';
 import { requiredText } from '../../helpers/validation';
-import { optionsCollection, showOnlyFor, webhookLocator } from '../common.descriptions';
+import { optionsCollection, webhookLocator } from '../common.descriptions';
 import { ADMIN_NOTICE, updateRegistration } from './webhookFields';
 
 const properties: INodeProperties[] = [
@@ -13,7 +18,10 @@ const properties: INodeProperties[] = [
 	optionsCollection(),
 ];
 
-export const description = showOnlyFor('webhook', ['deactivate'], properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['webhook'], operation: ['deactivate'] } },
+	properties,
+);
 
 export async function execute(
 	this: IExecuteFunctions,

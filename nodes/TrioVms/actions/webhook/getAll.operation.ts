@@ -1,11 +1,15 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import {
+	updateDisplayOptions,
+	type IDataObject,
+	type IExecuteFunctions,
+	type INodeProperties,
+} from 'n8n-workflow';
 
 import type { TrioClient } from '../../../shared/transport';
 import {
 	applyReturnAllOrLimit,
 	optionsCollection,
 	returnAllAndLimit,
-	showOnlyFor,
 } from '../common.descriptions';
 import { listRegistrations } from '../../../shared/webhookRegistrations';
 import { ADMIN_NOTICE } from './webhookFields';
@@ -23,7 +27,10 @@ const properties: INodeProperties[] = [
 	optionsCollection(),
 ];
 
-export const description = showOnlyFor('webhook', ['getAll'], properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['webhook'], operation: ['getAll'] } },
+	properties,
+);
 
 export async function execute(
 	this: IExecuteFunctions,

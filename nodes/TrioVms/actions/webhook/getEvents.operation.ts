@@ -1,15 +1,23 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import {
+	updateDisplayOptions,
+	type IDataObject,
+	type IExecuteFunctions,
+	type INodeProperties,
+} from 'n8n-workflow';
 
 import { isTrioEventName, TRIO_EVENTS } from '../../../shared/events';
 import type { TrioClient } from '../../../shared/transport';
 import { listWebhookEvents } from '../../../shared/webhookRegistrations';
 import { isRecord } from '../../helpers/output';
-import { optionsCollection, showOnlyFor } from '../common.descriptions';
+import { optionsCollection } from '../common.descriptions';
 import { ADMIN_NOTICE } from './webhookFields';
 
 const properties: INodeProperties[] = [ADMIN_NOTICE, optionsCollection()];
 
-export const description = showOnlyFor('webhook', ['getEvents'], properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['webhook'], operation: ['getEvents'] } },
+	properties,
+);
 
 /** One item per event name Trio lets the agency register, with what it means when known. */
 export async function execute(

@@ -1,9 +1,14 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import {
+	updateDisplayOptions,
+	type IDataObject,
+	type IExecuteFunctions,
+	type INodeProperties,
+} from 'n8n-workflow';
 
 import type { TrioClient } from '../../../shared/transport';
 import type { RegistrationRequest } from '../../../shared/webhookRegistrations';
 import { FieldError, optionalBoolean, requiredText, webhookUrl } from '../../helpers/validation';
-import { optionsCollection, showOnlyFor, webhookLocator } from '../common.descriptions';
+import { optionsCollection, webhookLocator } from '../common.descriptions';
 import { ADMIN_NOTICE, eventsField, readEvents, updateRegistration } from './webhookFields';
 
 const properties: INodeProperties[] = [
@@ -44,7 +49,10 @@ const properties: INodeProperties[] = [
 	optionsCollection(),
 ];
 
-export const description = showOnlyFor('webhook', ['update'], properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['webhook'], operation: ['update'] } },
+	properties,
+);
 
 export async function execute(
 	this: IExecuteFunctions,
