@@ -8,7 +8,7 @@ import https from 'node:https';
 
 import { TRIO_EVENTS } from '../nodes/shared/events';
 import type { TrioEventName } from '../nodes/shared/events';
-import { WEBHOOK_RESPONSE_LIMIT_MS } from '../nodes/shared/service';
+import { WEBHOOK_RESPONSE_LIMIT_MS } from './service-rules';
 import type { Registration } from './types';
 
 export interface DeliveryRecord {

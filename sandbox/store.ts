@@ -12,13 +12,13 @@ import type {
 	SubmissionCreateFields,
 	WebhookRegistrationRequest,
 } from '../nodes/shared/schemas';
+import { FALLBACK_WITHDRAW_REASONS } from '../nodes/shared/service';
 import {
-	FALLBACK_WITHDRAW_REASONS,
 	OFFERED_STATUS,
 	SUBMISSION_STATUSES,
 	WITHDRAWABLE_STATUSES,
-} from '../nodes/shared/service';
-import type { SubmissionStatus } from '../nodes/shared/service';
+	type SubmissionStatus,
+} from './service-rules';
 import { fieldError, fieldMessage, notFound, throwIfInvalid, validationError } from './http';
 import { Rng } from './random';
 import {

@@ -1,5 +1,5 @@
 import type { AgencyContact, Job, NamedIdentifier, Submission } from '../nodes/shared/schemas';
-import type { SubmissionStatus } from '../nodes/shared/service';
+import type { SubmissionStatus } from './service-rules';
 
 export interface JobRecord {
 	/** Exactly the shape of GET /Job/{number} and of the Job Update payload. */

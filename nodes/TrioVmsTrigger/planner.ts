@@ -22,13 +22,13 @@ export function sameEventName(a: string, b: string): boolean {
 	return canonical(a) === canonical(b);
 }
 
-export function isActive(registration: WebhookRegistration): boolean {
+function isActive(registration: WebhookRegistration): boolean {
 	// Listing shape is decided, not documented: a registration that does not say is taken as active.
 	return registration.IsActive !== false;
 }
 
 /** Whether a registration is for this event: by its Events, or by the event in its URL. */
-export function servesEvent(registration: WebhookRegistration, event: TrioEventName): boolean {
+function servesEvent(registration: WebhookRegistration, event: TrioEventName): boolean {
 	if ((registration.Events ?? []).some((name) => sameEventName(name, event))) return true;
 	const fromUrl = readRegistrationUrl(registration.Url)?.event;
 	return fromUrl !== undefined && sameEventName(fromUrl, event);
@@ -126,7 +126,7 @@ export function checkInPlace(input: {
 	return { inPlace: true };
 }
 
-export interface PlannedSave {
+interface PlannedSave {
 	event: TrioEventName;
 	request: RegistrationRequest;
 }

@@ -6,8 +6,8 @@
  */
 import type { RegistrationScope } from './state';
 
-export const EVENT_PARAMETER = 'event';
-export const TOKEN_PARAMETER = 'token';
+const EVENT_PARAMETER = 'event';
+const TOKEN_PARAMETER = 'token';
 
 /** n8n's webhook URL with the event and the token added as query parameters. */
 export function buildRegistrationUrl(webhookUrl: string, event: string, token: string): string {

@@ -20,7 +20,7 @@ import { isTrioEventName, type TrioEventName } from '../shared/events';
 
 export type RegistrationScope = 'production' | 'test';
 
-export const SCOPES: readonly RegistrationScope[] = ['production', 'test'];
+const SCOPES: readonly RegistrationScope[] = ['production', 'test'];
 
 export interface ScopeState {
 	/** n8n's webhook URL (without our query parameters) the registrations were made for. */

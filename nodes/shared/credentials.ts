@@ -2,7 +2,7 @@ import { API_PREFIX, DEFAULT_TENANT, ENVIRONMENT_HOSTS } from './service';
 
 export const TRIO_CREDENTIAL_TYPE = 'trioVmsApi';
 
-export type TrioEnvironment = 'production' | 'uat' | 'custom';
+type TrioEnvironment = 'production' | 'uat' | 'custom';
 
 export interface TrioCredentialData {
 	apiKey?: string;

@@ -5,12 +5,12 @@
  */
 import { randomBytes } from 'node:crypto';
 
-export interface TextPart {
+interface TextPart {
 	name: string;
 	value: string;
 }
 
-export interface FilePart {
+interface FilePart {
 	name: string;
 	fileName: string;
 	contentType: string;

@@ -10,7 +10,7 @@
 import { DateTime } from 'luxon';
 import { z } from 'zod';
 
-import { isUsStateAbbreviation, PROFILE_FILE_EXTENSIONS } from './service';
+import { isUsStateAbbreviation } from './service';
 
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
 /** Date and time with optional seconds, fraction and offset (per diem times carry none). */
@@ -24,19 +24,19 @@ function exists(value: string): boolean {
 	return DateTime.fromISO(value, { setZone: true }).isValid;
 }
 
-export const isoDate = z
+const isoDate = z
 	.string()
 	.regex(ISO_DATE, 'must be a date in the form YYYY-MM-DD')
 	.refine(exists, 'is not a real calendar date');
-export const isoDateTime = z
+const isoDateTime = z
 	.string()
 	.regex(ISO_DATE_TIME, 'must be an ISO 8601 date-time such as 2026-03-01T07:00:00Z')
 	.refine(exists, 'is not a real date-time');
-export const email = z
+const email = z
 	.string()
 	.trim()
 	.regex(EMAIL, 'must be a valid e-mail address such as name@agency.com');
-export const stateAbbreviation = z
+const stateAbbreviation = z
 	.string()
 	.refine(
 		isUsStateAbbreviation,
@@ -55,16 +55,16 @@ export function isIsoDateTime(value: string): boolean {
 
 // ---------------------------------------------------------------- jobs (spec 2.3)
 
-export const certificationSchema = z
+const certificationSchema = z
 	.object({ Code: z.number().int(), Name: z.string(), Description: z.string().nullable() })
 	.passthrough();
 
 /** `IsCompat` is spelled so by the service. */
-export const jobStateLicenseSchema = z
+const jobStateLicenseSchema = z
 	.object({ Name: z.string(), Abbreviation: z.string(), IsCompat: z.boolean() })
 	.passthrough();
 
-export const jobShiftSchema = z
+const jobShiftSchema = z
 	.object({
 		ShiftDescription: z.string(),
 		ShiftIdentifier: z.string(),
@@ -147,7 +147,7 @@ export const submissionSchema = z
 	})
 	.passthrough();
 
-export const agencyContactSchema = z
+const agencyContactSchema = z
 	.object({ name: z.string(), email: z.string(), phoneNumber: z.string() })
 	.strict();
 export const agencyContactsSchema = z.array(agencyContactSchema);
@@ -172,8 +172,6 @@ export const submissionCreateFieldsSchema = z.object({
 	AgencyContacts: agencyContactsSchema.optional(),
 });
 
-export const profileFileExtensionSchema = z.enum(PROFILE_FILE_EXTENSIONS);
-
 export const acceptRequestSchema = z.object({
 	submissionNumber: positiveInteger,
 	reason: z.string().optional(),
@@ -185,15 +183,9 @@ export const reasonedRequestSchema = z.object({
 	description: z.string().optional(),
 });
 
-/** Items of the withdraw reasons list: strings, or objects with a Name (decided: accept both). */
-export const withdrawReasonItemSchema = z.union([
-	z.string(),
-	z.object({ Name: z.string() }).passthrough(),
-]);
-
 // ---------------------------------------------------------------- candidates (spec 2.1)
 
-export const candidateStateLicenseSchema = z.object({
+const candidateStateLicenseSchema = z.object({
 	state: stateAbbreviation,
 	isCompact: z.boolean().optional(),
 	expirationDate: isoDate.optional(),
@@ -260,11 +252,6 @@ export const webhookRegistrationSchema = z
 	})
 	.passthrough();
 
-export const webhookEventItemSchema = z.union([
-	z.string(),
-	z.object({ Name: z.string() }).passthrough(),
-]);
-
 // ---------------------------------------------------------------- errors (decided: problem details)
 
 export const problemDetailsSchema = z
@@ -311,7 +298,7 @@ export const perDiemShiftOpenedItemSchema = z
 	})
 	.passthrough();
 
-export const perDiemShiftCancelledItemSchema = z
+const perDiemShiftCancelledItemSchema = z
 	.object({ Id: z.string(), Status: z.string(), Timestamp: timestamp })
 	.passthrough();
 
@@ -429,21 +416,14 @@ export const nonLocumsConfirmationSignedSchema = z
 export type Job = z.infer<typeof jobSchema>;
 export type Certification = z.infer<typeof certificationSchema>;
 export type JobStateLicense = z.infer<typeof jobStateLicenseSchema>;
-export type JobShift = z.infer<typeof jobShiftSchema>;
 export type Submission = z.infer<typeof submissionSchema>;
 export type SubmissionCreateFields = z.infer<typeof submissionCreateFieldsSchema>;
 export type AgencyContact = z.infer<typeof agencyContactSchema>;
-export type AcceptRequest = z.infer<typeof acceptRequestSchema>;
-export type ReasonedRequest = z.infer<typeof reasonedRequestSchema>;
 export type CandidateCreateRequest = z.infer<typeof candidateCreateSchema>;
 export type CandidateStateLicense = z.infer<typeof candidateStateLicenseSchema>;
-export type Candidate = z.infer<typeof candidateSchema>;
 export type WebhookRegistrationRequest = z.infer<typeof webhookRegistrationRequestSchema>;
 export type WebhookRegistration = z.infer<typeof webhookRegistrationSchema>;
-export type ProblemDetails = z.infer<typeof problemDetailsSchema>;
 export type NamedIdentifier = z.infer<typeof namedIdentifierSchema>;
-export type PerDiemShiftOpenedItem = z.infer<typeof perDiemShiftOpenedItemSchema>;
-export type PerDiemShiftCancelledItem = z.infer<typeof perDiemShiftCancelledItemSchema>;
 
 /** Reads the name out of a list item that is either a string or an object with `Name`. */
 export function nameOfListItem(item: unknown): string | undefined {

@@ -41,33 +41,6 @@ export const PROFILE_FILE_CONTENT_TYPES: Record<ProfileFileExtension, string> = 
 	txt: 'text/plain',
 };
 
-/** The service waits this long for a webhook receiver's answer. */
-export const WEBHOOK_RESPONSE_LIMIT_MS = 10_000;
-
-export const JOB_STATUSES = ['Open', 'OnHold', 'Closed'] as const;
-export type JobStatus = (typeof JOB_STATUSES)[number];
-
-/**
- * Only Offered = 3 is documented. The rest is the sandbox's decided list; the nodes depend on
- * nothing here beyond `Offered`.
- */
-export const SUBMISSION_STATUSES = {
-	Submitted: 1,
-	'Under Review': 2,
-	Offered: 3,
-	Accepted: 4,
-	Declined: 5,
-	Withdrawn: 6,
-	Rejected: 7,
-} as const;
-export type SubmissionStatus = keyof typeof SUBMISSION_STATUSES;
-export const OFFERED_STATUS: SubmissionStatus = 'Offered';
-export const WITHDRAWABLE_STATUSES: readonly SubmissionStatus[] = [
-	'Submitted',
-	'Under Review',
-	'Offered',
-];
-
 /** Used when the service's withdraw reasons list cannot be loaded. */
 export const FALLBACK_WITHDRAW_REASONS = [
 	'Candidate accepted another position',

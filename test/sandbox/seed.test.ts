@@ -4,7 +4,7 @@ import {
 	perDiemShiftOpenedItemSchema,
 	submissionSchema,
 } from '../../nodes/shared/schemas';
-import { SUBMISSION_STATUSES } from '../../nodes/shared/service';
+import { SUBMISSION_STATUSES } from '../../sandbox/service-rules';
 import { startSandbox } from '../../sandbox';
 import type { RunningSandbox } from '../../sandbox';
 import { api, REFERENCE_DATE, scenario, start } from './helpers';

@@ -53,7 +53,7 @@ export function readEvents(value: unknown, field: string): string[] {
 }
 
 /** The registration with this Id, read from the service's list (there is no read-one endpoint). */
-export async function findRegistration(
+async function findRegistration(
 	client: TrioClient,
 	id: string,
 	itemIndex: number,
