@@ -6,6 +6,7 @@
  * captured once by a local receiver registered for the event.
  * Baseline: JSON.parse of the same body.
  */
+import { hashToken } from '../../nodes/TrioVmsTrigger/state';
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { IDataObject } from 'n8n-workflow';
@@ -22,6 +23,7 @@ import { callJson } from '../support';
 const SHIFTS = 200;
 const EVENT = 'Per Diem Shift Opened';
 const TOKEN = 'bench-token-0123456789abcdef';
+const TOKEN_HASH = hashToken(TOKEN);
 
 interface Delivery {
 	query: Record<string, string>;
@@ -98,7 +100,7 @@ export const benchmarks: BenchmarkDefinition[] = [
 			// A fresh memory per operation: the same delivery must not be dropped as a duplicate.
 			const receive = () => {
 				const verdict = judgeDelivery({
-					expectedToken: TOKEN,
+					expectedTokenHash: TOKEN_HASH,
 					query: delivery.query,
 					contentType: delivery.contentType,
 					parsedBody: undefined,

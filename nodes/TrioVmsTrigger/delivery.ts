@@ -8,14 +8,14 @@ import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-w
 import { DEFAULT_WINDOW, deliveryFingerprint, deliveryMemory } from './dedup';
 import { selectedEvents, triggerKey } from './nodeContext';
 import { buildItems, judgeDelivery } from './receive';
-import { issuedToken, readScope, scopeForMode } from './state';
+import { issuedTokenHash, readScope, scopeForMode } from './state';
 
 export async function receiveDelivery(context: IWebhookFunctions): Promise<IWebhookResponseData> {
 	const scope = scopeForMode(context.getMode());
 	const stored = readScope(context.getWorkflowStaticData('node'), scope);
 	const request = context.getRequestObject();
 	const verdict = judgeDelivery({
-		expectedToken: stored?.token ?? issuedToken(triggerKey(context, scope)),
+		expectedTokenHash: stored?.tokenHash ?? issuedTokenHash(triggerKey(context, scope)),
 		query: context.getQueryData(),
 		contentType: request.headers['content-type'],
 		parsedBody: context.getBodyData(),

@@ -14,7 +14,7 @@ import {
 	type WebhookRegistration,
 } from '../shared/webhookRegistrations';
 import { buildRegistrationUrl, readRegistrationUrl, urlBase } from './registrationUrls';
-import type { ScopeState } from './state';
+import { hashToken, type ScopeState } from './state';
 
 /** Compares event names the way a person would: case, spaces and punctuation ignored. */
 export function sameEventName(a: string, b: string): boolean {
@@ -106,7 +106,8 @@ export function checkInPlace(input: {
 			parts.base !== base ||
 			parts.event === undefined ||
 			!sameEventName(parts.event, event) ||
-			parts.token !== stored.token
+			parts.token === undefined ||
+			hashToken(parts.token) !== stored.tokenHash
 		) {
 			return { inPlace: false, reason: `the registration for ${event} points to another address` };
 		}
@@ -138,6 +139,20 @@ export interface SyncPlan {
 	save: PlannedSave[];
 	/** Registrations of this node that must stop: unselected events, strays, duplicates. */
 	deactivate: RegistrationRequest[];
+	/** Hash of the token the registrations carry once the plan is carried out. */
+	tokenHash: string;
+}
+
+/** Whether a URL is exactly this node's registration URL for the event, with the token in force. */
+function isCurrentUrl(
+	url: string | null | undefined,
+	webhookUrl: string,
+	event: TrioEventName,
+	tokenHash: string | undefined,
+): boolean {
+	const token = readRegistrationUrl(url)?.token;
+	if (!url || token === undefined || tokenHash === undefined) return false;
+	return hashToken(token) === tokenHash && url === buildRegistrationUrl(webhookUrl, event, token);
 }
 
 function deactivation(registration: WebhookRegistration): RegistrationRequest {
@@ -157,7 +172,8 @@ function belongsToNode(
 	return (
 		stored !== undefined &&
 		parts.base === urlBase(stored.webhookUrl) &&
-		parts.token === stored.token
+		parts.token !== undefined &&
+		hashToken(parts.token) === stored.tokenHash
 	);
 }
 
@@ -165,6 +181,10 @@ function belongsToNode(
  * What `create` has to do. Each selected event reuses, in this order, the registration stored
  * for it, or one at this node's URL for that event (preferring an active one), and is created
  * only when neither exists. Every other active registration of this node is deactivated.
+ *
+ * Only the token's hash is stored, so a registration can be written only with a new token:
+ * `token` is that fresh token. When anything must be written, every registration of the node
+ * is rewritten with it (the token rotates); when nothing must, the stored token stays.
  */
 export function planSync(input: {
 	listing: WebhookRegistration[];
@@ -180,7 +200,9 @@ export function planSync(input: {
 	const base = urlBase(webhookUrl);
 	const byId = new Map(listing.map((registration) => [registration.Id, registration]));
 	const claimed = new Set<string>();
-	const plan: SyncPlan = { unchanged: [], save: [], deactivate: [] };
+	const inForce = stored?.tokenHash;
+	const plan: SyncPlan = { unchanged: [], save: [], deactivate: [], tokenHash: inForce ?? '' };
+	const decided: Array<PlannedSave & { same: boolean }> = [];
 
 	for (const event of events) {
 		const desired: RegistrationRequest = {
@@ -200,24 +222,30 @@ export function planSync(input: {
 			);
 			match =
 				candidates.find(
-					(registration) => isActive(registration) && registration.Url === desired.Url,
+					(registration) =>
+						isActive(registration) && isCurrentUrl(registration.Url, webhookUrl, event, inForce),
 				) ??
 				candidates.find(isActive) ??
 				candidates[0];
 		}
 		if (!match) {
-			plan.save.push({ event, request: desired });
+			decided.push({ event, request: desired, same: false });
 			continue;
 		}
 		claimed.add(match.Id);
 		const same =
 			match.IsActive === true &&
-			match.Url === desired.Url &&
+			isCurrentUrl(match.Url, webhookUrl, event, inForce) &&
 			match.Name === desired.Name &&
 			(match.Events ?? []).length === 1 &&
 			(match.Events ?? [])[0] === desired.Events[0];
-		if (same) plan.unchanged.push({ event, id: match.Id });
-		else plan.save.push({ event, request: { Id: match.Id, ...desired } });
+		decided.push({ event, request: { Id: match.Id, ...desired }, same });
+	}
+	if (inForce && decided.every((decision) => decision.same)) {
+		plan.unchanged = decided.map(({ event, request }) => ({ event, id: request.Id as string }));
+	} else {
+		plan.save = decided.map(({ event, request }) => ({ event, request }));
+		plan.tokenHash = hashToken(token);
 	}
 
 	for (const registration of listing) {

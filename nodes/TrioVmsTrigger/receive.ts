@@ -23,13 +23,13 @@ function digest(value: string): Buffer {
 }
 
 /**
- * Constant-time comparison of the expected token and the one received. Both are hashed first
- * so the comparison never depends on (or reveals) their lengths.
+ * Constant-time comparison of the received token with the stored hash of the expected one.
+ * Comparing hashes never depends on (or reveals) the tokens' lengths.
  */
-export function tokensMatch(expected: string | undefined, received: unknown): boolean {
-	if (typeof expected !== 'string' || expected.length === 0) return false;
+export function tokenMatches(expectedHash: string | undefined, received: unknown): boolean {
+	if (typeof expectedHash !== 'string' || !/^[0-9a-f]{64}$/.test(expectedHash)) return false;
 	if (typeof received !== 'string' || received.length === 0) return false;
-	return timingSafeEqual(digest(expected), digest(received));
+	return timingSafeEqual(Buffer.from(expectedHash, 'hex'), digest(received));
 }
 
 /** A query parameter as one string: repeated parameters (arrays) or nested objects do not count. */
@@ -174,14 +174,15 @@ export type DeliveryVerdict =
 
 /** Steps 1-4 above: who may deliver, which event, whether the body is JSON, whether it is wanted. */
 export function judgeDelivery(input: {
-	expectedToken: string | undefined;
+	/** SHA-256 (hex) of the token this node's registrations carry. */
+	expectedTokenHash: string | undefined;
 	query: unknown;
 	contentType?: string;
 	parsedBody: unknown;
 	rawBody?: Buffer | string;
 	selectedEvents: readonly string[];
 }): DeliveryVerdict {
-	if (!tokensMatch(input.expectedToken, singleQueryValue(input.query, 'token'))) {
+	if (!tokenMatches(input.expectedTokenHash, singleQueryValue(input.query, 'token'))) {
 		return {
 			kind: 'refuse',
 			status: 403,

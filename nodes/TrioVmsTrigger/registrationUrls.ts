@@ -9,10 +9,17 @@ import type { RegistrationScope } from './state';
 const EVENT_PARAMETER = 'event';
 const TOKEN_PARAMETER = 'token';
 
-/** n8n's webhook URL with the event and the token added as query parameters. */
-export function buildRegistrationUrl(webhookUrl: string, event: string, token: string): string {
+/** n8n's webhook URL with the event and the token (when known) added as query parameters. */
+export function buildRegistrationUrl(
+	webhookUrl: string,
+	event: string,
+	token: string | undefined,
+): string {
 	const separator = webhookUrl.includes('?') ? '&' : '?';
-	return `${webhookUrl}${separator}${EVENT_PARAMETER}=${encodeURIComponent(event)}&${TOKEN_PARAMETER}=${encodeURIComponent(token)}`;
+	const withEvent = `${webhookUrl}${separator}${EVENT_PARAMETER}=${encodeURIComponent(event)}`;
+	return token === undefined
+		? withEvent
+		: `${withEvent}&${TOKEN_PARAMETER}=${encodeURIComponent(token)}`;
 }
 
 /**

@@ -38,6 +38,7 @@ import {
 import { buildRegistrationUrl, registrationName } from './registrationUrls';
 import {
 	forgetIssuedToken,
+	holdsPlainToken,
 	readScope,
 	rememberIssuedToken,
 	scopeForMode,
@@ -115,9 +116,12 @@ async function readServiceEvents(
 export async function registrationsInPlace(context: IHookFunctions): Promise<boolean> {
 	const webhookUrl = currentWebhookUrl(context);
 	const scope = scopeForMode(context.getMode());
-	const stored = readScope(context.getWorkflowStaticData('node'), scope);
+	const staticData = context.getWorkflowStaticData('node');
+	const stored = readScope(staticData, scope);
 	// Nothing remembered: `create` finds and reuses whatever is registered.
 	if (!stored) return false;
+	// An earlier version kept the token itself; from now on only its hash is kept.
+	if (holdsPlainToken(staticData, scope)) writeScope(staticData, scope, stored);
 	const listing = await readListing(createTrioClient(context), context.getNode());
 	const check = checkInPlace({ listing, events: selectedEvents(context), stored, webhookUrl });
 	if (!check.inPlace) {
@@ -153,7 +157,8 @@ export async function activateRegistrations(context: IHookFunctions): Promise<vo
 		);
 	}
 
-	const token = stored?.token ?? randomBytes(32).toString('hex');
+	// Used only if anything must be written: then every registration gets it (see planSync).
+	const token = randomBytes(32).toString('hex');
 	const workflowName = context.getWorkflow().name;
 	const plan = planSync({
 		listing,
@@ -166,13 +171,13 @@ export async function activateRegistrations(context: IHookFunctions): Promise<vo
 	});
 	const state = await carryOut(
 		plan,
-		{ client, node, logger: context.logger, webhookUrl, token },
+		{ client, node, logger: context.logger, webhookUrl },
 		(progress) =>
 			// Progress is remembered step by step: if a later step fails, these are found and switched off.
 			writeScope(staticData, scope, progress),
 	);
 	writeScope(staticData, scope, state);
-	rememberIssuedToken(triggerKey(context, scope), token);
+	rememberIssuedToken(triggerKey(context, scope), plan.tokenHash);
 }
 
 interface PlanRun {
@@ -180,7 +185,6 @@ interface PlanRun {
 	node: INode;
 	logger: Logger;
 	webhookUrl: string;
-	token: string;
 }
 
 /**
@@ -192,8 +196,8 @@ async function carryOut(
 	run: PlanRun,
 	saveProgress: (state: ScopeState) => void,
 ): Promise<ScopeState> {
-	const { client, node, logger, webhookUrl, token } = run;
-	const state: ScopeState = { webhookUrl, token, ids: {} };
+	const { client, node, logger, webhookUrl } = run;
+	const state: ScopeState = { webhookUrl, tokenHash: plan.tokenHash, ids: {} };
 	for (const { event, id } of plan.unchanged) state.ids[event] = id;
 	const created: string[] = [];
 	try {
@@ -312,7 +316,8 @@ function rememberedRegistrations(
 	return (Object.entries(stored.ids) as Array<[TrioEventName, string]>).map(([event, id]) => ({
 		Id: id,
 		Name: registrationName(workflowName, event, scope),
-		Url: buildRegistrationUrl(stored.webhookUrl, event, stored.token),
+		// The token is not kept; a switched-off registration needs none.
+		Url: buildRegistrationUrl(stored.webhookUrl, event, undefined),
 		Events: [event],
 		IsActive: false,
 	}));

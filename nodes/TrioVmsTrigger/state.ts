@@ -3,9 +3,13 @@
  *
  * Layout (node static data, one entry per scope):
  *   {
- *     production?: { webhookUrl, token, ids: { "<event>": "<registration Id>" } },
- *     test?:       { webhookUrl, token, ids: { ... } }
+ *     production?: { webhookUrl, tokenHash, ids: { "<event>": "<registration Id>" } },
+ *     test?:       { webhookUrl, tokenHash, ids: { ... } }
  *   }
+ *
+ * Only the SHA-256 of the delivery token is kept: static data is returned by n8n's REST API and
+ * copied with every database backup, and the hash is all a delivery check needs. Static data
+ * written by an earlier version held the token itself; it is read as its hash and rewritten.
  *
  * "test" is written only when n8n registers the editor's test URL ("Listen for test event");
  * everything else is "production". Keeping the two apart means a test never replaces or
@@ -14,6 +18,8 @@
  * n8n only notices a change to static data when a property of it is set or deleted, so a
  * scope is always written as a whole new object, never mutated in place.
  */
+import { createHash } from 'node:crypto';
+
 import type { IDataObject } from 'n8n-workflow';
 
 import { isTrioEventName, type TrioEventName } from '../shared/events';
@@ -25,8 +31,8 @@ const SCOPES: readonly RegistrationScope[] = ['production', 'test'];
 export interface ScopeState {
 	/** n8n's webhook URL (without our query parameters) the registrations were made for. */
 	webhookUrl: string;
-	/** The secret carried in every registered URL; deliveries without it are refused. */
-	token: string;
+	/** SHA-256 (hex) of the secret carried in every registered URL; deliveries without it are refused. */
+	tokenHash: string;
 	/** Registration Id per event. */
 	ids: Partial<Record<TrioEventName, string>>;
 }
@@ -36,21 +42,38 @@ export function scopeForMode(mode: string): RegistrationScope {
 	return mode === 'manual' ? 'test' : 'production';
 }
 
+/** SHA-256 of a delivery token, as hex. */
+export function hashToken(token: string): string {
+	return createHash('sha256').update(token, 'utf8').digest('hex');
+}
+
+const HASH = /^[0-9a-f]{64}$/;
+
 export function readScope(
 	staticData: IDataObject,
 	scope: RegistrationScope,
 ): ScopeState | undefined {
 	const raw = staticData[scope];
 	if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return undefined;
-	const { webhookUrl, token, ids } = raw as Record<string, unknown>;
-	if (typeof webhookUrl !== 'string' || typeof token !== 'string' || !token) return undefined;
+	const { webhookUrl, tokenHash, token, ids } = raw as Record<string, unknown>;
+	if (typeof webhookUrl !== 'string') return undefined;
+	let hash: string;
+	if (typeof tokenHash === 'string' && HASH.test(tokenHash)) hash = tokenHash;
+	else if (typeof token === 'string' && token) hash = hashToken(token);
+	else return undefined;
 	const cleanIds: Partial<Record<TrioEventName, string>> = {};
 	if (ids && typeof ids === 'object' && !Array.isArray(ids)) {
 		for (const [event, id] of Object.entries(ids as Record<string, unknown>)) {
 			if (isTrioEventName(event) && typeof id === 'string' && id) cleanIds[event] = id;
 		}
 	}
-	return { webhookUrl, token, ids: cleanIds };
+	return { webhookUrl, tokenHash: hash, ids: cleanIds };
+}
+
+/** Whether the scope was written by an earlier version, with the token itself. */
+export function holdsPlainToken(staticData: IDataObject, scope: RegistrationScope): boolean {
+	const raw = staticData[scope];
+	return !!raw && typeof raw === 'object' && 'token' in raw;
 }
 
 export function writeScope(
@@ -62,7 +85,11 @@ export function writeScope(
 		if (scope in staticData) delete staticData[scope];
 		return;
 	}
-	staticData[scope] = { webhookUrl: state.webhookUrl, token: state.token, ids: { ...state.ids } };
+	staticData[scope] = {
+		webhookUrl: state.webhookUrl,
+		tokenHash: state.tokenHash,
+		ids: { ...state.ids },
+	};
 }
 
 /**
@@ -93,7 +120,7 @@ export function looksLikeTestUrl(webhookUrl: string): boolean {
 }
 
 /**
- * Tokens this process issued on activation, per trigger and scope. n8n adds the webhook route
+ * Hashes of the tokens this process issued on activation, per trigger and scope. n8n adds the webhook route
  * before it saves the static data that `create` wrote, so for a moment after activation a
  * delivery would be checked against a token that is not stored yet and refused. In the process
  * that activated the workflow this memory closes that gap; elsewhere (queue-mode webhook
@@ -102,16 +129,16 @@ export function looksLikeTestUrl(webhookUrl: string): boolean {
 const MAX_ISSUED_TOKENS = 1_000;
 const issuedTokens = new Map<string, string>();
 
-export function rememberIssuedToken(key: string, token: string): void {
+export function rememberIssuedToken(key: string, tokenHash: string): void {
 	issuedTokens.delete(key);
-	issuedTokens.set(key, token);
+	issuedTokens.set(key, tokenHash);
 	if (issuedTokens.size > MAX_ISSUED_TOKENS) {
 		const oldest = issuedTokens.keys().next().value;
 		if (oldest !== undefined) issuedTokens.delete(oldest);
 	}
 }
 
-export function issuedToken(key: string): string | undefined {
+export function issuedTokenHash(key: string): string | undefined {
 	return issuedTokens.get(key);
 }
 

@@ -167,10 +167,23 @@ export function formatFieldErrors(fieldErrors: Record<string, string[]>): string
 		.join('\n');
 }
 
-/** Removes every occurrence of a secret from a text. */
+/**
+ * The trigger's delivery secret travels as `token=` in registration URLs, which the service may
+ * echo in an error and the Webhook operations would output; it is shown only as its first four
+ * characters, enough to tell two registrations apart.
+ */
+export function maskUrlTokens(text: string): string {
+	return text.replace(
+		/([?&](?:amp;)?token(?:=|%3D))([^&\s"'<>\\]{4})[^&\s"'<>\\]*/gi,
+		'$1$2[redacted]',
+	);
+}
+
+/** Removes every occurrence of a secret (the API key, delivery tokens) from a text. */
 export function redact(text: string, secret: string | undefined): string {
-	if (!secret || secret.length < 4) return text;
-	return text.split(secret).join('[redacted]');
+	const masked = maskUrlTokens(text);
+	if (!secret || secret.length < 4) return masked;
+	return masked.split(secret).join('[redacted]');
 }
 
 export interface ServiceFailure {

@@ -11,6 +11,7 @@
  */
 import { NodeApiError, type IDataObject } from 'n8n-workflow';
 
+import { maskUrlTokens } from './errors';
 import { webhookRegistrationSchema, type WebhookRegistration } from './schemas';
 import { PATHS } from './service';
 import type { TrioClient } from './transport';
@@ -202,4 +203,14 @@ function nameField(entry: Record<string, unknown>): unknown {
 	if ('Name' in entry) return entry.Name;
 	const key = Object.keys(entry).find((name) => name.toLowerCase() === 'name');
 	return key === undefined ? undefined : entry[key];
+}
+
+/**
+ * A registration as a workflow may see it: the trigger's delivery token in its URL masked, so
+ * that execution data (kept, exported, shown to every editor) never holds a working secret.
+ */
+export function withoutSecrets<T extends IDataObject>(registration: T): T {
+	const url = Object.keys(registration).find((key) => key.toLowerCase() === 'url');
+	if (url === undefined || typeof registration[url] !== 'string') return registration;
+	return { ...registration, [url]: maskUrlTokens(registration[url] as string) };
 }

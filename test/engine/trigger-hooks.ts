@@ -59,6 +59,8 @@ export interface TriggerHooksOptions {
 	nodeType?: string;
 	/** Default 'Trio VMS Trigger'. */
 	nodeName?: string;
+	/** The saved node's webhookId (default a new one): the same workflow as another TriggerHooks. */
+	webhookId?: string;
 }
 
 export interface HookCallOptions {
@@ -245,7 +247,7 @@ export function triggerHooks(options: TriggerHooksOptions): TriggerHooks {
 			0,
 			[TRIO_CREDENTIAL_TYPE],
 		),
-		webhookId: randomUUID(),
+		webhookId: options.webhookId ?? randomUUID(),
 	};
 	/** The database: the saved workflow's static data. */
 	let savedStaticData = stored(options.staticData);

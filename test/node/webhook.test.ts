@@ -238,3 +238,44 @@ describe('Webhook: Get Many and Get Available Events', () => {
 		expect(errorText(error).description).toContain('agency administrator permission');
 	});
 });
+
+describe("the trigger's delivery secret in Webhook output", () => {
+	const secret = 'f'.repeat(64);
+	const url = `https://n8n.agency.example/webhook/abc/webhook?event=Job%20Update&token=${secret}`;
+	const masked = `https://n8n.agency.example/webhook/abc/webhook?event=Job%20Update&token=ffff[redacted]`;
+
+	it('is masked in what Create, Get Many, Update and Deactivate output, and kept whole at the service', async () => {
+		const created = await t.run({
+			resource: 'webhook',
+			operation: 'create',
+			name: 'Trigger-like',
+			url,
+			events: ['Job Update'],
+		});
+		expect(created.output[0].json.Url).toBe(masked);
+		const id = String(created.output[0].json.Id);
+
+		const listed = await t.run({ resource: 'webhook', operation: 'getAll', returnAll: true });
+		const mine = listed.output.find((item) => item.json.Id === id);
+		expect(mine?.json.Url).toBe(masked);
+		expect(JSON.stringify(listed.output)).not.toContain(secret);
+
+		const updated = await t.run({
+			resource: 'webhook',
+			operation: 'update',
+			webhook: byId(id),
+			updateFields: { name: 'Renamed' },
+		});
+		expect(updated.output[0].json.Url).toBe(masked);
+		const deactivated = await t.run({
+			resource: 'webhook',
+			operation: 'deactivate',
+			webhook: byId(id),
+		});
+		expect(JSON.stringify(deactivated.output)).not.toContain(secret);
+
+		// Update re-sends the registration as the service has it, token included.
+		const atService = [...t.sandbox.store.registrations.values()].find((r) => r.Id === id);
+		expect(atService?.Url).toBe(url);
+	});
+});

@@ -10,6 +10,7 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import type { WebhookRegistration } from '../../nodes/shared/schemas';
 import { startSandbox, type RunningSandbox } from '../../sandbox';
+import { hashToken } from '../../nodes/TrioVmsTrigger/state';
 import { trioCredentials } from '../engine/engine';
 import { triggerHooks, type TriggerHooks, type WebhookTarget } from '../engine/trigger-hooks';
 import { PAYLOADS } from './fixtures';
@@ -78,17 +79,28 @@ function hooksFor(
 function scopeOf(
 	hooks: TriggerHooks,
 	target: WebhookTarget = 'production',
-): { webhookUrl: string; token: string; ids: Record<string, string> } {
+): { webhookUrl: string; tokenHash: string; ids: Record<string, string> } {
 	const scope = target === 'production' ? 'production' : 'test';
 	return hooks.staticData(target)[scope] as {
 		webhookUrl: string;
-		token: string;
+		tokenHash: string;
 		ids: Record<string, string>;
 	};
 }
 
-function tokenOf(hooks: TriggerHooks, target: WebhookTarget = 'production'): string {
-	return scopeOf(hooks, target).token;
+/**
+ * The token in the URLs of the node's active registrations at the service: n8n keeps only its
+ * hash, so this is where a sender (and a test) finds it.
+ */
+async function tokenOf(hooks: TriggerHooks, target: WebhookTarget = 'production'): Promise<string> {
+	const base = await hooks.webhookUrl(target);
+	const tokens = new Set(
+		(await active())
+			.filter((registration) => registration.Url?.startsWith(`${base}?`))
+			.map((registration) => new URL(registration.Url ?? '').searchParams.get('token')),
+	);
+	expect(tokens.size).toBe(1);
+	return [...tokens][0] ?? '';
 }
 
 describe('activation lifecycle', () => {
@@ -101,7 +113,7 @@ describe('activation lifecycle', () => {
 		expect(await hooks.activate()).toBe(false);
 		const registered = await active();
 		expect(registered).toHaveLength(2);
-		const token = tokenOf(hooks);
+		const token = await tokenOf(hooks);
 		expect(token).toMatch(/^[0-9a-f]{64}$/);
 		expect(registered.map((r) => [r.Name, r.Events, r.Url])).toEqual([
 			[
@@ -116,9 +128,10 @@ describe('activation lifecycle', () => {
 			],
 		]);
 		// What n8n saved (create changed the static data, so n8n's Workflow marked it for saving).
+		// Only the token's hash is saved: static data is readable through n8n's API and backups.
 		expect(scopeOf(hooks)).toEqual({
 			webhookUrl: url,
-			token,
+			tokenHash: hashToken(token),
 			ids: { 'Job Update': registered[0].Id, 'Per Diem Shift Opened': registered[1].Id },
 		});
 		// Every request carried the admin key from the credential, through its authenticate.
@@ -165,7 +178,7 @@ describe('activation lifecycle', () => {
 		expect(after[0]).toMatchObject({
 			Id: registration.Id,
 			IsActive: true,
-			Url: `${await hooks.webhookUrl()}?event=Job%20Update&token=${tokenOf(hooks)}`,
+			Url: `${await hooks.webhookUrl()}?event=Job%20Update&token=${await tokenOf(hooks)}`,
 		});
 	});
 
@@ -196,8 +209,8 @@ describe('activation lifecycle', () => {
 		expect(all).toHaveLength(2);
 		expect(all[0]).toEqual(production);
 		expect(all[1].Name).toBe('n8n test: Shifts to Slack (Job Update)');
-		expect(all[1].Url).toBe(`${testUrl}?event=Job%20Update&token=${tokenOf(hooks, 'test')}`);
-		expect(tokenOf(hooks, 'test')).not.toBe(tokenOf(hooks));
+		expect(all[1].Url).toBe(`${testUrl}?event=Job%20Update&token=${await tokenOf(hooks, 'test')}`);
+		expect(await tokenOf(hooks, 'test')).not.toBe(await tokenOf(hooks));
 		// The test registration's state is not written into the workflow's saved static data.
 		expect(hooks.staticData()).not.toHaveProperty('test');
 
@@ -286,11 +299,59 @@ describe('activation lifecycle', () => {
 	});
 });
 
+describe('the delivery secret', () => {
+	it('rewrites static data an earlier version saved with the token itself to its hash, keeping the registrations', async () => {
+		const first = hooksFor(['Job Update']);
+		await first.activate();
+		const token = await tokenOf(first);
+		const { webhookUrl, ids } = scopeOf(first);
+		// What an earlier version saved: the token itself.
+		const legacy = triggerHooks({
+			parameters: { events: ['Job Update'] },
+			credentials: trioCredentials(sandbox.url, sandbox.adminKey),
+			workflowName: 'Shifts to Slack',
+			instanceUrl: INSTANCE,
+			webhookId: first.node.webhookId,
+			// n8n keeps a node's static data under node:<name> in the workflow's.
+			staticData: { 'node:Trio VMS Trigger': { production: { webhookUrl, token, ids } } },
+		});
+		sandbox.clearRequests();
+		expect(await legacy.activate()).toBe(true);
+		expect(legacy.staticData().production).toEqual({
+			webhookUrl,
+			tokenHash: hashToken(token),
+			ids,
+		});
+		expect(JSON.stringify(legacy.staticData())).not.toContain(token);
+		expect(requestLog()).toEqual(['GET /api/v3/Webhooks 200 admin']);
+		const delivery = await legacy.deliver({
+			query: { event: 'Job Update', token },
+			body: PAYLOADS['Job Update'],
+		});
+		expect(delivery.workflowData).toHaveLength(1);
+	});
+
+	it('rotates when registrations are rewritten: the old token is refused afterwards', async () => {
+		const hooks = hooksFor(['Job Update']);
+		await hooks.activate();
+		const before = await tokenOf(hooks);
+		hooks.edit({ events: ['Job Update', 'Submission Update'] });
+		await hooks.activate();
+		const after = await tokenOf(hooks);
+		expect(after).not.toBe(before);
+		const refused = await hooks.deliver({
+			query: { event: 'Job Update', token: before },
+			body: PAYLOADS['Job Update'],
+		});
+		expect(refused.status).toBe(403);
+	});
+});
+
 describe('deactivation while the service is failing', () => {
 	it('resolves, forgets the state and the token, and logs what failed when the service is down', async () => {
 		const hooks = hooksFor(['Job Update', 'Submission Update']);
 		await hooks.activate();
-		const token = scopeOf(hooks).token;
+		const token = await tokenOf(hooks);
 		sandbox.setFaults({ endpoints: { '*': { failRate: 1, failStatus: 503 } } });
 		// n8n's own cleanup has no guard: a throw here would strand its webhook rows.
 		await expect(hooks.deactivate()).resolves.not.toThrow();
@@ -338,7 +399,7 @@ describe('receiving deliveries', () => {
 	it('emits the payload with event and receivedAt', async () => {
 		const hooks = await activeHooks(['Submission Update']);
 		const delivery = await hooks.deliver({
-			query: { event: 'Submission Update', token: tokenOf(hooks) },
+			query: { event: 'Submission Update', token: await tokenOf(hooks) },
 			body: PAYLOADS['Submission Update'],
 		});
 		// The trigger leaves the answer to n8n (responseMode onReceived) when it starts the workflow.
@@ -354,7 +415,7 @@ describe('receiving deliveries', () => {
 
 	it('accepts the new token before n8n has saved the static data that create wrote', async () => {
 		const hooks = await activeHooks(['Submission Update']);
-		const token = tokenOf(hooks);
+		const token = await tokenOf(hooks);
 		// What a delivery sees in the moment after activation: n8n builds the delivery's Workflow
 		// from the database, where the static data is still as it was before create.
 		const unsaved: IDataObject = {};
@@ -378,7 +439,7 @@ describe('receiving deliveries', () => {
 
 	it('forgets the issued token on deactivation', async () => {
 		const hooks = await activeHooks(['Submission Update']);
-		const token = tokenOf(hooks);
+		const token = await tokenOf(hooks);
 		await hooks.deactivate();
 		const delivery = await hooks.deliver({
 			query: { event: 'Submission Update', token },
@@ -402,12 +463,12 @@ describe('receiving deliveries', () => {
 			[{ event: 'Job Update', token: 'wrong' }, PAYLOADS['Job Update'], 'application/json', 403],
 			[{ event: 'Job Update' }, PAYLOADS['Job Update'], 'application/json', 403],
 			[
-				{ event: 'Job Closed', token: tokenOf(hooks) },
+				{ event: 'Job Closed', token: await tokenOf(hooks) },
 				PAYLOADS['Job Update'],
 				'application/json',
 				400,
 			],
-			[{ event: 'Job Update', token: tokenOf(hooks) }, 'not json', 'text/plain', 400],
+			[{ event: 'Job Update', token: await tokenOf(hooks) }, 'not json', 'text/plain', 400],
 		];
 		for (const [query, body, contentType, status] of cases) {
 			const delivery = await hooks.deliver({ query, body, contentType });
@@ -422,18 +483,18 @@ describe('receiving deliveries', () => {
 		await hooks.activate({ target: 'test' });
 		const onTest = await hooks.deliver({
 			target: 'test',
-			query: { event: 'Job Update', token: tokenOf(hooks) },
+			query: { event: 'Job Update', token: await tokenOf(hooks) },
 			body: PAYLOADS['Job Update'],
 		});
 		expect(onTest.status).toBe(403);
 		const onProduction = await hooks.deliver({
-			query: { event: 'Job Update', token: tokenOf(hooks, 'test') },
+			query: { event: 'Job Update', token: await tokenOf(hooks, 'test') },
 			body: PAYLOADS['Job Update'],
 		});
 		expect(onProduction.status).toBe(403);
 		const test = await hooks.deliver({
 			target: 'test',
-			query: { event: 'Job Update', token: tokenOf(hooks, 'test') },
+			query: { event: 'Job Update', token: await tokenOf(hooks, 'test') },
 			body: PAYLOADS['Job Update'],
 		});
 		expect(test.workflowData).toBeDefined();
@@ -443,9 +504,10 @@ describe('receiving deliveries', () => {
 	it('drops duplicates (200, no workflow) when asked to, and only then', async () => {
 		const hooks = await activeHooks(['Per Diem Shift Removed']);
 		const payload = { ...PAYLOADS['Per Diem Shift Removed'], Id: `dup-${Date.now()}` };
+		const token = await tokenOf(hooks);
 		const deliver = () =>
 			hooks.deliver({
-				query: { event: 'Per Diem Shift Removed', token: tokenOf(hooks) },
+				query: { event: 'Per Diem Shift Removed', token },
 				body: payload,
 			});
 		expect((await deliver()).workflowData).toHaveLength(1);
@@ -459,9 +521,10 @@ describe('receiving deliveries', () => {
 
 	it('splits opened shifts by default and not when the option is off', async () => {
 		const hooks = await activeHooks(['Per Diem Shift Opened'], { ignoreDuplicates: false });
+		const token = await tokenOf(hooks);
 		const deliver = () =>
 			hooks.deliver({
-				query: { event: 'Per Diem Shift Opened', token: tokenOf(hooks) },
+				query: { event: 'Per Diem Shift Opened', token },
 				body: PAYLOADS['Per Diem Shift Opened'],
 			});
 		expect((await deliver()).workflowData![0]).toHaveLength(2);
@@ -473,7 +536,7 @@ describe('receiving deliveries', () => {
 	it('ignores (200) an event that is no longer selected', async () => {
 		const hooks = await activeHooks(['Job Update']);
 		const delivery = await hooks.deliver({
-			query: { event: 'Submission Update', token: tokenOf(hooks) },
+			query: { event: 'Submission Update', token: await tokenOf(hooks) },
 			body: PAYLOADS['Submission Update'],
 		});
 		expect(delivery.result).toEqual({ noWebhookResponse: true });

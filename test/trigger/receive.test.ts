@@ -4,28 +4,32 @@ import {
 	judgeDelivery,
 	readJsonBody,
 	singleQueryValue,
-	tokensMatch,
+	tokenMatches,
 	validatePayload,
 } from '../../nodes/TrioVmsTrigger/receive';
+import { hashToken } from '../../nodes/TrioVmsTrigger/state';
 import { openedItem, PAYLOADS } from './fixtures';
 
 const TOKEN = 'a'.repeat(64);
+const TOKEN_HASH = hashToken(TOKEN);
 const AT = '2026-02-01T10:00:05.000Z';
 
-describe('tokensMatch', () => {
+describe('tokenMatches', () => {
 	it('accepts only the exact token', () => {
-		expect(tokensMatch(TOKEN, TOKEN)).toBe(true);
-		expect(tokensMatch(TOKEN, `${TOKEN}x`)).toBe(false);
-		expect(tokensMatch(TOKEN, TOKEN.slice(1))).toBe(false);
-		expect(tokensMatch(TOKEN, TOKEN.toUpperCase())).toBe(false);
+		expect(tokenMatches(TOKEN_HASH, TOKEN)).toBe(true);
+		expect(tokenMatches(TOKEN_HASH, `${TOKEN}x`)).toBe(false);
+		expect(tokenMatches(TOKEN_HASH, TOKEN.slice(1))).toBe(false);
+		expect(tokenMatches(TOKEN_HASH, TOKEN.toUpperCase())).toBe(false);
 	});
 
 	it('refuses a missing token, a non-string token and a node without a token', () => {
-		expect(tokensMatch(TOKEN, undefined)).toBe(false);
-		expect(tokensMatch(TOKEN, '')).toBe(false);
-		expect(tokensMatch(TOKEN, [TOKEN])).toBe(false);
-		expect(tokensMatch(undefined, TOKEN)).toBe(false);
-		expect(tokensMatch('', '')).toBe(false);
+		expect(tokenMatches(TOKEN_HASH, undefined)).toBe(false);
+		expect(tokenMatches(TOKEN_HASH, '')).toBe(false);
+		expect(tokenMatches(TOKEN_HASH, [TOKEN])).toBe(false);
+		expect(tokenMatches(undefined, TOKEN)).toBe(false);
+		expect(tokenMatches('', '')).toBe(false);
+		// The stored value is a hash: the token itself in its place matches nothing.
+		expect(tokenMatches(TOKEN, TOKEN)).toBe(false);
 	});
 });
 
@@ -99,7 +103,7 @@ describe('readJsonBody', () => {
 
 describe('judgeDelivery', () => {
 	const base = {
-		expectedToken: TOKEN,
+		expectedTokenHash: TOKEN_HASH,
 		contentType: 'application/json',
 		parsedBody: PAYLOADS['Job Update'],
 		rawBody: Buffer.from(JSON.stringify(PAYLOADS['Job Update'])),
@@ -137,7 +141,7 @@ describe('judgeDelivery', () => {
 		expect(
 			judgeDelivery({
 				...base,
-				expectedToken: undefined,
+				expectedTokenHash: undefined,
 				query: { event: 'Job Update', token: TOKEN },
 			}),
 		).toMatchObject({

@@ -16,7 +16,7 @@ import {
 	urlBase,
 } from '../../nodes/TrioVmsTrigger/registrationUrls';
 import { explainFailure } from '../../nodes/TrioVmsTrigger/registrations';
-import type { ScopeState } from '../../nodes/TrioVmsTrigger/state';
+import { hashToken, type ScopeState } from '../../nodes/TrioVmsTrigger/state';
 
 const URL_NOW = 'https://n8n.agency.com/webhook/abc-123/webhook';
 const URL_OLD = 'https://old.agency.com/webhook/abc-123/webhook';
@@ -159,7 +159,7 @@ describe('resolveRegistrationStrings', () => {
 describe('checkInPlace (checkExists)', () => {
 	const stored: ScopeState = {
 		webhookUrl: URL_NOW,
-		token: TOKEN,
+		tokenHash: hashToken(TOKEN),
 		ids: { 'Job Update': 'a', 'Submission Update': 'b' },
 	};
 	const events = ['Job Update', 'Submission Update'] as const;
@@ -259,23 +259,59 @@ describe('planSync (create)', () => {
 		]);
 	});
 
-	it('re-activates stored registrations instead of creating new ones, and leaves correct ones alone', () => {
+	it('re-activates stored registrations instead of creating new ones', () => {
 		const stored: ScopeState = {
 			webhookUrl: URL_NOW,
-			token: TOKEN,
+			tokenHash: hashToken(TOKEN),
 			ids: { 'Job Update': 'a', 'Submission Update': 'b' },
 		};
 		const listing = [reg('a', 'Job Update'), reg('b', 'Submission Update', { IsActive: false })];
 		const plan = planSync({ ...base, listing, stored });
-		expect(plan.unchanged).toEqual([{ event: 'Job Update', id: 'a' }]);
 		expect(plan.save).toEqual([
+			{ event: 'Job Update', request: expect.objectContaining({ Id: 'a', IsActive: true }) },
 			{ event: 'Submission Update', request: expect.objectContaining({ Id: 'b', IsActive: true }) },
 		]);
 		expect(plan.deactivate).toEqual([]);
 	});
 
+	it('leaves correct registrations alone when nothing must be written, keeping the token in force', () => {
+		const stored: ScopeState = {
+			webhookUrl: URL_NOW,
+			tokenHash: hashToken(TOKEN),
+			ids: { 'Job Update': 'a', 'Submission Update': 'b' },
+		};
+		const listing = [reg('a', 'Job Update'), reg('b', 'Submission Update')];
+		const plan = planSync({ ...base, token: 'a-fresh-token', listing, stored });
+		expect(plan.unchanged).toEqual([
+			{ event: 'Job Update', id: 'a' },
+			{ event: 'Submission Update', id: 'b' },
+		]);
+		expect(plan.save).toEqual([]);
+		expect(plan.tokenHash).toBe(hashToken(TOKEN));
+	});
+
+	it('rotates the token: when one registration must be written, all are written with the fresh token', () => {
+		const stored: ScopeState = {
+			webhookUrl: URL_NOW,
+			tokenHash: hashToken(TOKEN),
+			ids: { 'Job Update': 'a', 'Submission Update': 'b' },
+		};
+		const listing = [reg('a', 'Job Update'), reg('b', 'Submission Update', { IsActive: false })];
+		const plan = planSync({ ...base, token: 'a-fresh-token', listing, stored });
+		expect(plan.unchanged).toEqual([]);
+		expect(plan.save.map((save) => [save.request.Id, save.request.Url])).toEqual([
+			['a', buildRegistrationUrl(URL_NOW, 'Job Update', 'a-fresh-token')],
+			['b', buildRegistrationUrl(URL_NOW, 'Submission Update', 'a-fresh-token')],
+		]);
+		expect(plan.tokenHash).toBe(hashToken('a-fresh-token'));
+	});
+
 	it('moves stored registrations to a changed n8n address', () => {
-		const stored: ScopeState = { webhookUrl: URL_OLD, token: TOKEN, ids: { 'Job Update': 'a' } };
+		const stored: ScopeState = {
+			webhookUrl: URL_OLD,
+			tokenHash: hashToken(TOKEN),
+			ids: { 'Job Update': 'a' },
+		};
 		const plan = planSync({
 			...base,
 			events: ['Job Update'],
@@ -316,7 +352,7 @@ describe('planSync (create)', () => {
 	it('switches off registrations of events no longer selected, keeping their fields', () => {
 		const stored: ScopeState = {
 			webhookUrl: URL_NOW,
-			token: TOKEN,
+			tokenHash: hashToken(TOKEN),
 			ids: { 'Job Update': 'a', 'Per Diem Shift Opened': 'p' },
 		};
 		const listing = [reg('a', 'Job Update'), reg('p', 'Per Diem Shift Opened')];
@@ -326,7 +362,7 @@ describe('planSync (create)', () => {
 	});
 
 	it('switches off what is left at a previous address with the stored token, never foreign registrations', () => {
-		const stored: ScopeState = { webhookUrl: URL_OLD, token: TOKEN, ids: {} };
+		const stored: ScopeState = { webhookUrl: URL_OLD, tokenHash: hashToken(TOKEN), ids: {} };
 		const listing = [
 			reg('left', 'Job Update', {}, URL_OLD),
 			reg('foreign', 'Job Update', {}, URL_OLD, 'someone-else'),
@@ -370,7 +406,11 @@ describe('planSync (create)', () => {
 
 describe('planRemoval (delete)', () => {
 	it('switches off stored and stray active registrations of this node only', () => {
-		const stored: ScopeState = { webhookUrl: URL_OLD, token: TOKEN, ids: { 'Job Update': 'a' } };
+		const stored: ScopeState = {
+			webhookUrl: URL_OLD,
+			tokenHash: hashToken(TOKEN),
+			ids: { 'Job Update': 'a' },
+		};
 		const listing = [
 			reg('a', 'Job Update', {}, URL_OLD),
 			reg('stray', 'Submission Update'),

@@ -9,6 +9,7 @@ import {
 	stableStringify,
 } from '../../nodes/TrioVmsTrigger/dedup';
 import {
+	hashToken,
 	looksLikeTestUrl,
 	readScope,
 	scopeForMode,
@@ -28,10 +29,20 @@ describe('static data layout', () => {
 
 	it('writes a scope as a whole and reads it back, dropping what it does not know', () => {
 		const data: IDataObject = {};
-		writeScope(data, 'production', { webhookUrl: PROD, token: 't', ids: { 'Job Update': 'a' } });
+		const hash = hashToken('t');
+		writeScope(data, 'production', {
+			webhookUrl: PROD,
+			tokenHash: hash,
+			ids: { 'Job Update': 'a' },
+		});
+		expect(data.production).toEqual({
+			webhookUrl: PROD,
+			tokenHash: hash,
+			ids: { 'Job Update': 'a' },
+		});
 		expect(readScope(data, 'production')).toEqual({
 			webhookUrl: PROD,
-			token: 't',
+			tokenHash: hash,
 			ids: { 'Job Update': 'a' },
 		});
 		expect(readScope(data, 'test')).toBeUndefined();
@@ -40,9 +51,10 @@ describe('static data layout', () => {
 			token: 'x',
 			ids: { 'Job Update': 'b', Bogus: 'c', 'Submission Update': 5 },
 		};
+		// Written by an earlier version, with the token itself: read as its hash.
 		expect(readScope(data, 'test')).toEqual({
 			webhookUrl: TEST,
-			token: 'x',
+			tokenHash: hashToken('x'),
 			ids: { 'Job Update': 'b' },
 		});
 		data.test = { webhookUrl: TEST };
@@ -53,8 +65,8 @@ describe('static data layout', () => {
 
 	it('finds the scope to remove by URL, then by the test endpoint, else production', () => {
 		const data: IDataObject = {};
-		writeScope(data, 'production', { webhookUrl: PROD, token: 't', ids: {} });
-		writeScope(data, 'test', { webhookUrl: TEST, token: 'u', ids: {} });
+		writeScope(data, 'production', { webhookUrl: PROD, tokenHash: hashToken('t'), ids: {} });
+		writeScope(data, 'test', { webhookUrl: TEST, tokenHash: hashToken('u'), ids: {} });
 		expect(scopeForRemoval(data, TEST, 'internal')).toBe('test');
 		expect(scopeForRemoval(data, PROD, 'internal')).toBe('production');
 		expect(scopeForRemoval({}, TEST, 'internal')).toBe('test');

@@ -138,6 +138,14 @@ describe('redact and formatting', () => {
 
 	it('leaves the text alone without a usable secret', () => {
 		expect(redact('abc', undefined)).toBe('abc');
+		// The trigger's delivery token, echoed in a URL, keeps only its first four characters.
+		const token = 'c'.repeat(64);
+		expect(
+			redact(
+				`Url https://n8n.example/webhook/x?event=Job%20Update&token=${token} is taken`,
+				'key1',
+			),
+		).toBe('Url https://n8n.example/webhook/x?event=Job%20Update&token=cccc[redacted] is taken');
 		// A one-to-three character "secret" would shred the message rather than protect anything.
 		expect(redact('abc', 'b')).toBe('abc');
 	});

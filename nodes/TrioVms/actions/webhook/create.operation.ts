@@ -8,7 +8,7 @@ import {
 import type { TrioClient } from '../../../shared/transport';
 import { optionalBoolean, requiredText, webhookUrl } from '../../helpers/validation';
 import { optionsCollection } from '../common.descriptions';
-import { saveRegistration } from '../../../shared/webhookRegistrations';
+import { saveRegistration, withoutSecrets } from '../../../shared/webhookRegistrations';
 import { ADMIN_NOTICE, eventsField, readEvents } from './webhookFields';
 
 const properties: INodeProperties[] = [
@@ -60,5 +60,5 @@ export async function execute(
 		IsActive: optionalBoolean(this.getNodeParameter('isActive', itemIndex, true), 'Active') ?? true,
 	};
 	const saved = await saveRegistration(client, request, { itemIndex });
-	return saved.answer;
+	return withoutSecrets(saved.answer);
 }

@@ -11,7 +11,7 @@ import {
 	optionsCollection,
 	returnAllAndLimit,
 } from '../common.descriptions';
-import { listRegistrations } from '../../../shared/webhookRegistrations';
+import { listRegistrations, withoutSecrets } from '../../../shared/webhookRegistrations';
 import { ADMIN_NOTICE } from './webhookFields';
 
 const properties: INodeProperties[] = [
@@ -41,5 +41,5 @@ export async function execute(
 	let registrations = (await listRegistrations(client, { itemIndex })) as IDataObject[];
 	if (activeOnly)
 		registrations = registrations.filter((registration) => registration.IsActive !== false);
-	return applyReturnAllOrLimit(this, itemIndex, registrations);
+	return applyReturnAllOrLimit(this, itemIndex, registrations).map(withoutSecrets);
 }

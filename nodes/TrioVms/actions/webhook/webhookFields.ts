@@ -9,6 +9,7 @@ import {
 	asRequest,
 	listRegistrations,
 	saveRegistration,
+	withoutSecrets,
 	type RegistrationRequest,
 	type WebhookRegistration,
 } from '../../../shared/webhookRegistrations';
@@ -84,5 +85,5 @@ export async function updateRegistration(
 	const saved = await saveRegistration(client, asRequest(current, { ...changes, Id: id }), {
 		itemIndex,
 	});
-	return saved.answer;
+	return withoutSecrets(saved.answer);
 }
