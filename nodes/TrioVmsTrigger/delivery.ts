@@ -7,13 +7,25 @@ import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-w
 
 import { DEFAULT_WINDOW, deliveryFingerprint, deliveryMemory } from './dedup';
 import { selectedEvents, triggerKey } from './nodeContext';
-import { buildItems, judgeDelivery } from './receive';
+import { buildItems, judgeDelivery, singleQueryValue } from './receive';
+import { PROBE_PARAMETER, probeAnswer } from './registrationUrls';
 import { issuedTokenHash, readScope, scopeForMode } from './state';
 
 export async function receiveDelivery(context: IWebhookFunctions): Promise<IWebhookResponseData> {
 	const scope = scopeForMode(context.getMode());
 	const stored = readScope(context.getWorkflowStaticData('node'), scope);
 	const request = context.getRequestObject();
+	const respond = (status: number, body: IDataObject): IWebhookResponseData => {
+		context.getResponseObject().status(status).json(body);
+		return { noWebhookResponse: true };
+	};
+
+	// Another n8n with a copy of this workflow's data asks whether this address is still alive.
+	const nonce = singleQueryValue(context.getQueryData(), PROBE_PARAMETER);
+	if (nonce !== undefined && stored) {
+		return respond(200, { probe: probeAnswer(stored.tokenHash, nonce) });
+	}
+
 	const verdict = judgeDelivery({
 		expectedTokenHash: stored?.tokenHash ?? issuedTokenHash(triggerKey(context, scope)),
 		query: context.getQueryData(),
@@ -22,11 +34,6 @@ export async function receiveDelivery(context: IWebhookFunctions): Promise<IWebh
 		rawBody: (request as { rawBody?: Buffer }).rawBody,
 		selectedEvents: selectedEvents(context),
 	});
-
-	const respond = (status: number, body: IDataObject): IWebhookResponseData => {
-		context.getResponseObject().status(status).json(body);
-		return { noWebhookResponse: true };
-	};
 
 	if (verdict.kind === 'refuse') {
 		context.logger.warn(

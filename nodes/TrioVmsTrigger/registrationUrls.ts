@@ -4,10 +4,14 @@
  * secret), so every delivery says which event it is and proves it came through a registration
  * of this node.
  */
+import { createHmac } from 'node:crypto';
+
 import type { RegistrationScope } from './state';
 
 const EVENT_PARAMETER = 'event';
 const TOKEN_PARAMETER = 'token';
+/** Asks a registration URL whether a live trigger that holds the same token stands behind it. */
+export const PROBE_PARAMETER = 'probe';
 
 /** n8n's webhook URL with the event and the token (when known) added as query parameters. */
 export function buildRegistrationUrl(
@@ -70,4 +74,18 @@ export function registrationName(
 	const room = NAME_LIMIT - prefix.length - 2 - suffix.length;
 	if (name.length > room) name = `${name.slice(0, room - 3)}...`;
 	return `${prefix}: ${name}${suffix}`;
+}
+
+/**
+ * The answer a live trigger gives to a probe: an HMAC of the probe's nonce keyed with the hash
+ * of its token. Only a holder of the same stored hash (the same workflow, or a copy of its
+ * database) can give it, and it reveals nothing about the token.
+ */
+export function probeAnswer(tokenHash: string, nonce: string): string {
+	return createHmac('sha256', tokenHash).update(nonce, 'utf8').digest('hex');
+}
+
+/** The URL that probes an address: the registration URL without token, with a nonce. */
+export function probeUrl(webhookUrl: string, event: string, nonce: string): string {
+	return `${buildRegistrationUrl(webhookUrl, event, undefined)}&${PROBE_PARAMETER}=${encodeURIComponent(nonce)}`;
 }

@@ -35,7 +35,13 @@ import {
 	resolveRegistrationStrings,
 	type SyncPlan,
 } from './planner';
-import { buildRegistrationUrl, registrationName } from './registrationUrls';
+import {
+	buildRegistrationUrl,
+	probeAnswer,
+	probeUrl,
+	registrationName,
+	urlBase,
+} from './registrationUrls';
 import {
 	forgetIssuedToken,
 	holdsPlainToken,
@@ -112,6 +118,47 @@ async function readServiceEvents(
 	}
 }
 
+const PROBE_TIMEOUT_MS = 3_000;
+
+/**
+ * The stored state, unless it belongs to another n8n. Stored registrations made for another
+ * address are this node's when n8n's address changed, but another instance's when this n8n runs
+ * on a copy of that one's database (a staging copy of production): then the old address still
+ * answers, as a live trigger holding the same token hash. A copy must never take over or switch
+ * off the original's registrations, so it starts from nothing; a moved n8n finds nobody at its
+ * old address and moves its registrations.
+ */
+async function ownState(
+	context: IHookFunctions,
+	stored: ScopeState | undefined,
+	webhookUrl: string | undefined,
+): Promise<ScopeState | undefined> {
+	if (!stored || !webhookUrl || stored.webhookUrl === webhookUrl) return stored;
+	const event = (Object.keys(stored.ids) as TrioEventName[])[0] ?? selectedEvents(context)[0];
+	if (event === undefined) return stored;
+	const nonce = randomBytes(16).toString('hex');
+	let answer: unknown;
+	try {
+		answer = await context.helpers.httpRequest({
+			method: 'POST',
+			url: probeUrl(stored.webhookUrl, event, nonce),
+			body: {},
+			json: true,
+			timeout: PROBE_TIMEOUT_MS,
+			disableFollowRedirect: true,
+		});
+	} catch {
+		return stored;
+	}
+	const probe =
+		answer && typeof answer === 'object' ? (answer as { probe?: unknown }).probe : undefined;
+	if (probe !== probeAnswer(stored.tokenHash, nonce)) return stored;
+	context.logger.warn(
+		`Trio VMS Trigger: the webhook registrations this workflow remembers belong to the n8n at ${urlBase(stored.webhookUrl) ?? 'another address'}, which is still running; this n8n (a copy) registers its own and leaves those alone`,
+	);
+	return undefined;
+}
+
 /** checkExists: true only when every registration is exactly in place (see checkInPlace). */
 export async function registrationsInPlace(context: IHookFunctions): Promise<boolean> {
 	const webhookUrl = currentWebhookUrl(context);
@@ -140,7 +187,7 @@ export async function activateRegistrations(context: IHookFunctions): Promise<vo
 	}
 	const scope = scopeForMode(context.getMode());
 	const staticData = context.getWorkflowStaticData('node');
-	const stored = readScope(staticData, scope);
+	const stored = await ownState(context, readScope(staticData, scope), webhookUrl);
 	const client = createTrioClient(context);
 
 	const listing = await readListing(client, node);
@@ -276,7 +323,7 @@ export async function removeRegistrations(context: IHookFunctions): Promise<void
 	const webhookUrl = context.getNodeWebhookUrl('default');
 	const staticData = context.getWorkflowStaticData('node');
 	const scope = scopeForRemoval(staticData, webhookUrl ?? '', context.getMode());
-	const stored = readScope(staticData, scope);
+	const stored = await ownState(context, readScope(staticData, scope), webhookUrl);
 	const client = createTrioClient(context);
 	let requests: RegistrationRequest[];
 	try {

@@ -6,6 +6,9 @@
  * response objects of a delivery are stand-ins (see trigger-hooks.ts). Fast and in-process; the
  * same behaviour is checked through a real n8n in test/e2e/trigger.e2e.test.ts.
  */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import type { WebhookRegistration } from '../../nodes/shared/schemas';
@@ -344,6 +347,99 @@ describe('the delivery secret', () => {
 			body: PAYLOADS['Job Update'],
 		});
 		expect(refused.status).toBe(403);
+	});
+});
+
+/**
+ * n8n's front door for one trigger: an HTTP server on 127.0.0.1 that hands every POST to the
+ * node's webhook(), so another n8n can reach this one at its address.
+ */
+async function frontDoor(
+	hooks: () => TriggerHooks,
+): Promise<{ url: string; close(): Promise<void> }> {
+	const server = createServer((request, response) => {
+		const chunks: Buffer[] = [];
+		request.on('data', (chunk: Buffer) => chunks.push(chunk));
+		request.on('end', () => {
+			const text = Buffer.concat(chunks).toString('utf8');
+			const query = Object.fromEntries(new URL(request.url ?? '/', 'http://x').searchParams);
+			hooks()
+				.deliver({ query, body: text ? (JSON.parse(text) as unknown) : {} })
+				.then((delivery) => {
+					response.writeHead(delivery.status ?? 200, { 'Content-Type': 'application/json' });
+					response.end(JSON.stringify(delivery.body ?? {}));
+				})
+				.catch(() => response.writeHead(500).end());
+		});
+	});
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	const { port } = server.address() as AddressInfo;
+	return {
+		url: `http://127.0.0.1:${port}`,
+		close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+	};
+}
+
+describe("another n8n with this workflow's data", () => {
+	function sameWorkflowAt(original: TriggerHooks, instanceUrl: string): TriggerHooks {
+		return triggerHooks({
+			parameters: { events: ['Job Update'] },
+			credentials: trioCredentials(sandbox.url, sandbox.adminKey),
+			workflowName: 'Shifts to Slack',
+			instanceUrl,
+			webhookId: original.node.webhookId,
+			staticData: { 'node:Trio VMS Trigger': original.staticData() },
+		});
+	}
+
+	it('a copy of the database (the original still answers) never takes over or switches off the original registrations', async () => {
+		let original: TriggerHooks | undefined;
+		const door = await frontDoor(() => original as TriggerHooks);
+		try {
+			original = triggerHooks({
+				parameters: { events: ['Job Update'] },
+				credentials: trioCredentials(sandbox.url, sandbox.adminKey),
+				workflowName: 'Shifts to Slack',
+				instanceUrl: door.url,
+			});
+			await original.activate();
+			const [production] = await active();
+			const copy = sameWorkflowAt(original, 'https://staging.agency.test');
+			await copy.activate();
+			// The original's registration is untouched; the copy has its own.
+			expect(await active()).toHaveLength(2);
+			expect((await active()).find((r) => r.Id === production.Id)).toEqual(production);
+			await copy.deactivate();
+			expect(await active()).toEqual([production]);
+			// The original still receives.
+			const delivery = await original.deliver({
+				query: { event: 'Job Update', token: await tokenOf(original) },
+				body: PAYLOADS['Job Update'],
+			});
+			expect(delivery.workflowData).toHaveLength(1);
+		} finally {
+			await door.close();
+		}
+	});
+
+	it('a moved n8n (nobody answers at the old address) moves its registrations and leaves none active there', async () => {
+		let original: TriggerHooks | undefined;
+		const door = await frontDoor(() => original as TriggerHooks);
+		original = triggerHooks({
+			parameters: { events: ['Job Update'] },
+			credentials: trioCredentials(sandbox.url, sandbox.adminKey),
+			workflowName: 'Shifts to Slack',
+			instanceUrl: door.url,
+		});
+		await original.activate();
+		const [before] = await active();
+		await door.close();
+		const moved = sameWorkflowAt(original, 'https://n8n.new-address.test');
+		await moved.activate();
+		const after = await active();
+		expect(after).toHaveLength(1);
+		expect(after[0].Id).toBe(before.Id);
+		expect(after[0].Url).toMatch(/^https:\/\/n8n\.new-address\.test\/webhook\//);
 	});
 });
 
