@@ -15,7 +15,7 @@ import type { TrioOperation, TrioResource } from './node.type';
 import * as submission from './submission';
 import * as webhook from './webhook';
 
-const RESOURCES: Record<TrioResource, Record<string, TrioOperation>> = {
+export const OPERATIONS: Record<TrioResource, Record<string, TrioOperation>> = {
 	job: job.operations,
 	candidate: candidate.operations,
 	submission: submission.operations,
@@ -50,7 +50,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	const items = this.getInputData();
 	const resource = this.getNodeParameter('resource', 0) as TrioResource;
 	const operation = this.getNodeParameter('operation', 0) as string;
-	const run = RESOURCES[resource]?.[operation];
+	const run = OPERATIONS[resource]?.[operation];
 	if (!run) {
 		throw new NodeOperationError(
 			this.getNode(),
