@@ -423,14 +423,15 @@ describe("another n8n with this workflow's data", () => {
 	});
 
 	it('a moved n8n (nobody answers at the old address) moves its registrations and leaves none active there', async () => {
-		let original: TriggerHooks | undefined;
-		const door = await frontDoor(() => original as TriggerHooks);
-		original = triggerHooks({
+		const behindDoor: { hooks?: TriggerHooks } = {};
+		const door = await frontDoor(() => behindDoor.hooks as TriggerHooks);
+		const original = triggerHooks({
 			parameters: { events: ['Job Update'] },
 			credentials: trioCredentials(sandbox.url, sandbox.adminKey),
 			workflowName: 'Shifts to Slack',
 			instanceUrl: door.url,
 		});
+		behindDoor.hooks = original;
 		await original.activate();
 		const [before] = await active();
 		await door.close();
