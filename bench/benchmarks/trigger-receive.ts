@@ -6,7 +6,7 @@
  * captured once by a local receiver registered for the event.
  * Baseline: JSON.parse of the same body.
  */
-import { hashToken } from '../../nodes/TrioVmsTrigger/state';
+import { hashToken } from '../../nodes/TrioVmsTrigger/deliveryToken';
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { IDataObject } from 'n8n-workflow';

@@ -6,10 +6,11 @@
 import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
 import { DEFAULT_WINDOW, deliveryFingerprint, deliveryMemory } from './dedup';
-import { selectedEvents, triggerKey } from './nodeContext';
+import { apiKeyOf, selectedEvents, tokenOwner, triggerKey } from './nodeContext';
 import { buildItems, judgeDelivery, singleQueryValue } from './receive';
 import { PROBE_PARAMETER, probeAnswer } from './registrationUrls';
-import { issuedTokenHash, readScope, scopeForMode } from './state';
+import { hashToken, isFreshToken } from './deliveryToken';
+import { lastDeactivation, readScope, scopeForMode, type RegistrationScope } from './state';
 
 export async function receiveDelivery(context: IWebhookFunctions): Promise<IWebhookResponseData> {
 	const scope = scopeForMode(context.getMode());
@@ -27,7 +28,7 @@ export async function receiveDelivery(context: IWebhookFunctions): Promise<IWebh
 	}
 
 	const verdict = judgeDelivery({
-		expectedTokenHash: stored?.tokenHash ?? issuedTokenHash(triggerKey(context, scope)),
+		expectedTokenHash: stored?.tokenHash ?? (await freshTokenHash(context, scope)),
 		query: context.getQueryData(),
 		contentType: request.headers['content-type'],
 		parsedBody: context.getBodyData(),
@@ -62,4 +63,25 @@ export async function receiveDelivery(context: IWebhookFunctions): Promise<IWebh
 		split: context.getNodeParameter('splitShifts', true) as boolean,
 	});
 	return { workflowData: [context.helpers.returnJsonArray(items)] };
+}
+
+/**
+ * Before n8n has saved the hash of a new token (or in a queue-mode process that reads static
+ * data the activating process has not saved yet), the token is checked on its own: signed with
+ * the credential's key, fresh, and issued after this process last deactivated the trigger.
+ */
+async function freshTokenHash(
+	context: IWebhookFunctions,
+	scope: RegistrationScope,
+): Promise<string | undefined> {
+	const token = singleQueryValue(context.getQueryData(), 'token');
+	if (token === undefined) return undefined;
+	const fresh = isFreshToken(
+		await apiKeyOf(context),
+		tokenOwner(context, scope),
+		token,
+		Date.now(),
+		lastDeactivation(triggerKey(context, scope)),
+	);
+	return fresh ? hashToken(token) : undefined;
 }

@@ -1,7 +1,9 @@
 /** What the trigger reads from n8n in both its webhook methods and its delivery handler. */
 import { NodeOperationError, type IHookFunctions, type IWebhookFunctions } from 'n8n-workflow';
 
+import { TRIO_CREDENTIAL_TYPE } from '../shared/credentials';
 import { isTrioEventName, type TrioEventName } from '../shared/events';
+import type { TokenOwner } from './deliveryToken';
 import { memoryKey } from './dedup';
 import type { RegistrationScope } from './state';
 
@@ -29,4 +31,19 @@ export function currentWebhookUrl(context: IHookFunctions): string {
 		);
 	}
 	return url;
+}
+
+/** Whose delivery tokens: this workflow's trigger node in this scope. */
+export function tokenOwner(
+	context: IHookFunctions | IWebhookFunctions,
+	scope: RegistrationScope,
+): TokenOwner {
+	const node = context.getNode();
+	return { workflowId: context.getWorkflow().id, nodeId: node.id || node.name, scope };
+}
+
+/** The credential's API key, which signs the delivery tokens. */
+export async function apiKeyOf(context: IHookFunctions | IWebhookFunctions): Promise<string> {
+	const credentials = await context.getCredentials(TRIO_CREDENTIAL_TYPE);
+	return typeof credentials.apiKey === 'string' ? credentials.apiKey : '';
 }

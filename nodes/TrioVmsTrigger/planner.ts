@@ -14,7 +14,8 @@ import {
 	type WebhookRegistration,
 } from '../shared/webhookRegistrations';
 import { buildRegistrationUrl, readRegistrationUrl, urlBase } from './registrationUrls';
-import { hashToken, type ScopeState } from './state';
+import { hashToken } from './deliveryToken';
+import type { ScopeState } from './state';
 
 /** Compares event names the way a person would: case, spaces and punctuation ignored. */
 export function sameEventName(a: string, b: string): boolean {

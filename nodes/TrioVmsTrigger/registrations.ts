@@ -27,7 +27,8 @@ import {
 	type RegistrationRequest,
 	type WebhookRegistration,
 } from '../shared/webhookRegistrations';
-import { currentWebhookUrl, selectedEvents, triggerKey } from './nodeContext';
+import { issueToken } from './deliveryToken';
+import { apiKeyOf, currentWebhookUrl, selectedEvents, tokenOwner, triggerKey } from './nodeContext';
 import {
 	checkInPlace,
 	planRemoval,
@@ -43,10 +44,9 @@ import {
 	urlBase,
 } from './registrationUrls';
 import {
-	forgetIssuedToken,
 	holdsPlainToken,
 	readScope,
-	rememberIssuedToken,
+	rememberDeactivation,
 	scopeForMode,
 	scopeForRemoval,
 	writeScope,
@@ -205,7 +205,7 @@ export async function activateRegistrations(context: IHookFunctions): Promise<vo
 	}
 
 	// Used only if anything must be written: then every registration gets it (see planSync).
-	const token = randomBytes(32).toString('hex');
+	const token = issueToken(await apiKeyOf(context), tokenOwner(context, scope), Date.now());
 	const workflowName = context.getWorkflow().name;
 	const plan = planSync({
 		listing,
@@ -224,7 +224,6 @@ export async function activateRegistrations(context: IHookFunctions): Promise<vo
 			writeScope(staticData, scope, progress),
 	);
 	writeScope(staticData, scope, state);
-	rememberIssuedToken(triggerKey(context, scope), plan.tokenHash);
 }
 
 interface PlanRun {
@@ -350,7 +349,7 @@ export async function removeRegistrations(context: IHookFunctions): Promise<void
 		);
 	}
 	writeScope(staticData, scope, undefined);
-	forgetIssuedToken(triggerKey(context, scope));
+	rememberDeactivation(triggerKey(context, scope), Date.now());
 }
 
 /** The stored registrations as the bodies that switch them off, when the listing cannot be read. */

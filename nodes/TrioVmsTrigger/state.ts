@@ -18,11 +18,10 @@
  * n8n only notices a change to static data when a property of it is set or deleted, so a
  * scope is always written as a whole new object, never mutated in place.
  */
-import { createHash } from 'node:crypto';
-
 import type { IDataObject } from 'n8n-workflow';
 
 import { isTrioEventName, type TrioEventName } from '../shared/events';
+import { hashToken } from './deliveryToken';
 
 export type RegistrationScope = 'production' | 'test';
 
@@ -40,11 +39,6 @@ export interface ScopeState {
 /** n8n registers the editor's test URL in "manual" mode; activation uses every other mode. */
 export function scopeForMode(mode: string): RegistrationScope {
 	return mode === 'manual' ? 'test' : 'production';
-}
-
-/** SHA-256 of a delivery token, as hex. */
-export function hashToken(token: string): string {
-	return createHash('sha256').update(token, 'utf8').digest('hex');
 }
 
 const HASH = /^[0-9a-f]{64}$/;
@@ -120,28 +114,22 @@ export function looksLikeTestUrl(webhookUrl: string): boolean {
 }
 
 /**
- * Hashes of the tokens this process issued on activation, per trigger and scope. n8n adds the webhook route
- * before it saves the static data that `create` wrote, so for a moment after activation a
- * delivery would be checked against a token that is not stored yet and refused. In the process
- * that activated the workflow this memory closes that gap; elsewhere (queue-mode webhook
- * processes) the saved static data is all there is. Bounded: the oldest entry goes first.
+ * When this process last deactivated each trigger (per workflow, node and scope). A token issued
+ * before that is not accepted on its own (see deliveryToken.ts) even while it is still fresh.
+ * Bounded: the oldest entry goes first.
  */
-const MAX_ISSUED_TOKENS = 1_000;
-const issuedTokens = new Map<string, string>();
+const MAX_REMEMBERED = 1_000;
+const deactivations = new Map<string, number>();
 
-export function rememberIssuedToken(key: string, tokenHash: string): void {
-	issuedTokens.delete(key);
-	issuedTokens.set(key, tokenHash);
-	if (issuedTokens.size > MAX_ISSUED_TOKENS) {
-		const oldest = issuedTokens.keys().next().value;
-		if (oldest !== undefined) issuedTokens.delete(oldest);
+export function rememberDeactivation(key: string, atMs: number): void {
+	deactivations.delete(key);
+	deactivations.set(key, atMs);
+	if (deactivations.size > MAX_REMEMBERED) {
+		const oldest = deactivations.keys().next().value;
+		if (oldest !== undefined) deactivations.delete(oldest);
 	}
 }
 
-export function issuedTokenHash(key: string): string | undefined {
-	return issuedTokens.get(key);
-}
-
-export function forgetIssuedToken(key: string): void {
-	issuedTokens.delete(key);
+export function lastDeactivation(key: string): number | undefined {
+	return deactivations.get(key);
 }

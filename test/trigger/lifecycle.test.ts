@@ -13,7 +13,7 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import type { WebhookRegistration } from '../../nodes/shared/schemas';
 import { startSandbox, type RunningSandbox } from '../../sandbox';
-import { hashToken } from '../../nodes/TrioVmsTrigger/state';
+import { hashToken } from '../../nodes/TrioVmsTrigger/deliveryToken';
 import { trioCredentials } from '../engine/engine';
 import { triggerHooks, type TriggerHooks, type WebhookTarget } from '../engine/trigger-hooks';
 import { PAYLOADS } from './fixtures';

@@ -7,7 +7,7 @@ import {
 	tokenMatches,
 	validatePayload,
 } from '../../nodes/TrioVmsTrigger/receive';
-import { hashToken } from '../../nodes/TrioVmsTrigger/state';
+import { hashToken } from '../../nodes/TrioVmsTrigger/deliveryToken';
 import { openedItem, PAYLOADS } from './fixtures';
 
 const TOKEN = 'a'.repeat(64);

@@ -16,7 +16,8 @@ import {
 	urlBase,
 } from '../../nodes/TrioVmsTrigger/registrationUrls';
 import { explainFailure } from '../../nodes/TrioVmsTrigger/registrations';
-import { hashToken, type ScopeState } from '../../nodes/TrioVmsTrigger/state';
+import { hashToken } from '../../nodes/TrioVmsTrigger/deliveryToken';
+import type { ScopeState } from '../../nodes/TrioVmsTrigger/state';
 
 const URL_NOW = 'https://n8n.agency.com/webhook/abc-123/webhook';
 const URL_OLD = 'https://old.agency.com/webhook/abc-123/webhook';

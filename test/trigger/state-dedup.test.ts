@@ -8,8 +8,8 @@ import {
 	memoryKey,
 	stableStringify,
 } from '../../nodes/TrioVmsTrigger/dedup';
+import { hashToken } from '../../nodes/TrioVmsTrigger/deliveryToken';
 import {
-	hashToken,
 	looksLikeTestUrl,
 	readScope,
 	scopeForMode,

@@ -1,0 +1,68 @@
+/**
+ * The secret in every registration URL, which proves a delivery came through this node's
+ * registrations (Trio signs nothing).
+ *
+ * n8n keeps only its hash (state.ts). But n8n adds the webhook route, and the trigger registers
+ * at Trio, before n8n saves the static data that holds the hash; in queue mode the process that
+ * receives a delivery is not even the one that registered. So a token can also be checked
+ * without any stored state: it is 64 hex characters made of when it was issued (8), a random
+ * part (8) and an HMAC (48) of both, the workflow, the node and the scope, keyed with the
+ * credential's API key. While no hash is stored, a delivery is accepted if its token is such an
+ * HMAC and was issued within the last FRESH_SECONDS: long enough for n8n to save the hash, short
+ * enough that an old token (rotated away, or from before a deactivation) is refused.
+ */
+import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+
+/** How long a token is accepted on its own, before n8n has saved the hash of it. */
+export const FRESH_SECONDS = 120;
+
+/** Whose tokens: one workflow's trigger node, in one scope (production or test). */
+export interface TokenOwner {
+	workflowId: string | undefined;
+	nodeId: string;
+	scope: string;
+}
+
+const TOKEN = /^[0-9a-f]{64}$/;
+
+function signature(apiKey: string, owner: TokenOwner, prefix: string): string {
+	return createHmac('sha256', apiKey)
+		.update(`trio-vms-trigger|${owner.workflowId ?? ''}|${owner.nodeId}|${owner.scope}|${prefix}`)
+		.digest('hex')
+		.slice(0, 48);
+}
+
+/** SHA-256 of a delivery token, as hex: what n8n stores. */
+export function hashToken(token: string): string {
+	return createHash('sha256').update(token, 'utf8').digest('hex');
+}
+
+export function issueToken(apiKey: string, owner: TokenOwner, nowMs: number): string {
+	const issued = Math.floor(nowMs / 1000)
+		.toString(16)
+		.padStart(8, '0')
+		.slice(-8);
+	const prefix = `${issued}${randomBytes(4).toString('hex')}`;
+	return `${prefix}${signature(apiKey, owner, prefix)}`;
+}
+
+/**
+ * Whether a token was issued for this owner with this key within the last FRESH_SECONDS, and
+ * not before `notBeforeMs` (the node's last deactivation in this process, if any).
+ */
+export function isFreshToken(
+	apiKey: string,
+	owner: TokenOwner,
+	token: unknown,
+	nowMs: number,
+	notBeforeMs = 0,
+): boolean {
+	if (typeof token !== 'string' || !TOKEN.test(token) || !apiKey) return false;
+	const prefix = token.slice(0, 16);
+	const expected = Buffer.from(signature(apiKey, owner, prefix), 'hex');
+	if (!timingSafeEqual(expected, Buffer.from(token.slice(16), 'hex'))) return false;
+	const issuedMs = Number.parseInt(token.slice(0, 8), 16) * 1000;
+	return (
+		issuedMs <= nowMs + 5_000 && nowMs - issuedMs <= FRESH_SECONDS * 1000 && issuedMs >= notBeforeMs
+	);
+}
