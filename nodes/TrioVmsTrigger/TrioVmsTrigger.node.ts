@@ -102,7 +102,7 @@ export class TrioVmsTrigger implements INodeType {
 				default: DEFAULT_WINDOW,
 				typeOptions: { minValue: 1, maxValue: MAX_WINDOW },
 				description:
-					'How many recent deliveries are remembered to recognise duplicates. They are kept in memory and forgotten when n8n restarts; use the Remove Duplicates node for a longer memory.',
+					'How many recent deliveries are compared to recognise duplicates. This n8n process remembers all of them; the most recent 200 are also saved with the workflow, so a copy that reaches another n8n process (queue mode) or arrives after a restart is recognised too.',
 				displayOptions: {
 					show: {
 						ignoreDuplicates: [true],

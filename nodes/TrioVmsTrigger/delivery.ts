@@ -10,7 +10,15 @@ import { apiKeyOf, selectedEvents, tokenOwner, triggerKey } from './nodeContext'
 import { buildItems, judgeDelivery, singleQueryValue } from './receive';
 import { PROBE_PARAMETER, probeAnswer } from './registrationUrls';
 import { hashToken, isFreshToken } from './deliveryToken';
-import { lastDeactivation, readScope, scopeForMode, type RegistrationScope } from './state';
+import {
+	lastDeactivation,
+	readScope,
+	rememberInStaticData,
+	scopeForMode,
+	seenInStaticData,
+	sharedFingerprint,
+	type RegistrationScope,
+} from './state';
 
 export async function receiveDelivery(context: IWebhookFunctions): Promise<IWebhookResponseData> {
 	const scope = scopeForMode(context.getMode());
@@ -47,13 +55,19 @@ export async function receiveDelivery(context: IWebhookFunctions): Promise<IWebh
 		return respond(200, { received: true, ignored: verdict.message });
 	}
 
+	const fingerprint = deliveryFingerprint(verdict.event, verdict.payload);
 	if (context.getNodeParameter('ignoreDuplicates', true) as boolean) {
-		const key = triggerKey(context, scope);
 		const window = context.getNodeParameter('duplicateWindow', DEFAULT_WINDOW) as number;
-		if (deliveryMemory.seen(key, deliveryFingerprint(verdict.event, verdict.payload), window)) {
+		const staticData = context.getWorkflowStaticData('node');
+		// This process first (it also catches copies arriving at once), then what every process saved.
+		const duplicate =
+			deliveryMemory.seen(triggerKey(context, scope), fingerprint, window) ||
+			seenInStaticData(staticData, scope, fingerprint);
+		if (duplicate) {
 			context.logger.info(`Trio VMS Trigger dropped a duplicate "${verdict.event}" delivery`);
 			return respond(200, { received: true, duplicate: true });
 		}
+		rememberInStaticData(staticData, scope, fingerprint, window);
 	}
 
 	const items = buildItems({
@@ -62,6 +76,11 @@ export async function receiveDelivery(context: IWebhookFunctions): Promise<IWebh
 		receivedAt: new Date().toISOString(),
 		split: context.getNodeParameter('splitShifts', true) as boolean,
 	});
+	// The same delivery always gets the same key, in every process: a step such as n8n's Remove
+	// Duplicates can key on it across restarts and processes.
+	const deliveryKey = sharedFingerprint(fingerprint);
+	if (items.length === 1) items[0].deliveryKey = deliveryKey;
+	else items.forEach((item, index) => (item.deliveryKey = `${deliveryKey}:${index}`));
 	return { workflowData: [context.helpers.returnJsonArray(items)] };
 }
 

@@ -133,3 +133,42 @@ export function rememberDeactivation(key: string, atMs: number): void {
 export function lastDeactivation(key: string): number | undefined {
 	return deactivations.get(key);
 }
+
+/**
+ * The fingerprints of the last deliveries this trigger accepted, kept in static data so that a
+ * copy of a delivery reaching another n8n process (queue mode: several webhook processes) or
+ * arriving after a restart is still recognised. n8n saves static data a webhook call changed
+ * before it answers the call, so a copy sent after the answer sees it. Kept short: the most
+ * recent SHARED_WINDOW_MAX entries of 16 hex characters (64 bits) each, about 3.4 KB.
+ */
+export const SHARED_WINDOW_MAX = 200;
+const RECENT = 'recentDeliveries';
+
+export function sharedFingerprint(fingerprint: string): string {
+	return fingerprint.slice(0, 16);
+}
+
+export function seenInStaticData(
+	staticData: IDataObject,
+	scope: RegistrationScope,
+	fingerprint: string,
+): boolean {
+	const recent = staticData[RECENT];
+	const list = recent && typeof recent === 'object' ? (recent as IDataObject)[scope] : undefined;
+	return Array.isArray(list) && list.includes(sharedFingerprint(fingerprint));
+}
+
+export function rememberInStaticData(
+	staticData: IDataObject,
+	scope: RegistrationScope,
+	fingerprint: string,
+	window: number,
+): void {
+	const recent = staticData[RECENT];
+	const all =
+		recent && typeof recent === 'object' && !Array.isArray(recent) ? (recent as IDataObject) : {};
+	const list = Array.isArray(all[scope]) ? (all[scope] as string[]) : [];
+	const keep = Math.max(1, Math.min(window, SHARED_WINDOW_MAX));
+	// A new object, so that n8n's change tracking sees the write.
+	staticData[RECENT] = { ...all, [scope]: [...list, sharedFingerprint(fingerprint)].slice(-keep) };
+}

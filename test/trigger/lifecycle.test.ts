@@ -13,6 +13,7 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import type { WebhookRegistration } from '../../nodes/shared/schemas';
 import { startSandbox, type RunningSandbox } from '../../sandbox';
+import { deliveryMemory, memoryKey } from '../../nodes/TrioVmsTrigger/dedup';
 import { hashToken } from '../../nodes/TrioVmsTrigger/deliveryToken';
 import { trioCredentials } from '../engine/engine';
 import { triggerHooks, type TriggerHooks, type WebhookTarget } from '../engine/trigger-hooks';
@@ -614,6 +615,42 @@ describe('receiving deliveries', () => {
 
 		hooks.edit({ ignoreDuplicates: false });
 		expect((await deliver()).workflowData).toHaveLength(1);
+	});
+
+	it('recognises a copy that reaches another n8n process (empty process memory) or arrives after a restart', async () => {
+		const hooks = await activeHooks(['Per Diem Shift Removed']);
+		const payload = { ...PAYLOADS['Per Diem Shift Removed'], Id: `shared-${Date.now()}` };
+		const token = await tokenOf(hooks);
+		const deliver = () =>
+			hooks.deliver({ query: { event: 'Per Diem Shift Removed', token }, body: payload });
+		const first = await deliver();
+		const key = first.workflowData?.[0][0].json.deliveryKey;
+		expect(key).toMatch(/^[0-9a-f]{16}$/);
+		// Another process, or this one after a restart: nothing in its memory, only what n8n saved.
+		deliveryMemory.forget(
+			memoryKey(hooks.workflowId, hooks.node.id, hooks.node.name, 'production'),
+		);
+		const copy = await deliver();
+		expect([copy.status, copy.body, copy.workflowData]).toEqual([
+			200,
+			{ received: true, duplicate: true },
+			undefined,
+		]);
+		expect(JSON.stringify(hooks.staticData())).not.toContain(token);
+	});
+
+	it('gives every item a delivery key that is the same for the same delivery, one per shift when split', async () => {
+		const hooks = await activeHooks(['Per Diem Shift Opened'], { ignoreDuplicates: false });
+		const token = await tokenOf(hooks);
+		const deliver = () =>
+			hooks.deliver({
+				query: { event: 'Per Diem Shift Opened', token },
+				body: PAYLOADS['Per Diem Shift Opened'],
+			});
+		const keys = (await deliver()).workflowData?.[0].map((item) => item.json.deliveryKey);
+		expect(keys).toHaveLength(2);
+		expect(new Set(keys).size).toBe(2);
+		expect((await deliver()).workflowData?.[0].map((item) => item.json.deliveryKey)).toEqual(keys);
 	});
 
 	it('splits opened shifts by default and not when the option is off', async () => {
