@@ -70,6 +70,8 @@ export async function receiveDelivery(context: IWebhookFunctions): Promise<IWebh
 		rememberInStaticData(staticData, scope, fingerprint, window);
 	}
 
+	warnIfAddressMoved(context, stored?.webhookUrl);
+
 	const items = buildItems({
 		event: verdict.event,
 		payload: verdict.payload,
@@ -103,4 +105,22 @@ async function freshTokenHash(
 		lastDeactivation(triggerKey(context, scope)),
 	);
 	return fresh ? hashToken(token) : undefined;
+}
+
+const warnedAboutAddress = new Set<string>();
+
+/**
+ * n8n 2.x does not run a trigger's webhook methods when it restarts, so after n8n's public address
+ * (WEBHOOK_URL) changed, Trio keeps sending to the old one. If deliveries still arrive there, say
+ * so once per process, in words that tell what to do.
+ */
+function warnIfAddressMoved(context: IWebhookFunctions, registeredFor: string | undefined): void {
+	const current = context.getNodeWebhookUrl('default');
+	if (!registeredFor || !current || registeredFor === current) return;
+	const key = `${context.getWorkflow().id ?? ''}|${registeredFor}|${current}`;
+	if (warnedAboutAddress.has(key)) return;
+	warnedAboutAddress.add(key);
+	context.logger.warn(
+		`Trio VMS Trigger: n8n's webhook address changed: Trio still sends to ${registeredFor}, but this workflow's address is now ${current}. Deactivate and activate the workflow "${context.getWorkflow().name ?? ''}" once to move its Trio registrations.`,
+	);
 }

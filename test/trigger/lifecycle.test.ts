@@ -7,6 +7,9 @@
  * same behaviour is checked through a real n8n in test/e2e/trigger.e2e.test.ts.
  */
 import { createServer } from 'node:http';
+
+import { Logger } from '@n8n/backend-common';
+import { Container } from '@n8n/di';
 import type { AddressInfo } from 'node:net';
 
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
@@ -637,6 +640,33 @@ describe('receiving deliveries', () => {
 			undefined,
 		]);
 		expect(JSON.stringify(hooks.staticData())).not.toContain(token);
+	});
+
+	it("says once, in words that tell what to do, when deliveries still come to n8n's previous address", async () => {
+		const hooks = await activeHooks(['Per Diem Shift Removed'], { ignoreDuplicates: false });
+		const token = await tokenOf(hooks);
+		const registeredFor = await hooks.webhookUrl();
+		// WEBHOOK_URL changed and n8n restarted: n8n 2.x runs no webhook method, the old address still routes here.
+		hooks.instanceUrl = 'https://n8n.renamed.test';
+		const warn = jest.spyOn(Container.get(Logger), 'warn');
+		try {
+			for (let i = 0; i < 2; i++) {
+				const delivery = await hooks.deliver({
+					query: { event: 'Per Diem Shift Removed', token },
+					body: PAYLOADS['Per Diem Shift Removed'],
+				});
+				expect(delivery.workflowData).toHaveLength(1);
+			}
+			const warnings = warn.mock.calls
+				.map(([message]) => String(message))
+				.filter((m) => m.includes('address changed'));
+			expect(warnings).toHaveLength(1);
+			expect(warnings[0]).toContain(registeredFor);
+			expect(warnings[0]).toContain(await hooks.webhookUrl());
+			expect(warnings[0]).toContain('Deactivate and activate the workflow');
+		} finally {
+			warn.mockRestore();
+		}
 	});
 
 	it('gives every item a delivery key that is the same for the same delivery, one per shift when split', async () => {
