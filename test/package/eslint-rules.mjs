@@ -2,9 +2,13 @@
 // eslint.config.mjs and under n8n's configuration alone (what `n8n-node lint` uses in a repository
 // created by n8n's starter). A separate process because the configuration loads ES modules that
 // jest's CommonJS runtime cannot.
+import { createRequire } from 'node:module';
+
 import { ESLint } from 'eslint';
-import glob from 'fast-glob';
 import { config as n8nConfig } from '@n8n/node-cli/eslint';
+
+// node-cli's own glob library rather than a package this project does not depend on.
+const glob = createRequire(import.meta.resolve('@n8n/node-cli/eslint'))('fast-glob');
 
 const root = process.cwd();
 const files = glob.sync(['package.json', '{nodes,credentials}/**/*.ts'], { cwd: root }).sort();

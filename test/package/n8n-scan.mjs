@@ -8,13 +8,22 @@
 // The file patterns are the ones analyzePackageByName passes for the two legs. Besides n8n's
 // verdict (analyzePackage, which fails on errors only), every message from the same ESLint run
 // (same config, inline directives ignored) is listed, so warnings count as findings too.
-import { ESLint } from 'eslint';
-import glob from 'fast-glob';
+import { createRequire } from 'node:module';
+
 import {
 	analyzePackage,
 	buildScanConfig,
 	SOURCE_FILE_PATTERNS,
 } from '@n8n/scan-community-package/scanner/scanner.mjs';
+
+// ESLint, the glob library and tmp exactly as the scanner resolves them.
+const scannerRequire = createRequire(
+	import.meta.resolve('@n8n/scan-community-package/scanner/scanner.mjs'),
+);
+const { ESLint } = scannerRequire('eslint');
+const glob = scannerRequire('fast-glob');
+// The scanner makes a temp folder when loaded (for downloads this run never makes): remove it on exit.
+scannerRequire('tmp').setGracefulCleanup();
 
 const [leg, dir] = process.argv.slice(2);
 const patterns = { source: SOURCE_FILE_PATTERNS, tarball: ['**/*.js', 'package.json'] }[leg];
