@@ -1,13 +1,22 @@
-// ESLint 9 flat config. n8n's two rule sets run side by side: eslint-plugin-n8n-nodes-base
-// (the rules n8n's own nodes follow, for nodes, credentials and package.json) and
-// @n8n/eslint-plugin-community-nodes (what n8n checks before verifying a community package).
-import tsParser from '@typescript-eslint/parser';
-import n8nNodesBase from 'eslint-plugin-n8n-nodes-base';
-import communityNodes from '@n8n/eslint-plugin-community-nodes';
-import * as jsoncParser from 'jsonc-eslint-parser';
+// ESLint 9 flat config.
+//
+// The package (package.json, nodes/, credentials/) is judged by n8n's own configuration, the one
+// `n8n-node lint` applies (@n8n/node-cli/eslint), with every rule and option as n8n sets them. n8n
+// writes that configuration for a repository holding nothing but the package, so its TypeScript
+// blocks match every `**/*.ts`; here they are narrowed to the package's sources, the files n8n's
+// scanner lints too. The rest of the repository (tests, sandbox, scripts, benchmarks) is not
+// published and gets the project's own rules below. test/package/eslint-config.test.ts checks
+// that every package file gets all of n8n's rules, unchanged.
+//
+// Project rules for the package go in a block after n8n's, adding rules, never turning n8n's off.
+import { config as n8nConfig } from '@n8n/node-cli/eslint';
 import tseslint from 'typescript-eslint';
 
-const tsFiles = ['**/*.ts'];
+const packageTypeScript = ['nodes/**/*.ts', 'credentials/**/*.ts'];
+
+const n8nForThePackage = n8nConfig.map((block) =>
+	block.files?.includes('**/*.ts') ? { ...block, files: packageTypeScript } : block,
+);
 
 export default [
 	{
@@ -22,45 +31,17 @@ export default [
 			'.demo/**',
 		],
 	},
-	...tseslint.configs.recommended.map((config) => ({ ...config, files: tsFiles })),
-	{
-		files: tsFiles,
-		languageOptions: { parser: tsParser, parserOptions: { sourceType: 'module' } },
+	...n8nForThePackage,
+	// Everything else: not published, so n8n's package rules do not apply.
+	...tseslint.config({
+		files: ['**/*.ts'],
+		ignores: packageTypeScript,
+		extends: [tseslint.configs.recommended],
 		rules: {
 			'@typescript-eslint/no-unused-vars': [
 				'error',
 				{ argsIgnorePattern: '^_', varsIgnorePattern: '^_' },
 			],
 		},
-	},
-	{
-		files: ['package.json'],
-		languageOptions: { parser: jsoncParser },
-		plugins: { 'n8n-nodes-base': n8nNodesBase },
-		rules: n8nNodesBase.configs.community.rules,
-	},
-	{
-		files: ['credentials/**/*.ts'],
-		plugins: { 'n8n-nodes-base': n8nNodesBase },
-		rules: {
-			...n8nNodesBase.configs.credentials.rules,
-			// The rule itself says it applies only to n8n's main repository, where documentationUrl is a
-			// docs.n8n.io slug; a community credential links to its own README with a full URL.
-			'n8n-nodes-base/cred-class-field-documentation-url-miscased': 'off',
-		},
-	},
-	{
-		files: ['nodes/**/*.ts'],
-		plugins: { 'n8n-nodes-base': n8nNodesBase },
-		rules: n8nNodesBase.configs.nodes.rules,
-	},
-	{
-		...communityNodes.configs.recommended,
-		files: ['package.json', 'credentials/**/*.ts', 'nodes/**/*.ts'],
-		languageOptions: { parser: tsParser },
-	},
-	{
-		files: ['package.json'],
-		languageOptions: { parser: jsoncParser },
-	},
+	}),
 ];

@@ -30,9 +30,7 @@ export class TrioVms implements INodeType {
 			'Work with the Trio VMS healthcare staffing platform: read open jobs, find or create candidates, submit them with their profile, answer offers and manage webhooks',
 		defaults: { name: 'Trio VMS' },
 		usableAsTool: true,
-		// eslint-disable-next-line n8n-nodes-base/node-class-description-inputs-wrong-regular-node -- the community rule set asks for NodeConnectionTypes, which means the same
 		inputs: [NodeConnectionTypes.Main],
-		// eslint-disable-next-line n8n-nodes-base/node-class-description-outputs-wrong -- as for inputs
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'trioVmsApi', required: true }],
 		properties: [

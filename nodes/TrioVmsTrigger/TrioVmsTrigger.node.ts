@@ -30,7 +30,6 @@ export class TrioVmsTrigger implements INodeType {
 			name: 'Trio VMS Trigger',
 		},
 		inputs: [],
-		// eslint-disable-next-line n8n-nodes-base/node-class-description-outputs-wrong -- the community rule set asks for NodeConnectionTypes, which means the same
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [
 			{

@@ -150,7 +150,8 @@ export function buildItems(input: {
 	if (!split || !TRIO_EVENTS[event].batched || !Array.isArray(elements) || elements.length === 0) {
 		return [item(event, receivedAt, payload, issues)];
 	}
-	const { Items: _items, ...rest } = payload;
+	const rest: IDataObject = { ...payload };
+	delete rest.Items;
 	const shared = issues.filter((issue) => !ITEM_ISSUE.test(issue));
 	return elements.map((element, index) => {
 		const own = issues

@@ -7,8 +7,7 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { limited } from '../helpers/output';
 
 const PAUSE_OPTION: INodeProperties = {
-	// eslint-disable-next-line n8n-nodes-base/node-param-display-name-miscased -- "ms" is a unit symbol, lower case by definition
-	displayName: 'Pause Between Calls (ms)',
+	displayName: 'Pause Between Calls (Milliseconds)',
 	name: 'pauseBetweenCallsMs',
 	type: 'number',
 	typeOptions: { minValue: 0 },
