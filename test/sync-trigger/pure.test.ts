@@ -48,6 +48,9 @@ function jobs(...items: Array<ReturnType<typeof job>>) {
 	return readJobs(items);
 }
 
+/** The normal form of a stamp the test knows to be readable. */
+const norm = (value: string) => readStamp(value) as string;
+
 const T1 = '2026-03-01T10:00:00.100Z';
 const T2 = '2026-03-01T10:00:00.200Z';
 const T3 = '2026-03-01T10:05:00.000Z';
@@ -79,7 +82,7 @@ describe('reading list answers', () => {
 		const [record] = readJobs([
 			{ number: 7, modifieddateutc: T1, jobStatus: 'OnHold', extra: { a: 1 } },
 		]);
-		expect(record).toMatchObject({ number: 7, status: 'OnHold', stamp: readStamp(T1) });
+		expect(record).toMatchObject({ number: 7, status: 'OnHold', stamp: norm(T1) });
 		expect(record.raw.extra).toEqual({ a: 1 });
 		const [submission] = readSubmissions([
 			{ Number: 90001, Status: 'Offered', StatusCode: 3, ModifiedDateUtc: T1 },
@@ -97,12 +100,12 @@ describe('reading list answers', () => {
 
 describe('state', () => {
 	it('round-trips entries in a compact string each', () => {
-		const entry = { stamp: readStamp(T1), status: 'OnHold', openPositions: 3 };
+		const entry = { stamp: norm(T1), status: 'OnHold', openPositions: 3 };
 		expect(encodeJob(entry)).toMatch(/^[0-9a-z]+\|H\|3$/);
 		expect(decodeJob(encodeJob(entry))).toEqual(entry);
 		const unknown = { stamp: null, status: 'Pending | review', openPositions: null };
 		expect(decodeJob(encodeJob(unknown))).toEqual({ ...unknown, status: 'Pending / review' });
-		const submission = { stamp: readStamp(T2), statusCode: 2, status: 'Under Review' };
+		const submission = { stamp: norm(T2), statusCode: 2, status: 'Under Review' };
 		expect(decodeSubmission(encodeSubmission(submission))).toEqual(submission);
 	});
 
@@ -111,7 +114,7 @@ describe('state', () => {
 		const { next } = diffJobs(undefined, jobs(job(1, T1)), { full: true, emitExisting: false });
 		writeState(staticData, next);
 		expect(readState(staticData, 'jobs')?.entries.get(1)).toEqual({
-			stamp: readStamp(T1),
+			stamp: norm(T1),
 			status: 'Open',
 			openPositions: 2,
 		});
@@ -123,7 +126,7 @@ describe('state', () => {
 
 	it('is bounded: beyond the limit the least recently modified are forgotten', () => {
 		const entries = new Map(
-			[1, 2, 3].map((n) => [n, { stamp: readStamp(`2026-03-0${n}`), status: 'Open' }]),
+			[1, 2, 3].map((n) => [n, { stamp: norm(`2026-03-0${n}`), status: 'Open' }]),
 		);
 		expect([...bound(entries, 2).keys()].sort()).toEqual([2, 3]);
 	});
@@ -131,7 +134,7 @@ describe('state', () => {
 
 describe('planPoll', () => {
 	const options = { fullListEvery: 3, overlapSeconds: 300 };
-	const state = (n: number, watermark: string | null = readStamp(T3)): JobState => ({
+	const state = (n: number, watermark: string | null = norm(T3)): JobState => ({
 		kind: 'jobs',
 		watermark,
 		pollsSinceFullList: n,
@@ -165,7 +168,7 @@ describe('diffJobs', () => {
 
 	it('records the first list without emitting, or emits it as opened when asked', () => {
 		expect(first.changes).toEqual([]);
-		expect(first.next.watermark).toBe(readStamp(T1));
+		expect(first.next.watermark).toBe(norm(T1));
 		expect(first.next.entries.size).toBe(2);
 		const emitted = diffJobs(undefined, jobs(job(1, T1)), { full: true, emitExisting: true });
 		expect(emitted.changes.map((c) => c.change)).toEqual(['opened']);
@@ -181,9 +184,9 @@ describe('diffJobs', () => {
 			[2, 'updated'],
 			[3, 'opened'],
 		]);
-		expect(cheap.changes[0].previous).toEqual({ ModifiedDateUtc: readStamp(T1) });
+		expect(cheap.changes[0].previous).toEqual({ ModifiedDateUtc: norm(T1) });
 		expect(cheap.next.pollsSinceFullList).toBe(1);
-		expect(cheap.next.watermark).toBe(readStamp(T2));
+		expect(cheap.next.watermark).toBe(norm(T2));
 		// A job first seen in a cheap poll has no count from a full list yet.
 		expect(cheap.next.entries.get(3)?.openPositions).toBeNull();
 	});
@@ -209,7 +212,7 @@ describe('diffJobs', () => {
 		});
 		expect(held.changes[0]).toMatchObject({
 			change: 'updated',
-			previous: { ModifiedDateUtc: readStamp(T1), JobStatus: 'Open' },
+			previous: { ModifiedDateUtc: norm(T1), JobStatus: 'Open' },
 		});
 		const closed = diffJobs(first.next, jobs(job(1, T1)), { full: true, emitExisting: false });
 		const reopened = diffJobs(closed.next, jobs(job(2, T3)), { full: false, emitExisting: false });
@@ -219,7 +222,7 @@ describe('diffJobs', () => {
 	it('never moves the watermark back', () => {
 		const later = diffJobs(first.next, jobs(job(1, T3)), { full: false, emitExisting: false });
 		const older = diffJobs(later.next, jobs(job(2, T2)), { full: false, emitExisting: false });
-		expect(older.next.watermark).toBe(readStamp(T3));
+		expect(older.next.watermark).toBe(norm(T3));
 	});
 });
 
@@ -246,7 +249,7 @@ describe('diffSubmissions', () => {
 			{ full: false, emitExisting: false },
 		);
 		expect(next.changes.map((c) => [c.number, c.change, c.previous])).toEqual([
-			[1, 'statusChanged', { Status: 'Offered', StatusCode: 3, ModifiedDateUTC: readStamp(T1) }],
+			[1, 'statusChanged', { Status: 'Offered', StatusCode: 3, ModifiedDateUTC: norm(T1) }],
 			[2, 'created', undefined],
 		]);
 		const same = diffSubmissions(next.next, readSubmissions([sub(2, 'Submitted', 1, T3)]), {
@@ -254,7 +257,7 @@ describe('diffSubmissions', () => {
 			emitExisting: false,
 		});
 		expect(same.changes).toEqual([]);
-		expect(same.next.watermark).toBe(readStamp(T3));
+		expect(same.next.watermark).toBe(norm(T3));
 	});
 });
 
@@ -265,7 +268,7 @@ describe('items and filters', () => {
 				change: 'closed',
 				number: 5,
 				job: { number: 5, jobStatus: 'Open', StateAbbreviation: 'TX' },
-				last: { stamp: readStamp(T1), status: 'OnHold', openPositions: 1 },
+				last: { stamp: norm(T1), status: 'OnHold', openPositions: 1 },
 			},
 			'2026-03-02T00:00:00.000Z',
 		);
