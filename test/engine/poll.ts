@@ -7,7 +7,7 @@
  * What n8n does with the static data is modelled as n8n 2.x does it: an active workflow's poll
  * ('trigger') saves the static data when it emits (the emit saves it before the execution
  * starts) and when it returns nothing (the poll cursor is committed); a poll that throws saves
- * nothing. "Fetch Test Event" in the editor ('manual', the executor's testing mode) saves nothing
+ * nothing. The poll run on publishing ('activation') saves only when it emits. "Fetch Test Event" in the editor ('manual', the executor's testing mode) saves nothing
  * and its error reaches the caller. n8n 1.x differs in one way: a poll that returns nothing keeps
  * its static data in memory until the next emit (see README, Sync Trigger).
  *
@@ -35,7 +35,12 @@ import { TRIO_CREDENTIAL_TYPE } from '../../nodes/shared/credentials';
 import { ensureEngineContainer } from './container';
 import { buildAdditionalData, completeNode, credentialsHelperFor, engineNodeTypes } from './engine';
 
-export type PollMode = 'trigger' | 'manual';
+/**
+ * 'trigger': a scheduled poll of an active workflow. 'activation': the poll n8n runs when the
+ * workflow is published, as a check (the executor's testing mode: its result is emitted, but
+ * nothing is saved when it returns nothing). 'manual': Fetch Test Event in the editor.
+ */
+export type PollMode = 'trigger' | 'activation' | 'manual';
 
 export interface PollTriggerOptions {
 	/** Default 'trioVmsSyncTrigger'. */
@@ -105,7 +110,7 @@ export function pollTrigger(options: PollTriggerOptions): PollTrigger {
 				name: 'Sync',
 				nodes: [structuredClone(node)],
 				connections: {},
-				active: mode === 'trigger',
+				active: mode !== 'manual',
 				nodeTypes: engineNodeTypes,
 				staticData: stored(saved),
 				settings: { executionOrder: 'v1' },
@@ -135,6 +140,7 @@ export function pollTrigger(options: PollTriggerOptions): PollTrigger {
 				workflowNode,
 				additionalData,
 				'trigger',
+				// n8n passes the mode the workflow was activated with, for every poll of it.
 				'activate',
 				(data) => {
 					emitted = data;
@@ -147,12 +153,18 @@ export function pollTrigger(options: PollTriggerOptions): PollTrigger {
 					save = true;
 				},
 			);
-			await Container.get(PollTriggerExecutor).create(
+			const run = Container.get(PollTriggerExecutor).create(
 				workflow,
 				workflowNode,
 				context,
 				() => true,
-			)();
+			);
+			try {
+				// On publishing, n8n runs it in testing mode: a failure is thrown, not reported.
+				await run(mode === 'activation');
+			} catch (thrown) {
+				error = thrown as Error;
+			}
 			if (save && !error) saved = stored(workflow.staticData);
 			const response = emitted ?? null;
 			return { items: jsonOf(response), response, error, saved: save && !error };

@@ -229,3 +229,59 @@ describe('Sync Trigger, first run, filters and Fetch Test Event', () => {
 		expect((await bad.poll()).error?.message).toMatch(/Full List Every/);
 	});
 });
+
+describe('Sync Trigger, what n8n and the service can do to it', () => {
+	test('the poll n8n runs on publishing keeps its record only when it emits', async () => {
+		const quiet = poller({ watch: 'jobs' });
+		const checked = await quiet.poll({ mode: 'activation' });
+		expect([checked.error, checked.items, checked.saved]).toEqual([undefined, [], false]);
+		expect(quiet.staticData()).toEqual({});
+		// So the first scheduled poll records the jobs (and a change in between is not emitted).
+		expect((await quiet.poll()).saved).toBe(true);
+		expect(quiet.staticData().sync).toBeDefined();
+
+		const emitting = poller({ watch: 'jobs', emitExisting: true });
+		const first = await emitting.poll({ mode: 'activation' });
+		expect(first.saved).toBe(true);
+		const job = sandbox.store.listJobs()[0];
+		await scenario(sandbox, 'PATCH', `/jobs/${job.Number}`, { Title: 'After publishing' });
+		expect(emittedKeys((await emitting.poll()).items)).toEqual([`${job.Number}:updated`]);
+	});
+
+	test('a closed job the service no longer knows is emitted from what the trigger remembered', async () => {
+		const trigger = poller({ watch: 'jobs', options: { fullListEvery: 1 } });
+		await trigger.poll();
+		const job = sandbox.store.listJobs().find((each) => each.JobStatus === 'OnHold')!;
+		await scenario(sandbox, 'POST', `/jobs/${job.Number}/close`, {});
+		sandbox.setFaults({
+			endpoints: { [`GET /api/v3/Job/${job.Number}`]: { failNext: 1, failStatus: 404 } },
+		});
+		const result = await trigger.poll();
+		expect(result.error).toBeUndefined();
+		expect(result.items).toEqual([
+			{
+				change: 'closed',
+				Number: job.Number,
+				ModifiedDateUtc: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T.*Z$/),
+				NumberOfCurrentOpenPositions: job.NumberOfCurrentOpenPositions,
+				JobStatus: 'Closed',
+				previous: { JobStatus: 'OnHold' },
+				closedDetectedAt: expect.any(String),
+			},
+		]);
+	});
+
+	test('a service clock that jumps back further than the overlap: the next full list still emits the change', async () => {
+		const trigger = poller({ watch: 'jobs', options: { fullListEvery: 3, overlapSeconds: 60 } });
+		await trigger.poll();
+		const [first, second] = sandbox.store.listJobs().filter((job) => job.JobStatus === 'Open');
+		await scenario(sandbox, 'PATCH', `/jobs/${first.Number}`, { Title: 'Before the jump' });
+		expect(emittedKeys((await trigger.poll()).items)).toEqual([`${first.Number}:updated`]);
+		sandbox.store.clock.set({ offsetMs: -3_600_000 });
+		await scenario(sandbox, 'PATCH', `/jobs/${second.Number}`, { Title: 'After the jump' });
+		// Cheap poll: stamped an hour before the watermark, outside the overlap.
+		expect((await trigger.poll()).items).toEqual([]);
+		// Full list: the stamp differs from the remembered one.
+		expect(emittedKeys((await trigger.poll()).items)).toEqual([`${second.Number}:updated`]);
+	});
+});
