@@ -7,7 +7,13 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { field, laterStamp, stampMs, type JobRecord, type SubmissionRecord } from './records';
-import type { JobEntry, JobState, SubmissionEntry, SubmissionState, SyncState } from './state';
+import {
+	emptyEntries,
+	type JobEntry,
+	type JobState,
+	type SubmissionState,
+	type SyncState,
+} from './state';
 
 export const JOB_CHANGES = ['opened', 'updated', 'closed', 'openPositionsChanged'] as const;
 export type JobChangeType = (typeof JOB_CHANGES)[number];
@@ -74,8 +80,8 @@ export function diffJobs(
 	listing: JobRecord[],
 	options: DiffOptions,
 ): JobDiff {
-	const previousEntries = state?.entries ?? new Map<number, JobEntry>();
-	const entries = new Map(previousEntries);
+	const previousEntries = state?.entries ?? emptyEntries('jobs');
+	const entries = previousEntries.copy();
 	const changes: JobChange[] = [];
 	let watermark = state?.watermark ?? null;
 	const seen = new Set<number>();
@@ -92,12 +98,20 @@ export function diffJobs(
 			entries.delete(record.number);
 			continue;
 		}
-		entries.set(record.number, {
+		const entry: JobEntry = {
 			stamp: record.stamp,
 			status: record.status,
 			// Counts are current only in the full list; a cheap poll keeps the last full one.
 			openPositions: options.full ? record.openPositions : (before?.openPositions ?? null),
-		});
+		};
+		// Unchanged entries keep their stored string (nothing to encode again).
+		if (
+			!before ||
+			before.stamp !== entry.stamp ||
+			before.status !== entry.status ||
+			before.openPositions !== entry.openPositions
+		)
+			entries.set(record.number, entry);
 		if (!state) {
 			if (options.emitExisting && !before)
 				changes.push({ change: 'opened', number: record.number, job: record.raw });
@@ -130,10 +144,10 @@ export function diffJobs(
 
 	if (options.full && state) {
 		// Spec 3.1: a job the full list no longer returns is closed.
-		for (const [number, before] of previousEntries) {
+		for (const number of previousEntries.numbers()) {
 			if (seen.has(number)) continue;
 			entries.delete(number);
-			changes.push({ change: 'closed', number, last: before });
+			changes.push({ change: 'closed', number, last: previousEntries.get(number) });
 		}
 	}
 
@@ -166,8 +180,8 @@ export function diffSubmissions(
 	listing: SubmissionRecord[],
 	options: DiffOptions,
 ): SubmissionDiff {
-	const previousEntries = state?.entries ?? new Map<number, SubmissionEntry>();
-	const entries = new Map(previousEntries);
+	const previousEntries = state?.entries ?? emptyEntries('submissions');
+	const entries = previousEntries.copy();
 	const changes: SubmissionChange[] = [];
 	let watermark = state?.watermark ?? null;
 
@@ -175,11 +189,17 @@ export function diffSubmissions(
 		watermark = laterStamp(watermark, record.stamp);
 		// Against what is known so far, so a record listed twice in one answer counts once.
 		const before = entries.get(record.number);
-		entries.set(record.number, {
-			stamp: record.stamp,
-			statusCode: record.statusCode,
-			status: record.status,
-		});
+		if (
+			!before ||
+			before.stamp !== record.stamp ||
+			before.statusCode !== record.statusCode ||
+			before.status !== record.status
+		)
+			entries.set(record.number, {
+				stamp: record.stamp,
+				statusCode: record.statusCode,
+				status: record.status,
+			});
 		if (!state) {
 			if (options.emitExisting && !before)
 				changes.push({ change: 'created', number: record.number, submission: record.raw });

@@ -45,7 +45,7 @@ export interface SyncState<Entry> {
 	/** Newest service timestamp seen, in normal form. */
 	watermark: string | null;
 	pollsSinceFullList: number;
-	entries: Map<number, Entry>;
+	entries: Entries<Entry>;
 }
 
 export type JobState = SyncState<JobEntry>;
@@ -106,6 +106,116 @@ export function decodeSubmission(text: string): SubmissionEntry {
 	};
 }
 
+export interface Codec<Entry> {
+	encode(entry: Entry): string;
+	decode(text: string): Entry;
+}
+
+export const JOB_CODEC: Codec<JobEntry> = { encode: encodeJob, decode: decodeJob };
+export const SUBMISSION_CODEC: Codec<SubmissionEntry> = {
+	encode: encodeSubmission,
+	decode: decodeSubmission,
+};
+
+/**
+ * The remembered records, read lazily from their stored strings: a cheap poll that sees a few
+ * changes decodes and re-encodes only those, not all 10,000 (the stored strings of the others
+ * are copied as they are). A map of number -> entry to the diff.
+ */
+export class Entries<Entry> implements Iterable<[number, Entry]> {
+	private readonly changes: Map<number, Entry | null>;
+
+	private storedCount: number | undefined;
+
+	constructor(
+		readonly codec: Codec<Entry>,
+		private readonly stored: Readonly<Record<string, string>> = {},
+		changes?: Map<number, Entry | null>,
+	) {
+		this.changes = new Map(changes);
+	}
+
+	private isStored(number: number): boolean {
+		return Object.prototype.hasOwnProperty.call(this.stored, number);
+	}
+
+	get(number: number): Entry | undefined {
+		if (this.changes.has(number)) return this.changes.get(number) ?? undefined;
+		return this.isStored(number) ? this.codec.decode(this.stored[number]) : undefined;
+	}
+
+	has(number: number): boolean {
+		if (this.changes.has(number)) return this.changes.get(number) !== null;
+		return this.isStored(number);
+	}
+
+	set(number: number, entry: Entry): this {
+		this.changes.set(number, entry);
+		return this;
+	}
+
+	delete(number: number): void {
+		this.changes.set(number, null);
+	}
+
+	get size(): number {
+		this.storedCount ??= Object.keys(this.stored).length;
+		let size = this.storedCount;
+		for (const [number, entry] of this.changes) {
+			if (entry === null && this.isStored(number)) size--;
+			else if (entry !== null && !this.isStored(number)) size++;
+		}
+		return size;
+	}
+
+	*[Symbol.iterator](): Iterator<[number, Entry]> {
+		for (const key of Object.keys(this.stored)) {
+			const number = Number(key);
+			if (!this.changes.has(number)) yield [number, this.codec.decode(this.stored[key])];
+		}
+		for (const [number, entry] of this.changes) if (entry !== null) yield [number, entry];
+	}
+
+	/** The numbers of every record, without decoding any. */
+	*numbers(): Iterable<number> {
+		for (const key of Object.keys(this.stored)) {
+			const number = Number(key);
+			if (!this.changes.has(number)) yield number;
+		}
+		for (const [number, entry] of this.changes) if (entry !== null) yield number;
+	}
+
+	/** An independent copy that shares the (never modified) stored strings. */
+	copy(): Entries<Entry> {
+		return new Entries(this.codec, this.stored, this.changes);
+	}
+
+	/** The stored form, bounded to `limit` records; only changed entries are encoded. */
+	toRecord(limit = MAX_ENTRIES): Record<string, string> {
+		if (this.size > limit) {
+			const record: Record<string, string> = {};
+			for (const [number, entry] of bound(
+				new Map(this) as Map<number, Entry & { stamp: string | null }>,
+				limit,
+			))
+				record[number] = this.codec.encode(entry);
+			return record;
+		}
+		const record: Record<string, string> = { ...this.stored };
+		for (const [number, entry] of this.changes) {
+			if (entry === null) delete record[number];
+			else record[number] = this.codec.encode(entry);
+		}
+		return record;
+	}
+}
+
+export function emptyEntries(kind: 'jobs'): Entries<JobEntry>;
+export function emptyEntries(kind: 'submissions'): Entries<SubmissionEntry>;
+export function emptyEntries(kind: WatchKind): Entries<JobEntry> | Entries<SubmissionEntry> {
+	return kind === 'jobs' ? new Entries(JOB_CODEC) : new Entries(SUBMISSION_CODEC);
+}
+
 function isStoredState(value: unknown): value is StoredState {
 	if (!value || typeof value !== 'object') return false;
 	const state = value as Partial<StoredState>;
@@ -135,10 +245,11 @@ export function readState(
 ): JobState | SubmissionState | undefined {
 	const stored = staticData.sync;
 	if (!isStoredState(stored) || stored.kind !== kind) return undefined;
-	const decode = kind === 'jobs' ? decodeJob : decodeSubmission;
-	const entries = new Map<number, JobEntry | SubmissionEntry>();
+	const strings: Record<string, string> = {};
 	for (const [number, text] of Object.entries(stored.e))
-		if (typeof text === 'string') entries.set(Number(number), decode(text));
+		if (typeof text === 'string' && /^\d+$/.test(number)) strings[number] = text;
+	const entries =
+		kind === 'jobs' ? new Entries(JOB_CODEC, strings) : new Entries(SUBMISSION_CODEC, strings);
 	return {
 		kind,
 		watermark: stored.wm,
@@ -159,19 +270,12 @@ export function bound<Entry extends { stamp: string | null }>(
 
 /** The stored form; written into static data in one assignment, only after a poll succeeded. */
 export function storeState(state: JobState | SubmissionState): StoredState {
-	const e: Record<string, string> = {};
-	if (state.kind === 'jobs') {
-		for (const [number, entry] of bound((state as JobState).entries)) e[number] = encodeJob(entry);
-	} else {
-		for (const [number, entry] of bound((state as SubmissionState).entries))
-			e[number] = encodeSubmission(entry);
-	}
 	return {
 		v: STATE_VERSION,
 		kind: state.kind,
 		wm: state.watermark,
 		n: state.pollsSinceFullList,
-		e,
+		e: state.entries.toRecord(),
 	};
 }
 

@@ -21,6 +21,9 @@ import {
 	decodeJob,
 	decodeStamp,
 	decodeSubmission,
+	emptyEntries,
+	Entries,
+	JOB_CODEC,
 	encodeJob,
 	encodeStamp,
 	encodeSubmission,
@@ -124,11 +127,40 @@ describe('state', () => {
 		expect(JSON.parse(JSON.stringify(staticData))).toEqual(staticData);
 	});
 
+	it('reads entries lazily: a copy changes apart, and only changed entries are re-encoded', () => {
+		const stored = {
+			'1': encodeJob({ stamp: norm(T1), status: 'Open', openPositions: 1 }),
+			'2': 'kept as stored',
+		};
+		const entries = new Entries(JOB_CODEC, stored);
+		const copy = entries.copy();
+		copy.set(3, { stamp: norm(T2), status: 'OnHold', openPositions: null });
+		copy.delete(1);
+		expect([entries.size, copy.size]).toEqual([2, 2]);
+		expect([entries.has(1), copy.has(1), copy.has(3), entries.has(3)]).toEqual([
+			true,
+			false,
+			true,
+			false,
+		]);
+		expect(copy.get(3)?.status).toBe('OnHold');
+		// Entry 2 was never read or changed: its stored string is copied as it is.
+		expect(copy.toRecord()).toEqual({
+			'2': 'kept as stored',
+			'3': expect.stringMatching(/\|H\|$/),
+		});
+		expect(entries.toRecord()).toEqual(stored);
+		expect([...copy.copy()].map(([number]) => number).sort()).toEqual([2, 3]);
+	});
+
 	it('is bounded: beyond the limit the least recently modified are forgotten', () => {
 		const entries = new Map(
 			[1, 2, 3].map((n) => [n, { stamp: norm(`2026-03-0${n}`), status: 'Open' }]),
 		);
 		expect([...bound(entries, 2).keys()].sort()).toEqual([2, 3]);
+		const lazy = new Entries(JOB_CODEC);
+		for (const [number, entry] of entries) lazy.set(number, { ...entry, openPositions: null });
+		expect(Object.keys(lazy.toRecord(2)).sort()).toEqual(['2', '3']);
 	});
 });
 
@@ -138,7 +170,7 @@ describe('planPoll', () => {
 		kind: 'jobs',
 		watermark,
 		pollsSinceFullList: n,
-		entries: new Map(),
+		entries: emptyEntries('jobs'),
 	});
 
 	it('reads the full list for a new state, without a watermark, and every N polls', () => {
