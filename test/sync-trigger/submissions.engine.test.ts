@@ -285,3 +285,41 @@ describe('Sync Trigger, what n8n and the service can do to it', () => {
 		expect(emittedKeys((await trigger.poll()).items)).toEqual([`${second.Number}:updated`]);
 	});
 });
+
+describe('Sync Trigger, modifiedDate as the spec states it (strictly after; ISO 8601 UTC)', () => {
+	test('cheap polls send the newest service stamp minus the overlap; full lists send none', async () => {
+		const trigger = poller({ watch: 'jobs', options: { fullListEvery: 2, overlapSeconds: 120 } });
+		sandbox.clearRequests();
+		await trigger.poll();
+		const newest = sandbox.store
+			.listJobs()
+			.map((job) => job.ModifiedDateUtc as string)
+			.sort()
+			.pop() as string;
+		await trigger.poll();
+		const lists = sandbox
+			.requests()
+			.filter((request) => request.route === 'GET /api/v3/Job')
+			.map((request) => request.query);
+		expect(lists).toEqual([
+			{},
+			{ modifiedDate: new Date(Date.parse(newest) - 120_000).toISOString() },
+		]);
+	});
+
+	test('with no overlap, strictly-after misses a change stamped like the watermark: why the overlap exists', async () => {
+		const frozenAt = new Date().toISOString();
+		const [first, second] = sandbox.store.listJobs().filter((job) => job.JobStatus === 'Open');
+		for (const overlapSeconds of [0, 1]) {
+			sandbox.reset({ jobs: 300 });
+			const trigger = poller({ watch: 'jobs', options: { overlapSeconds } });
+			await trigger.poll();
+			sandbox.store.clock.set({ frozenAt });
+			await scenario(sandbox, 'PATCH', `/jobs/${first.Number}`, { Title: 'A' });
+			expect(emittedKeys((await trigger.poll()).items)).toEqual([`${first.Number}:updated`]);
+			await scenario(sandbox, 'PATCH', `/jobs/${second.Number}`, { Title: 'B' });
+			const seen = emittedKeys((await trigger.poll()).items);
+			expect(seen).toEqual(overlapSeconds === 0 ? [] : [`${second.Number}:updated`]);
+		}
+	});
+});
