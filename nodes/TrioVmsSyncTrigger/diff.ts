@@ -6,7 +6,14 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { field, laterStamp, stampMs, type JobRecord, type SubmissionRecord } from './records';
+import {
+	displayStamp,
+	field,
+	laterStamp,
+	stampMs,
+	type JobRecord,
+	type SubmissionRecord,
+} from './records';
 import {
 	emptyEntries,
 	type JobEntry,
@@ -123,7 +130,7 @@ export function diffJobs(
 		}
 		if (record.stamp !== before.stamp || record.status !== before.status) {
 			const previous: IDataObject = {};
-			if (record.stamp !== before.stamp) previous.ModifiedDateUtc = before.stamp;
+			if (record.stamp !== before.stamp) previous.ModifiedDateUtc = displayStamp(before.stamp);
 			if (record.status !== before.status) previous.JobStatus = before.status;
 			changes.push({ change: 'updated', number: record.number, job: record.raw, previous });
 		}
@@ -217,7 +224,7 @@ export function diffSubmissions(
 				previous: {
 					Status: before.status,
 					StatusCode: before.statusCode,
-					ModifiedDateUTC: before.stamp,
+					ModifiedDateUTC: displayStamp(before.stamp),
 				},
 			});
 		}
@@ -254,7 +261,7 @@ export function jobItem(change: JobChange, detectedAt: string): IDataObject {
 		if (!change.job) {
 			item.Number = change.number;
 			if (change.last) {
-				item.ModifiedDateUtc = change.last.stamp;
+				item.ModifiedDateUtc = displayStamp(change.last.stamp);
 				if (change.last.openPositions !== null)
 					item.NumberOfCurrentOpenPositions = change.last.openPositions;
 			}

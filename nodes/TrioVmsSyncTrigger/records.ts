@@ -60,6 +60,14 @@ export function stampOf(value: unknown): string | null {
 	return readStamp(value) || null;
 }
 
+/**
+ * A normal-form stamp as items show it: ISO 8601 UTC with milliseconds, and the digits below the
+ * millisecond only when there are any (2026-03-01T10:00:00.123Z, 2026-03-01T10:00:00.1234567Z).
+ */
+export function displayStamp(stamp: string | null): string | null {
+	return stamp === null ? null : stamp.replace(/(\.\d{3})0000Z$/, '$1Z');
+}
+
 /** Milliseconds since the epoch of a normal-form stamp. */
 export function stampMs(stamp: string): number {
 	return Date.parse(`${stamp.slice(0, 23)}Z`);

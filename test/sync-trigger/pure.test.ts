@@ -11,6 +11,7 @@ import {
 	planPoll,
 } from '../../nodes/TrioVmsSyncTrigger/diff';
 import {
+	displayStamp,
 	readJobs,
 	readStamp,
 	readSubmissions,
@@ -77,6 +78,10 @@ describe('timestamps', () => {
 		expect(a < b).toBe(true);
 		expect(decodeStamp(encodeStamp(a))).toBe(a);
 		expect(decodeStamp(encodeStamp(b))).toBe(b);
+		expect([displayStamp(a), displayStamp(norm('2026-03-01T10:00:00Z'))]).toEqual([
+			'2026-03-01T10:00:00.1230001Z',
+			'2026-03-01T10:00:00.000Z',
+		]);
 	});
 });
 
@@ -216,7 +221,7 @@ describe('diffJobs', () => {
 			[2, 'updated'],
 			[3, 'opened'],
 		]);
-		expect(cheap.changes[0].previous).toEqual({ ModifiedDateUtc: norm(T1) });
+		expect(cheap.changes[0].previous).toEqual({ ModifiedDateUtc: T1 });
 		expect(cheap.next.pollsSinceFullList).toBe(1);
 		expect(cheap.next.watermark).toBe(norm(T2));
 		// A job first seen in a cheap poll has no count from a full list yet.
@@ -244,7 +249,7 @@ describe('diffJobs', () => {
 		});
 		expect(held.changes[0]).toMatchObject({
 			change: 'updated',
-			previous: { ModifiedDateUtc: norm(T1), JobStatus: 'Open' },
+			previous: { ModifiedDateUtc: T1, JobStatus: 'Open' },
 		});
 		const closed = diffJobs(first.next, jobs(job(1, T1)), { full: true, emitExisting: false });
 		const reopened = diffJobs(closed.next, jobs(job(2, T3)), { full: false, emitExisting: false });
@@ -281,7 +286,7 @@ describe('diffSubmissions', () => {
 			{ full: false, emitExisting: false },
 		);
 		expect(next.changes.map((c) => [c.number, c.change, c.previous])).toEqual([
-			[1, 'statusChanged', { Status: 'Offered', StatusCode: 3, ModifiedDateUTC: norm(T1) }],
+			[1, 'statusChanged', { Status: 'Offered', StatusCode: 3, ModifiedDateUTC: T1 }],
 			[2, 'created', undefined],
 		]);
 		const same = diffSubmissions(next.next, readSubmissions([sub(2, 'Submitted', 1, T3)]), {
