@@ -66,6 +66,29 @@ export function createScenarioRouter(deps: ScenarioDeps): Router<Handler> {
 
 	add('GET', '/candidates', () => ok([...store.candidates.values()]));
 
+	// -------------------------------------------------------- the service's clock
+	add('GET', '/clock', () => ok({ ...store.clock.get(), now: store.clock.now().toISOString() }));
+	add('PUT', '/clock', async (ctx) => {
+		const input = await body(ctx);
+		const { offsetMs, frozenAt } = input;
+		if (offsetMs !== undefined && !Number.isSafeInteger(offsetMs))
+			throw fieldError('offsetMs', 'must be a whole number of milliseconds');
+		if (
+			frozenAt !== undefined &&
+			frozenAt !== null &&
+			(typeof frozenAt !== 'string' || Number.isNaN(Date.parse(frozenAt)))
+		)
+			throw fieldError('frozenAt', 'must be an ISO 8601 date-time or null');
+		return ok(
+			store.clock.set({
+				...(offsetMs !== undefined ? { offsetMs: offsetMs as number } : {}),
+				...(frozenAt !== undefined
+					? { frozenAt: frozenAt === null ? null : new Date(frozenAt as string).toISOString() }
+					: {}),
+			}),
+		);
+	});
+
 	// -------------------------------------------------------- jobs (the facility)
 	add('POST', '/jobs', async (ctx) => ok(store.createJob(await body(ctx))));
 	add('GET', '/jobs/{number}', (ctx) => ok(store.jobListItem(pathNumber(ctx))));

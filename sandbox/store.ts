@@ -109,6 +109,7 @@ export class Store {
 	reset(options: { seed: number; jobs: number; keepWebhooks?: boolean }): void {
 		this.seed = options.seed;
 		this.jobCount = options.jobs;
+		this.clock.set({ offsetMs: 0, frozenAt: null });
 		const seeded = seedState({
 			seed: options.seed,
 			jobs: options.jobs,

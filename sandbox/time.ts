@@ -2,13 +2,38 @@
  * Time formats the service uses, and a clock that never repeats a millisecond: a consumer that
  * keeps "the newest ModifiedDateUtc seen" as its watermark and asks for changes strictly after
  * it would silently miss a second change stamped with the same millisecond.
+ *
+ * Two test controls model a real service's clock: `offsetMs` puts the service's clock ahead of
+ * (positive) or behind (negative) the machine's, as a client such as n8n sees it; `frozenAt`
+ * stamps every change with that one instant, as a service that stores whole seconds stamps two
+ * changes made within the same second (the never-repeat rule is then off, on purpose).
  */
+export interface ClockSettings {
+	offsetMs: number;
+	frozenAt: string | null;
+}
+
 export class Clock {
 	private last = 0;
 
+	private settings: ClockSettings = { offsetMs: 0, frozenAt: null };
+
 	now(): Date {
-		this.last = Math.max(Date.now(), this.last + 1);
+		if (this.settings.frozenAt !== null) return new Date(this.settings.frozenAt);
+		this.last = Math.max(Date.now() + this.settings.offsetMs, this.last + 1);
 		return new Date(this.last);
+	}
+
+	get(): ClockSettings {
+		return { ...this.settings };
+	}
+
+	/** Changes the given settings. A new offset may move the clock back, as a real clock fix can. */
+	set(settings: Partial<ClockSettings>): ClockSettings {
+		if (settings.offsetMs !== undefined && settings.offsetMs !== this.settings.offsetMs)
+			this.last = 0;
+		this.settings = { ...this.settings, ...settings };
+		return this.get();
 	}
 }
 

@@ -3,6 +3,7 @@ import type { BenchmarkDefinition } from '../runner';
 import { benchmarks as candidateFindOrCreate } from './candidate-find-or-create';
 import { benchmarks as jobGetMany } from './job-get-many';
 import { benchmarks as submissionCreate } from './submission-create';
+import { benchmarks as syncTrigger } from './sync-trigger';
 import { benchmarks as triggerReceive } from './trigger-receive';
 
 export const BENCHMARKS: BenchmarkDefinition[] = [
@@ -10,4 +11,5 @@ export const BENCHMARKS: BenchmarkDefinition[] = [
 	...submissionCreate,
 	...triggerReceive,
 	...candidateFindOrCreate,
+	...syncTrigger,
 ];

@@ -30,6 +30,7 @@ export const CREDENTIAL_TYPE = 'trioVmsApi';
 export const PACKAGE_NAME = 'n8n-nodes-trio-vms';
 export const ACTION_NODE_TYPE = `${PACKAGE_NAME}.trioVms`;
 export const TRIGGER_NODE_TYPE = `${PACKAGE_NAME}.trioVmsTrigger`;
+export const SYNC_TRIGGER_NODE_TYPE = `${PACKAGE_NAME}.trioVmsSyncTrigger`;
 export const DEFAULT_SANDBOX_PORT = 4010;
 export const EXAMPLES_DIR = path.join(REPO_ROOT, 'examples');
 /** Copied into n8n's file folder so the spreadsheet example runs as it comes. */
@@ -61,7 +62,7 @@ export interface StackOptions {
 	jobs?: number;
 	/** `npm run build` first (default true). */
 	build?: boolean;
-	/** Activate imported workflows that start with the Trio VMS Trigger (default true). */
+	/** Activate imported workflows that start with the Trio VMS Trigger or Sync Trigger (default true). */
 	activateTriggers?: boolean;
 	/** Sandbox request/delivery lines on the console (default false). */
 	sandboxLog?: boolean;
@@ -322,8 +323,15 @@ function demoWorkflow(credential: { id: string; name: string }): WorkflowJson {
 	};
 }
 
+/**
+ * Whether a workflow starts by itself with a Trio trigger: the webhook trigger, or the Sync
+ * Trigger, whose first poll runs when the workflow is published (example 04 then fills its
+ * data table at once, which is what shows the node in the demo).
+ */
 function usesTrigger(json: WorkflowJson): boolean {
-	return json.nodes.some((node) => (node as { type?: string }).type === TRIGGER_NODE_TYPE);
+	return json.nodes.some((node) =>
+		[TRIGGER_NODE_TYPE, SYNC_TRIGGER_NODE_TYPE].includes((node as { type?: string }).type ?? ''),
+	);
 }
 
 interface PublicWorkflow {

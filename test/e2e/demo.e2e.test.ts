@@ -255,6 +255,12 @@ describeWithN8n('2.x', 'npm run demo', () => {
 			// The demo's workflow is published: a printed curl command makes it run.
 			const demoWorkflow = details.workflows.find((workflow) => workflow.file === DEMO_FILE);
 			expect(demoWorkflow).toMatchObject({ active: true, usesTrigger: true });
+			// The Sync Trigger's example needs no other credential: it is published, and its first
+			// poll (run by n8n on publishing) fills the "Trio jobs" data table.
+			expect(details.workflows.find((workflow) => workflow.file.startsWith('04-'))).toMatchObject({
+				active: true,
+				usesTrigger: true,
+			});
 			const shiftsCommand =
 				/curl -X POST (\S+\/_sandbox\/per-diem\/shifts) .* -d '(\{[^']*\})'/.exec(output);
 			expect(shiftsCommand).not.toBeNull();

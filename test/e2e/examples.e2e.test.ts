@@ -935,22 +935,21 @@ describeWithN8n(
 
 		// -------------------------------------------------------------- 4. nightly job sync
 
-		test('04: the sync keeps the "Trio jobs" data table equal to Trio, marks a job Trio stops listing as Closed and opens it again when it returns', async () => {
+		test('04: each poll of the Sync Trigger saves what changed in the "Trio jobs" data table: filled on publishing, then closed, new and recounted jobs, and a reopened one', async () => {
 			const example = forTest('04-nightly-job-sync-to-data-table.json', credential);
-			expect(nodeNamed(example, 'Every night at 2:00').type).toBe('n8n-nodes-base.scheduleTrigger');
-			const getJobs = nodeNamed(example, 'Get all open and on-hold jobs');
-			expect(getJobs.parameters).toEqual(
+			const trigger = nodeNamed(example, 'When Trio jobs change');
+			expect(trigger.type).toBe(`${PACKAGE}.trioVmsSyncTrigger`);
+			expect(trigger.parameters).toEqual(
 				expect.objectContaining({
-					resource: 'job',
-					operation: 'getAll',
-					returnAll: true,
-					filters: {},
+					pollTimes: { item: [{ mode: 'everyDay', hour: 2 }] },
+					watch: 'jobs',
+					emitExisting: true,
+					options: { fullListEvery: 1 },
 				}),
 			);
-			expect(nodeNamed(example, 'Mark jobs Trio no longer lists as Closed').executeOnce).toBe(true);
-			const webhookPath = swapTriggerForWebhook(example, 'Every night at 2:00');
+			expect(nodeNamed(example, 'Make sure the table exists').executeOnce).toBe(true);
+			// The poll trigger runs as shipped: publishing runs its first poll, as it does for users.
 			const workflow = await createWorkflow(example);
-			await n8n.activate(workflow.id);
 
 			type Row = {
 				jobNumber: number;
@@ -959,6 +958,7 @@ describeWithN8n(
 				currentOpenPositions: number;
 				openPositions: number;
 				closedAt: string;
+				lastChange: string;
 				syncRun: string;
 				lastSeenAt: string;
 				startDate: string;
@@ -990,37 +990,50 @@ describeWithN8n(
 				NumberOfOpenPositions: number;
 				StartDate: string | null;
 			};
-			const expectTableMatchesTrio = (
-				table: Map<number, Row>,
-				listed: Listed[],
-				run: ExecutionRecord,
-			) => {
-				for (const job of listed) {
-					expect({ job: job.Number, row: table.get(job.Number) }).toEqual({
-						job: job.Number,
-						row: expect.objectContaining({
-							status: job.JobStatus,
-							title: job.Title,
-							currentOpenPositions: job.NumberOfCurrentOpenPositions,
-							openPositions: job.NumberOfOpenPositions,
-							startDate: job.StartDate ? job.StartDate.slice(0, 10) : '',
-							closedAt: '',
-							syncRun: run.id,
-						}),
-					});
-				}
+			/** n8n 2.x publishes asynchronously; wait until (un)publishing, and so the first poll, is done. */
+			const settle = async (wanted: 'published' | 'not_published') =>
+				waitFor(`workflow ${workflow.id} to be ${wanted}`, async () => {
+					const status = await n8n.rest<{ status: string }>(
+						'GET',
+						`/workflows/${workflow.id}/publication-status`,
+					);
+					return status.status === wanted ? true : undefined;
+				});
+			let polls = 0;
+			/** Publishes the workflow (which polls once) and returns that poll's execution. */
+			const poll = async (): Promise<ExecutionRecord> => {
+				await n8n.activate(workflow.id);
+				await settle('published');
+				polls += 1;
+				const executions = await n8n.waitForExecutions(workflow.id, polls, RUN_TIMEOUT_MS);
+				await n8n.deactivate(workflow.id);
+				await settle('not_published');
+				return n8n.getExecution(executions[executions.length - 1].id);
 			};
 
-			// ---- run 1: an empty table is created and filled
-			const run1 = await runOnce(workflow, webhookPath);
+			// ---- poll 1: the table is created and filled with every listed job
+			const run1 = await poll();
 			expectSuccess(run1);
 			const listed1 = await trio<Listed[]>('/Job');
 			const table1 = await readTable();
 			expect(table1.size).toBe(listed1.length);
-			expectTableMatchesTrio(table1, listed1, run1);
-			expect(itemsOf(run1, 'Mark jobs Trio no longer lists as Closed')).toEqual([]);
+			for (const job of listed1) {
+				expect({ job: job.Number, row: table1.get(job.Number) }).toEqual({
+					job: job.Number,
+					row: expect.objectContaining({
+						status: job.JobStatus,
+						title: job.Title,
+						currentOpenPositions: job.NumberOfCurrentOpenPositions,
+						openPositions: job.NumberOfOpenPositions,
+						startDate: job.StartDate ? job.StartDate.slice(0, 10) : '',
+						closedAt: '',
+						lastChange: 'opened',
+						syncRun: run1.id,
+					}),
+				});
+			}
 
-			// ---- between runs: the facility closes a job, opens a new one, and fills a position
+			// ---- between polls: the facility closes a job, opens a new one, and fills a position
 			await scenario('POST', '/jobs/100001/close', { reason: 'Filled' });
 			const opened = await scenario<{ Number: number }>('POST', '/jobs', {
 				Title: 'Night Shift RN - Telemetry',
@@ -1033,39 +1046,58 @@ describeWithN8n(
 				count: withPositions.NumberOfCurrentOpenPositions - 1,
 			});
 
-			const run2 = await runOnce(workflow, webhookPath);
+			// ---- poll 2: exactly those three changes, and the rows they touch
+			const run2 = await poll();
 			expectSuccess(run2);
-			expect(itemsOf(run2, 'Make sure the table exists')[0].id).toBe(
-				itemsOf(run1, 'Make sure the table exists')[0].id,
+			expect(
+				itemsOf(run2, 'When Trio jobs change')
+					.map((item) => `${item.Number}:${item.change}`)
+					.sort(),
+			).toEqual(
+				[
+					'100001:closed',
+					`${opened.Number}:opened`,
+					`${withPositions.Number}:openPositionsChanged`,
+				].sort(),
 			);
-			const listed2 = await trio<Listed[]>('/Job');
 			const table2 = await readTable();
 			expect(table2.size).toBe(listed1.length + 1);
-			expectTableMatchesTrio(table2, listed2, run2);
 			expect(table2.get(opened.Number)).toEqual(
-				expect.objectContaining({ title: 'Night Shift RN - Telemetry', status: 'Open' }),
+				expect.objectContaining({
+					title: 'Night Shift RN - Telemetry',
+					status: 'Open',
+					lastChange: 'opened',
+					syncRun: run2.id,
+				}),
 			);
-			expect(table2.get(withPositions.Number)?.currentOpenPositions).toBe(
-				withPositions.NumberOfCurrentOpenPositions - 1,
+			expect(table2.get(withPositions.Number)).toEqual(
+				expect.objectContaining({
+					currentOpenPositions: withPositions.NumberOfCurrentOpenPositions - 1,
+					lastChange: 'openPositionsChanged',
+				}),
 			);
 			const closed = [...table2.values()].filter((row) => row.status === 'Closed');
 			expect(closed.map((row) => row.jobNumber)).toEqual([100001]);
 			expect(closed[0].closedAt).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
-			expect(closed[0].syncRun).toBe(run1.id);
-			expect(
-				itemsOf(run2, 'Mark jobs Trio no longer lists as Closed').map((row) => row.jobNumber),
-			).toEqual([100001]);
+			expect(closed[0]).toEqual(
+				expect.objectContaining({ lastChange: 'closed', syncRun: run2.id }),
+			);
+			// Rows nothing happened to are left as poll 1 wrote them.
+			const untouched = listed1.find(
+				(job) => ![100001, opened.Number, withPositions.Number].includes(job.Number),
+			) as Listed;
+			expect(table2.get(untouched.Number)?.syncRun).toBe(run1.id);
 
-			// ---- the job is opened again: the next run lists it as open
+			// ---- the job is opened again: the next poll saves it as open
 			await scenario('POST', '/jobs/100001/reopen', {});
-			const run3 = await runOnce(workflow, webhookPath);
+			const run3 = await poll();
 			expectSuccess(run3);
+			expect(itemsOf(run3, 'When Trio jobs change').map((item) => item.change)).toEqual(['opened']);
 			const table3 = await readTable();
 			expect(table3.get(100001)).toEqual(
 				expect.objectContaining({ status: 'Open', closedAt: '', syncRun: run3.id }),
 			);
 			expect([...table3.values()].filter((row) => row.status === 'Closed')).toEqual([]);
-			await n8n.deactivate(workflow.id);
 		});
 
 		// -------------------------------------------------------------- 5. per diem shifts

@@ -34,6 +34,11 @@ const TRIO_VMS_TRIGGER = lazyPackageNode(
 	'TrioVmsTrigger',
 );
 
+const TRIO_VMS_SYNC_TRIGGER = lazyPackageNode(
+	'../../nodes/TrioVmsSyncTrigger/TrioVmsSyncTrigger.node.ts',
+	'TrioVmsSyncTrigger',
+);
+
 function isVersioned(type: INodeType | IVersionedNodeType): type is IVersionedNodeType {
 	return 'nodeVersions' in type;
 }
@@ -49,6 +54,8 @@ export class EngineNodeTypes implements INodeTypes {
 		this.register('trioVms', TRIO_VMS);
 		this.register(`${PACKAGE_NAME}.trioVmsTrigger`, TRIO_VMS_TRIGGER);
 		this.register('trioVmsTrigger', TRIO_VMS_TRIGGER);
+		this.register(`${PACKAGE_NAME}.trioVmsSyncTrigger`, TRIO_VMS_SYNC_TRIGGER);
+		this.register('trioVmsSyncTrigger', TRIO_VMS_SYNC_TRIGGER);
 		this.register('test.start', () => new TestStart());
 		this.register('test.binarySource', () => new TestBinarySource());
 		this.register('test.collect', () => new TestCollect());

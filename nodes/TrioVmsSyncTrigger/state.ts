@@ -1,0 +1,284 @@
+/**
+ * What the Sync Trigger remembers between polls, kept in the node's static data (which n8n
+ * stores with the workflow) in a compact, versioned, bounded form:
+ *
+ * ```
+ * { v: 1, kind: 'jobs', wm: '2026-11-20T10:11:12.1230000Z', n: 3,
+ *   e: { '100001': 'mhz3k2ab|O|3', ... } }
+ * ```
+ *
+ * - `wm`: the watermark, the newest ModifiedDateUtc the service itself has sent (never n8n's clock);
+ * - `n`: polls since the last full list;
+ * - `e`: one short string per record. Jobs: `stamp|status|open positions`, submissions:
+ *   `stamp|status code|status`. The stamp is milliseconds since the epoch in base 36, plus
+ *   `.dddd` when the service's value had digits below the millisecond; `O` and `H` stand for
+ *   Open and OnHold; an empty part means unknown.
+ *
+ * About 24 bytes per job: 10,000 jobs take about 240 KB (see bench/benchmarks/sync-trigger.ts).
+ */
+import type { IDataObject } from 'n8n-workflow';
+
+import { stampMs } from './records';
+
+export const STATE_VERSION = 1;
+
+/** Records kept at most; beyond it the least recently modified are forgotten. */
+export const MAX_ENTRIES = 100_000;
+
+export type WatchKind = 'jobs' | 'submissions';
+
+export interface JobEntry {
+	stamp: string | null;
+	status: string;
+	/** NumberOfCurrentOpenPositions as the last full list gave it; null when not seen in one. */
+	openPositions: number | null;
+}
+
+export interface SubmissionEntry {
+	stamp: string | null;
+	statusCode: number | null;
+	status: string;
+}
+
+export interface SyncState<Entry> {
+	kind: WatchKind;
+	/** Newest service timestamp seen, in normal form. */
+	watermark: string | null;
+	pollsSinceFullList: number;
+	entries: Entries<Entry>;
+}
+
+export type JobState = SyncState<JobEntry>;
+export type SubmissionState = SyncState<SubmissionEntry>;
+
+interface StoredState {
+	v: number;
+	kind: WatchKind;
+	wm: string | null;
+	n: number;
+	e: Record<string, string>;
+}
+
+const STATUS_CODES: Record<string, string> = { Open: 'O', OnHold: 'H' };
+const STATUS_NAMES: Record<string, string> = { O: 'Open', H: 'OnHold' };
+
+export function encodeStamp(stamp: string | null): string {
+	if (stamp === null) return '';
+	const below = stamp.slice(23, 27);
+	return `${stampMs(stamp).toString(36)}${below === '0000' ? '' : `.${below}`}`;
+}
+
+export function decodeStamp(text: string): string | null {
+	if (!text) return null;
+	const [ms, below = '0000'] = text.split('.');
+	return `${new Date(parseInt(ms, 36)).toISOString().slice(0, 23)}${below}Z`;
+}
+
+/** `|` separates the parts; a status that contains one is stored with it replaced. */
+function safe(text: string): string {
+	return text.replace(/\|/g, '/');
+}
+
+export function encodeJob(entry: JobEntry): string {
+	const status = STATUS_CODES[entry.status] ?? safe(entry.status);
+	return `${encodeStamp(entry.stamp)}|${status}|${entry.openPositions ?? ''}`;
+}
+
+export function decodeJob(text: string): JobEntry {
+	const [stamp = '', status = '', positions = ''] = text.split('|');
+	return {
+		stamp: decodeStamp(stamp),
+		status: STATUS_NAMES[status] ?? status,
+		openPositions: positions === '' ? null : Number(positions),
+	};
+}
+
+export function encodeSubmission(entry: SubmissionEntry): string {
+	return `${encodeStamp(entry.stamp)}|${entry.statusCode ?? ''}|${safe(entry.status)}`;
+}
+
+export function decodeSubmission(text: string): SubmissionEntry {
+	const [stamp = '', code = '', ...status] = text.split('|');
+	return {
+		stamp: decodeStamp(stamp),
+		statusCode: code === '' ? null : Number(code),
+		status: status.join('|'),
+	};
+}
+
+export interface Codec<Entry> {
+	encode(entry: Entry): string;
+	decode(text: string): Entry;
+}
+
+export const JOB_CODEC: Codec<JobEntry> = { encode: encodeJob, decode: decodeJob };
+export const SUBMISSION_CODEC: Codec<SubmissionEntry> = {
+	encode: encodeSubmission,
+	decode: decodeSubmission,
+};
+
+/**
+ * The remembered records, read lazily from their stored strings: a cheap poll that sees a few
+ * changes decodes and re-encodes only those, not all 10,000 (the stored strings of the others
+ * are copied as they are). A map of number -> entry to the diff.
+ */
+export class Entries<Entry> implements Iterable<[number, Entry]> {
+	private readonly changes: Map<number, Entry | null>;
+
+	private storedCount: number | undefined;
+
+	constructor(
+		readonly codec: Codec<Entry>,
+		private readonly stored: Readonly<Record<string, string>> = {},
+		changes?: Map<number, Entry | null>,
+	) {
+		this.changes = new Map(changes);
+	}
+
+	private isStored(number: number): boolean {
+		return Object.prototype.hasOwnProperty.call(this.stored, number);
+	}
+
+	get(number: number): Entry | undefined {
+		if (this.changes.has(number)) return this.changes.get(number) ?? undefined;
+		return this.isStored(number) ? this.codec.decode(this.stored[number]) : undefined;
+	}
+
+	has(number: number): boolean {
+		if (this.changes.has(number)) return this.changes.get(number) !== null;
+		return this.isStored(number);
+	}
+
+	set(number: number, entry: Entry): this {
+		this.changes.set(number, entry);
+		return this;
+	}
+
+	delete(number: number): void {
+		this.changes.set(number, null);
+	}
+
+	get size(): number {
+		this.storedCount ??= Object.keys(this.stored).length;
+		let size = this.storedCount;
+		for (const [number, entry] of this.changes) {
+			if (entry === null && this.isStored(number)) size--;
+			else if (entry !== null && !this.isStored(number)) size++;
+		}
+		return size;
+	}
+
+	*[Symbol.iterator](): Iterator<[number, Entry]> {
+		for (const key of Object.keys(this.stored)) {
+			const number = Number(key);
+			if (!this.changes.has(number)) yield [number, this.codec.decode(this.stored[key])];
+		}
+		for (const [number, entry] of this.changes) if (entry !== null) yield [number, entry];
+	}
+
+	/** The numbers of every record, without decoding any. */
+	*numbers(): Iterable<number> {
+		for (const key of Object.keys(this.stored)) {
+			const number = Number(key);
+			if (!this.changes.has(number)) yield number;
+		}
+		for (const [number, entry] of this.changes) if (entry !== null) yield number;
+	}
+
+	/** An independent copy that shares the (never modified) stored strings. */
+	copy(): Entries<Entry> {
+		return new Entries(this.codec, this.stored, this.changes);
+	}
+
+	/** The stored form, bounded to `limit` records; only changed entries are encoded. */
+	toRecord(limit = MAX_ENTRIES): Record<string, string> {
+		if (this.size > limit) {
+			const record: Record<string, string> = {};
+			for (const [number, entry] of bound(
+				new Map(this) as Map<number, Entry & { stamp: string | null }>,
+				limit,
+			))
+				record[number] = this.codec.encode(entry);
+			return record;
+		}
+		const record: Record<string, string> = { ...this.stored };
+		for (const [number, entry] of this.changes) {
+			if (entry === null) delete record[number];
+			else record[number] = this.codec.encode(entry);
+		}
+		return record;
+	}
+}
+
+export function emptyEntries(kind: 'jobs'): Entries<JobEntry>;
+export function emptyEntries(kind: 'submissions'): Entries<SubmissionEntry>;
+export function emptyEntries(kind: WatchKind): Entries<JobEntry> | Entries<SubmissionEntry> {
+	return kind === 'jobs' ? new Entries(JOB_CODEC) : new Entries(SUBMISSION_CODEC);
+}
+
+function isStoredState(value: unknown): value is StoredState {
+	if (!value || typeof value !== 'object') return false;
+	const state = value as Partial<StoredState>;
+	return (
+		state.v === STATE_VERSION &&
+		(state.kind === 'jobs' || state.kind === 'submissions') &&
+		(state.wm === null || typeof state.wm === 'string') &&
+		typeof state.n === 'number' &&
+		!!state.e &&
+		typeof state.e === 'object'
+	);
+}
+
+/**
+ * The state kept in static data for this kind of record, or undefined when there is none
+ * usable: never polled, another kind watched before, or an older layout. Undefined means
+ * "new state": the next poll reads the full list and records it.
+ */
+export function readState(staticData: IDataObject, kind: 'jobs'): JobState | undefined;
+export function readState(
+	staticData: IDataObject,
+	kind: 'submissions',
+): SubmissionState | undefined;
+export function readState(
+	staticData: IDataObject,
+	kind: WatchKind,
+): JobState | SubmissionState | undefined {
+	const stored = staticData.sync;
+	if (!isStoredState(stored) || stored.kind !== kind) return undefined;
+	const strings: Record<string, string> = {};
+	for (const [number, text] of Object.entries(stored.e))
+		if (typeof text === 'string' && /^\d+$/.test(number)) strings[number] = text;
+	const entries =
+		kind === 'jobs' ? new Entries(JOB_CODEC, strings) : new Entries(SUBMISSION_CODEC, strings);
+	return {
+		kind,
+		watermark: stored.wm,
+		pollsSinceFullList: stored.n,
+		entries,
+	} as JobState | SubmissionState;
+}
+
+/** Keeps the MAX_ENTRIES most recently modified entries (records without a stamp go first). */
+export function bound<Entry extends { stamp: string | null }>(
+	entries: Map<number, Entry>,
+	limit = MAX_ENTRIES,
+): Map<number, Entry> {
+	if (entries.size <= limit) return entries;
+	const kept = [...entries].sort(([, a], [, b]) => ((b.stamp ?? '') > (a.stamp ?? '') ? 1 : -1));
+	return new Map(kept.slice(0, limit));
+}
+
+/** The stored form; written into static data in one assignment, only after a poll succeeded. */
+export function storeState(state: JobState | SubmissionState): StoredState {
+	return {
+		v: STATE_VERSION,
+		kind: state.kind,
+		wm: state.watermark,
+		n: state.pollsSinceFullList,
+		e: state.entries.toRecord(),
+	};
+}
+
+export function writeState(staticData: IDataObject, state: JobState | SubmissionState): void {
+	staticData.sync = storeState(state) as unknown as IDataObject;
+}

@@ -1,0 +1,184 @@
+/**
+ * The Trio VMS Sync Trigger inside a real n8n 2.x and 1.x (the packed package installed as users
+ * install it), polling the local sandbox with a plain agency key.
+ *
+ * n8n runs a poll trigger's first poll when the workflow is activated, and saves the node's
+ * static data when the poll emits. So: activation 1 emits every listed job (Emit Existing on),
+ * the facility then changes a few jobs, and activation 2, on the static data n8n saved, must emit
+ * exactly those changes. One n8n per line; about a minute per line.
+ *
+ * Run `npm run build` first.
+ */
+import { randomUUID } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+
+import { describeWithN8n } from '../harness/availability';
+import type { N8nLine } from '../harness/install';
+import { startN8n, type ExecutionRecord, type N8nInstance } from '../harness/n8n';
+import { packPackage, REPO_ROOT } from '../harness/pack';
+
+const NODE_TYPE = 'n8n-nodes-trio-vms.trioVmsSyncTrigger';
+const NODE_NAME = 'Trio VMS Sync Trigger';
+const LINES: N8nLine[] = (process.env.TRIO_SYNC_E2E_LINES?.split(',') as N8nLine[] | undefined) ?? [
+	'2.x',
+	'1.x',
+];
+const EXECUTION_TIMEOUT_MS = 60_000;
+
+interface Sandbox {
+	url: string;
+	key: string;
+	stop(): Promise<void>;
+}
+
+function loadStartSandbox(): (options: object) => Promise<Sandbox> {
+	type SandboxModule = { startSandbox: (options: object) => Promise<Sandbox> };
+	// eslint-disable-next-line @typescript-eslint/no-require-imports
+	return (require(path.join(REPO_ROOT, 'sandbox')) as SandboxModule).startSandbox;
+}
+
+async function call<T>(
+	sandbox: Sandbox,
+	method: string,
+	urlPath: string,
+	body?: unknown,
+): Promise<T> {
+	const response = await fetch(`${sandbox.url}${urlPath}`, {
+		method,
+		headers: { 'content-type': 'application/json', 'X-API-KEY': sandbox.key },
+		body: body === undefined ? undefined : JSON.stringify(body),
+		signal: AbortSignal.timeout(30_000),
+	});
+	const text = await response.text();
+	if (!response.ok) throw new Error(`${method} ${urlPath} -> ${response.status}: ${text}`);
+	return (text ? JSON.parse(text) : undefined) as T;
+}
+
+type Item = Record<string, unknown>;
+
+function itemsOf(execution: ExecutionRecord): Item[] {
+	const runs = execution.data?.resultData.runData[NODE_NAME] ?? [];
+	return runs.flatMap((run) => (run.data?.main[0] ?? []).map((item) => item.json as Item));
+}
+
+const changes = (items: Item[]) => items.map((item) => `${item.Number}:${item.change}`).sort();
+
+for (const line of LINES) {
+	describeWithN8n(line, `Trio VMS Sync Trigger in real n8n ${line}`, () => {
+		let sandbox: Sandbox;
+		let n8n: N8nInstance;
+		let userFolder: string;
+		let credential: { id: string; name: string };
+
+		beforeAll(async () => {
+			sandbox = await loadStartSandbox()({ port: 0, quiet: true, jobs: 200 });
+			const tarball = await packPackage();
+			userFolder = fs.mkdtempSync(path.join(os.tmpdir(), `trio-sync-e2e-${line}-`));
+			n8n = await startN8n({ line, tarball, userFolder });
+			const created = await n8n.createCredential('Trio sandbox (plain key)', 'trioVmsApi', {
+				apiKey: sandbox.key,
+				environment: 'custom',
+				baseUrl: sandbox.url,
+			});
+			credential = { id: created.id, name: created.name };
+		});
+
+		afterAll(async () => {
+			await n8n?.stop();
+			await sandbox?.stop();
+			if (userFolder) fs.rmSync(userFolder, { recursive: true, force: true });
+		});
+
+		/** 2.x publishes asynchronously: wait until the activation (and its first poll) has run. */
+		async function settle(
+			workflowId: string,
+			wanted: 'published' | 'not_published',
+		): Promise<void> {
+			if (line !== '2.x') return;
+			const deadline = Date.now() + 60_000;
+			for (;;) {
+				const status = await n8n.rest<{
+					status: string;
+					triggers: Array<{ errorMessage: string | null }>;
+				}>('GET', `/workflows/${workflowId}/publication-status`);
+				if (status.status === wanted) return;
+				if (status.status !== 'in_progress')
+					throw new Error(
+						`activation ${status.status}: ${status.triggers.map((t) => t.errorMessage).join('; ')}`,
+					);
+				if (Date.now() > deadline) throw new Error('publication still in progress after 60 s');
+				await new Promise((resolve) => setTimeout(resolve, 150));
+			}
+		}
+
+		test('is installed, polls on activation, and the next poll emits exactly what changed', async () => {
+			expect(await n8n.nodeTypes()).toContain(NODE_TYPE);
+			const workflow = await n8n.createWorkflow({
+				name: 'Trio job sync',
+				nodes: [
+					{
+						id: randomUUID(),
+						name: NODE_NAME,
+						type: NODE_TYPE,
+						typeVersion: 1,
+						position: [0, 0],
+						parameters: {
+							pollTimes: { item: [{ mode: 'everyHour' }] },
+							watch: 'jobs',
+							emitExisting: true,
+							options: { fullListEvery: 1 },
+						},
+						credentials: { trioVmsApi: credential },
+					},
+				],
+				connections: {},
+				settings: { executionOrder: 'v1' },
+			});
+
+			await n8n.activate(workflow.id);
+			await settle(workflow.id, 'published');
+			const [first] = await n8n.waitForExecutions(workflow.id, 1, EXECUTION_TIMEOUT_MS);
+			const listed = await call<Array<{ Number: number; JobStatus: string }>>(
+				sandbox,
+				'GET',
+				'/api/v3/Job',
+			);
+			const opened = itemsOf(await n8n.getExecution(first.id));
+			expect(opened).toHaveLength(listed.length);
+			expect(new Set(opened.map((item) => item.change))).toEqual(new Set(['opened']));
+			await n8n.deactivate(workflow.id);
+			await settle(workflow.id, 'not_published');
+
+			// The facility changes a few jobs while the workflow is off.
+			const open = listed.filter((job) => job.JobStatus === 'Open');
+			const [updated, closed, counted] = open.map((job) => job.Number);
+			await call(sandbox, 'PATCH', `/_sandbox/jobs/${updated}`, { Title: 'Charge RN - ICU' });
+			await call(sandbox, 'POST', `/_sandbox/jobs/${closed}/close`, { reason: 'Filled' });
+			await call(sandbox, 'POST', `/_sandbox/jobs/${counted}/open-positions`, { count: 0 });
+			const added = await call<{ Number: number }>(sandbox, 'POST', '/_sandbox/jobs', {
+				Title: 'Night Shift RN - Telemetry',
+			});
+
+			await n8n.activate(workflow.id);
+			await settle(workflow.id, 'published');
+			const executions = await n8n.waitForExecutions(workflow.id, 2, EXECUTION_TIMEOUT_MS);
+			const second = itemsOf(await n8n.getExecution(executions[1].id));
+			expect(changes(second)).toEqual(
+				changes([
+					{ Number: updated, change: 'updated' },
+					{ Number: closed, change: 'closed' },
+					{ Number: counted, change: 'openPositionsChanged' },
+					{ Number: added.Number, change: 'opened' },
+				]),
+			);
+			expect(second.find((item) => item.change === 'closed')).toMatchObject({
+				JobStatus: 'Closed',
+				closedDetectedAt: expect.any(String),
+			});
+			await n8n.deactivate(workflow.id);
+			await settle(workflow.id, 'not_published');
+		});
+	});
+}
