@@ -4,8 +4,8 @@
  * of a 10,000-job sandbox are the jobs of a 300-job sandbox with the same seed.
  */
 import type { Certification, Job, JobStateLicense, NamedIdentifier } from '../nodes/shared/schemas';
-import { FALLBACK_WITHDRAW_REASONS, US_STATES } from '../nodes/shared/service';
-import { SUBMISSION_STATUSES, type JobStatus, type SubmissionStatus } from './service-rules';
+import { FALLBACK_WITHDRAW_REASONS, US_STATES, type JobStatus } from '../nodes/shared/service';
+import { SUBMISSION_STATUSES, type SubmissionStatus } from './service-rules';
 import {
 	CERTIFICATIONS,
 	CITIES,

@@ -7,9 +7,6 @@
 /** The service waits this long for a webhook receiver's answer. */
 export const WEBHOOK_RESPONSE_LIMIT_MS = 10_000;
 
-/** The job states of spec 3.1. */
-export type JobStatus = 'Open' | 'OnHold' | 'Closed';
-
 export const SUBMISSION_STATUSES = {
 	Submitted: 1,
 	'Under Review': 2,

@@ -111,9 +111,14 @@ async function fetchClosedJob(
 		return readOrFail(context, () => readJob(body, number));
 	} catch (error) {
 		if (error instanceof NodeApiError && String(error.httpCode) === '404') return undefined;
-		// eslint-disable-next-line @n8n/community-nodes/require-node-api-error -- the transport already made it a NodeApiError with Trio's message
-		throw error;
+		throw asNodeError(context, error);
 	}
+}
+
+/** The transport's failures are node errors already, with Trio's message; anything else becomes one. */
+function asNodeError(context: IPollFunctions, error: unknown): NodeApiError | NodeOperationError {
+	if (error instanceof NodeApiError || error instanceof NodeOperationError) return error;
+	return new NodeOperationError(context.getNode(), error instanceof Error ? error : String(error));
 }
 
 async function pollJobs(
@@ -218,7 +223,6 @@ export class TrioVmsSyncTrigger implements INodeType {
 		},
 		polling: true,
 		inputs: [],
-		// eslint-disable-next-line n8n-nodes-base/node-class-description-outputs-wrong -- the community rule set asks for NodeConnectionTypes, which means the same
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [
 			{

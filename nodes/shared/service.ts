@@ -27,6 +27,10 @@ export const PATHS = {
 	webhookEvents: '/Webhooks/Events',
 } as const;
 
+/** The job states of spec 3.1; the list endpoint returns only the first two. */
+export const JOB_STATUSES = ['Open', 'OnHold', 'Closed'] as const;
+export type JobStatus = (typeof JOB_STATUSES)[number];
+
 /** "Under 2.5 MB" read conservatively: 2,500,000 bytes or more is refused. */
 export const PROFILE_FILE_MAX_BYTES = 2_500_000;
 
