@@ -16,7 +16,7 @@ import {
 
 import { hintForStatus } from '../shared/errors';
 import type { TrioEventName } from '../shared/events';
-import { createTrioClient, type TrioClient } from '../shared/transport';
+import { createTrioClient, INTERACTIVE_CLIENT, type TrioClient } from '../shared/transport';
 import {
 	asRequest,
 	deactivateRegistration,
@@ -169,7 +169,10 @@ export async function registrationsInPlace(context: IHookFunctions): Promise<boo
 	if (!stored) return false;
 	// An earlier version kept the token itself; from now on only its hash is kept.
 	if (holdsPlainToken(staticData, scope)) writeScope(staticData, scope, stored);
-	const listing = await readListing(createTrioClient(context), context.getNode());
+	const listing = await readListing(
+		createTrioClient(context, INTERACTIVE_CLIENT),
+		context.getNode(),
+	);
 	const check = checkInPlace({ listing, events: selectedEvents(context), stored, webhookUrl });
 	if (!check.inPlace) {
 		context.logger.debug(`Trio VMS Trigger: registering again (${check.reason ?? 'not in place'})`);
@@ -188,7 +191,7 @@ export async function activateRegistrations(context: IHookFunctions): Promise<vo
 	const scope = scopeForMode(context.getMode());
 	const staticData = context.getWorkflowStaticData('node');
 	const stored = await ownState(context, readScope(staticData, scope), webhookUrl);
-	const client = createTrioClient(context);
+	const client = createTrioClient(context, INTERACTIVE_CLIENT);
 
 	const listing = await readListing(client, node);
 	const serviceEvents = await readServiceEvents(client, node, context.logger);
@@ -323,7 +326,7 @@ export async function removeRegistrations(context: IHookFunctions): Promise<void
 	const staticData = context.getWorkflowStaticData('node');
 	const scope = scopeForRemoval(staticData, webhookUrl ?? '', context.getMode());
 	const stored = await ownState(context, readScope(staticData, scope), webhookUrl);
-	const client = createTrioClient(context);
+	const client = createTrioClient(context, INTERACTIVE_CLIENT);
 	let requests: RegistrationRequest[];
 	try {
 		const listing = await readListing(client, node);

@@ -73,6 +73,16 @@ export const DEFAULT_RETRY_POLICY: RetryPolicy = {
 	maxRetryAfterMs: 60_000,
 };
 
+/**
+ * For calls someone is waiting on (a dropdown, a list search, a workflow's activation): one quick
+ * retry, and a Retry-After longer than two seconds is not waited out, so an outage shows within
+ * seconds instead of after the default policy's minute of backoff.
+ */
+export const INTERACTIVE_CLIENT: TrioClientOptions = {
+	retry: { maxRetries: 1, maxDelayMs: 2_000, maxRetryAfterMs: 2_000 },
+	timeoutMs: 15_000,
+};
+
 const RETRYABLE_STATUSES = new Set([429, 502, 503, 504]);
 /** Connection failures where the request is known not to have reached the service. */
 const NOT_SENT_CODES = new Set([

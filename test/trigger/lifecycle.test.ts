@@ -470,6 +470,17 @@ describe('deactivation while the service is failing', () => {
 		expect(await registrations()).toHaveLength(2);
 	});
 
+	it('gives up quickly while the service is down: one retry, not the default backoff', async () => {
+		const hooks = hooksFor(['Job Update']);
+		sandbox.setFaults({ endpoints: { '*': { failRate: 1, failStatus: 503 } } });
+		await expect(hooks.activate()).rejects.toThrow(/503/);
+		// checkExists has nothing stored, so create reads the list: the first try and one retry.
+		expect(requestLog()).toEqual([
+			'GET /api/v3/Webhooks 503 not checked',
+			'GET /api/v3/Webhooks 503 not checked',
+		]);
+	});
+
 	it('switches off the remembered registrations when only the listing fails', async () => {
 		const hooks = hooksFor(['Job Update', 'Submission Update']);
 		await hooks.activate();

@@ -9,7 +9,7 @@ import type {
 } from 'n8n-workflow';
 
 import { PATHS } from '../../shared/service';
-import { createTrioClient } from '../../shared/transport';
+import { createTrioClient, INTERACTIVE_CLIENT } from '../../shared/transport';
 import { listRegistrations } from '../../shared/webhookRegistrations';
 import { objectsOf } from '../helpers/output';
 import { jobLabel, matchesFilter, text } from '../helpers/search';
@@ -18,7 +18,7 @@ export async function searchJobs(
 	this: ILoadOptionsFunctions,
 	filter?: string,
 ): Promise<INodeListSearchResult> {
-	const client = createTrioClient(this);
+	const client = createTrioClient(this, INTERACTIVE_CLIENT);
 	const jobs = objectsOf(await client.request({ method: 'GET', path: PATHS.jobs }));
 	const results: INodeListSearchItems[] = [];
 	for (const job of jobs) {
@@ -41,7 +41,7 @@ export async function searchWebhooks(
 	this: ILoadOptionsFunctions,
 	filter?: string,
 ): Promise<INodeListSearchResult> {
-	const registrations = await listRegistrations(createTrioClient(this));
+	const registrations = await listRegistrations(createTrioClient(this, INTERACTIVE_CLIENT));
 	const results: INodeListSearchItems[] = [];
 	for (const registration of registrations) {
 		const state = registration.IsActive === false ? ' (inactive)' : '';

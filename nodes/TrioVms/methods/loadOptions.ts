@@ -7,14 +7,8 @@ import type { ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
 import { isTrioEventName, TRIO_EVENT_NAMES, TRIO_EVENTS } from '../../shared/events';
 import { nameOfListItem } from '../../shared/schemas';
 import { FALLBACK_WITHDRAW_REASONS, PATHS } from '../../shared/service';
-import { createTrioClient } from '../../shared/transport';
+import { createTrioClient, INTERACTIVE_CLIENT } from '../../shared/transport';
 import { listOf } from '../helpers/output';
-
-/** Loading options is interactive: fail over to the fallback quickly instead of retrying. */
-const QUICK = {
-	retry: { maxRetries: 1, maxDelayMs: 2_000, maxRetryAfterMs: 2_000 },
-	timeoutMs: 15_000,
-};
 
 async function loadNames(
 	context: ILoadOptionsFunctions,
@@ -22,7 +16,7 @@ async function loadNames(
 	webhookManagement: boolean,
 ): Promise<string[] | undefined> {
 	try {
-		const client = createTrioClient(context, QUICK);
+		const client = createTrioClient(context, INTERACTIVE_CLIENT);
 		const response = await client.request({ method: 'GET', path, context: { webhookManagement } });
 		const names = listOf(response)
 			.map((entry) => nameOfListItem(entry)?.trim())
