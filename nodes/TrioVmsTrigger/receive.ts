@@ -89,6 +89,7 @@ export interface ValidationNote {
  * match its schema; one line per field (the first problem found with it).
  */
 export function validatePayload(event: TrioEventName, payload: unknown): string[] {
+	if (!TRIO_EVENTS[event].payloadShown) return [];
 	const result = TRIO_EVENTS[event].payload.safeParse(payload);
 	if (result.success) return [];
 	const seen = new Set<string>();

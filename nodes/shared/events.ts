@@ -29,6 +29,11 @@ export interface TrioEventDefinition {
 	payload: AnyZodObject;
 	/** Payloads that carry several shifts in `Items` (the trigger can split them). */
 	batched: boolean;
+	/**
+	 * Whether the spec shows the payload. One it does not show has a decided schema, which the
+	 * sandbox sends; a real delivery is never flagged for differing from a guess.
+	 */
+	payloadShown: boolean;
 }
 
 /** The events in the spec's order; each name is written here once. */
@@ -38,6 +43,7 @@ const DEFINITIONS = [
 		description:
 			'A job is opened, updated while open, or closed (open-position count changes do not fire it)',
 		payload: jobSchema,
+		payloadShown: true,
 		batched: false,
 	},
 	{
@@ -45,66 +51,77 @@ const DEFINITIONS = [
 		description:
 			'The status of one of your submissions changes, including changes made by the facility',
 		payload: submissionSchema,
+		payloadShown: true,
 		batched: false,
 	},
 	{
 		name: 'Non Locums Confirmation Signed',
 		description: 'The confirmation of a non-locums placement is signed',
 		payload: nonLocumsConfirmationSignedSchema,
+		payloadShown: false,
 		batched: false,
 	},
 	{
 		name: 'Per Diem Shift Opened',
 		description: 'One or more per diem shifts are opened for qualified clinicians to claim',
 		payload: perDiemShiftOpenedSchema,
+		payloadShown: true,
 		batched: true,
 	},
 	{
 		name: 'Per Diem Shift Assigned',
 		description: 'A per diem shift is assigned to one of your clinicians',
 		payload: perDiemShiftAssignedSchema,
+		payloadShown: true,
 		batched: false,
 	},
 	{
 		name: 'Per Diem Shift Confirmed',
 		description: 'An assigned per diem shift is confirmed',
 		payload: perDiemShiftConfirmedSchema,
+		payloadShown: true,
 		batched: false,
 	},
 	{
 		name: 'Per Diem Shift Cancelled',
 		description: 'One or more assigned per diem shifts are cancelled',
 		payload: perDiemShiftCancelledSchema,
+		payloadShown: true,
 		batched: true,
 	},
 	{
 		name: 'Per Diem Shift Removed',
 		description: 'A per diem shift is no longer available for your clinicians to claim',
 		payload: perDiemShiftRemovedSchema,
+		payloadShown: true,
 		batched: false,
 	},
 	{
 		name: 'Per Diem Shift Released',
 		description: 'A clinician releases a per diem shift they held',
 		payload: perDiemShiftReleasedSchema,
+		payloadShown: true,
 		batched: false,
 	},
 	{
 		name: 'Per Diem Shift Declined',
 		description: 'A clinician declines a per diem shift assigned to them',
 		payload: perDiemShiftDeclinedSchema,
+		payloadShown: true,
 		batched: false,
 	},
 	{
 		name: 'Per Diem Shift Staffing Pool Changed',
 		description: 'The staffing pool of a per diem shift changes',
 		payload: perDiemShiftStaffingPoolChangedSchema,
+		payloadShown: true,
 		batched: false,
 	},
 	{
 		name: 'Per Diem Shift Location Changed',
 		description: 'The facility or unit of a per diem shift changes',
 		payload: perDiemShiftLocationChangedSchema,
+		payloadShown: true,
 		batched: false,
 	},
 	{
@@ -112,18 +129,21 @@ const DEFINITIONS = [
 		description:
 			'The start or end of a per diem shift changes (times are local to the staffing pool)',
 		payload: perDiemShiftTimeChangedSchema,
+		payloadShown: true,
 		batched: false,
 	},
 	{
 		name: 'Per Diem Shift Rate Changed',
 		description: 'The rate type of a per diem shift changes',
 		payload: perDiemShiftRateChangedSchema,
+		payloadShown: true,
 		batched: false,
 	},
 	{
 		name: 'Per Diem Shift Note Changed',
 		description: 'The note of a per diem shift changes',
 		payload: perDiemShiftNoteChangedSchema,
+		payloadShown: true,
 		batched: false,
 	},
 ] as const satisfies readonly TrioEventDefinition[];

@@ -189,6 +189,12 @@ describe('validatePayload', () => {
 		expect(issues).toHaveLength(1);
 		expect(issues[0]).toMatch(/^Start: /);
 	});
+
+	it('never flags Non Locums Confirmation Signed, whose payload the spec does not show', () => {
+		expect(
+			validatePayload('Non Locums Confirmation Signed', { confirmationId: 'abc', signed: true }),
+		).toEqual([]);
+	});
 });
 
 describe('buildItems', () => {
