@@ -1,0 +1,180 @@
+/**
+ * Re-runs never create twice (issue #10): n8n runs the whole node again under Retry On Fail
+ * (after a thrown error, or when the first output item is an error under continue-on-fail), and
+ * users re-run failed executions. Submission Create and the candidate creates look for what is
+ * already there first, and look again after a failure that leaves the outcome unknown.
+ * Through n8n's engine against the sandbox; creates are counted at the sandbox.
+ */
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
+
+import type { RunNodeOptions } from '../engine/engine';
+import { byNumber, errorText, PDF, useSandbox } from './support';
+
+const t = useSandbox({ jobs: 40 });
+
+const pdfFile = { fileName: 'Jane_Doe_RN.pdf', mimeType: 'application/pdf', data: PDF };
+const RETRY_ON_FAIL: RunNodeOptions['settings'] = {
+	retryOnFail: true,
+	maxTries: 3,
+	waitBetweenTries: 1,
+};
+
+let used = 0;
+/** Pairs of an open job and a candidate never submitted to it, different in every test. */
+function freshPairs(count: number): Array<{ job: number; candidate: number }> {
+	const jobs = t.sandbox.store.listJobs().filter((job) => job.JobStatus === 'Open');
+	const candidates = [...t.sandbox.store.candidates.keys()];
+	const pairs: Array<{ job: number; candidate: number }> = [];
+	while (pairs.length < count) {
+		const job = jobs[used % jobs.length].Number;
+		const candidate = candidates[(used * 7 + 3) % candidates.length];
+		used++;
+		if (storedCount(job, candidate) === 0) pairs.push({ job, candidate });
+	}
+	return pairs;
+}
+
+/** Submissions of the candidate to the job that the sandbox has stored. */
+function storedCount(job: number, candidate: number): number {
+	return [...t.sandbox.store.submissions.values()].filter(
+		(record) =>
+			record.submission.JobNumber === job && record.submission.CandidateNumber === candidate,
+	).length;
+}
+
+function submissionPosts(): number {
+	return t
+		.apiRequests()
+		.filter((request) => request.method === 'POST' && request.path === '/api/v3/Submission').length;
+}
+
+const submitRows: INodeParameters = {
+	resource: 'submission',
+	operation: 'create',
+	job: byNumber('={{ $json.job }}'),
+	candidateNumber: '={{ $json.candidate }}',
+};
+
+function submit(
+	pairs: Array<{ job: number; candidate: number }>,
+	options: Partial<RunNodeOptions>,
+) {
+	return t.run(submitRows, {
+		input: pairs,
+		inputBinary: pairs.map(() => pdfFile),
+		...options,
+	});
+}
+
+function actions(output: Array<{ json: IDataObject }>): unknown[] {
+	return output.map((item) => (item.json._trio as IDataObject | undefined)?.action ?? item.json);
+}
+
+describe('Submission: Create is idempotent across runs', () => {
+	it('under Retry On Fail, the retry skips the rows the failed try submitted', async () => {
+		const pairs = freshPairs(3);
+		// The second row's POST fails with a 500 before Trio stores anything; the node's retry runs
+		// all three rows again.
+		t.sandbox.setFaults({
+			endpoints: { 'POST /api/v3/Submission': { failAfter: 1, failStatus: 500 } },
+		});
+		const { output, error } = await submit(pairs, { settings: RETRY_ON_FAIL });
+		for (const pair of pairs) expect(storedCount(pair.job, pair.candidate)).toBe(1);
+		expect(error).toBeUndefined();
+		expect(actions(output)).toEqual(['alreadySubmitted', 'created', 'created']);
+		expect(output.map((item) => item.json.CandidateNumber)).toEqual(
+			pairs.map((pair) => pair.candidate),
+		);
+		// First try: row 1 stored, row 2 refused. Second try: rows 2 and 3 only.
+		expect(submissionPosts()).toBe(4);
+		// One read of the list per try, plus one look after the 500.
+		expect(
+			t.apiRequests().filter((r) => r.method === 'GET' && r.path === '/api/v3/Submission'),
+		).toHaveLength(3);
+	});
+
+	it('under Retry On Fail with continue-on-fail, an error on the first item does not resubmit the others', async () => {
+		const pairs = freshPairs(2);
+		t.sandbox.setFaults({
+			endpoints: { 'POST /api/v3/Submission': { failNext: 1, failStatus: 502 } },
+		});
+		const { output, error } = await submit(pairs, {
+			settings: RETRY_ON_FAIL,
+			continueOnFail: true,
+		});
+		for (const pair of pairs) expect(storedCount(pair.job, pair.candidate)).toBe(1);
+		expect(error).toBeUndefined();
+		// n8n retried the node because its first output item was an error.
+		expect(actions(output)).toEqual(['created', 'alreadySubmitted']);
+		expect(submissionPosts()).toBe(3);
+	});
+
+	it('a re-run of a failed execution submits only what the failed run did not', async () => {
+		const pairs = freshPairs(2);
+		t.sandbox.setFaults({
+			endpoints: { 'POST /api/v3/Submission': { failAfter: 1, failStatus: 500 } },
+		});
+		const failed = await submit(pairs, {});
+		expect(storedCount(pairs[0].job, pairs[0].candidate)).toBe(1);
+		expect(storedCount(pairs[1].job, pairs[1].candidate)).toBe(0);
+
+		t.clearRequests();
+		const rerun = await submit(pairs, {});
+		for (const pair of pairs) expect(storedCount(pair.job, pair.candidate)).toBe(1);
+		expect(submissionPosts()).toBe(1);
+		expect(rerun.error).toBeUndefined();
+		expect(actions(rerun.output)).toEqual(['alreadySubmitted', 'created']);
+		// What the failed run said about its failed row.
+		expect(errorText(failed.error).message).toContain('Trio VMS answered 500');
+		expect(errorText(failed.error).itemIndex).toBe(1);
+		expect(errorText(failed.error).description).toContain(
+			`A check right after the failure found no submission of candidate ${pairs[1].candidate} to job ${pairs[1].job} in Trio VMS, so it was not created: it is safe to run this item again.`,
+		);
+	});
+
+	it('when the connection drops after Trio stored the submission, it says so, and a re-run sends nothing', async () => {
+		const [pair] = freshPairs(1);
+		t.sandbox.setFaults({
+			endpoints: { 'POST /api/v3/Submission': { dropAfterHandlerNext: 1 } },
+		});
+		const { output, error } = await submit([pair], { settings: RETRY_ON_FAIL });
+		expect(storedCount(pair.job, pair.candidate)).toBe(1);
+		expect(error).toBeUndefined();
+		expect(output[0].json).toMatchObject({
+			JobNumber: pair.job,
+			CandidateNumber: pair.candidate,
+			Status: 'Submitted',
+			_trio: { action: 'createdDespiteError' },
+		});
+		expect(String((output[0].json._trio as IDataObject).error)).toMatch(/ECONNRESET|connection/i);
+		expect(submissionPosts()).toBe(1);
+
+		t.clearRequests();
+		const rerun = await submit([pair], {});
+		expect(actions(rerun.output)).toEqual(['alreadySubmitted']);
+		expect(submissionPosts()).toBe(0);
+		expect(storedCount(pair.job, pair.candidate)).toBe(1);
+	});
+
+	it('submits a row only once when the same pair appears twice in one run', async () => {
+		const [pair] = freshPairs(1);
+		const { output, error } = await submit([pair, pair], {});
+		expect(error).toBeUndefined();
+		expect(actions(output)).toEqual(['created', 'alreadySubmitted']);
+		expect(output[1].json.Number).toBe(output[0].json.Number);
+		expect(submissionPosts()).toBe(1);
+		expect(storedCount(pair.job, pair.candidate)).toBe(1);
+	});
+
+	it('submits again on purpose with Skip If Already Submitted off', async () => {
+		const [pair] = freshPairs(1);
+		const options = { skipIfAlreadySubmitted: false };
+		await submit([pair], {});
+		const again = await t.run(
+			{ ...submitRows, options },
+			{ input: [pair], inputBinary: [pdfFile] },
+		);
+		expect(actions(again.output)).toEqual(['created']);
+		expect(storedCount(pair.job, pair.candidate)).toBe(2);
+	});
+});
