@@ -178,3 +178,87 @@ describe('Submission: Create is idempotent across runs', () => {
 		expect(storedCount(pair.job, pair.candidate)).toBe(2);
 	});
 });
+
+describe('Candidate creates are idempotent across runs', () => {
+	function candidatesWith(email: string): number {
+		return [...t.sandbox.store.candidates.values()].filter(
+			(candidate) => candidate.email1.toLowerCase() === email.toLowerCase(),
+		).length;
+	}
+	function candidatePosts(): number {
+		return t
+			.apiRequests()
+			.filter((request) => request.method === 'POST' && request.path === '/api/v3/candidates')
+			.length;
+	}
+	const rows = (emails: string[]) =>
+		emails.map((email, index) => ({ first: 'Row', last: `Number ${index + 1}`, email }));
+	const createRows = (operation: string): INodeParameters => ({
+		resource: 'candidate',
+		operation,
+		firstName: '={{ $json.first }}',
+		lastName: '={{ $json.last }}',
+		email: '={{ $json.email }}',
+	});
+
+	it('Create under Retry On Fail: the retry finds the candidates the failed try created', async () => {
+		const emails = ['retry.one@agency.example', 'retry.two@agency.example'];
+		t.sandbox.setFaults({
+			endpoints: { 'POST /api/v3/candidates': { failAfter: 1, failStatus: 500 } },
+		});
+		const { output, error } = await t.run(createRows('create'), {
+			input: rows(emails),
+			settings: RETRY_ON_FAIL,
+		});
+		for (const email of emails) expect(candidatesWith(email)).toBe(1);
+		expect(error).toBeUndefined();
+		expect(actions(output)).toEqual(['found', 'created']);
+		expect(candidatePosts()).toBe(3);
+	});
+
+	it('Create, re-run of a failed execution: the second run creates only the missing candidate', async () => {
+		const emails = ['rerun.one@agency.example', 'rerun.two@agency.example'];
+		t.sandbox.setFaults({
+			endpoints: { 'POST /api/v3/candidates': { failAfter: 1, failStatus: 503 } },
+		});
+		const failed = await t.run(createRows('create'), { input: rows(emails) });
+		const rerun = await t.run(createRows('create'), { input: rows(emails) });
+		for (const email of emails) expect(candidatesWith(email)).toBe(1);
+		expect(rerun.error).toBeUndefined();
+		expect(actions(rerun.output)).toEqual(['found', 'created']);
+		expect(errorText(failed.error).description).toContain(
+			'found no candidate with the e-mail rerun.two@agency.example in Trio VMS, so it was not created: it is safe to run this item again.',
+		);
+	});
+
+	it.each(['create', 'findOrCreate'])(
+		'%s: when the connection drops after Trio stored the candidate, looks again and says so',
+		async (operation) => {
+			const email = `dropped.${operation.toLowerCase()}@agency.example`;
+			t.sandbox.setFaults({
+				endpoints: { 'POST /api/v3/candidates': { dropAfterHandlerNext: 1 } },
+			});
+			const { output, error } = await t.run(createRows(operation), {
+				input: rows([email]),
+				settings: RETRY_ON_FAIL,
+			});
+			expect(candidatesWith(email)).toBe(1);
+			expect(error).toBeUndefined();
+			expect(output[0].json).toMatchObject({
+				email1: email,
+				_trio: { action: 'createdDespiteError', matchCount: 0 },
+			});
+			expect(candidatePosts()).toBe(1);
+		},
+	);
+
+	it('Create with Skip If Email Exists off creates every time', async () => {
+		const email = 'twice.on.purpose@agency.example';
+		const parameters = { ...createRows('create'), options: { skipIfEmailExists: false } };
+		await t.run(parameters, { input: rows([email]) });
+		const second = await t.run(parameters, { input: rows([email]) });
+		expect(actions(second.output)).toEqual(['created']);
+		expect(candidatesWith(email)).toBe(2);
+		expect(t.apiRequests().map((r) => r.method)).toEqual(['POST', 'POST']);
+	});
+});
