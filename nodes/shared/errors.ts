@@ -234,13 +234,25 @@ export function serviceError(node: INode, failure: ServiceFailure): NodeApiError
  */
 const OUTCOME_UNKNOWN = 'outcomeUnknown';
 
-function markOutcomeUnknown(error: NodeApiError): void {
+/** Set beside the mark when no answer came in time: the service may still be carrying it out. */
+const STILL_RUNNING = 'mayStillBeRunning';
+
+function markOutcomeUnknown(error: NodeApiError, timedOut = false): void {
 	error.context[OUTCOME_UNKNOWN] = true;
+	if (timedOut) error.context[STILL_RUNNING] = true;
 }
 
 /** Whether the error says a create failed in a way that leaves its outcome unknown. */
 export function isOutcomeUnknown(error: unknown): error is NodeApiError {
 	return error instanceof NodeApiError && error.context?.[OUTCOME_UNKNOWN] === true;
+}
+
+/**
+ * Whether the request timed out rather than failed: the service may still be working on it, so
+ * not finding its result right afterwards does not prove that it was not carried out.
+ */
+export function mayStillBeRunning(error: unknown): boolean {
+	return error instanceof NodeApiError && error.context?.[STILL_RUNNING] === true;
 }
 
 /**
@@ -291,6 +303,6 @@ export function connectionError(node: INode, failure: ConnectionFailure): NodeAp
 		),
 		message,
 	);
-	if (failure.outcomeUnknown) markOutcomeUnknown(error);
+	if (failure.outcomeUnknown) markOutcomeUnknown(error, timedOut);
 	return error;
 }

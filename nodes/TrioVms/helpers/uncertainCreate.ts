@@ -2,11 +2,12 @@
  * A create whose request failed in a way that leaves its outcome unknown (a 5xx answer, or a
  * connection that broke after the request was sent) is never sent again by the transport. This
  * helper looks for the record afterwards, so the user learns whether it went through: found, it
- * is returned as created; not found, the original error says that running the item again is safe.
+ * is returned as created; not found, the original error says that running the item again is safe
+ * (or, after a timeout, that the service may still be working on it).
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { isOutcomeUnknown } from '../../shared/errors';
+import { isOutcomeUnknown, mayStillBeRunning } from '../../shared/errors';
 
 export interface UncertainCreate {
 	/** Sends the create request once. */
@@ -50,11 +51,10 @@ export async function createThenLookAgain(steps: UncertainCreate): Promise<Creat
 	}
 	if (look.value)
 		return { action: 'createdDespiteError', record: look.value, error: error.message };
-	error.description = [
-		`A check right after the failure found no ${steps.what} in Trio VMS, so it was not created: it is safe to run this item again.`,
-		error.description,
-	]
-		.filter(Boolean)
-		.join('\n\n');
+	// After a timeout the service may still be working on the request: finding nothing yet proves nothing.
+	const verdict = mayStillBeRunning(error)
+		? `A check right after the failure found no ${steps.what} in Trio VMS yet, but Trio may still be working on the request that timed out: check again in a few minutes before running this item again.`
+		: `A check right after the failure found no ${steps.what} in Trio VMS, so it was not created: it is safe to run this item again.`;
+	error.description = [verdict, error.description].filter(Boolean).join('\n\n');
 	throw error;
 }
