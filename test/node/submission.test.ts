@@ -182,8 +182,8 @@ describe('Submission: Create', () => {
 			'POST /api/v3/Submission',
 		]);
 		expect(output.map((item) => item.json._trio)).toEqual([
-			{ action: 'created' },
-			{ action: 'created' },
+			{ action: 'created', matchCount: 0 },
+			{ action: 'created', matchCount: 0 },
 		]);
 	});
 

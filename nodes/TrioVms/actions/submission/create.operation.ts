@@ -321,11 +321,12 @@ export async function execute(
 		},
 	});
 	if (outcome.action === 'created') index.remember(outcome.record);
+	// matchCount as Find or Create gives it: present when the node looked, 0 as it found none before.
 	return {
 		...outcome.record,
 		_trio:
 			outcome.action === 'created'
-				? { action: 'created' }
-				: { action: outcome.action, error: outcome.error },
+				? { action: 'created', matchCount: 0 }
+				: { action: outcome.action, matchCount: 0, error: outcome.error },
 	};
 }
