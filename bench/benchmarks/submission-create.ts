@@ -69,6 +69,8 @@ export const benchmarks: BenchmarkDefinition[] = [
 							candidateNumber,
 							binaryPropertyName: 'data',
 							additionalFields: { billRateAmount: Number(billRate) },
+							// Every round submits the same pair: measure the upload, not the skip.
+							options: { skipIfAlreadySubmitted: false },
 						},
 						inputBinary: [{ fileName: FILE_NAME, mimeType: 'application/pdf', data: pdf }],
 						credentials,

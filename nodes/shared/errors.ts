@@ -226,7 +226,7 @@ export function serviceError(node: INode, failure: ServiceFailure): NodeApiError
 			secret,
 		),
 	};
-	return keepMessage(
+	const error = keepMessage(
 		new NodeApiError(node, response, {
 			message: headline,
 			description,
@@ -235,6 +235,37 @@ export function serviceError(node: INode, failure: ServiceFailure): NodeApiError
 		}),
 		headline,
 	);
+	// A 5xx may come after the service did the work: for a create, its outcome is unknown.
+	if (status >= 500 && failure.context?.creates) markOutcomeUnknown(error);
+	return error;
+}
+
+/**
+ * Errors of a request that may have created something although it failed (a 5xx answer, or a
+ * connection that broke after the request was sent) carry this mark in their context, so an
+ * operation can look for what it tried to create before reporting the failure.
+ */
+const OUTCOME_UNKNOWN = 'outcomeUnknown';
+
+/** Set beside the mark when no answer came in time: the service may still be carrying it out. */
+const STILL_RUNNING = 'mayStillBeRunning';
+
+function markOutcomeUnknown(error: NodeApiError, timedOut = false): void {
+	error.context[OUTCOME_UNKNOWN] = true;
+	if (timedOut) error.context[STILL_RUNNING] = true;
+}
+
+/** Whether the error says a create failed in a way that leaves its outcome unknown. */
+export function isOutcomeUnknown(error: unknown): error is NodeApiError {
+	return error instanceof NodeApiError && error.context?.[OUTCOME_UNKNOWN] === true;
+}
+
+/**
+ * Whether the request timed out rather than failed: the service may still be working on it, so
+ * not finding its result right afterwards does not prove that it was not carried out.
+ */
+export function mayStillBeRunning(error: unknown): boolean {
+	return error instanceof NodeApiError && error.context?.[STILL_RUNNING] === true;
 }
 
 /**
@@ -277,7 +308,7 @@ export function connectionError(node: INode, failure: ConnectionFailure): NodeAp
 		? `${what}, so it is unknown whether the service carried it out. It was not sent again, to avoid creating it twice: check in Trio (for example with Get Many) before running this item again.`
 		: "Check the credential's environment and base URL, and that this n8n can reach the service. Requests that are safe to repeat were retried before giving up.";
 	const message = redact(headline, failure.secret);
-	return keepMessage(
+	const error = keepMessage(
 		new NodeApiError(
 			node,
 			{ code: failure.code },
@@ -285,4 +316,6 @@ export function connectionError(node: INode, failure: ConnectionFailure): NodeAp
 		),
 		message,
 	);
+	if (failure.outcomeUnknown) markOutcomeUnknown(error, timedOut);
+	return error;
 }

@@ -420,10 +420,12 @@ for (const line of N8N_LINES) {
 				}),
 			);
 
-			// One lookup, one candidate create, and exactly one submission.
+			// One lookup, one candidate create, one read of the submissions (Skip If Already
+			// Submitted, on by default), and exactly one submission.
 			expect(apiRequests()).toEqual([
 				'GET /api/v3/candidates 200',
 				'POST /api/v3/candidates 200',
+				'GET /api/v3/Submission 200',
 				'POST /api/v3/Submission 200',
 			]);
 		});

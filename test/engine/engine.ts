@@ -104,6 +104,11 @@ export interface RunNodeOptions {
 	credentials?: ICredentialDataDecryptedObject;
 	/** Sets the node's "On Error" to "Continue (regular output)". */
 	continueOnFail?: boolean;
+	/**
+	 * The node's settings as the editor saves them, e.g. Retry On Fail:
+	 * `{ retryOnFail: true, maxTries: 3, waitBetweenTries: 1 }` (n8n reads 0 ms as its default 1000).
+	 */
+	settings?: Pick<INode, 'retryOnFail' | 'maxTries' | 'waitBetweenTries' | 'alwaysOutputData'>;
 	/** Default 'trioVms'. */
 	nodeType?: string;
 	typeVersion?: number;
@@ -302,6 +307,7 @@ export async function runNode(
 		parameters: options.parameters,
 		...(options.typeVersion !== undefined ? { typeVersion: options.typeVersion } : {}),
 		...(options.continueOnFail ? { onError: 'continueRegularOutput' as const } : {}),
+		...options.settings,
 	};
 	const result = await runWorkflow({
 		nodes: [source, node],

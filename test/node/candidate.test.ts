@@ -100,9 +100,12 @@ describe('Candidate: Create', () => {
 		expect(t.sandbox.store.candidates.get(created.number as number)?.email1).toBe(
 			'jane.create@agency.example',
 		);
+		// Skip If Email Exists is on by default: the address is looked up once, then created once.
 		expect(t.apiRequests().map((r) => `${r.method} ${r.path}`)).toEqual([
+			'GET /api/v3/candidates',
 			'POST /api/v3/candidates',
 		]);
+		expect(created._trio).toEqual({ action: 'created', matchCount: 0 });
 	});
 
 	it('reads spreadsheet values: text booleans, state names and US dates', async () => {

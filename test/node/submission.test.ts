@@ -19,8 +19,23 @@ function candidateNumber(index = 0): number {
 	return [...t.sandbox.store.candidates.values()][index].number;
 }
 
+/** A candidate who has no submission to the job yet (the check for one is on by default). */
+function notYetSubmitted(jobNumber: number, after = 0): number {
+	const submitted = new Set(
+		[...t.sandbox.store.submissions.values()]
+			.filter((record) => record.submission.JobNumber === jobNumber)
+			.map((record) => record.submission.CandidateNumber),
+	);
+	const numbers = [...t.sandbox.store.candidates.keys()].filter((number) => !submitted.has(number));
+	return numbers[after];
+}
+
 const pdfFile = { fileName: 'Jane_Doe_RN.pdf', mimeType: 'application/pdf', data: PDF };
 
+/**
+ * These tests submit the same candidate to the same job again and again, each time meaning a new
+ * submission, so the check for an existing one is off here; test/node/idempotency.test.ts tests it.
+ */
 function createParameters(extra: INodeParameters = {}): INodeParameters {
 	return {
 		resource: 'submission',
@@ -28,6 +43,7 @@ function createParameters(extra: INodeParameters = {}): INodeParameters {
 		job: byNumber(openJob().Number),
 		candidateNumber: String(candidateNumber()),
 		...extra,
+		options: { skipIfAlreadySubmitted: false, ...(extra.options as INodeParameters | undefined) },
 	};
 }
 
@@ -127,6 +143,10 @@ describe('Submission: Create', () => {
 
 	it('maps spreadsheet rows with expressions, one submission per row', async () => {
 		const [jobA, jobB] = [openJob(0), openJob(1)];
+		const [candidateA, candidateB] = [
+			notYetSubmitted(jobA.Number),
+			notYetSubmitted(jobB.Number, 1),
+		];
 		const { output, error } = await t.run(
 			{
 				resource: 'submission',
@@ -137,8 +157,8 @@ describe('Submission: Create', () => {
 			},
 			{
 				input: [
-					{ job: jobA.Number, candidate: String(candidateNumber(0)), rate: '$70.25' },
-					{ job: String(jobB.Number), candidate: candidateNumber(1), rate: 71 },
+					{ job: jobA.Number, candidate: String(candidateA), rate: '$70.25' },
+					{ job: String(jobB.Number), candidate: candidateB, rate: 71 },
 				],
 				inputBinary: [pdfFile, { ...pdfFile, fileName: 'second.pdf' }],
 			},
@@ -152,10 +172,19 @@ describe('Submission: Create', () => {
 				item.pairedItem,
 			]),
 		).toEqual([
-			[jobA.Number, candidateNumber(0), 70.25, { item: 0 }],
-			[jobB.Number, candidateNumber(1), 71, { item: 1 }],
+			[jobA.Number, candidateA, 70.25, { item: 0 }],
+			[jobB.Number, candidateB, 71, { item: 1 }],
 		]);
-		expect(t.apiRequests()).toHaveLength(2);
+		// The check for an existing submission (on by default) reads the list once for all rows.
+		expect(t.apiRequests().map((r) => `${r.method} ${r.path}`)).toEqual([
+			'GET /api/v3/Submission',
+			'POST /api/v3/Submission',
+			'POST /api/v3/Submission',
+		]);
+		expect(output.map((item) => item.json._trio)).toEqual([
+			{ action: 'created', matchCount: 0 },
+			{ action: 'created', matchCount: 0 },
+		]);
 	});
 
 	it('works in a longer workflow where the file comes from an earlier node', async () => {

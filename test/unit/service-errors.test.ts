@@ -5,6 +5,7 @@ import {
 	connectionError,
 	formatFieldErrors,
 	hintForStatus,
+	isOutcomeUnknown,
 	readServiceMessage,
 	redact,
 	serviceError,
@@ -256,5 +257,32 @@ describe('serviceError and connectionError', () => {
 		});
 		expect(refused.message).toBe('Could not reach Trio VMS (ECONNREFUSED) for GET /Job');
 		expect(refused.description).toMatch(/base URL/);
+	});
+
+	it('marks the failures of a create whose outcome is unknown, so the operation can look again', () => {
+		const answered = (status: number, creates: boolean) =>
+			serviceError(node, {
+				status,
+				body: '',
+				method: 'POST',
+				path: '/Submission',
+				context: { creates },
+			});
+		const broken = (outcomeUnknown: boolean) =>
+			connectionError(node, {
+				code: 'ECONNRESET',
+				method: 'POST',
+				path: '/Submission',
+				outcomeUnknown,
+			});
+		expect(isOutcomeUnknown(answered(500, true))).toBe(true);
+		expect(isOutcomeUnknown(answered(503, true))).toBe(true);
+		expect(isOutcomeUnknown(broken(true))).toBe(true);
+		// A refusal, a read, or a request that never left: nothing was created.
+		expect(isOutcomeUnknown(answered(400, true))).toBe(false);
+		expect(isOutcomeUnknown(answered(429, true))).toBe(false);
+		expect(isOutcomeUnknown(answered(503, false))).toBe(false);
+		expect(isOutcomeUnknown(broken(false))).toBe(false);
+		expect(isOutcomeUnknown(new Error('ECONNRESET'))).toBe(false);
 	});
 });

@@ -8,6 +8,7 @@ import type { CandidateCreateRequest } from '../../../shared/schemas';
 import { PATHS } from '../../../shared/service';
 import type { TrioClient } from '../../../shared/transport';
 import { isRecord, objectOf } from '../../helpers/output';
+import { createThenLookAgain } from '../../helpers/uncertainCreate';
 
 /** The lookup answers a JSON array (spec 4); a list wrapped in an object is read too. */
 function readCandidateList(response: unknown, email: string): IDataObject[] {
@@ -96,4 +97,35 @@ export async function createCandidate(
 		itemIndex,
 	});
 	return objectOf(created, { ...(body as unknown as IDataObject) });
+}
+
+/** The oldest of several candidates sharing an address: the lowest number, the usual one to keep. */
+export function oldestCandidate(candidates: IDataObject[]): IDataObject | undefined {
+	return [...candidates].sort(
+		(a, b) => (candidateNumber(a) ?? Infinity) - (candidateNumber(b) ?? Infinity),
+	)[0];
+}
+
+/**
+ * Creates the candidate; when the request fails so that it is unknown whether the candidate was
+ * created (a 5xx, or a connection broken after sending), looks the e-mail up again before
+ * reporting. `_trio.action` says "created" or "createdDespiteError" (with the failure in `error`).
+ */
+export async function createCandidateLookingAgain(
+	client: TrioClient,
+	body: CandidateCreateRequest,
+	itemIndex: number,
+): Promise<IDataObject> {
+	const outcome = await createThenLookAgain({
+		what: `candidate with the e-mail ${body.email1}`,
+		create: async () => await createCandidate(client, body, itemIndex),
+		lookAgain: async () => oldestCandidate(await findCandidates(client, body.email1, itemIndex)),
+	});
+	return {
+		...outcome.record,
+		_trio:
+			outcome.action === 'created'
+				? { action: 'created', matchCount: 0 }
+				: { action: outcome.action, matchCount: 0, error: outcome.error },
+	};
 }

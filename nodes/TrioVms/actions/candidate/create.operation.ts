@@ -8,19 +8,33 @@ import {
 import type { TrioClient } from '../../../shared/transport';
 import { optionsCollection } from '../common.descriptions';
 import { candidateFields, emailField, readCandidate } from './candidateFields';
-import { createCandidate } from './candidateRequests';
+import {
+	createCandidate,
+	createCandidateLookingAgain,
+	findCandidates,
+	oldestCandidate,
+} from './candidateRequests';
 
 const properties: INodeProperties[] = [
 	{
 		displayName:
-			'Create always asks Trio for a new candidate. Use "Find or Create" when the person may already be in Trio, for example when a sheet is run again.',
+			'By default Create first looks the e-mail up and outputs the existing candidate instead of creating a second one (_trio.action "found"), so re-running a sheet or retrying the node makes no duplicates. Turn off "Skip If Email Exists" to always create.',
 		name: 'duplicateNotice',
 		type: 'notice',
 		default: '',
 	},
 	emailField,
 	...candidateFields,
-	optionsCollection(),
+	optionsCollection([
+		{
+			displayName: 'Skip If Email Exists',
+			name: 'skipIfEmailExists',
+			type: 'boolean',
+			default: true,
+			description:
+				'Whether to look the e-mail up first and output the existing candidate (the oldest when several share it) instead of creating another. After a failure that leaves it unknown whether the candidate was created, the node also looks again before reporting. Turn off to create a new candidate every time.',
+		},
+	]),
 ];
 
 export const description = updateDisplayOptions(
@@ -34,5 +48,13 @@ export async function execute(
 	client: TrioClient,
 ): Promise<IDataObject> {
 	const body = readCandidate.call(this, itemIndex);
-	return await createCandidate(client, body, itemIndex);
+	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
+	if (options.skipIfEmailExists === false) {
+		return { ...(await createCandidate(client, body, itemIndex)), _trio: { action: 'created' } };
+	}
+	const matches = await findCandidates(client, body.email1, itemIndex);
+	if (matches.length) {
+		return { ...oldestCandidate(matches), _trio: { action: 'found', matchCount: matches.length } };
+	}
+	return await createCandidateLookingAgain(client, body, itemIndex);
 }

@@ -8,12 +8,12 @@ import {
 import type { TrioClient } from '../../../shared/transport';
 import { optionsCollection } from '../common.descriptions';
 import { candidateFields, emailField, readCandidate } from './candidateFields';
-import { candidateNumber, createCandidate, findCandidates } from './candidateRequests';
+import { createCandidateLookingAgain, findCandidates, oldestCandidate } from './candidateRequests';
 
 const properties: INodeProperties[] = [
 	{
 		displayName:
-			'Looks the e-mail up first and creates the candidate only when nobody has it, so re-running a sheet never makes duplicates. The output\'s _trio.action says "found" or "created".',
+			'Looks the e-mail up first and creates the candidate only when nobody has it, so re-running a sheet never makes duplicates. The output\'s _trio.action says "found", "created" or "createdDespiteError" (the request failed, but a second look found the candidate).',
 		name: 'findOrCreateNotice',
 		type: 'notice',
 		default: '',
@@ -41,12 +41,7 @@ export async function execute(
 	const body = readCandidate.call(this, itemIndex);
 	const matches = await findCandidates(client, body.email1, itemIndex);
 	if (matches.length) {
-		// Several records can share an address; the lowest number is the oldest, the usual one to keep.
-		const [found] = [...matches].sort(
-			(a, b) => (candidateNumber(a) ?? Infinity) - (candidateNumber(b) ?? Infinity),
-		);
-		return { ...found, _trio: { action: 'found', matchCount: matches.length } };
+		return { ...oldestCandidate(matches), _trio: { action: 'found', matchCount: matches.length } };
 	}
-	const created = await createCandidate(client, body, itemIndex);
-	return { ...created, _trio: { action: 'created', matchCount: 0 } };
+	return await createCandidateLookingAgain(client, body, itemIndex);
 }

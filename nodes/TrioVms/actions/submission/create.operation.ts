@@ -26,7 +26,9 @@ import {
 	requiredEmail,
 	requiredText,
 } from '../../helpers/validation';
+import { createThenLookAgain } from '../../helpers/uncertainCreate';
 import { jobLocator, optionsCollection } from '../common.descriptions';
+import { submissionIndexFor } from './submissionIndex';
 
 const properties: INodeProperties[] = [
 	jobLocator('The job to submit the candidate to'),
@@ -148,12 +150,20 @@ const properties: INodeProperties[] = [
 	},
 	{
 		displayName:
-			'A submission is sent once and never repeated automatically (only when Trio refuses it with "Too Many Requests"). If the connection breaks, check in Trio before running the item again.',
+			'A submission is sent once and never repeated automatically (only when Trio refuses it with "Too Many Requests"). By default the node first checks whether the candidate is already submitted to the job and, if the request fails, whether it went through anyway. The output\'s _trio.action says "created", "alreadySubmitted" or "createdDespiteError".',
 		name: 'onceNotice',
 		type: 'notice',
 		default: '',
 	},
 	optionsCollection([
+		{
+			displayName: 'Skip If Already Submitted',
+			name: 'skipIfAlreadySubmitted',
+			type: 'boolean',
+			default: true,
+			description:
+				'Whether to look for a submission of this candidate to this job first (in any status) and output it instead of submitting again, so re-running a workflow or retrying the node never submits twice. After a failure that leaves it unknown whether the submission was created, the node also looks again before reporting. Turn off to submit the candidate again on purpose.',
+		},
 		{
 			displayName: 'File Name',
 			name: 'fileName',
@@ -286,14 +296,45 @@ export async function execute(
 		data,
 	});
 
-	const created = await client.request({
-		method: 'POST',
-		path: PATHS.submissions,
-		multipart: parts,
-		// Never repeated once it may have reached Trio: a second request could submit the candidate twice.
-		idempotent: false,
-		itemIndex,
-		context: { subject: `job ${jobNumber} or candidate ${candidateNumber}` },
+	const send = async () =>
+		objectOf(
+			await client.request({
+				method: 'POST',
+				path: PATHS.submissions,
+				multipart: parts,
+				// Never repeated once it may have reached Trio: a second request could submit the candidate twice.
+				idempotent: false,
+				itemIndex,
+				context: { subject: `job ${jobNumber} or candidate ${candidateNumber}` },
+			}),
+			{ JobNumber: jobNumber, CandidateNumber: candidateNumber },
+		);
+
+	if (options.skipIfAlreadySubmitted === false) {
+		return { ...(await send()), _trio: { action: 'created' } };
+	}
+
+	// Every check of the item is done above, so a bad row fails the same way whether or not it was submitted.
+	const index = submissionIndexFor(client);
+	const existing = await index.find(jobNumber, candidateNumber, itemIndex);
+	if (existing.length) {
+		return { ...existing[0], _trio: { action: 'alreadySubmitted', matchCount: existing.length } };
+	}
+	const outcome = await createThenLookAgain({
+		what: `submission of candidate ${candidateNumber} to job ${jobNumber}`,
+		create: send,
+		lookAgain: async () => {
+			await index.load(itemIndex);
+			return (await index.find(jobNumber, candidateNumber, itemIndex))[0];
+		},
 	});
-	return objectOf(created, { JobNumber: jobNumber, CandidateNumber: candidateNumber });
+	if (outcome.action === 'created') index.remember(outcome.record);
+	// matchCount as Find or Create gives it: present when the node looked, 0 as it found none before.
+	return {
+		...outcome.record,
+		_trio:
+			outcome.action === 'created'
+				? { action: 'created', matchCount: 0 }
+				: { action: outcome.action, matchCount: 0, error: outcome.error },
+	};
 }

@@ -1,0 +1,122 @@
+/**
+ * The agency's submissions by (job, candidate), read once per execution of the node, so that
+ * Submission Create can tell a candidate already submitted to a job (by an earlier run, a retry
+ * of the node, or an earlier row of this run) without reading the whole list for every row.
+ *
+ * The service filters its list by modification date only (service notes), so the whole list is
+ * read and indexed here. The index lives as long as the execution's TrioClient (one per run of
+ * the node, see router.ts): n8n's Retry On Fail and a re-run start a new client, so they read
+ * the list afresh and see what the failed run created.
+ */
+import type { IDataObject } from 'n8n-workflow';
+
+import { PATHS } from '../../../shared/service';
+import type { TrioClient } from '../../../shared/transport';
+import { isRecord } from '../../helpers/output';
+
+const LIST_KEYS = new Set(['value', 'items', 'data', 'submissions']);
+
+/** A field whatever the letter case of its name (`JobNumber`, `jobNumber`, `jobnumber`). */
+function field(record: IDataObject, name: string): unknown {
+	const lower = name.toLowerCase();
+	const key = Object.keys(record).find((candidate) => candidate.toLowerCase() === lower);
+	return key === undefined ? undefined : record[key];
+}
+
+function wholeNumber(value: unknown): number | undefined {
+	if (typeof value === 'string' && !value.trim()) return undefined;
+	const number = Number(value);
+	return Number.isInteger(number) && number > 0 ? number : undefined;
+}
+
+const pairKey = (jobNumber: number, candidateNumber: number) => `${jobNumber}/${candidateNumber}`;
+
+/** The submissions of a list answer; throws when the answer is not a list of submissions. */
+export function readSubmissionList(response: unknown): IDataObject[] {
+	let list: unknown = response;
+	if (isRecord(response)) {
+		const key = Object.keys(response).find(
+			(name) => LIST_KEYS.has(name.toLowerCase()) && Array.isArray(response[name]),
+		);
+		list = key === undefined ? undefined : response[key];
+	}
+	if (!Array.isArray(list)) {
+		const what =
+			response === undefined || response === null || response === ''
+				? 'nothing'
+				: typeof response === 'string'
+					? 'text'
+					: isRecord(response)
+						? 'a single object'
+						: `a ${typeof response}`;
+		throw new Error(
+			`Trio VMS answered the list of submissions with ${what}, not a list, so it is not known whether this candidate was already submitted to this job. Nothing was submitted; turn off "Skip If Already Submitted" to submit without this check.`,
+		);
+	}
+	const unreadable = list.findIndex(
+		(entry) =>
+			!isRecord(entry) ||
+			wholeNumber(field(entry, 'JobNumber')) === undefined ||
+			wholeNumber(field(entry, 'CandidateNumber')) === undefined,
+	);
+	if (unreadable !== -1) {
+		throw new Error(
+			`Trio VMS listed a submission without a JobNumber and CandidateNumber (entry ${unreadable + 1}), so it is not known whether this candidate was already submitted to this job. Nothing was submitted; turn off "Skip If Already Submitted" to submit without this check.`,
+		);
+	}
+	return list as IDataObject[];
+}
+
+export class SubmissionIndex {
+	private byPair: Map<string, IDataObject[]> | undefined;
+
+	constructor(private readonly client: TrioClient) {}
+
+	/** Reads the list (again) from the service and indexes it. */
+	async load(itemIndex: number): Promise<void> {
+		const response = await this.client.request({
+			method: 'GET',
+			path: PATHS.submissions,
+			itemIndex,
+		});
+		this.byPair = new Map();
+		for (const submission of readSubmissionList(response)) this.remember(submission);
+	}
+
+	/** The submissions of the candidate to the job, newest (highest number) first. */
+	async find(
+		jobNumber: number,
+		candidateNumber: number,
+		itemIndex: number,
+	): Promise<IDataObject[]> {
+		if (!this.byPair) await this.load(itemIndex);
+		const found = this.byPair?.get(pairKey(jobNumber, candidateNumber)) ?? [];
+		return [...found].sort(
+			(a, b) => (wholeNumber(field(b, 'Number')) ?? 0) - (wholeNumber(field(a, 'Number')) ?? 0),
+		);
+	}
+
+	/** Adds a submission this execution created, so a later row of the same pair finds it. */
+	remember(submission: IDataObject): void {
+		if (!this.byPair) return;
+		const jobNumber = wholeNumber(field(submission, 'JobNumber'));
+		const candidateNumber = wholeNumber(field(submission, 'CandidateNumber'));
+		if (jobNumber === undefined || candidateNumber === undefined) return;
+		const key = pairKey(jobNumber, candidateNumber);
+		const list = this.byPair.get(key) ?? [];
+		list.push(submission);
+		this.byPair.set(key, list);
+	}
+}
+
+/** One index per TrioClient, that is per execution of the node. */
+const indexes = new WeakMap<TrioClient, SubmissionIndex>();
+
+export function submissionIndexFor(client: TrioClient): SubmissionIndex {
+	let index = indexes.get(client);
+	if (!index) {
+		index = new SubmissionIndex(client);
+		indexes.set(client, index);
+	}
+	return index;
+}
