@@ -2,6 +2,8 @@ import { TRIO_EVENT_NAMES } from '../../nodes/shared/events';
 import {
 	buildItems,
 	judgeDelivery,
+	MAX_PAYLOAD_DEPTH,
+	nestsDeeperThan,
 	readJsonBody,
 	singleQueryValue,
 	tokenMatches,
@@ -338,5 +340,47 @@ describe('buildItems', () => {
 			valid: false,
 			issues: [expect.stringMatching(/^Action: /), expect.stringMatching(/^Start: /)],
 		});
+	});
+});
+
+describe('payloads built to break the receiver', () => {
+	const base = {
+		expectedTokenHash: TOKEN_HASH,
+		contentType: 'application/json',
+		selectedEvents: ['Job Update', 'Per Diem Shift Opened'],
+	};
+
+	it('keeps a __proto__ field as a field: the item keeps its prototype', () => {
+		const raw = '{"Number":1,"__proto__":{"polluted":true,"toString":1}}';
+		const payload = JSON.parse(raw) as Record<string, unknown>;
+		const [one] = buildItems({ event: 'Job Update', payload, receivedAt: 'now', split: true });
+		expect(Object.getPrototypeOf(one)).toBe(Object.prototype);
+		expect((one as { polluted?: unknown }).polluted).toBeUndefined();
+		expect(Object.prototype.hasOwnProperty.call(one, '__proto__')).toBe(true);
+		expect(JSON.stringify(one)).toContain('"__proto__":{"polluted":true');
+
+		const opened = JSON.parse(
+			'{"Action":"Per Diem Shift Opened","Items":[{"Id":"a","__proto__":{"x":1}}]}',
+		) as Record<string, unknown>;
+		const [shift] = buildItems({
+			event: 'Per Diem Shift Opened',
+			payload: opened,
+			receivedAt: 'now',
+			split: true,
+		});
+		expect(Object.getPrototypeOf(shift)).toBe(Object.prototype);
+		expect((shift as { x?: unknown }).x).toBeUndefined();
+	});
+
+	it('refuses a body nested thousands of levels deep with 400, without overflowing the stack', () => {
+		const deep = `${'{"a":'.repeat(5_000)}1${'}'.repeat(5_000)}`;
+		const verdict = judgeDelivery({
+			...base,
+			query: { event: 'Job Update', token: TOKEN },
+			parsedBody: undefined,
+			rawBody: Buffer.from(deep),
+		});
+		expect(verdict).toMatchObject({ kind: 'refuse', status: 400 });
+		expect(nestsDeeperThan({ a: { b: { c: 1 } } }, MAX_PAYLOAD_DEPTH)).toBe(false);
 	});
 });
