@@ -74,7 +74,8 @@ export class TrioVmsApi implements ICredentialType {
 			default: '',
 			required: true,
 			placeholder: 'http://127.0.0.1:4010',
-			description: 'Everything before /api/v3, e.g. the address printed by "npm run sandbox"',
+			description:
+				'Everything before /api/v3. It must start with https://; http:// is accepted only for this machine, e.g. the address printed by "npm run sandbox"',
 			displayOptions: { show: { environment: ['custom'] } },
 		},
 	];

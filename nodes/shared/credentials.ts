@@ -31,6 +31,11 @@ export function resolveApiRoot(credentials: TrioCredentialData): string {
 				`The Trio VMS credential's Base URL "${base}" must start with https:// or http://`,
 			);
 		}
+		if (/^http:/i.test(base) && !isLoopback(base)) {
+			throw new BaseUrlError(
+				`The Trio VMS credential's Base URL "${base}" must start with https://: over plain http:// the API key would cross the network readable by anyone on the way (http:// is accepted only for this machine, e.g. http://127.0.0.1:4010 for the local sandbox)`,
+			);
+		}
 		base = base.replace(/\/+$/, '');
 		// Accept a base URL pasted with the version path on it instead of failing with a 404.
 		if (base.toLowerCase().endsWith(API_PREFIX.toLowerCase()))
@@ -42,4 +47,14 @@ export function resolveApiRoot(credentials: TrioCredentialData): string {
 		base = `${ENVIRONMENT_HOSTS[environment === 'uat' ? 'uat' : 'production']}/${encodeURIComponent(tenant)}`;
 	}
 	return `${base}${API_PREFIX}`;
+}
+
+/** localhost, 127.0.0.0/8 or [::1]: a plain http:// address that never leaves the machine. */
+function isLoopback(url: string): boolean {
+	try {
+		const host = new URL(url).hostname.toLowerCase();
+		return host === 'localhost' || host === '[::1]' || /^127(\.\d{1,3}){3}$/.test(host);
+	} catch {
+		return false;
+	}
 }

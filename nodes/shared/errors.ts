@@ -151,6 +151,9 @@ export function hintForStatus(status: number, context: FailureContext = {}): str
 			? `No ${context.subject} was found. Check the number (it may belong to another agency, be closed or never have existed).`
 			: "The service does not know this address or item. Check the number and the credential's environment and base URL.";
 	}
+	if (status >= 300 && status < 400) {
+		return "The address answered with a redirect, which the node does not follow: the API key would go wherever it points. Check the credential's environment and base URL (use the address the redirect names, if it is Trio's).";
+	}
 	if (status === 429)
 		return 'The service is limiting how fast you call it. Raise "Pause Between Calls" in the node\'s options, or run the workflow less often.';
 	if (status >= 500) {
@@ -297,6 +300,22 @@ const TIMEOUT_CODES = new Set([
 ]);
 
 export function connectionError(node: INode, failure: ConnectionFailure): NodeApiError {
+	if (failure.code === 'ERESPONSETOOLARGE') {
+		const message = `Trio VMS answered ${failure.method} ${failure.path} with more than the node reads; the answer was not read`;
+		return keepMessage(
+			new NodeApiError(
+				node,
+				{ code: failure.code },
+				{
+					message,
+					description:
+						"An answer that large is not one of the service's; check the credential's base URL. For job lists, a Modified After filter reads less.",
+					itemIndex: failure.itemIndex,
+				},
+			),
+			message,
+		);
+	}
 	const timedOut = TIMEOUT_CODES.has(failure.code);
 	const headline = timedOut
 		? `Trio VMS did not answer ${failure.method} ${failure.path} in time (${failure.code})`

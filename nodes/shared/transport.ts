@@ -63,7 +63,10 @@ export interface TrioClientOptions {
 	/** Wait at least this long between the start of two calls (the service asks callers to pause). */
 	pauseBetweenCallsMs?: number;
 	retry?: Partial<RetryPolicy>;
+	/** Idle timeout; the whole exchange gets twice as long. */
 	timeoutMs?: number;
+	/** The largest answer read (default MAX_RESPONSE_BYTES). */
+	maxResponseBytes?: number;
 }
 
 export const DEFAULT_RETRY_POLICY: RetryPolicy = {
@@ -83,6 +86,8 @@ export const INTERACTIVE_CLIENT: TrioClientOptions = {
 	timeoutMs: 15_000,
 };
 
+const DEFAULT_TIMEOUT_MS = 60_000;
+
 const RETRYABLE_STATUSES = new Set([429, 502, 503, 504]);
 /** Connection failures where the request is known not to have reached the service. */
 const NOT_SENT_CODES = new Set([
@@ -94,6 +99,7 @@ const NOT_SENT_CODES = new Set([
 ]);
 /** Connection failures where it may have reached the service. */
 const BROKEN_CODES = new Set([
+	'ERESPONSETOOLARGE',
 	'ECONNRESET',
 	'EPIPE',
 	'ETIMEDOUT',
@@ -107,6 +113,84 @@ interface RawResponse {
 	statusCode: number;
 	headers: Record<string, unknown>;
 	body: unknown;
+}
+
+/**
+ * The largest answer read. The biggest the service sends is the whole job list (about 17 MB at
+ * 10,000 jobs); anything far beyond is not an answer to keep in n8n's memory.
+ */
+export const MAX_RESPONSE_BYTES = 256 * 1024 * 1024;
+
+/** The client's own failures, shaped like the network errors the rest of the transport reads. */
+class TransportLimitError extends Error {
+	constructor(
+		readonly code: 'ETIMEDOUT' | 'ERESPONSETOOLARGE',
+		message: string,
+	) {
+		super(message);
+	}
+}
+
+interface Readable {
+	on(event: 'data', listener: (chunk: Buffer | string) => void): unknown;
+	on(event: 'end' | 'close', listener: () => void): unknown;
+	on(event: 'error', listener: (error: Error) => void): unknown;
+	destroy(error?: Error): unknown;
+}
+
+function isReadable(value: unknown): value is Readable {
+	return (
+		!!value &&
+		typeof (value as Readable).on === 'function' &&
+		typeof (value as Readable).destroy === 'function'
+	);
+}
+
+/** Reads an answer's body up to `maxBytes`, giving up at `deadline` (ms since the epoch). */
+async function readBody(body: unknown, maxBytes: number, deadline: number): Promise<Buffer> {
+	if (!isReadable(body)) {
+		if (body === undefined || body === null) return Buffer.alloc(0);
+		return Buffer.isBuffer(body) ? body : Buffer.from(String(body), 'utf8');
+	}
+	const reading = new Promise<Buffer>((resolve, reject) => {
+		const chunks: Buffer[] = [];
+		let size = 0;
+		body.on('data', (chunk) => {
+			const buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk, 'utf8');
+			size += buffer.length;
+			if (size > maxBytes) {
+				const tooLarge = new TransportLimitError(
+					'ERESPONSETOOLARGE',
+					`the answer is larger than ${maxBytes} bytes`,
+				);
+				body.destroy(tooLarge);
+				reject(tooLarge);
+				return;
+			}
+			chunks.push(buffer);
+		});
+		body.on('end', () => resolve(Buffer.concat(chunks, size)));
+		body.on('close', () => resolve(Buffer.concat(chunks, size)));
+		body.on('error', reject);
+	});
+	const read = beforeDeadline(reading, deadline);
+	// On any failure (deadline, size, broken stream) the connection is closed, not left reading.
+	read.catch(() => body.destroy());
+	return await read;
+}
+
+/** Settles like `work`, or rejects with a timeout once `deadline` (ms since the epoch) passes. */
+async function beforeDeadline<T>(work: Promise<T>, deadline: number): Promise<T> {
+	// AbortSignal.timeout keeps no handle to clear and does not hold the process open.
+	const signal = AbortSignal.timeout(Math.max(1, deadline - Date.now()));
+	const expired = new Promise<never>((_, reject) => {
+		signal.addEventListener(
+			'abort',
+			() => reject(new TransportLimitError('ETIMEDOUT', 'no answer in time')),
+			{ once: true },
+		);
+	});
+	return await Promise.race([work, expired]);
 }
 
 export function fillPath(path: string, params: Record<string, string | number> = {}): string {
@@ -237,18 +321,34 @@ export class TrioClient {
 		for (let attempt = 0; ; attempt++) {
 			await this.pace();
 			let response: RawResponse;
+			let raw: Buffer;
+			// The timeout is an idle timeout: a trickling answer could hold the node for ever. One
+			// deadline covers the whole exchange, answer included, at twice the idle timeout.
+			const deadline = Date.now() + 2 * (this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
 			try {
 				this.stats.requests++;
-				response = (await this.functions.helpers.httpRequestWithAuthentication.call(
-					this.functions,
-					TRIO_CREDENTIAL_TYPE,
-					options,
+				response = (await beforeDeadline(
+					this.functions.helpers.httpRequestWithAuthentication.call(
+						this.functions,
+						TRIO_CREDENTIAL_TYPE,
+						options,
+					) as Promise<RawResponse>,
+					deadline,
 				)) as RawResponse;
+				raw = await readBody(
+					response.body,
+					this.options.maxResponseBytes ?? MAX_RESPONSE_BYTES,
+					deadline,
+				);
 			} catch (error) {
 				const code = errorCode(error);
 				if (!code) throw this.unexpected(error, request, path);
 				const reachedService = !NOT_SENT_CODES.has(code);
-				if ((idempotent || !reachedService) && attempt < this.retry.maxRetries) {
+				if (
+					code !== 'ERESPONSETOOLARGE' &&
+					(idempotent || !reachedService) &&
+					attempt < this.retry.maxRetries
+				) {
 					this.stats.retries++;
 					await sleep(backoffDelay(attempt, this.retry));
 					continue;
@@ -263,7 +363,7 @@ export class TrioClient {
 				});
 			}
 
-			const body = parseBody(response.body, response.headers ?? {});
+			const body = parseBody(raw, response.headers ?? {});
 			if (response.statusCode >= 200 && response.statusCode < 300) return body as T;
 
 			// A 429 is a refusal before any work, so even a create may be sent again.
@@ -299,9 +399,12 @@ export class TrioClient {
 			headers,
 			returnFullResponse: true,
 			ignoreHttpStatusErrors: true,
-			// Read as text so that every error shape, plain text included, reaches readServiceMessage.
-			encoding: 'text',
-			timeout: this.options.timeoutMs ?? 60_000,
+			// Read here, bounded in size and time; every error shape, plain text included, then
+			// reaches readServiceMessage.
+			encoding: 'stream',
+			timeout: this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+			// A redirect would carry the X-API-KEY header to wherever it points: it is reported instead.
+			disableFollowRedirect: true,
 		};
 		const query = Object.fromEntries(
 			Object.entries(request.query ?? {}).filter(

@@ -25,6 +25,8 @@ describe('resolveApiRoot', () => {
 		['http://127.0.0.1:4010/api/v3', 'http://127.0.0.1:4010/api/v3'],
 		['http://127.0.0.1:4010/api/v3/', 'http://127.0.0.1:4010/api/v3'],
 		['HTTPS://trio.example.com/API/V3', 'HTTPS://trio.example.com/api/v3'],
+		['http://localhost:4010', 'http://localhost:4010/api/v3'],
+		['http://[::1]:4010', 'http://[::1]:4010/api/v3'],
 	])('uses a custom base URL %j as %j', (baseUrl, root) => {
 		expect(resolveApiRoot({ environment: 'custom', baseUrl })).toBe(root);
 	});
@@ -35,6 +37,9 @@ describe('resolveApiRoot', () => {
 		['127.0.0.1:4010', 'must start with https:// or http://'],
 		['ftp://example.com', 'must start with https:// or http://'],
 		['http:///nohost', 'must start with https:// or http://'],
+		// Plain http:// would carry the API key readable across the network.
+		['http://trio.example.com/tenant', 'must start with https://: over plain http://'],
+		['http://10.0.0.5:4010', 'must start with https://: over plain http://'],
 	])('refuses the custom base URL %j', (baseUrl, message) => {
 		expect(() => resolveApiRoot({ environment: 'custom', baseUrl })).toThrow(BaseUrlError);
 		expect(() => resolveApiRoot({ environment: 'custom', baseUrl })).toThrow(message);
