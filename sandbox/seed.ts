@@ -4,8 +4,12 @@
  * of a 10,000-job sandbox are the jobs of a 300-job sandbox with the same seed.
  */
 import type { Certification, Job, JobStateLicense, NamedIdentifier } from '../nodes/shared/schemas';
-import { FALLBACK_WITHDRAW_REASONS, US_STATES, type JobStatus } from '../nodes/shared/service';
-import { SUBMISSION_STATUSES, type SubmissionStatus } from './service-rules';
+import { US_STATES, type JobStatus } from '../nodes/shared/service';
+import {
+	STANDARD_WITHDRAW_REASONS,
+	SUBMISSION_STATUSES,
+	type SubmissionStatus,
+} from './service-rules';
 import {
 	CERTIFICATIONS,
 	CITIES,
@@ -343,7 +347,7 @@ export class Generator {
 		const r = this.rng;
 		const reason =
 			status === 'Declined' || status === 'Withdrawn'
-				? r.pick(FALLBACK_WITHDRAW_REASONS)
+				? r.pick(STANDARD_WITHDRAW_REASONS)
 				: status === 'Rejected'
 					? r.pick(REJECT_REASONS)
 					: null;

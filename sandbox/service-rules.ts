@@ -23,3 +23,15 @@ export const WITHDRAWABLE_STATUSES: readonly SubmissionStatus[] = [
 	'Under Review',
 	'Offered',
 ];
+
+/** The sandbox's decided withdraw reasons (the service's list is not shown in the spec). */
+export const STANDARD_WITHDRAW_REASONS = [
+	'Candidate accepted another position',
+	'Candidate no longer available',
+	'Candidate not interested',
+	'Compensation not acceptable',
+	'Location not acceptable',
+	'Schedule not acceptable',
+	'Credentialing incomplete',
+	'Other',
+] as const;

@@ -12,9 +12,9 @@ import type {
 	SubmissionCreateFields,
 	WebhookRegistrationRequest,
 } from '../nodes/shared/schemas';
-import { FALLBACK_WITHDRAW_REASONS } from '../nodes/shared/service';
 import {
 	OFFERED_STATUS,
+	STANDARD_WITHDRAW_REASONS,
 	SUBMISSION_STATUSES,
 	WITHDRAWABLE_STATUSES,
 	type SubmissionStatus,
@@ -43,11 +43,11 @@ import type {
 export type Emit = (event: TrioEventName, payload: unknown) => void;
 
 /**
- * The sandbox's withdraw reasons: the nodes' fallback list plus one reason of its own, so a
- * test can tell a list loaded from the service from the fallback.
+ * The sandbox's withdraw reasons: the standard list plus one reason of its own, so a test can
+ * tell a list loaded from the service from anything else.
  */
 export const SANDBOX_WITHDRAW_REASONS: readonly string[] = [
-	...FALLBACK_WITHDRAW_REASONS.filter((reason) => reason !== 'Other'),
+	...STANDARD_WITHDRAW_REASONS.filter((reason) => reason !== 'Other'),
 	'Candidate accepted a counter-offer',
 	'Other',
 ];

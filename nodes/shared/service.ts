@@ -45,18 +45,6 @@ export const PROFILE_FILE_CONTENT_TYPES: Record<ProfileFileExtension, string> = 
 	txt: 'text/plain',
 };
 
-/** Used when the service's withdraw reasons list cannot be loaded. */
-export const FALLBACK_WITHDRAW_REASONS = [
-	'Candidate accepted another position',
-	'Candidate no longer available',
-	'Candidate not interested',
-	'Compensation not acceptable',
-	'Location not acceptable',
-	'Schedule not acceptable',
-	'Credentialing incomplete',
-	'Other',
-] as const;
-
 /** Two-letter US state, DC and territory abbreviations accepted for licenses. */
 export const US_STATES: ReadonlyArray<{ abbreviation: string; name: string }> = [
 	{ abbreviation: 'AL', name: 'Alabama' },

@@ -1,6 +1,5 @@
 /** The resource-locator list searches and the dropdown loaders, inside n8n-core's LoadOptionsContext. */
 import { TRIO_EVENT_NAMES } from '../../nodes/shared/events';
-import { FALLBACK_WITHDRAW_REASONS } from '../../nodes/shared/service';
 import { SANDBOX_WITHDRAW_REASONS } from '../../sandbox';
 import { callListSearch, callLoadOptions } from '../engine/engine';
 import { useSandbox } from './support';
@@ -90,18 +89,21 @@ describe('getWithdrawReasons', () => {
 		expect(options.map((option) => option.name)).toContain('Candidate accepted a counter-offer');
 	});
 
-	it('falls back to the standard reasons when the list cannot be loaded', async () => {
+	it('says the list could not be loaded, and how to give the reason, instead of offering made-up reasons', async () => {
 		t.sandbox.setFaults({
 			endpoints: { 'GET /api/v3/Submission/WithdrawReasons': { failNext: 5, failStatus: 500 } },
 		});
-		const options = await callLoadOptions('getWithdrawReasons', { credentials: t.agency });
-		expect(options.map((option) => option.value)).toEqual([...FALLBACK_WITHDRAW_REASONS]);
-		expect(options[0].description).toContain('could not be loaded');
+		const failure = callLoadOptions('getWithdrawReasons', { credentials: t.agency });
+		await expect(failure).rejects.toThrow(/withdraw reasons could not be loaded: .*500/);
+		await expect(failure).rejects.toMatchObject({
+			description: expect.stringContaining('type the reason exactly as Trio lists it'),
+		});
 	});
 
-	it('falls back with a key the service refuses', async () => {
-		const options = await callLoadOptions('getWithdrawReasons', { credentials: t.wrongKey });
-		expect(options.map((option) => option.value)).toEqual([...FALLBACK_WITHDRAW_REASONS]);
+	it('says so with a key the service refuses, naming the refusal', async () => {
+		await expect(
+			callLoadOptions('getWithdrawReasons', { credentials: t.wrongKey }),
+		).rejects.toThrow(/withdraw reasons could not be loaded: .*403/);
 	});
 });
 

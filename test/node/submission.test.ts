@@ -462,6 +462,22 @@ describe('Submission: Accept, Decline, Withdraw', () => {
 		});
 	});
 
+	it('sends description empty when none is given, as the spec lists it for withdraw and decline', async () => {
+		const number = await newSubmission();
+		const { error } = await t.run({
+			resource: 'submission',
+			operation: 'withdraw',
+			submissionNumber: number,
+			reason: 'Other',
+		});
+		expect(error).toBeUndefined();
+		const record = await t.scenario<{ actionDescription: unknown }>(
+			'GET',
+			`/submissions/${number}`,
+		);
+		expect(record.actionDescription).toBe('');
+	});
+
 	it('passes on the service refusing a reason that is not on its list (400)', async () => {
 		const number = await newSubmission();
 		const { error } = await t.run({

@@ -6,7 +6,7 @@ import {
 	submissionSchema,
 	webhookRegistrationSchema,
 } from '../../nodes/shared/schemas';
-import { FALLBACK_WITHDRAW_REASONS } from '../../nodes/shared/service';
+import { STANDARD_WITHDRAW_REASONS } from '../../sandbox/service-rules';
 import type { RunningSandbox } from '../../sandbox';
 import { api, scenario, start } from './helpers';
 import type { Json } from './helpers';
@@ -328,7 +328,7 @@ describe('submissions: list, read, reasons', () => {
 		const result = await api(sandbox, '/Submission/WithdrawReasons', { key: sandbox.key });
 		expect(result.status).toBe(200);
 		expect(result.body.every((r: unknown) => typeof r === 'string')).toBe(true);
-		for (const reason of FALLBACK_WITHDRAW_REASONS) expect(result.body).toContain(reason);
+		for (const reason of STANDARD_WITHDRAW_REASONS) expect(result.body).toContain(reason);
 		expect(result.body).toContain('Candidate accepted a counter-offer');
 	});
 });

@@ -27,7 +27,7 @@ export function reasonedProperties(action: 'decline' | 'withdraw'): INodePropert
 			required: true,
 			description:
 				'Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>',
-			hint: "One of Trio's withdraw reasons. With an expression, give the reason's exact text.",
+			hint: "One of Trio's withdraw reasons. If the list cannot be loaded, switch to Expression and type the reason exactly as Trio lists it.",
 		},
 		{
 			displayName: 'Description',
@@ -56,8 +56,8 @@ export async function sendReasoned(
 		this.getNodeParameter('description', itemIndex, ''),
 		'Description',
 	);
-	const body: IDataObject = { submissionNumber, reason };
-	if (description !== undefined) body.description = description;
+	// The spec lists description for both; it is sent empty when not given.
+	const body: IDataObject = { submissionNumber, reason, description: description ?? '' };
 	const response = await client.request({
 		method: 'POST',
 		path: action === 'decline' ? PATHS.submissionDecline : PATHS.submissionWithdraw,
