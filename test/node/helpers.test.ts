@@ -8,7 +8,14 @@ import {
 	toStartDateTime,
 } from '../../nodes/TrioVms/helpers/dates';
 import { limited, listOf, objectOf, objectsOf } from '../../nodes/TrioVms/helpers/output';
-import { checkProfileFile, detectKind, extensionOf } from '../../nodes/TrioVms/helpers/profileFile';
+import { wordZip } from './support';
+import {
+	checkProfileFile,
+	checkProfileFileSize,
+	detectKind,
+	extensionOf,
+	knownSize,
+} from '../../nodes/TrioVms/helpers/profileFile';
 import { jobLabel, matchesFilter } from '../../nodes/TrioVms/helpers/search';
 import { simplifyJob, SIMPLE_JOB_FIELDS } from '../../nodes/TrioVms/helpers/simplify';
 import {
@@ -24,7 +31,7 @@ import {
 import { PROFILE_FILE_MAX_BYTES } from '../../nodes/shared/service';
 
 const PDF = Buffer.from('%PDF-1.7\n1 0 obj\n<<>>\nendobj\n%%EOF\n');
-const DOCX = Buffer.concat([Buffer.from([0x50, 0x4b, 0x03, 0x04]), Buffer.alloc(60, 1)]);
+const DOCX = wordZip();
 const DOC = Buffer.concat([
 	Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]),
 	Buffer.alloc(60, 1),
@@ -126,6 +133,41 @@ describe('profile file checks', () => {
 		expect(fieldError(() => checkProfileFile({ data: DOCX, fileName: 'cv.doc' })).hint).toContain(
 			'.docx',
 		);
+	});
+
+	it('takes only a Word ZIP as DOCX, UTF-16 text with its mark as TXT, and a PDF header within 1024 bytes', () => {
+		const spreadsheet = wordZip(['[Content_Types].xml', 'xl/workbook.xml']);
+		expect(
+			fieldError(() => checkProfileFile({ data: spreadsheet, fileName: 'cv.docx' })).message,
+		).toContain('a ZIP archive that is not a Word document');
+		const utf16 = Buffer.concat([
+			Buffer.from([0xff, 0xfe]),
+			Buffer.from('Jane Doe, RN', 'utf16le'),
+		]);
+		expect(checkProfileFile({ data: utf16, fileName: 'cv.txt' }).extension).toBe('txt');
+		const late = Buffer.concat([Buffer.alloc(300, 0x20), PDF]);
+		expect(checkProfileFile({ data: late, fileName: 'cv.pdf' }).extension).toBe('pdf');
+		const tooLate = Buffer.concat([Buffer.alloc(1100, 0x20), PDF]);
+		expect(() => checkProfileFile({ data: tooLate, fileName: 'cv.pdf' })).toThrow(
+			/first 1024 bytes/,
+		);
+	});
+
+	it('sends only the file name, never the folder it came from', () => {
+		expect(
+			checkProfileFile({ data: PDF, fileName: 'C:\\Users\\jane\\Jane Doe.pdf' }).fileName,
+		).toBe('Jane Doe.pdf');
+		expect(checkProfileFile({ data: PDF, fileNameOverride: '/home/jane/cv.pdf' }).fileName).toBe(
+			'cv.pdf',
+		);
+	});
+
+	it('knows the size of binary data without reading it', () => {
+		expect(knownSize({ bytes: 2_600_000, id: 'filesystem-v2:x' })).toBe(2_600_000);
+		expect(knownSize({ data: Buffer.from('hello!').toString('base64') })).toBe(6);
+		expect(knownSize({ data: Buffer.from('hello').toString('base64') })).toBe(5);
+		expect(knownSize({ data: 'filesystem-v2', id: 'filesystem-v2:x' })).toBeUndefined();
+		expect(() => checkProfileFileSize(2_500_000)).toThrow(/under 2,500,000 bytes/);
 	});
 
 	it('detects kinds and reads extensions', () => {

@@ -13,7 +13,18 @@ import { startSandbox, type RequestRecord, type RunningSandbox } from '../../san
 import { runNode, trioCredentials, type RunNodeOptions } from '../engine/engine';
 
 export const PDF = Buffer.from('%PDF-1.7\n1 0 obj\n<< /Type /Catalog >>\nendobj\ntrailer\n%%EOF\n');
-export const DOCX = Buffer.concat([Buffer.from([0x50, 0x4b, 0x03, 0x04]), Buffer.alloc(200, 7)]);
+/** The parts a Word document's ZIP names, as local file headers (names stored uncompressed). */
+export function wordZip(partNames = ['[Content_Types].xml', 'word/document.xml']): Buffer {
+	return Buffer.concat(
+		partNames.flatMap((name) => [
+			Buffer.from([0x50, 0x4b, 0x03, 0x04]),
+			Buffer.alloc(26),
+			Buffer.from(name, 'latin1'),
+			Buffer.alloc(40, 7),
+		]),
+	);
+}
+export const DOCX = wordZip();
 
 export interface Harness {
 	sandbox: RunningSandbox;

@@ -47,7 +47,7 @@ const ZIP_SIGNATURE = Buffer.from([0x50, 0x4b, 0x03, 0x04]);
 
 const KIND_LABEL: Record<DetectedKind, string> = {
 	pdf: 'a PDF document',
-	zip: 'a DOCX (ZIP) document',
+	zip: 'a ZIP archive that is not a Word document',
 	ole: 'a DOC (Word 97-2003) document',
 	rtf: 'an RTF document',
 	text: 'plain text',
@@ -63,16 +63,21 @@ const SUGGESTED_EXTENSION: Partial<Record<DetectedKind, ProfileFileExtension>> =
 };
 
 const EXPECTED_CONTENT: Record<ProfileFileExtension, string> = {
-	pdf: 'PDF files start with %PDF',
-	docx: 'DOCX files are ZIP archives starting with PK',
+	pdf: 'PDF files carry %PDF- within their first 1024 bytes',
+	docx: 'DOCX files are ZIP archives holding [Content_Types].xml and a word/ folder',
 	doc: 'DOC files are Word 97-2003 (OLE) files starting with the bytes D0 CF 11 E0',
 	rtf: 'RTF files start with {\\rtf',
-	txt: 'text files contain no NUL bytes',
+	txt: 'text files are UTF-8 without NUL bytes, or UTF-16 with a byte order mark',
 };
+
+/** The name without any folder part ("C:\\Users\\jane\\cv.pdf" or "/tmp/cv.pdf" give "cv.pdf"). */
+export function baseName(fileName: string): string {
+	return fileName.trim().split(/[\\/]/).pop() ?? '';
+}
 
 export function extensionOf(fileName: string | undefined): string | undefined {
 	if (!fileName) return undefined;
-	const base = fileName.trim().split(/[\\/]/).pop() ?? '';
+	const base = baseName(fileName);
 	const dot = base.lastIndexOf('.');
 	if (dot <= 0 || dot === base.length - 1) return undefined;
 	return base.slice(dot + 1).toLowerCase();
@@ -84,27 +89,53 @@ export function isAllowedExtension(
 	return !!extension && (PROFILE_FILE_EXTENSIONS as readonly string[]).includes(extension);
 }
 
+/** PDF readers accept the %PDF- header anywhere in the first 1024 bytes (ISO 32000, 7.5.2). */
+function isPdf(data: Buffer): boolean {
+	return data.subarray(0, 1024).includes('%PDF-', 0, 'latin1');
+}
+
+/**
+ * A Word document is a ZIP whose parts include [Content_Types].xml and the word/ folder; an
+ * .xlsx or any other ZIP has the first but not the second. Part names are stored uncompressed.
+ */
+function isWordZip(data: Buffer): boolean {
+	return (
+		data.subarray(0, 4).equals(ZIP_SIGNATURE) &&
+		data.includes('[Content_Types].xml', 0, 'latin1') &&
+		data.includes('word/', 0, 'latin1')
+	);
+}
+
+/** Text: UTF-8 (or ASCII) without NUL bytes, or UTF-16 marked with its byte order mark. */
+function isText(data: Buffer): boolean {
+	const bom = data.subarray(0, 2);
+	if (bom.equals(Buffer.from([0xff, 0xfe])) || bom.equals(Buffer.from([0xfe, 0xff]))) {
+		return data.length % 2 === 0;
+	}
+	return !data.includes(0);
+}
+
 export function detectKind(data: Buffer): DetectedKind {
-	if (data.subarray(0, 4).toString('latin1') === '%PDF') return 'pdf';
+	if (isPdf(data)) return 'pdf';
 	if (data.subarray(0, 4).equals(ZIP_SIGNATURE)) return 'zip';
 	if (data.subarray(0, 4).equals(OLE_SIGNATURE.subarray(0, 4))) return 'ole';
 	if (data.subarray(0, 5).toString('latin1') === '{\\rtf') return 'rtf';
-	return data.includes(0) ? 'binary' : 'text';
+	return isText(data) ? 'text' : 'binary';
 }
 
 /** Whether the content matches the extension (the rule for each format is in EXPECTED_CONTENT). */
 export function contentMatches(extension: ProfileFileExtension, data: Buffer): boolean {
 	switch (extension) {
 		case 'pdf':
-			return data.subarray(0, 4).toString('latin1') === '%PDF';
+			return isPdf(data);
 		case 'docx':
-			return data.subarray(0, 4).equals(ZIP_SIGNATURE);
+			return isWordZip(data);
 		case 'doc':
 			return data.subarray(0, 4).equals(OLE_SIGNATURE.subarray(0, 4));
 		case 'rtf':
 			return data.subarray(0, 5).toString('latin1') === '{\\rtf';
 		case 'txt':
-			return !data.includes(0);
+			return isText(data);
 	}
 }
 
@@ -112,11 +143,24 @@ function formatBytes(size: number): string {
 	return `${size.toLocaleString('en-US')} bytes (${(size / 1_000_000).toFixed(2)} MB)`;
 }
 
-export function checkProfileFile(input: ProfileFileInput): CheckedProfileFile {
-	const binaryLabel = input.labels?.binaryProperty ?? 'Input Binary Field';
-	const nameLabel = input.labels?.fileName ?? 'File Name';
-	const size = input.data.length;
+/**
+ * The size of binary data without reading it: n8n records `bytes` for stored binary data; data
+ * kept in the item itself is base64, whose length gives the size. Undefined when neither is known.
+ */
+export function knownSize(binary: {
+	bytes?: unknown;
+	data?: unknown;
+	id?: unknown;
+}): number | undefined {
+	if (typeof binary.bytes === 'number' && Number.isFinite(binary.bytes)) return binary.bytes;
+	if (binary.id || typeof binary.data !== 'string') return undefined;
+	const base64 = binary.data.replace(/\s/g, '');
+	const padding = base64.endsWith('==') ? 2 : base64.endsWith('=') ? 1 : 0;
+	return Math.floor((base64.length * 3) / 4) - padding;
+}
 
+/** The size rule alone, so that it can be applied before the file is read. */
+export function checkProfileFileSize(size: number, binaryLabel = 'Input Binary Field'): void {
 	if (size === 0) {
 		throw new FieldError(
 			binaryLabel,
@@ -130,9 +174,17 @@ export function checkProfileFile(input: ProfileFileInput): CheckedProfileFile {
 			'Compress the document (for example save the PDF with a smaller size) or attach a shorter version.',
 		);
 	}
+}
 
-	const override = input.fileNameOverride?.trim();
-	const ownName = input.fileName?.trim();
+export function checkProfileFile(input: ProfileFileInput): CheckedProfileFile {
+	const binaryLabel = input.labels?.binaryProperty ?? 'Input Binary Field';
+	const nameLabel = input.labels?.fileName ?? 'File Name';
+	const size = input.data.length;
+	checkProfileFileSize(size, binaryLabel);
+
+	// Only the name travels: a folder (C:\\Users\\jane\\) is nobody's business at Trio.
+	const override = input.fileNameOverride && baseName(input.fileNameOverride);
+	const ownName = input.fileName && baseName(input.fileName);
 	let fileName = override || ownName || '';
 	let extension = extensionOf(fileName);
 	const nameSource = override ? nameLabel : binaryLabel;
@@ -161,9 +213,11 @@ export function checkProfileFile(input: ProfileFileInput): CheckedProfileFile {
 	if (!contentMatches(extension, input.data)) {
 		const kind = detectKind(input.data);
 		const suggestion = SUGGESTED_EXTENSION[kind];
+		const seen =
+			kind === 'zip' && isWordZip(input.data) ? 'a DOCX (ZIP) document' : KIND_LABEL[kind];
 		throw new FieldError(
 			nameSource,
-			`gives the file "${fileName}" the extension .${extension}, but its content is ${KIND_LABEL[kind]} (${EXPECTED_CONTENT[extension]})`,
+			`gives the file "${fileName}" the extension .${extension}, but its content is ${seen} (${EXPECTED_CONTENT[extension]})`,
 			suggestion && suggestion !== extension
 				? `If the document is fine, set the File Name option to a name ending in .${suggestion}.`
 				: 'Check that the right file is attached.',

@@ -15,7 +15,7 @@ import { PATHS } from '../../../shared/service';
 import type { TrioClient } from '../../../shared/transport';
 import { toStartDateTime } from '../../helpers/dates';
 import { objectOf } from '../../helpers/output';
-import { checkProfileFile } from '../../helpers/profileFile';
+import { checkProfileFile, checkProfileFileSize, knownSize } from '../../helpers/profileFile';
 import {
 	fieldErrorFromZod,
 	FieldError,
@@ -281,6 +281,11 @@ export async function execute(
 		);
 	}
 	const binary = this.helpers.assertBinaryData(itemIndex, propertyName);
+	// The size first, from what n8n recorded, so that a large file is refused without reading it.
+	const size =
+		knownSize(binary) ??
+		(binary.id ? (await this.helpers.getBinaryMetadata(binary.id)).fileSize : undefined);
+	if (size !== undefined) checkProfileFileSize(size, 'Input Binary Field');
 	const data = await this.helpers.getBinaryDataBuffer(itemIndex, propertyName);
 	const file = checkProfileFile({
 		data,
