@@ -1,7 +1,7 @@
 /** The resource-locator list searches and the dropdown loaders, inside n8n-core's LoadOptionsContext. */
 import { TRIO_EVENT_NAMES } from '../../nodes/shared/events';
 import { SANDBOX_WITHDRAW_REASONS } from '../../sandbox';
-import { callListSearch, callLoadOptions } from '../engine/engine';
+import { callListSearch, callLoadOptions, trioCredentials } from '../engine/engine';
 import { useSandbox } from './support';
 
 const t = useSandbox({ jobs: 30 });
@@ -50,6 +50,23 @@ describe('searchJobs (Job "From List")', () => {
 
 	it('shows the service error when the list cannot be read', async () => {
 		await expect(callListSearch('searchJobs', { credentials: t.wrongKey })).rejects.toThrow('403');
+	});
+
+	it('reads the job list once while the user types, not on every keystroke', async () => {
+		// The same sandbox under another name: a credential this process has not listed jobs for.
+		const credentials = trioCredentials(
+			t.sandbox.url.replace('127.0.0.1', 'localhost'),
+			t.sandbox.adminKey,
+		);
+		t.clearRequests();
+		const typed = [];
+		for (const filter of ['i', 'ic', 'icu']) {
+			typed.push((await callListSearch('searchJobs', { credentials, filter })).results.length);
+		}
+		expect(t.apiRequests().map((request) => `${request.method} ${request.path}`)).toEqual([
+			'GET /api/v3/Job',
+		]);
+		expect(typed[0]).toBeGreaterThanOrEqual(typed[2]);
 	});
 });
 

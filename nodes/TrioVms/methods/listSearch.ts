@@ -2,37 +2,89 @@
  * Searchable lists for the resource locators. Trio has no search endpoint: the whole list is read
  * and filtered here by the typed text.
  */
+import { createHash } from 'node:crypto';
+
 import type {
 	ILoadOptionsFunctions,
 	INodeListSearchItems,
 	INodeListSearchResult,
 } from 'n8n-workflow';
 
+import {
+	resolveApiRoot,
+	TRIO_CREDENTIAL_TYPE,
+	type TrioCredentialData,
+} from '../../shared/credentials';
 import { PATHS } from '../../shared/service';
 import { createTrioClient, INTERACTIVE_CLIENT } from '../../shared/transport';
 import { listRegistrations } from '../../shared/webhookRegistrations';
 import { objectsOf } from '../helpers/output';
 import { jobLabel, matchesFilter, text } from '../helpers/search';
 
-export async function searchJobs(
-	this: ILoadOptionsFunctions,
-	filter?: string,
-): Promise<INodeListSearchResult> {
-	const client = createTrioClient(this, INTERACTIVE_CLIENT);
+interface JobChoice {
+	name: string;
+	value: string;
+	haystack: string;
+}
+
+/**
+ * n8n calls the search on every keystroke, and Trio can only send the whole job list (17 MB at
+ * 10,000 jobs). So the choices of one list are kept for a minute per credential, in this process,
+ * and each keystroke filters them. Bounded: a few credentials, labels only.
+ */
+const JOB_CHOICES_TTL_MS = 60_000;
+const JOB_CHOICES_KEPT = 20;
+const jobChoices = new Map<string, { at: number; choices: JobChoice[] }>();
+
+async function credentialKey(context: ILoadOptionsFunctions): Promise<string> {
+	const credentials = (await context.getCredentials(TRIO_CREDENTIAL_TYPE)) as TrioCredentialData;
+	let root: string;
+	try {
+		root = resolveApiRoot(credentials);
+	} catch {
+		root = 'unresolved';
+	}
+	return createHash('sha256')
+		.update(`${root}\n${credentials.apiKey ?? ''}`)
+		.digest('hex');
+}
+
+async function loadJobChoices(context: ILoadOptionsFunctions): Promise<JobChoice[]> {
+	const key = await credentialKey(context);
+	const kept = jobChoices.get(key);
+	if (kept && Date.now() - kept.at < JOB_CHOICES_TTL_MS) return kept.choices;
+	const client = createTrioClient(context, INTERACTIVE_CLIENT);
 	const jobs = objectsOf(await client.request({ method: 'GET', path: PATHS.jobs }));
-	const results: INodeListSearchItems[] = [];
+	const choices: JobChoice[] = [];
 	for (const job of jobs) {
 		if (job.Number === undefined || job.Number === null) continue;
-		const label = jobLabel(job);
+		const name = jobLabel(job);
 		const haystack = [
-			label,
+			name,
 			text(job.ClientName),
 			text(job.State),
 			text(job.Profession),
 			text(job.UnitName),
 		].join(' ');
-		if (!matchesFilter(haystack, filter)) continue;
-		results.push({ name: label, value: String(job.Number) });
+		choices.push({ name, value: String(job.Number), haystack });
+	}
+	jobChoices.delete(key);
+	jobChoices.set(key, { at: Date.now(), choices });
+	while (jobChoices.size > JOB_CHOICES_KEPT) {
+		const oldest = jobChoices.keys().next().value;
+		if (oldest === undefined) break;
+		jobChoices.delete(oldest);
+	}
+	return choices;
+}
+
+export async function searchJobs(
+	this: ILoadOptionsFunctions,
+	filter?: string,
+): Promise<INodeListSearchResult> {
+	const results: INodeListSearchItems[] = [];
+	for (const { name, value, haystack } of await loadJobChoices(this)) {
+		if (matchesFilter(haystack, filter)) results.push({ name, value });
 	}
 	return { results };
 }
