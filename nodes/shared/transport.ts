@@ -273,6 +273,9 @@ export class TrioClient {
 	/** Counts what actually went over the wire; benchmarks and tests read it. */
 	readonly stats = { requests: 0, retries: 0 };
 
+	/** How often the pause between calls made a call wait; tests read it. */
+	readonly pacing = { waits: 0 };
+
 	constructor(
 		private readonly functions: TrioFunctions,
 		private readonly options: TrioClientOptions = {},
@@ -307,7 +310,10 @@ export class TrioClient {
 		const pause = this.options.pauseBetweenCallsMs ?? 0;
 		if (pause > 0 && this.lastCallStartedAt > 0) {
 			const wait = this.lastCallStartedAt + pause - Date.now();
-			if (wait > 0) await sleep(wait);
+			if (wait > 0) {
+				this.pacing.waits++;
+				await sleep(wait);
+			}
 		}
 		this.lastCallStartedAt = Date.now();
 	}

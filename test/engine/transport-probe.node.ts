@@ -159,7 +159,11 @@ export class TestTransportProbe implements INodeType {
 					multipart: multipart ? await toMultipart(this, multipart, itemIndex) : undefined,
 				});
 				output.push({
-					json: { body: (body ?? null) as IDataObject, stats: { ...client.stats } },
+					json: {
+						body: (body ?? null) as IDataObject,
+						stats: { ...client.stats },
+						pacing: { ...client.pacing },
+					},
 					pairedItem: { item: itemIndex },
 				});
 			} catch (error) {

@@ -1,42 +1,10 @@
-import * as os from 'node:os';
-
-import { run } from './exec';
-import { cacheRoot, isCached, N8N_LINES, npmEnv } from './install';
 import type { N8nLine } from './install';
 
-/** Set by the e2e globalSetup for the test files: line -> why it cannot run. */
+/** Set by the e2e globalSetup for the test files: line -> why it does not run. */
 export const UNAVAILABLE_ENV = 'TRIO_N8N_UNAVAILABLE';
 
-export async function registryReachable(
-	timeoutMs = 20_000,
-): Promise<{ ok: boolean; detail: string }> {
-	try {
-		const result = await run('npm', ['view', 'n8n@2.41.1', 'version', '--fetch-retries=0'], {
-			// Any folder outside the repository: npm view needs no project.
-			cwd: os.tmpdir(),
-			env: npmEnv(),
-			timeoutMs,
-		});
-		const ok = result.code === 0 && result.stdout.trim().includes('2.41.1');
-		const code = /npm error code (\S+)/.exec(result.output)?.[1] ?? `exit ${result.code}`;
-		return { ok, detail: ok ? 'ok' : `npm view n8n@2.41.1 failed: ${code}` };
-	} catch (error) {
-		return { ok: false, detail: (error as Error).message.split('\n')[0] };
-	}
-}
-
-/**
- * Which lines cannot run and why. A line already in the cache needs no registry, so
- * the registry is only asked about when something is missing.
- */
-export async function unavailableLines(): Promise<Partial<Record<N8nLine, string>>> {
-	const missing = N8N_LINES.filter((line) => !isCached(line));
-	if (missing.length === 0) return {};
-	const registry = await registryReachable();
-	if (registry.ok) return {};
-	const reason = `the npm registry is unreachable (${registry.detail}) and n8n is not installed in ${cacheRoot()}`;
-	return Object.fromEntries(missing.map((line) => [line, reason]));
-}
+/** Asks to skip the real-n8n tests: "1" or "all", or lines such as "1.x". Nothing else skips them. */
+export const SKIP_ENV = 'TRIO_SKIP_REAL_N8N';
 
 function wrap(text: string, width: number): string[] {
 	const out: string[] = [];
@@ -67,10 +35,7 @@ export function unavailableReason(line: N8nLine): string | undefined {
 	return (JSON.parse(raw) as Partial<Record<N8nLine, string>>)[line];
 }
 
-/**
- * `describe` for a block that needs a real n8n of `line`: skipped, loudly, when
- * globalSetup found it cannot be installed (never under CI=true: globalSetup fails then).
- */
+/** `describe` for a block that needs a real n8n of `line`: skipped, loudly, only when asked. */
 export function describeWithN8n(line: N8nLine, name: string, fn: () => void): void {
 	const reason = unavailableReason(line);
 	if (reason) {

@@ -2,7 +2,7 @@
  * What the router owns: per-item errors for every error status of the spec, Continue On Fail,
  * pairedItem on every output item, one client per execution and its pacing.
  */
-import type { IDataObject, INodeParameters } from 'n8n-workflow';
+import type { INodeParameters } from 'n8n-workflow';
 
 import { runWorkflow } from '../engine/engine';
 
@@ -191,15 +191,5 @@ describe('pacing', () => {
 		expect(times).toHaveLength(3);
 		expect(times[2] - times[0]).toBeGreaterThanOrEqual(280);
 		expect(Date.now() - started).toBeGreaterThanOrEqual(290);
-	});
-
-	it('does not wait without it', async () => {
-		const numbers = jobNumbers().slice(0, 5);
-		const started = Date.now();
-		await t.run(
-			{ resource: 'job', operation: 'get', job: byNumber('={{ $json.job }}') },
-			{ input: numbers.map((job): IDataObject => ({ job })) },
-		);
-		expect(Date.now() - started).toBeLessThan(1500);
 	});
 });

@@ -131,12 +131,10 @@ describe('seeding', () => {
 });
 
 describe('scale', () => {
-	test('10,000 jobs start well under a few seconds and list in full', async () => {
-		const started = Date.now();
+	// How fast they start is measured by npm run bench, not here.
+	test('10,000 jobs start and list in full', async () => {
 		const sandbox = await startSandbox({ quiet: true, jobs: 10_000 });
 		try {
-			const elapsed = Date.now() - started;
-			expect(elapsed).toBeLessThan(2_000);
 			const list = await api(sandbox, '/Job');
 			expect(list.status).toBe(200);
 			const closed = [...sandbox.store.jobs.values()].filter(
@@ -179,9 +177,8 @@ describe('options', () => {
 			() => 'closed',
 		);
 		await new Promise((resolve) => setTimeout(resolve, 50));
-		const started = Date.now();
 		await Promise.all([sandbox.stop(), sandbox.stop()]);
-		expect(Date.now() - started).toBeLessThan(1_000);
+		// Closed, not answered: stop did not wait for the five seconds of latency to pass.
 		expect(await pending).toBe('closed');
 	});
 });

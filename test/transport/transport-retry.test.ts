@@ -234,16 +234,32 @@ describe('what is never sent twice', () => {
 });
 
 describe('pause between calls', () => {
+	it('never makes a call wait when no pause is set', async () => {
+		server.respond({ json: 1 }, { json: 2 }, { json: 3 });
+		const { output, error } = await probe([GET, GET, GET], {
+			baseUrl: server.baseUrl,
+			clientOptions: { retry: FAST_RETRY },
+		});
+		expect(error).toBeUndefined();
+		expect(output.map((item) => item.json.pacing)).toEqual([
+			{ waits: 0 },
+			{ waits: 0 },
+			{ waits: 0 },
+		]);
+	});
+
 	it('spaces the start of successive requests, retries included', async () => {
 		server.respond({ json: 1 }, { status: 503 }, { json: 2 }, { json: 3 });
 		const pause = 80;
-		const { bodies, error } = await probe([GET, GET, GET], {
+		const { bodies, error, output } = await probe([GET, GET, GET], {
 			baseUrl: server.baseUrl,
 			clientOptions: { pauseBetweenCallsMs: pause, retry: FAST_RETRY },
 		});
 		expect(error).toBeUndefined();
 		expect(bodies).toEqual([1, 2, 3]);
 		expect(server.requests).toHaveLength(4);
+		// Every call after the first waited for its turn.
+		expect(output[2].json.pacing).toEqual({ waits: 3 });
 		// Measured between arrivals; a few ms allow for the requests' own travel time varying.
 		for (let index = 1; index < server.requests.length; index++) {
 			expect(
