@@ -101,7 +101,7 @@ export class TrioVmsTrigger implements INodeType {
 				default: DEFAULT_WINDOW,
 				typeOptions: { minValue: 1, maxValue: MAX_WINDOW },
 				description:
-					'How many recent deliveries are compared to recognise duplicates. This n8n process remembers all of them; the most recent 200 are also saved with the workflow, so a copy that reaches another n8n process (queue mode) or arrives after a restart is recognised too.',
+					'How many recent deliveries this n8n process remembers to recognise duplicates. Each item carries a deliveryKey, the same for the same delivery everywhere: key a Remove Duplicates node on it to drop copies across n8n processes (queue mode) and restarts.',
 				displayOptions: {
 					show: {
 						ignoreDuplicates: [true],

@@ -10,15 +10,10 @@ import { apiKeyOf, selectedEvents, tokenOwner, triggerKey } from './nodeContext'
 import { buildItems, judgeDelivery, singleQueryValue } from './receive';
 import { PROBE_PARAMETER, probeAnswer } from './registrationUrls';
 import { hashToken, isFreshToken } from './deliveryToken';
-import {
-	lastDeactivation,
-	readScope,
-	rememberInStaticData,
-	scopeForMode,
-	seenInStaticData,
-	sharedFingerprint,
-	type RegistrationScope,
-} from './state';
+import { lastDeactivation, readScope, scopeForMode, type RegistrationScope } from './state';
+
+/** 16 hex characters (64 bits): unique enough for any delivery window, short enough to read. */
+const DELIVERY_KEY_LENGTH = 16;
 
 export async function receiveDelivery(context: IWebhookFunctions): Promise<IWebhookResponseData> {
 	const scope = scopeForMode(context.getMode());
@@ -58,16 +53,10 @@ export async function receiveDelivery(context: IWebhookFunctions): Promise<IWebh
 	const fingerprint = deliveryFingerprint(verdict.event, verdict.payload);
 	if (context.getNodeParameter('ignoreDuplicates', true) as boolean) {
 		const window = context.getNodeParameter('duplicateWindow', DEFAULT_WINDOW) as number;
-		const staticData = context.getWorkflowStaticData('node');
-		// This process first (it also catches copies arriving at once), then what every process saved.
-		const duplicate =
-			deliveryMemory.seen(triggerKey(context, scope), fingerprint, window) ||
-			seenInStaticData(staticData, scope, fingerprint);
-		if (duplicate) {
+		if (deliveryMemory.seen(triggerKey(context, scope), fingerprint, window)) {
 			context.logger.info(`Trio VMS Trigger dropped a duplicate "${verdict.event}" delivery`);
 			return respond(200, { received: true, duplicate: true });
 		}
-		rememberInStaticData(staticData, scope, fingerprint, window);
 	}
 
 	warnIfAddressMoved(context, stored?.webhookUrl);
@@ -78,9 +67,9 @@ export async function receiveDelivery(context: IWebhookFunctions): Promise<IWebh
 		receivedAt: new Date().toISOString(),
 		split: context.getNodeParameter('splitShifts', true) as boolean,
 	});
-	// The same delivery always gets the same key, in every process: a step such as n8n's Remove
-	// Duplicates can key on it across restarts and processes.
-	const deliveryKey = sharedFingerprint(fingerprint);
+	// The same delivery always gets the same key, in every process: n8n's Remove Duplicates, whose
+	// memory n8n keeps in its database, can key on it across processes and restarts.
+	const deliveryKey = fingerprint.slice(0, DELIVERY_KEY_LENGTH);
 	if (items.length === 1) items[0].deliveryKey = deliveryKey;
 	else items.forEach((item, index) => (item.deliveryKey = `${deliveryKey}:${index}`));
 	return { workflowData: [context.helpers.returnJsonArray(items)] };

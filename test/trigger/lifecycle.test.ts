@@ -631,26 +631,25 @@ describe('receiving deliveries', () => {
 		expect((await deliver()).workflowData).toHaveLength(1);
 	});
 
-	it('recognises a copy that reaches another n8n process (empty process memory) or arrives after a restart', async () => {
+	it('gives a copy that reaches another n8n process the same deliveryKey, and never writes static data while receiving', async () => {
 		const hooks = await activeHooks(['Per Diem Shift Removed']);
 		const payload = { ...PAYLOADS['Per Diem Shift Removed'], Id: `shared-${Date.now()}` };
 		const token = await tokenOf(hooks);
+		const saved = JSON.stringify(hooks.staticData());
 		const deliver = () =>
 			hooks.deliver({ query: { event: 'Per Diem Shift Removed', token }, body: payload });
 		const first = await deliver();
 		const key = first.workflowData?.[0][0].json.deliveryKey;
 		expect(key).toMatch(/^[0-9a-f]{16}$/);
-		// Another process, or this one after a restart: nothing in its memory, only what n8n saved.
+		// Another process, or this one after a restart: an empty duplicate memory.
 		deliveryMemory.forget(
 			memoryKey(hooks.workflowId, hooks.node.id, hooks.node.name, 'production'),
 		);
 		const copy = await deliver();
-		expect([copy.status, copy.body, copy.workflowData]).toEqual([
-			200,
-			{ received: true, duplicate: true },
-			undefined,
-		]);
-		expect(JSON.stringify(hooks.staticData())).not.toContain(token);
+		expect(copy.workflowData?.[0][0].json.deliveryKey).toBe(key);
+		// n8n saves a webhook call's static data whole, after answering, last writer winning: a
+		// write here could put back a state older than the one activation saved.
+		expect(JSON.stringify(hooks.staticData())).toBe(saved);
 	});
 
 	it("says once, in words that tell what to do, when deliveries still come to n8n's previous address", async () => {
