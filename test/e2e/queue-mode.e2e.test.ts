@@ -559,7 +559,10 @@ describeWithN8n('2.x', 'Trio VMS in production-shaped n8n 2.x (PostgreSQL, queue
 			'/_sandbox/candidates',
 		);
 		// 2.4 MB as Trio counts (its limit is 2,500,000 bytes).
-		const content = randomBytes(2_400_000);
+		// A PDF on the outside (the node checks the signature), incompressible bytes inside.
+		const head = Buffer.from('%PDF-1.7\n', 'latin1');
+		const tail = Buffer.from('\n%%EOF\n', 'latin1');
+		const content = Buffer.concat([head, randomBytes(2_400_000 - head.length - tail.length), tail]);
 		const fileName = 'Profile of a traveler.pdf';
 		const trioCredentials = { trioVmsApi: credential };
 		const run = await runWebhookWorkflow(
