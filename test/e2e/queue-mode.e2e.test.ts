@@ -21,6 +21,7 @@ import { TRIO_EVENT_NAMES } from '../../nodes/shared/events';
 import { describeWithN8n } from '../harness/availability';
 import type { ExecutionRecord, N8nInstance } from '../harness/n8n';
 import { packPackage, REPO_ROOT } from '../harness/pack';
+import { makeProbePackage, PROBE_NODE_TYPE, type ProbeStaticData } from '../harness/probe-package';
 import { startN8nOnPostgres, startQueueStack, type QueueStack } from '../harness/queue';
 import { runWebhookWorkflow } from '../harness/run-workflow';
 import { startPostgres, startRedis, type Postgres, type Redis } from '../harness/services';
@@ -135,7 +136,7 @@ const mib = (bytes: number) => Math.round(bytes / 1024 / 1024);
 
 describeWithN8n('2.x', 'Trio VMS in production-shaped n8n 2.x (PostgreSQL, queue mode)', () => {
 	let sandbox: Sandbox;
-	let tarball: string;
+	let tarball: string[];
 	let postgres: Postgres;
 	let redis: Redis;
 	let stack: QueueStack;
@@ -148,7 +149,7 @@ describeWithN8n('2.x', 'Trio VMS in production-shaped n8n 2.x (PostgreSQL, queue
 
 	beforeAll(async () => {
 		sandbox = await loadStartSandbox()({ port: 0, quiet: true });
-		tarball = await packPackage();
+		tarball = [await packPackage(), await makeProbePackage()];
 		const servicesStarted = Date.now();
 		[postgres, redis] = await Promise.all([startPostgres(), startRedis()]);
 		note(`PostgreSQL and Redis ready in ${(Date.now() - servicesStarted) / 1000} s`);
@@ -382,6 +383,83 @@ describeWithN8n('2.x', 'Trio VMS in production-shaped n8n 2.x (PostgreSQL, queue
 		expect(numbers).toEqual(deliveries.map((each) => each.body.Number).sort());
 		expect(token).toMatch(/^[0-9a-f]{64}$/);
 		await deactivate(jobs.id);
+	});
+
+	// -------------------------------------------------------------- facts about n8n itself (probe node)
+
+	interface ProbeWorkflow {
+		id: string;
+		url: string;
+	}
+	let probe: ProbeWorkflow | undefined;
+
+	async function probeData(workflowId: string): Promise<ProbeStaticData> {
+		const workflow = await main().rest<{ staticData?: Record<string, ProbeStaticData> }>(
+			'GET',
+			`/workflows/${workflowId}`,
+		);
+		return workflow.staticData?.['node:Static Probe'] ?? {};
+	}
+
+	test('facts: trigger methods run in main only; webhook processes read static data fresh per request and save what webhook() changes', async () => {
+		const webhookId = randomUUID();
+		const record = await main().createWorkflow({
+			name: 'Static probe (queue)',
+			nodes: [
+				{
+					id: randomUUID(),
+					name: 'Static Probe',
+					type: PROBE_NODE_TYPE,
+					typeVersion: 1,
+					position: [0, 0],
+					webhookId,
+					parameters: {},
+				},
+			],
+			connections: {},
+			settings: { executionOrder: 'v1' },
+		});
+		probe = { id: record.id, url: stack.productionWebhookUrl(webhookId, 'probe') };
+		await activate(probe.id);
+		const activated = await probeData(probe.id);
+		expect(activated).toMatchObject({ checkExists: 1, created: 1, createPid: stack.main.pid });
+		expect(activated.createdUrl).toBe(probe.url);
+
+		// One after another through the proxy: alternating processes, each reads the last save.
+		const answers: Array<{ seen: number; pid: number }> = [];
+		for (let index = 0; index < 6; index++) {
+			const response = await fetch(probe.url, {
+				method: 'POST',
+				headers: { 'content-type': 'application/json' },
+				body: '{}',
+				signal: AbortSignal.timeout(30_000),
+			});
+			answers.push((await response.json()) as { seen: number; pid: number });
+		}
+		const webhookPids = stack.webhooks.map((webhook) => webhook.pid);
+		expect(answers.map((answer) => answer.seen)).toEqual([0, 1, 2, 3, 4, 5]);
+		expect(new Set(answers.map((answer) => answer.pid))).toEqual(new Set(webhookPids));
+
+		// At the same time: every call reads, changes and rewrites the whole static data.
+		const concurrent = await Promise.all(
+			Array.from({ length: 10 }, async () => {
+				const response = await fetch(probe!.url, {
+					method: 'POST',
+					headers: { 'content-type': 'application/json' },
+					body: '{}',
+					signal: AbortSignal.timeout(30_000),
+				});
+				return ((await response.json()) as { seen: number }).seen;
+			}),
+		);
+		const after = await probeData(probe.id);
+		note(
+			`probe: sequential reads ${JSON.stringify(answers.map((answer) => answer.seen))}; 10 concurrent calls read ${JSON.stringify(concurrent.sort((a, b) => a - b))} and left count ${after.count} (16 if no update were lost)`,
+		);
+		expect(after.count).toBeGreaterThanOrEqual(7);
+		expect(after.count).toBeLessThanOrEqual(16);
+		// Still only main's activation ran.
+		expect(after).toMatchObject({ checkExists: 1, created: 1, createPid: stack.main.pid });
 	});
 
 	untilQueueSafe(
@@ -694,6 +772,13 @@ describeWithN8n('2.x', 'Trio VMS in production-shaped n8n 2.x (PostgreSQL, queue
 			staticBefore.map((each) => each.staticData),
 		);
 
+		if (probe) {
+			// Nothing called checkExists or create again on start-up.
+			const data = await probeData(probe.id);
+			note(`probe after restart: ${JSON.stringify(data)}`);
+			expect(data).toMatchObject({ checkExists: 1, created: 1 });
+		}
+
 		sandbox.clearDeliveries();
 		const job = await openJob();
 		await sandbox.idle();
@@ -735,6 +820,10 @@ describeWithN8n('2.x', 'Trio VMS in production-shaped n8n 2.x (PostgreSQL, queue
 					list.every((registration) => registration.Url.startsWith(stack.proxy.url)),
 				30_000,
 			);
+			if (probe) {
+				// Evidence for the lead: does anything run checkExists/create after the address change?
+				note(`probe after the address change: ${JSON.stringify(await probeData(probe.id))}`);
+			}
 			const stale = (await registrations()).filter(
 				(registration) => registration.IsActive && registration.Url.startsWith(oldProxy.url),
 			);
@@ -757,6 +846,7 @@ describeWithN8n('2.x', 'Trio VMS in production-shaped n8n 2.x (PostgreSQL, queue
 
 	test('deactivating every workflow leaves no active registration behind', async () => {
 		for (const workflow of pair) await deactivate(workflow.id).catch(() => undefined);
+		if (probe) await deactivate(probe.id).catch(() => undefined);
 		const active = (await registrations()).filter((registration) => registration.IsActive);
 		expect(active).toEqual([]);
 	});

@@ -314,7 +314,7 @@ export async function startQueueProcess(options: {
 // ---------------------------------------------------------------- the whole stack
 
 export interface QueueStackOptions {
-	tarball: string;
+	tarball: string | string[];
 	postgres: Postgres;
 	redis: Redis;
 	/** Database for this stack; created when `createDatabase` is true (default). */
@@ -472,7 +472,7 @@ export async function startQueueStack(options: QueueStackOptions): Promise<Queue
 
 /** One regular-mode n8n 2.x whose database is the harness's PostgreSQL. */
 export async function startN8nOnPostgres(options: {
-	tarball: string;
+	tarball: string | string[];
 	postgres: Postgres;
 	database: string;
 	userFolder?: string;
