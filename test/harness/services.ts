@@ -26,6 +26,8 @@ export interface RunningService {
 	name: 'postgres' | 'redis';
 	port: number;
 	pid: number;
+	/** Temporary folder with the server's data; removed on stop. */
+	folder: string;
 	/** Everything the server printed. */
 	logs(): string;
 	stop(): Promise<void>;
@@ -337,6 +339,7 @@ export async function startPostgres(options: { database?: string } = {}): Promis
 			host,
 			port,
 			pid: spawned.pid,
+			folder,
 			user: 'postgres',
 			database,
 			createDatabase: async (name) => {
@@ -384,7 +387,7 @@ export async function startRedis(): Promise<Redis> {
 	const stop = () => stopServer(spawned, 'SIGTERM', folder);
 	try {
 		await waitUntil('Redis', spawned, async () => spawned.logs().includes('Ready to accept'));
-		return { name: 'redis', host, port, pid: spawned.pid, logs: spawned.logs, stop };
+		return { name: 'redis', host, port, pid: spawned.pid, folder, logs: spawned.logs, stop };
 	} catch (error) {
 		await stop();
 		throw error;
