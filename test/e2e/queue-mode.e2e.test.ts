@@ -19,6 +19,7 @@ import * as path from 'node:path';
 
 import { TRIO_EVENT_NAMES } from '../../nodes/shared/events';
 import { describeWithN8n } from '../harness/availability';
+import { run } from '../harness/exec';
 import type { ExecutionRecord, N8nInstance } from '../harness/n8n';
 import { packPackage, REPO_ROOT } from '../harness/pack';
 import { makeProbePackage, PROBE_NODE_TYPE, type ProbeStaticData } from '../harness/probe-package';
@@ -469,6 +470,90 @@ describeWithN8n('2.x', 'Trio VMS in production-shaped n8n 2.x (PostgreSQL, queue
 		expect(after.count).toBeLessThanOrEqual(22);
 		// Still only main's activation ran.
 		expect(after).toMatchObject({ checkExists: 1, created: 1, createPid: stack.main.pid });
+	});
+
+	test("facts: n8n's Remove Duplicates node keeps its memory in PostgreSQL, shared by the workers", async () => {
+		const webhookPath = `dedupe-${randomUUID()}`;
+		const record = await main().createWorkflow({
+			name: 'Remove Duplicates (queue)',
+			nodes: [
+				{
+					id: randomUUID(),
+					name: 'Hook',
+					type: 'n8n-nodes-base.webhook',
+					typeVersion: 2,
+					position: [0, 0],
+					webhookId: randomUUID(),
+					parameters: {
+						httpMethod: 'POST',
+						path: webhookPath,
+						responseMode: 'onReceived',
+						options: {},
+					},
+				},
+				{
+					id: randomUUID(),
+					name: 'Remove Duplicates',
+					type: 'n8n-nodes-base.removeDuplicates',
+					typeVersion: 2,
+					position: [200, 0],
+					parameters: {
+						operation: 'removeItemsSeenInPreviousExecutions',
+						logic: 'removeItemsWithAlreadySeenKeyValues',
+						dedupeValue: '={{ $json.body.id }}',
+						options: {},
+					},
+				},
+			],
+			connections: { Hook: { main: [[{ node: 'Remove Duplicates', type: 'main', index: 0 }]] } },
+			settings: { executionOrder: 'v1' },
+		});
+		await activate(record.id);
+		const url = stack.productionWebhookUrl('', webhookPath);
+		const kept = async (execution: ExecutionRecord) => {
+			const full = await main().getExecution(execution.id);
+			const runs = full.data?.resultData.runData['Remove Duplicates'] ?? [];
+			return runs.flatMap((run) => run.data?.main[0] ?? []).length;
+		};
+		let expected = 0;
+		const send = async (id: string) => {
+			expect(await post(url, { id })).toBe(200);
+			expected += 1;
+			return (await main().waitForExecutions(record.id, expected, EXECUTION_TIMEOUT_MS)).at(-1)!;
+		};
+		const first = await send('a');
+		const again = await send('a');
+		const other = await send('b');
+		expect([await kept(first), await kept(again), await kept(other)]).toEqual([1, 0, 1]);
+		// The same new value four times at once: how many executions let it through?
+		const statuses = await Promise.all(Array.from({ length: 4 }, () => post(url, { id: 'c' })));
+		expect(statuses).toEqual([200, 200, 200, 200]);
+		expected += 4;
+		const all = await main().waitForExecutions(record.id, expected, EXECUTION_TIMEOUT_MS);
+		const concurrentKept = await Promise.all(all.slice(-4).map(kept));
+		const ranOn = all.map((execution) => workerThatRan(execution.id));
+		const rows = await run(
+			'psql',
+			[
+				'-h',
+				postgres.host,
+				'-p',
+				String(postgres.port),
+				'-U',
+				postgres.user,
+				'-d',
+				stack.database,
+				'-At',
+				'-c',
+				`SELECT context, value FROM processed_data WHERE "workflowId" = '${record.id}'`,
+			],
+			{ timeoutMs: 30_000 },
+		);
+		note(
+			`Remove Duplicates: sequential a,a,b kept 1,0,1; four concurrent 'c' kept ${JSON.stringify(concurrentKept)} (statuses ${JSON.stringify(statuses)}); executions ran on workers ${JSON.stringify(ranOn)}; processed_data: ${rows.stdout.trim().slice(0, 300)} ${rows.code === 0 ? '' : rows.output.slice(0, 300)}`,
+		);
+		expect(concurrentKept.reduce((sum, each) => sum + each, 0)).toBeGreaterThanOrEqual(1);
+		await deactivate(record.id);
 	});
 
 	untilQueueSafe(
