@@ -77,9 +77,12 @@ async function aptInstall(packages: string[]): Promise<void> {
 	} finally {
 		if (ownPolicy) fs.rmSync(policy, { force: true });
 	}
-	// Belt and braces: should a package have started its server anyway, stop it.
-	for (const service of ['redis-server', 'postgresql']) {
-		await run('service', [service, 'stop'], { timeoutMs: 30_000 }).catch(() => undefined);
+	// Belt and braces: should a package have started its server anyway, stop it, and keep it from
+	// starting at the next boot (the harness starts its own servers; the system ones stay off).
+	for (const service of packages) {
+		const quiet = { timeoutMs: 30_000 };
+		await run('service', [service, 'stop'], quiet).catch(() => undefined);
+		await run('update-rc.d', [service, 'disable'], quiet).catch(() => undefined);
 	}
 }
 
