@@ -841,7 +841,7 @@ describeWithN8n('2.x', 'Trio VMS in production-shaped n8n 2.x (PostgreSQL, queue
 		);
 
 		const restartStarted = Date.now();
-		await stack.stopProcesses();
+		const stopped = await stack.stopProcesses();
 		stack = await startQueueStack({
 			tarball,
 			postgres,
@@ -853,7 +853,9 @@ describeWithN8n('2.x', 'Trio VMS in production-shaped n8n 2.x (PostgreSQL, queue
 			webhookProcesses: 2,
 			workers: WORKERS,
 		});
-		note(`restart of every process: ${(Date.now() - restartStarted) / 1000} s`);
+		note(
+			`restart of every process: ${(Date.now() - restartStarted) / 1000} s (stops ${JSON.stringify(stopped)} s, start ${JSON.stringify(stack.timings)} s)`,
+		);
 
 		// Give main time to (not) re-register anything, then compare.
 		await sleep(3000);

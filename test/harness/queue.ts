@@ -330,6 +330,13 @@ export interface QueueStackOptions {
 	env?: Record<string, string>;
 }
 
+/** Seconds each process took to stop (a process that ignores SIGTERM is killed after 20 s). */
+export interface StopTimings {
+	webhooks: number[];
+	workers: number[];
+	main: number;
+}
+
 export interface QueueStack {
 	main: N8nInstance;
 	webhooks: N8nProcess[];
@@ -345,7 +352,7 @@ export interface QueueStack {
 	logs(): string;
 	rssBytes(): { main: number; webhooks: number[]; workers: number[] };
 	/** Stops every n8n process, keeping folders, database, Redis and the proxy (for a restart). */
-	stopProcesses(): Promise<void>;
+	stopProcesses(): Promise<StopTimings>;
 	/** Stops the processes and the proxy, and removes the folders. Services are the caller's. */
 	stop(): Promise<void>;
 }
@@ -432,9 +439,18 @@ export async function startQueueStack(options: QueueStackOptions): Promise<Queue
 	// The main instance's helpers work unchanged, but its production URL is the proxy's.
 	const main: N8nInstance = { ...mainInstance, productionWebhookUrl };
 
-	const stopProcesses = async () => {
-		await Promise.all([...webhooks, ...workers].map((each) => each.stop()));
-		await mainInstance.stop();
+	const timed = async (stop: () => Promise<void>) => {
+		const begun = Date.now();
+		await stop();
+		return Math.round((Date.now() - begun) / 100) / 10;
+	};
+	const stopProcesses = async (): Promise<StopTimings> => {
+		const [webhookTimes, workerTimes] = await Promise.all([
+			Promise.all(webhooks.map((each) => timed(each.stop))),
+			Promise.all(workers.map((each) => timed(each.stop))),
+		]);
+		const mainTime = await timed(mainInstance.stop);
+		return { webhooks: webhookTimes, workers: workerTimes, main: mainTime };
 	};
 	return {
 		main,
