@@ -221,7 +221,7 @@ function cmdline(pid: number): string {
 
 // ---- helpers ----
 
-async function freePort(): Promise<number> {
+export async function freePort(): Promise<number> {
 	return new Promise((resolve, reject) => {
 		const server = net.createServer();
 		server.unref();
@@ -235,7 +235,7 @@ async function freePort(): Promise<number> {
 }
 
 /** The parent's n8n/DB settings must not leak into a test instance. */
-function baseEnv(): NodeJS.ProcessEnv {
+export function baseEnv(): NodeJS.ProcessEnv {
 	const env: NodeJS.ProcessEnv = {};
 	for (const [key, value] of Object.entries(process.env)) {
 		if (/^(N8N_|DB_|EXECUTIONS_|QUEUE_|WEBHOOK_URL$|JEST_|GENERIC_TIMEZONE$)/.test(key)) continue;
@@ -244,7 +244,7 @@ function baseEnv(): NodeJS.ProcessEnv {
 	return env;
 }
 
-function n8nEnv(
+export function n8nEnv(
 	line: N8nLine,
 	nodeVersion: string,
 	userFolder: string,

@@ -1,0 +1,1023 @@
+/**
+ * The Trio VMS nodes in n8n 2.x run the way n8n recommends for production (issue #12):
+ * PostgreSQL, and queue mode with a main process, two webhook processes behind a round-robin
+ * proxy (the load balancer; its address is WEBHOOK_URL) and a worker, Redis between them.
+ * Also one regular n8n on PostgreSQL.
+ *
+ * Some behaviour the issue demands needs a trigger change (cross-process duplicates, the first
+ * delivery right after activation on a webhook process, repairing registrations after an address
+ * change). Those tests use `untilQueueSafe`: `test.failing` today, a normal `test` once
+ * TRIO_QUEUE_SAFE_TRIGGER=1 is set (and the default should flip when the trigger change lands).
+ *
+ * Environment: TRIO_QUEUE_DELIVERIES (bulk test size, default 200; `npm run test:e2e:queue:1000`
+ * runs 1,000), TRIO_QUEUE_WORKERS (default 1), TRIO_QUEUE_SAFE_TRIGGER.
+ *
+ * Run `npm run build` first.
+ */
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import * as path from 'node:path';
+
+import { TRIO_EVENT_NAMES } from '../../nodes/shared/events';
+import { describeWithN8n } from '../harness/availability';
+import { run } from '../harness/exec';
+import type { ExecutionRecord, N8nInstance } from '../harness/n8n';
+import { packPackage, REPO_ROOT } from '../harness/pack';
+import { makeProbePackage, PROBE_NODE_TYPE, type ProbeStaticData } from '../harness/probe-package';
+import { startN8nOnPostgres, startQueueStack, type QueueStack } from '../harness/queue';
+import { runWebhookWorkflow } from '../harness/run-workflow';
+import { startPostgres, startRedis, type Postgres, type Redis } from '../harness/services';
+
+const TRIGGER_TYPE = 'n8n-nodes-trio-vms.trioVmsTrigger';
+const TRIGGER_NAME = 'Trio VMS Trigger';
+const ACTION_TYPE = 'n8n-nodes-trio-vms.trioVms';
+const EXECUTION_TIMEOUT_MS = 120_000;
+const BULK_DELIVERIES = Number(process.env.TRIO_QUEUE_DELIVERIES || 200);
+const BULK_CONCURRENCY = 8;
+const WORKERS = Number(process.env.TRIO_QUEUE_WORKERS || 1);
+/** Set once the trigger is queue-safe: the tests below then must pass instead of fail. */
+const QUEUE_SAFE_TRIGGER = process.env.TRIO_QUEUE_SAFE_TRIGGER === '1';
+const untilQueueSafe = QUEUE_SAFE_TRIGGER ? test : test.failing;
+
+// ------------------------------------------------------------------ the sandbox
+
+interface Delivery {
+	registrationId: string;
+	event: string;
+	url: string;
+	attempt: number;
+	status: number | null;
+	body: Record<string, unknown>;
+}
+
+interface Registration {
+	Id: string;
+	Name: string;
+	Url: string;
+	Events: string[];
+	IsActive: boolean;
+}
+
+interface Sandbox {
+	url: string;
+	adminKey: string;
+	key: string;
+	stop(): Promise<void>;
+	idle(): Promise<void>;
+	deliveries(): Delivery[];
+	clearDeliveries(): void;
+	setFaults(config: {
+		duplicates?: number;
+		endpoints?: Record<string, { latencyMs?: number }>;
+	}): void;
+	clearFaults(): void;
+}
+
+function loadStartSandbox(): (options: { port?: number; quiet?: boolean }) => Promise<Sandbox> {
+	type SandboxModule = { startSandbox: (options: object) => Promise<Sandbox> };
+	// eslint-disable-next-line @typescript-eslint/no-require-imports
+	return (require(path.join(REPO_ROOT, 'sandbox')) as SandboxModule).startSandbox;
+}
+
+async function call<T>(
+	sandbox: Sandbox,
+	method: string,
+	urlPath: string,
+	body?: unknown,
+	key?: string,
+): Promise<T> {
+	const response = await fetch(`${sandbox.url}${urlPath}`, {
+		method,
+		headers: { 'content-type': 'application/json', ...(key ? { 'X-API-KEY': key } : {}) },
+		body: body === undefined ? undefined : JSON.stringify(body),
+		signal: AbortSignal.timeout(30_000),
+	});
+	const text = await response.text();
+	if (!response.ok) throw new Error(`${method} ${urlPath} -> ${response.status}: ${text}`);
+	return (text ? JSON.parse(text) : undefined) as T;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Bounded polling: returns the first value `accept` takes, or the last one after the deadline. */
+async function pollUntil<T>(
+	read: () => Promise<T>,
+	accept: (value: T) => boolean,
+	timeoutMs: number,
+	intervalMs = 250,
+): Promise<T> {
+	const deadline = Date.now() + timeoutMs;
+	let value = await read();
+	while (!accept(value) && Date.now() < deadline) {
+		await sleep(intervalMs);
+		value = await read();
+	}
+	return value;
+}
+
+/** Runs `task` over `inputs` with at most `limit` at once; results in input order. */
+async function mapLimit<I, O>(inputs: I[], limit: number, task: (input: I) => Promise<O>) {
+	const results: O[] = new Array<O>(inputs.length);
+	let next = 0;
+	const lanes = Array.from({ length: Math.min(limit, inputs.length) }, async () => {
+		while (next < inputs.length) {
+			const index = next++;
+			results[index] = await task(inputs[index]);
+		}
+	});
+	await Promise.all(lanes);
+	return results;
+}
+
+function itemsOf(execution: ExecutionRecord): Array<Record<string, unknown>> {
+	const runs = execution.data?.resultData.runData[TRIGGER_NAME] ?? [];
+	return runs.flatMap((run) => (run.data?.main[0] ?? []).map((item) => item.json));
+}
+
+const mib = (bytes: number) => Math.round(bytes / 1024 / 1024);
+
+describeWithN8n('2.x', 'Trio VMS in production-shaped n8n 2.x (PostgreSQL, queue mode)', () => {
+	let sandbox: Sandbox;
+	let tarball: string[];
+	let postgres: Postgres;
+	let redis: Redis;
+	let stack: QueueStack;
+	let credential: { id: string; name: string };
+	const extraStops: Array<() => Promise<void>> = [];
+	const fileStarted = Date.now();
+
+	const main = (): N8nInstance => stack.main;
+	const note = (text: string) => process.stderr.write(`[queue-mode] ${text}\n`);
+
+	beforeAll(async () => {
+		sandbox = await loadStartSandbox()({ port: 0, quiet: true });
+		tarball = [await packPackage(), await makeProbePackage()];
+		const servicesStarted = Date.now();
+		[postgres, redis] = await Promise.all([startPostgres(), startRedis()]);
+		note(`PostgreSQL and Redis ready in ${(Date.now() - servicesStarted) / 1000} s`);
+		stack = await startQueueStack({
+			tarball,
+			postgres,
+			redis,
+			database: 'queue',
+			webhookProcesses: 2,
+			workers: WORKERS,
+		});
+		const rss = stack.rssBytes();
+		note(
+			`queue stack ready: ${JSON.stringify(stack.timings)} s; RSS MiB main ${mib(rss.main)}, webhooks ${rss.webhooks.map(mib).join('/')}, workers ${rss.workers.map(mib).join('/')}`,
+		);
+		const created = await main().createCredential('Trio sandbox (admin)', 'trioVmsApi', {
+			apiKey: sandbox.adminKey,
+			environment: 'custom',
+			baseUrl: sandbox.url,
+		});
+		credential = { id: created.id, name: created.name };
+	});
+
+	afterAll(async () => {
+		await stack?.stop();
+		for (const stop of extraStops) await stop().catch(() => undefined);
+		await redis?.stop();
+		await postgres?.stop();
+		await sandbox?.stop();
+		note(`whole queue-mode describe took ${Math.round((Date.now() - fileStarted) / 1000)} s`);
+	});
+
+	afterEach(async () => {
+		sandbox.clearFaults();
+		await sandbox.idle();
+	});
+
+	// -------------------------------------------------------------- helpers on the stack
+
+	interface TriggerWorkflow {
+		id: string;
+		webhookId: string;
+		name: string;
+		/** The trigger's production URL as registered (through the proxy). */
+		url: string;
+	}
+
+	async function createTrigger(
+		name: string,
+		parameters: Record<string, unknown>,
+	): Promise<TriggerWorkflow> {
+		const webhookId = randomUUID();
+		const record = await main().createWorkflow({
+			name,
+			nodes: [
+				{
+					id: randomUUID(),
+					name: TRIGGER_NAME,
+					type: TRIGGER_TYPE,
+					typeVersion: 1,
+					position: [0, 0],
+					webhookId,
+					parameters,
+					credentials: { trioVmsApi: credential },
+				},
+			],
+			connections: {},
+			settings: { executionOrder: 'v1' },
+		});
+		return {
+			id: record.id,
+			webhookId,
+			name,
+			url: stack.productionWebhookUrl(webhookId, 'webhook'),
+		};
+	}
+
+	interface PublicationStatus {
+		status: string;
+		triggers: Array<{ errorMessage: string | null }>;
+	}
+
+	/** 2.41 publishes asynchronously; wait until the trigger's create/delete has run. */
+	async function settle(workflowId: string): Promise<PublicationStatus> {
+		const status = await pollUntil(
+			() => main().rest<PublicationStatus>('GET', `/workflows/${workflowId}/publication-status`),
+			(value) => value.status !== 'in_progress',
+			60_000,
+			150,
+		);
+		if (status.status === 'in_progress')
+			throw new Error(`workflow ${workflowId}: still publishing`);
+		return status;
+	}
+
+	async function activate(workflowId: string): Promise<void> {
+		await main().activate(workflowId);
+		const status = await settle(workflowId);
+		if (status.status !== 'published') {
+			throw new Error(
+				`activation ${status.status}: ${status.triggers.map((each) => each.errorMessage).join('; ')}`,
+			);
+		}
+	}
+
+	async function deactivate(workflowId: string): Promise<void> {
+		await main().deactivate(workflowId);
+		await settle(workflowId);
+	}
+
+	const registrations = () =>
+		call<Registration[]>(sandbox, 'GET', '/api/v3/Webhooks', undefined, sandbox.adminKey);
+
+	/** Registrations of a workflow wherever they point (matched by the webhook id in the URL). */
+	async function registrationsOf(workflow: TriggerWorkflow): Promise<Registration[]> {
+		return (await registrations()).filter((registration) =>
+			registration.Url.includes(`/webhook/${workflow.webhookId}/`),
+		);
+	}
+
+	async function activeOf(workflow: TriggerWorkflow): Promise<Registration[]> {
+		return (await registrationsOf(workflow)).filter((registration) => registration.IsActive);
+	}
+
+	function tokenOf(registration: Registration): string {
+		return new URL(registration.Url).searchParams.get('token') ?? '';
+	}
+
+	const openJob = () => call<{ Number: number }>(sandbox, 'POST', '/_sandbox/jobs', {});
+
+	async function finishedExecutions(
+		workflow: TriggerWorkflow,
+		count: number,
+	): Promise<ExecutionRecord[]> {
+		await sandbox.idle();
+		return main().waitForExecutions(workflow.id, count, EXECUTION_TIMEOUT_MS);
+	}
+
+	/** After the expected executions finished, let any surplus one show up, then count all. */
+	async function allExecutionsAfterQuiet(workflow: TriggerWorkflow): Promise<ExecutionRecord[]> {
+		await sleep(2000);
+		return main().listExecutions(workflow.id);
+	}
+
+	function workerThatRan(executionId: string): number {
+		return stack.workers.findIndex((worker) =>
+			worker.logs().includes(`Worker started execution ${executionId} `),
+		);
+	}
+
+	async function post(url: string, body: unknown): Promise<number> {
+		const response = await fetch(url, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json' },
+			body: JSON.stringify(body),
+			signal: AbortSignal.timeout(60_000),
+		});
+		await response.arrayBuffer();
+		return response.status;
+	}
+
+	// -------------------------------------------------------------- 1: activation in main
+
+	test('1. activation in main registers each of the 15 events once; deactivation leaves none active; reactivation reuses them', async () => {
+		const all = await createTrigger('All events (queue)', { events: [...TRIO_EVENT_NAMES] });
+		await activate(all.id);
+		const first = await activeOf(all);
+		expect(first.map((registration) => registration.Events[0]).sort()).toEqual(
+			[...TRIO_EVENT_NAMES].sort(),
+		);
+		expect(first.every((registration) => registration.Url.startsWith(`${all.url}?`))).toBe(true);
+		expect(new Set(first.map(tokenOf)).size).toBe(1);
+		await deactivate(all.id);
+		expect(await activeOf(all)).toEqual([]);
+
+		await activate(all.id);
+		const again = await activeOf(all);
+		expect(again.map((registration) => registration.Id).sort()).toEqual(
+			first.map((registration) => registration.Id).sort(),
+		);
+		// Reused, not piled up.
+		expect(await registrationsOf(all)).toHaveLength(15);
+		await deactivate(all.id);
+	});
+
+	// -------------------------------------------------------------- 2: deliveries on either processor
+
+	test('2. deliveries landing on either webhook processor are accepted with the token and refused without it; each accepted one is one execution on a worker', async () => {
+		const jobs = await createTrigger('Jobs (queue)', { events: ['Job Update'] });
+		await activate(jobs.id);
+		const [registration] = await activeOf(jobs);
+		const token = tokenOf(registration);
+
+		// Refused without the right token, on each webhook process directly.
+		for (const webhook of stack.webhooks) {
+			const direct = `${webhook.baseUrl}/webhook/${jobs.webhookId}/webhook`;
+			expect(await post(`${direct}?event=Job%20Update`, { Number: 1 })).toBe(403);
+			expect(
+				await post(`${direct}?event=Job%20Update&token=${'0'.repeat(64)}`, { Number: 1 }),
+			).toBe(403);
+		}
+
+		sandbox.clearDeliveries();
+		stack.proxy.resetCounts();
+		const count = 6;
+		for (let index = 0; index < count; index++) await openJob();
+		await sandbox.idle();
+		const deliveries = sandbox.deliveries().filter((each) => each.url.startsWith(`${jobs.url}?`));
+		expect(deliveries.map((each) => each.status)).toEqual(new Array(count).fill(200));
+		// The proxy spread them over both webhook processes.
+		const counts = stack.proxy.counts();
+		for (const webhook of stack.webhooks) {
+			expect(counts[webhook.baseUrl] ?? 0).toBeGreaterThan(0);
+		}
+
+		const executions = await finishedExecutions(jobs, count);
+		const all = await allExecutionsAfterQuiet(jobs);
+		expect(all).toHaveLength(count);
+		expect(all.every((execution) => execution.status === 'success')).toBe(true);
+		expect(all.every((execution) => execution.mode === 'webhook')).toBe(true);
+		for (const execution of executions) {
+			expect(workerThatRan(execution.id)).toBeGreaterThanOrEqual(0);
+		}
+		// Each accepted delivery's payload is in exactly one execution.
+		const numbers = (
+			await Promise.all(executions.map((execution) => main().getExecution(execution.id)))
+		)
+			.flatMap(itemsOf)
+			.map((item) => item.Number)
+			.sort();
+		expect(numbers).toEqual(deliveries.map((each) => each.body.Number).sort());
+		expect(token).toMatch(/^[0-9a-f]{64}$/);
+		await deactivate(jobs.id);
+	});
+
+	// -------------------------------------------------------------- facts about n8n itself (probe node)
+
+	interface ProbeWorkflow {
+		id: string;
+		url: string;
+	}
+	let probe: ProbeWorkflow | undefined;
+
+	async function probeData(workflowId: string): Promise<ProbeStaticData> {
+		const workflow = await main().rest<{ staticData?: Record<string, ProbeStaticData> }>(
+			'GET',
+			`/workflows/${workflowId}`,
+		);
+		return workflow.staticData?.['node:Static Probe'] ?? {};
+	}
+
+	test('facts: trigger methods run in main only; webhook processes read static data fresh per request and save what webhook() changes', async () => {
+		const webhookId = randomUUID();
+		const record = await main().createWorkflow({
+			name: 'Static probe (queue)',
+			nodes: [
+				{
+					id: randomUUID(),
+					name: 'Static Probe',
+					type: PROBE_NODE_TYPE,
+					typeVersion: 1,
+					position: [0, 0],
+					webhookId,
+					parameters: {},
+				},
+			],
+			connections: {},
+			settings: { executionOrder: 'v1' },
+		});
+		probe = { id: record.id, url: stack.productionWebhookUrl(webhookId, 'probe') };
+		await activate(probe.id);
+		const activated = await probeData(probe.id);
+		expect(activated).toMatchObject({ checkExists: 1, created: 1, createPid: stack.main.pid });
+		expect(activated.createdUrl).toBe(probe.url);
+
+		const hit = async (): Promise<{ seen: number; pid: number }> => {
+			const response = await fetch(probe!.url, {
+				method: 'POST',
+				headers: { 'content-type': 'application/json' },
+				body: '{}',
+				signal: AbortSignal.timeout(30_000),
+			});
+			return (await response.json()) as { seen: number; pid: number };
+		};
+
+		// One after another through the proxy (alternating processes), each sent once the previous
+		// call's change is in the database: every call reads the latest save, whichever process made it.
+		const answers: Array<{ seen: number; pid: number }> = [];
+		for (let index = 0; index < 6; index++) {
+			answers.push(await hit());
+			const saved = await pollUntil(
+				() => probeData(probe!.id),
+				(data) => data.count === index + 1,
+				15_000,
+				50,
+			);
+			expect(saved.count).toBe(index + 1);
+		}
+		const webhookPids = stack.webhooks.map((webhook) => webhook.pid);
+		expect(answers.map((answer) => answer.seen)).toEqual([0, 1, 2, 3, 4, 5]);
+		expect(new Set(answers.map((answer) => answer.pid))).toEqual(new Set(webhookPids));
+
+		// Back to back: n8n answers before it saves, so the next call may read the previous value.
+		const backToBack: number[] = [];
+		for (let index = 0; index < 6; index++) backToBack.push((await hit()).seen);
+		await sleep(1000);
+
+		// At the same time: every call reads, changes and rewrites the whole static data.
+		const concurrent = await Promise.all(
+			Array.from({ length: 10 }, async () => (await hit()).seen),
+		);
+		const after = await probeData(probe.id);
+		note(
+			`probe: waiting for each save, reads ${JSON.stringify(answers.map((answer) => answer.seen))}; back to back, reads ${JSON.stringify(backToBack)}; then 10 concurrent calls read ${JSON.stringify(concurrent.sort((a, b) => a - b))} and left count ${after.count} (22 if no update were lost)`,
+		);
+		expect(after.count).toBeGreaterThanOrEqual(7);
+		expect(after.count).toBeLessThanOrEqual(22);
+		// Still only main's activation ran.
+		expect(after).toMatchObject({ checkExists: 1, created: 1, createPid: stack.main.pid });
+	});
+
+	test("facts: n8n's Remove Duplicates node keeps its memory in PostgreSQL, shared by the workers", async () => {
+		const webhookPath = `dedupe-${randomUUID()}`;
+		const record = await main().createWorkflow({
+			name: 'Remove Duplicates (queue)',
+			nodes: [
+				{
+					id: randomUUID(),
+					name: 'Hook',
+					type: 'n8n-nodes-base.webhook',
+					typeVersion: 2,
+					position: [0, 0],
+					webhookId: randomUUID(),
+					parameters: {
+						httpMethod: 'POST',
+						path: webhookPath,
+						responseMode: 'onReceived',
+						options: {},
+					},
+				},
+				{
+					id: randomUUID(),
+					name: 'Remove Duplicates',
+					type: 'n8n-nodes-base.removeDuplicates',
+					typeVersion: 2,
+					position: [200, 0],
+					parameters: {
+						operation: 'removeItemsSeenInPreviousExecutions',
+						logic: 'removeItemsWithAlreadySeenKeyValues',
+						dedupeValue: '={{ $json.body.id }}',
+						options: {},
+					},
+				},
+			],
+			connections: { Hook: { main: [[{ node: 'Remove Duplicates', type: 'main', index: 0 }]] } },
+			settings: { executionOrder: 'v1' },
+		});
+		await activate(record.id);
+		const url = stack.productionWebhookUrl('', webhookPath);
+		const kept = async (execution: ExecutionRecord) => {
+			const full = await main().getExecution(execution.id);
+			const runs = full.data?.resultData.runData['Remove Duplicates'] ?? [];
+			return runs.flatMap((run) => run.data?.main[0] ?? []).length;
+		};
+		let expected = 0;
+		const send = async (id: string) => {
+			expect(await post(url, { id })).toBe(200);
+			expected += 1;
+			return (await main().waitForExecutions(record.id, expected, EXECUTION_TIMEOUT_MS)).at(-1)!;
+		};
+		const first = await send('a');
+		const again = await send('a');
+		const other = await send('b');
+		expect([await kept(first), await kept(again), await kept(other)]).toEqual([1, 0, 1]);
+		// The same new value four times at once: how many executions let it through?
+		const statuses = await Promise.all(Array.from({ length: 4 }, () => post(url, { id: 'c' })));
+		expect(statuses).toEqual([200, 200, 200, 200]);
+		expected += 4;
+		const all = await main().waitForExecutions(record.id, expected, EXECUTION_TIMEOUT_MS);
+		const concurrentKept = await Promise.all(all.slice(-4).map(kept));
+		const ranOn = all.map((execution) => workerThatRan(execution.id));
+		const rows = await run(
+			'psql',
+			[
+				'-h',
+				postgres.host,
+				'-p',
+				String(postgres.port),
+				'-U',
+				postgres.user,
+				'-d',
+				stack.database,
+				'-At',
+				'-c',
+				`SELECT context, value FROM processed_data WHERE "workflowId" = '${record.id}'`,
+			],
+			{ timeoutMs: 30_000 },
+		);
+		note(
+			`Remove Duplicates: sequential a,a,b kept 1,0,1; four concurrent 'c' kept ${JSON.stringify(concurrentKept)} (statuses ${JSON.stringify(statuses)}); executions ran on workers ${JSON.stringify(ranOn)}; processed_data: ${rows.stdout.trim().slice(0, 300)} ${rows.code === 0 ? '' : rows.output.slice(0, 300)}`,
+		);
+		expect(concurrentKept.reduce((sum, each) => sum + each, 0)).toBeGreaterThanOrEqual(1);
+		await deactivate(record.id);
+	});
+
+	untilQueueSafe(
+		'2b. the very first delivery, sent the moment the registration exists, is accepted by a webhook processor',
+		async () => {
+			// Two events; the service answers each registration slowly, so the first registration is
+			// live at Trio while main is still registering the second and has saved nothing yet.
+			const early = await createTrigger('Early delivery (queue)', {
+				events: ['Job Update', 'Per Diem Shift Opened'],
+			});
+			sandbox.setFaults({ endpoints: { 'POST /api/v3/Webhooks': { latencyMs: 1500 } } });
+			sandbox.clearDeliveries();
+			const logLengths = stack.webhooks.map((webhook) => webhook.logs().length);
+			const activated = Date.now();
+			await main().activate(early.id);
+			const live = await pollUntil(
+				() => activeOf(early),
+				(list) => list.some((registration) => registration.Events.includes('Job Update')),
+				30_000,
+				20,
+			);
+			const liveAfterMs = Date.now() - activated;
+			expect(live.length).toBeGreaterThan(0);
+			const job = await openJob();
+			await sandbox.idle();
+			// When does the token reach the database, where webhook processes read it?
+			const saved = await pollUntil(
+				() => main().rest<{ staticData?: unknown }>('GET', `/workflows/${early.id}`),
+				(workflow) => JSON.stringify(workflow.staticData ?? {}).includes('"production"'),
+				30_000,
+				20,
+			);
+			const savedAfterMs = Date.now() - activated;
+			const tokenSaved = JSON.stringify(saved.staticData ?? {}).includes('"production"');
+			const first = sandbox
+				.deliveries()
+				.find((each) => each.url.startsWith(`${early.url}?`) && each.body.Number === job.Number);
+			const status = await settle(early.id);
+			// Evidence for the trigger's design: what the webhook processes said.
+			const refusals = stack.webhooks
+				.map((webhook, index) => webhook.logs().slice(logLengths[index]))
+				.join('\n')
+				.split('\n')
+				.filter((line) => line.includes('Trio VMS Trigger refused'));
+			note(
+				`first delivery after activation: registration live at Trio ${liveAfterMs} ms after activate, delivery answered ${first?.status}, token in the database (static data) ${tokenSaved ? `${savedAfterMs} ms` : 'never (30 s)'} after activate; publication ${status.status}; webhook-process refusals: ${JSON.stringify(refusals)}`,
+			);
+			sandbox.clearFaults();
+			await deactivate(early.id);
+			expect(first?.status).toBe(200);
+		},
+	);
+
+	// -------------------------------------------------------------- 3: duplicates across processors
+
+	untilQueueSafe(
+		"3. the sandbox's duplicate deliveries, landing on different webhook processors, start one execution each",
+		async () => {
+			const once = await createTrigger('Once (queue)', { events: ['Job Update'] });
+			await activate(once.id);
+			sandbox.clearDeliveries();
+			stack.proxy.resetCounts();
+			sandbox.setFaults({ duplicates: 1 });
+			const count = 4;
+			// One event at a time, so the two copies of a delivery are consecutive requests at the proxy.
+			for (let index = 0; index < count; index++) {
+				await openJob();
+				await sandbox.idle();
+			}
+			const deliveries = sandbox.deliveries().filter((each) => each.url.startsWith(`${once.url}?`));
+			expect(deliveries).toHaveLength(count * 2);
+			expect(deliveries.every((each) => each.status === 200)).toBe(true);
+			// The copies of one delivery follow each other, so round robin sends them to different processes.
+			for (const webhook of stack.webhooks) {
+				expect(stack.proxy.counts()[webhook.baseUrl]).toBe(count);
+			}
+			await finishedExecutions(once, count);
+			const all = await allExecutionsAfterQuiet(once);
+			note(
+				`duplicates across processors: ${deliveries.length} deliveries -> ${all.length} executions`,
+			);
+			await deactivate(once.id);
+			expect(all).toHaveLength(count);
+		},
+	);
+
+	// -------------------------------------------------------------- 4: volume
+
+	describe(`4. ${BULK_DELIVERIES} deliveries over both processors with 10% duplicates`, () => {
+		let bulk: TriggerWorkflow;
+		let unique: number[] = [];
+		let executionNumbers: number[] = [];
+
+		test('none is lost: every unique delivery is answered 200 and runs', async () => {
+			bulk = await createTrigger('Bulk (queue)', { events: ['Job Update'] });
+			await activate(bulk.id);
+			const [registration] = await activeOf(bulk);
+			const url = registration.Url;
+			// An existing job's payload (opening a job would deliver one more Job Update here).
+			const [someJob] = await call<Array<{ Number: number }>>(
+				sandbox,
+				'GET',
+				'/api/v3/Job',
+				undefined,
+				sandbox.key,
+			);
+			const template = await call<Record<string, unknown>>(
+				sandbox,
+				'GET',
+				`/api/v3/Job/${someJob.Number}`,
+				undefined,
+				sandbox.key,
+			);
+			const duplicates = Math.round(BULK_DELIVERIES / 10);
+			unique = Array.from({ length: BULK_DELIVERIES - duplicates }, (_, index) => 800_000 + index);
+			// Every 9th unique delivery is sent again right after its answer, as a redelivery would be.
+			const plan = unique.map((number, index) => ({
+				number,
+				copies: index % 9 === 0 && index / 9 < duplicates ? 2 : 1,
+			}));
+			expect(plan.reduce((sum, each) => sum + each.copies, 0)).toBe(BULK_DELIVERIES);
+			stack.proxy.resetCounts();
+			const started = Date.now();
+			const statuses = (
+				await mapLimit(plan, BULK_CONCURRENCY, async ({ number, copies }) => {
+					const answers: number[] = [];
+					for (let copy = 0; copy < copies; copy++) {
+						answers.push(await post(url, { ...template, Number: number }));
+					}
+					return answers;
+				})
+			).flat();
+			note(
+				`bulk: ${statuses.length} deliveries answered in ${(Date.now() - started) / 1000} s; per processor ${JSON.stringify(stack.proxy.counts())}`,
+			);
+			expect(statuses).toEqual(new Array(BULK_DELIVERIES).fill(200));
+
+			const executions = await main().waitForExecutions(
+				bulk.id,
+				unique.length,
+				Math.max(EXECUTION_TIMEOUT_MS, BULK_DELIVERIES * 600),
+			);
+			await sleep(3000);
+			const all = await main().listExecutions(bulk.id);
+			note(
+				`bulk: ${all.length} executions for ${unique.length} unique deliveries, all finished ${(Date.now() - started) / 1000} s after the first`,
+			);
+			expect(executions.every((execution) => execution.status === 'success')).toBe(true);
+			const details = await mapLimit(all, 8, (execution) => main().getExecution(execution.id));
+			executionNumbers = details.flatMap(itemsOf).map((item) => Number(item.Number));
+			expect([...new Set(executionNumbers)].sort()).toEqual([...unique].sort());
+		}, 600_000);
+
+		untilQueueSafe('and none is doubled: executions equal unique deliveries', async () => {
+			expect(executionNumbers.length).toBeGreaterThan(0);
+			try {
+				expect(executionNumbers).toHaveLength(unique.length);
+			} finally {
+				await deactivate(bulk.id).catch(() => undefined);
+			}
+		});
+	});
+
+	// -------------------------------------------------------------- 5: binary through a worker
+
+	test('5. Submission Create with a 2.4 MB profile file from a previous node runs on a worker and reaches Trio whole', async () => {
+		const jobsList = await call<Array<{ Number: number; JobStatus: string }>>(
+			sandbox,
+			'GET',
+			'/api/v3/Job',
+			undefined,
+			sandbox.key,
+		);
+		const job = jobsList.find((each) => each.JobStatus === 'Open') ?? jobsList[0];
+		const candidates = await call<Array<{ number: number }>>(
+			sandbox,
+			'GET',
+			'/_sandbox/candidates',
+		);
+		// 2.4 MB as Trio counts (its limit is 2,500,000 bytes).
+		// A PDF on the outside (the node checks the signature), incompressible bytes inside.
+		const head = Buffer.from('%PDF-1.7\n', 'latin1');
+		const tail = Buffer.from('\n%%EOF\n', 'latin1');
+		const content = Buffer.concat([head, randomBytes(2_400_000 - head.length - tail.length), tail]);
+		const fileName = 'Profile of a traveler.pdf';
+		const trioCredentials = { trioVmsApi: credential };
+		const run = await runWebhookWorkflow(
+			main(),
+			[
+				{
+					name: 'Make File',
+					type: 'n8n-nodes-base.convertToFile',
+					typeVersion: 1.1,
+					parameters: {
+						operation: 'toBinary',
+						sourceProperty: 'content',
+						binaryPropertyName: 'data',
+						options: { dataIsBase64: true, fileName, mimeType: 'application/pdf' },
+					},
+				},
+				{
+					name: 'Submit',
+					type: ACTION_TYPE,
+					typeVersion: 1,
+					credentials: trioCredentials,
+					parameters: {
+						resource: 'submission',
+						operation: 'create',
+						job: { __rl: true, mode: 'number', value: String(job.Number) },
+						candidateNumber: String(candidates[0].number),
+						binaryPropertyName: 'data',
+						additionalFields: { billRateAmount: 81.25 },
+						options: {},
+					},
+				},
+			],
+			{ 'Make File': { main: [[{ node: 'Submit', type: 'main', index: 0 }]] } },
+			{ inputItems: [{ content: content.toString('base64') }], keepExecution: true },
+		);
+		expect(run.failure).toBeUndefined();
+		expect(run.status).toBe(200);
+		const [submission] = run.items;
+		expect(submission).toEqual(
+			expect.objectContaining({ Status: 'Submitted', JobNumber: job.Number }),
+		);
+		expect(run.execution && workerThatRan(run.execution.id)).toBeGreaterThanOrEqual(0);
+		const file = await call<{
+			filename: string;
+			size: number;
+			sha256: string;
+			contentType: string;
+		}>(sandbox, 'GET', `/_sandbox/submissions/${String(submission.Number)}/file`);
+		expect(file).toEqual(
+			expect.objectContaining({
+				filename: fileName,
+				size: content.length,
+				sha256: createHash('sha256').update(content).digest('hex'),
+			}),
+		);
+	});
+
+	// -------------------------------------------------------------- 9: two workflows, one credential
+
+	let pair: TriggerWorkflow[] = [];
+
+	test('9. two workflows with the same credential never deactivate or replace each other', async () => {
+		pair = [
+			await createTrigger('Pair A (queue)', { events: ['Job Update', 'Per Diem Shift Opened'] }),
+			await createTrigger('Pair B (queue)', { events: ['Job Update', 'Submission Update'] }),
+		];
+		const [a, b] = pair;
+		await activate(a.id);
+		await activate(b.id);
+		const bBefore = await activeOf(b);
+		expect(bBefore).toHaveLength(2);
+		expect(await activeOf(a)).toHaveLength(2);
+
+		await deactivate(a.id);
+		expect(await activeOf(a)).toEqual([]);
+		expect(await activeOf(b)).toEqual(bBefore);
+		await activate(a.id);
+		expect(await activeOf(b)).toEqual(bBefore);
+		expect(await registrationsOf(a)).toHaveLength(2);
+
+		sandbox.clearDeliveries();
+		const job = await openJob();
+		for (const workflow of pair) {
+			const [execution] = await finishedExecutions(workflow, 1);
+			const [item] = itemsOf(await main().getExecution(execution.id));
+			expect(item).toMatchObject({ event: 'Job Update', Number: job.Number });
+		}
+		// Both stay active for the restart tests below.
+	});
+
+	// -------------------------------------------------------------- 7: restart of every process
+
+	test('7. after a restart of every process the active workflows keep receiving, nothing is registered twice, the state survives', async () => {
+		expect(pair).toHaveLength(2);
+		const before = await Promise.all(pair.map((workflow) => registrationsOf(workflow)));
+		const totalBefore = (await registrations()).length;
+		const staticBefore = await Promise.all(
+			pair.map((workflow) =>
+				main().rest<{ staticData?: unknown }>('GET', `/workflows/${workflow.id}`),
+			),
+		);
+
+		const restartStarted = Date.now();
+		const stopped = await stack.stopProcesses();
+		stack = await startQueueStack({
+			tarball,
+			postgres,
+			redis,
+			database: stack.database,
+			createDatabase: false,
+			rootFolder: stack.rootFolder,
+			proxy: stack.proxy,
+			webhookProcesses: 2,
+			workers: WORKERS,
+		});
+		note(
+			`restart of every process: ${(Date.now() - restartStarted) / 1000} s (stops ${JSON.stringify(stopped)} s, start ${JSON.stringify(stack.timings)} s)`,
+		);
+
+		// Give main time to (not) re-register anything, then compare.
+		await sleep(3000);
+		expect((await registrations()).length).toBe(totalBefore);
+		const after = await Promise.all(pair.map((workflow) => registrationsOf(workflow)));
+		expect(after).toEqual(before);
+		const staticAfter = await Promise.all(
+			pair.map((workflow) =>
+				main().rest<{ staticData?: unknown }>('GET', `/workflows/${workflow.id}`),
+			),
+		);
+		expect(staticAfter.map((each) => each.staticData)).toEqual(
+			staticBefore.map((each) => each.staticData),
+		);
+
+		if (probe) {
+			// Nothing called checkExists or create again on start-up.
+			const data = await probeData(probe.id);
+			note(`probe after restart: ${JSON.stringify(data)}`);
+			expect(data).toMatchObject({ checkExists: 1, created: 1 });
+		}
+
+		sandbox.clearDeliveries();
+		const job = await openJob();
+		await sandbox.idle();
+		expect(sandbox.deliveries().map((each) => each.status)).toEqual([200, 200]);
+		for (const workflow of pair) {
+			const executions = await finishedExecutions(workflow, 2);
+			const latest = await main().getExecution(executions[executions.length - 1].id);
+			expect(itemsOf(latest)[0]).toMatchObject({ Number: job.Number });
+		}
+	});
+
+	// -------------------------------------------------------------- 8: WEBHOOK_URL changes
+
+	untilQueueSafe(
+		"8. after n8n's public webhook address changes and everything restarts, the registrations point at the new address and none stays active at the old one",
+		async () => {
+			expect(pair).toHaveLength(2);
+			const oldProxy = stack.proxy;
+			await stack.stopProcesses();
+			stack = await startQueueStack({
+				tarball,
+				postgres,
+				redis,
+				database: stack.database,
+				createDatabase: false,
+				rootFolder: stack.rootFolder,
+				webhookProcesses: 2,
+				workers: WORKERS,
+			});
+			extraStops.push(() => oldProxy.stop());
+			expect(stack.proxy.url).not.toBe(oldProxy.url);
+			for (const workflow of pair) {
+				workflow.url = stack.productionWebhookUrl(workflow.webhookId, 'webhook');
+			}
+			const moved = await pollUntil(
+				async () => (await Promise.all(pair.map((workflow) => activeOf(workflow)))).flat(),
+				(list) =>
+					list.length === 4 &&
+					list.every((registration) => registration.Url.startsWith(stack.proxy.url)),
+				30_000,
+			);
+			if (probe) {
+				// Evidence for the lead: does anything run checkExists/create after the address change?
+				note(`probe after the address change: ${JSON.stringify(await probeData(probe.id))}`);
+			}
+			const stale = (await registrations()).filter(
+				(registration) => registration.IsActive && registration.Url.startsWith(oldProxy.url),
+			);
+			note(
+				`after the address change: ${moved.filter((registration) => registration.Url.startsWith(stack.proxy.url)).length}/4 active registrations at the new address, ${stale.length} still active at the old one`,
+			);
+			expect(stale).toEqual([]);
+			expect(moved.map((registration) => registration.Url.startsWith(stack.proxy.url))).toEqual([
+				true,
+				true,
+				true,
+				true,
+			]);
+			sandbox.clearDeliveries();
+			await openJob();
+			await sandbox.idle();
+			expect(sandbox.deliveries().map((each) => each.status)).toEqual([200, 200]);
+		},
+	);
+
+	test('deactivating every workflow leaves no active registration behind', async () => {
+		for (const workflow of pair) await deactivate(workflow.id).catch(() => undefined);
+		if (probe) await deactivate(probe.id).catch(() => undefined);
+		const active = (await registrations()).filter((registration) => registration.IsActive);
+		expect(active).toEqual([]);
+	});
+
+	// -------------------------------------------------------------- single process on PostgreSQL
+
+	test('regular (single-process) n8n on PostgreSQL: activation, a delivery, a duplicate, deactivation', async () => {
+		const single = await startN8nOnPostgres({ tarball, postgres, database: 'single' });
+		extraStops.push(() => single.stop());
+		const created = await single.createCredential('Trio sandbox (admin)', 'trioVmsApi', {
+			apiKey: sandbox.adminKey,
+			environment: 'custom',
+			baseUrl: sandbox.url,
+		});
+		const webhookId = randomUUID();
+		const workflow = await single.createWorkflow({
+			name: 'Single on PostgreSQL',
+			nodes: [
+				{
+					id: randomUUID(),
+					name: TRIGGER_NAME,
+					type: TRIGGER_TYPE,
+					typeVersion: 1,
+					position: [0, 0],
+					webhookId,
+					parameters: { events: ['Job Update'] },
+					credentials: { trioVmsApi: { id: created.id, name: created.name } },
+				},
+			],
+			connections: {},
+			settings: { executionOrder: 'v1' },
+		});
+		const url = single.productionWebhookUrl(webhookId, 'webhook');
+		await single.activate(workflow.id);
+		const registered = await pollUntil(
+			async () =>
+				(await registrations()).filter(
+					(registration) => registration.IsActive && registration.Url.startsWith(`${url}?`),
+				),
+			(list) => list.length === 1,
+			30_000,
+		);
+		expect(registered).toHaveLength(1);
+		// Static data must be saved before the deliveries; wait for the publication to settle.
+		await pollUntil(
+			() => single.rest<PublicationStatus>('GET', `/workflows/${workflow.id}/publication-status`),
+			(value) => value.status !== 'in_progress',
+			60_000,
+			150,
+		);
+		sandbox.setFaults({ duplicates: 1 });
+		sandbox.clearDeliveries();
+		await openJob();
+		await sandbox.idle();
+		expect(
+			sandbox
+				.deliveries()
+				.filter((each) => each.url.startsWith(`${url}?`))
+				.map((each) => each.status),
+		).toEqual([200, 200]);
+		await single.waitForExecutions(workflow.id, 1, EXECUTION_TIMEOUT_MS);
+		await sleep(2000);
+		expect(await single.listExecutions(workflow.id)).toHaveLength(1);
+		await single.deactivate(workflow.id);
+		const left = await pollUntil(
+			async () =>
+				(await registrations()).filter(
+					(registration) => registration.IsActive && registration.Url.startsWith(`${url}?`),
+				),
+			(list) => list.length === 0,
+			30_000,
+		);
+		expect(left).toEqual([]);
+	});
+});

@@ -1,0 +1,505 @@
+/**
+ * n8n 2.x the way n8n recommends running it in production: PostgreSQL, and queue mode with a
+ * main process (activates workflows, serves the editor and APIs), webhook processes (receive
+ * production webhooks) and workers (run executions), Redis between them.
+ *
+ * A tiny round-robin HTTP proxy stands in for the load balancer in front of the webhook
+ * processes; its address is n8n's public webhook address (WEBHOOK_URL).
+ *
+ * Also: `startN8nOnPostgres` for one regular-mode n8n on PostgreSQL.
+ */
+import { spawn } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as http from 'node:http';
+import * as os from 'node:os';
+import * as path from 'node:path';
+
+import { killGroup, sleep, spawnReaper } from './exec';
+import { ensureN8n } from './install';
+import { freePort, n8nEnv, startN8n } from './n8n';
+import type { N8nInstance } from './n8n';
+import type { Postgres, Redis } from './services';
+
+const READY_TIMEOUT_MS = 120_000;
+const STOP_GRACE_MS = 20_000;
+const LOG_LINES_KEPT = 20_000;
+const ROOT_PREFIX = 'trio-queue-';
+
+// ---------------------------------------------------------------- the load balancer
+
+export interface RoundRobinProxy {
+	/** `http://127.0.0.1:<port>/`: what n8n is told its public webhook address is. */
+	url: string;
+	port: number;
+	/** Backends in turn; requests arriving while there are none are answered 502. */
+	setTargets(targets: string[]): void;
+	/** How many requests each backend received since the last reset, keyed by backend URL. */
+	counts(): Record<string, number>;
+	resetCounts(): void;
+	stop(): Promise<void>;
+}
+
+/**
+ * Forwards each request to the next backend in turn, body and headers as they came (plus the
+ * usual X-Forwarded-* headers), and streams the answer back. 127.0.0.1 only.
+ */
+export async function startRoundRobinProxy(
+	targets: string[] = [],
+	port = 0,
+): Promise<RoundRobinProxy> {
+	let backends = [...targets];
+	let next = 0;
+	let counts: Record<string, number> = {};
+	const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
+	const server = http.createServer((request, response) => {
+		if (backends.length === 0) {
+			response.writeHead(502, { 'content-type': 'text/plain' }).end('no backend');
+			request.resume();
+			return;
+		}
+		const backend = backends[next % backends.length];
+		next = (next + 1) % backends.length;
+		counts[backend] = (counts[backend] ?? 0) + 1;
+		const target = new URL(request.url ?? '/', backend);
+		const upstream = http.request(
+			target,
+			{
+				method: request.method,
+				agent,
+				headers: {
+					...request.headers,
+					host: target.host,
+					'x-forwarded-for': request.socket.remoteAddress ?? '127.0.0.1',
+					'x-forwarded-host': request.headers.host ?? '',
+					'x-forwarded-proto': 'http',
+				},
+			},
+			(answer) => {
+				response.writeHead(answer.statusCode ?? 502, answer.headers);
+				answer.pipe(response);
+			},
+		);
+		upstream.setTimeout(120_000, () => upstream.destroy(new Error('backend timed out')));
+		upstream.on('error', (error) => {
+			if (!response.headersSent) {
+				response.writeHead(502, { 'content-type': 'text/plain' }).end(error.message);
+			} else {
+				response.destroy(error);
+			}
+		});
+		request.pipe(upstream);
+	});
+	await new Promise<void>((resolve, reject) => {
+		server.once('error', reject);
+		server.listen(port, '127.0.0.1', () => resolve());
+	});
+	const address = server.address();
+	const actualPort = typeof address === 'object' && address ? address.port : port;
+	return {
+		url: `http://127.0.0.1:${actualPort}/`,
+		port: actualPort,
+		setTargets: (list) => {
+			backends = [...list];
+			next = 0;
+		},
+		counts: () => ({ ...counts }),
+		resetCounts: () => {
+			counts = {};
+		},
+		stop: async () => {
+			agent.destroy();
+			server.closeAllConnections();
+			await new Promise<void>((resolve) => server.close(() => resolve()));
+		},
+	};
+}
+
+// ---------------------------------------------------------------- environment
+
+/** n8n on the harness's PostgreSQL (password-less: the server trusts loopback). */
+export function postgresEnv(postgres: Postgres, database: string): Record<string, string> {
+	return {
+		DB_TYPE: 'postgresdb',
+		DB_POSTGRESDB_HOST: postgres.host,
+		DB_POSTGRESDB_PORT: String(postgres.port),
+		DB_POSTGRESDB_DATABASE: database,
+		DB_POSTGRESDB_USER: postgres.user,
+		DB_POSTGRESDB_PASSWORD: '',
+		DB_POSTGRESDB_SCHEMA: 'public',
+	};
+}
+
+/** What every process of one queue-mode n8n shares. */
+function queueEnv(
+	postgres: Postgres,
+	database: string,
+	redis: Redis,
+	webhookUrl: string,
+): Record<string, string> {
+	return {
+		...postgresEnv(postgres, database),
+		EXECUTIONS_MODE: 'queue',
+		QUEUE_BULL_REDIS_HOST: redis.host,
+		QUEUE_BULL_REDIS_PORT: String(redis.port),
+		// Binary data must be reachable from every process: 2.41 accepts filesystem (only with a
+		// shared disk), s3 and database in queue mode; database needs nothing else.
+		N8N_DEFAULT_BINARY_DATA_MODE: 'database',
+		// Production webhooks go to the webhook processes only, as behind a real load balancer.
+		N8N_DISABLE_PRODUCTION_MAIN_PROCESS: 'true',
+		WEBHOOK_URL: webhookUrl,
+		N8N_WEBHOOK_URL: webhookUrl,
+		N8N_LOG_LEVEL: process.env.TRIO_N8N_LOG_LEVEL || 'info',
+	};
+}
+
+// ---------------------------------------------------------------- webhook and worker processes
+
+export type QueueRole = 'webhook' | 'worker';
+
+export interface N8nProcess {
+	role: QueueRole;
+	/** The HTTP port: the webhook listener, or the worker's health server. */
+	port: number;
+	/** `http://127.0.0.1:<port>` */
+	baseUrl: string;
+	pid: number;
+	userFolder: string;
+	startSeconds: number;
+	logs(): string;
+	rssBytes(): number;
+	stop(): Promise<void>;
+}
+
+const READY_LINES: Record<QueueRole, string> = {
+	webhook: 'Webhook listener waiting for requests.',
+	worker: 'n8n worker is now ready',
+};
+
+function rssOfGroup(pid: number): number {
+	let total = 0;
+	for (const entry of fs.readdirSync('/proc')) {
+		if (!/^\d+$/.test(entry)) continue;
+		try {
+			const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
+			const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+			// fields[2] is the process group.
+			if (Number(fields[2]) !== pid) continue;
+			const status = fs.readFileSync(`/proc/${entry}/status`, 'utf8');
+			const match = /^VmRSS:\s+(\d+)\s+kB/m.exec(status);
+			if (match) total += Number(match[1]) * 1024;
+		} catch {
+			// Gone meanwhile.
+		}
+	}
+	return total;
+}
+
+/**
+ * Starts `n8n webhook` or `n8n worker` on a user folder that already holds the community
+ * package (copied from the main process's folder). The folder is kept on stop: a restart
+ * reuses it.
+ */
+export async function startQueueProcess(options: {
+	role: QueueRole;
+	userFolder: string;
+	env: Record<string, string>;
+	label?: string;
+}): Promise<N8nProcess> {
+	const { role, userFolder } = options;
+	const install = await ensureN8n('2.x');
+	const port = await freePort();
+	let brokerPort = await freePort();
+	while (brokerPort === port) brokerPort = await freePort();
+	const env: NodeJS.ProcessEnv = {
+		...n8nEnv('2.x', install.nodeVersion, userFolder, port, brokerPort),
+		...options.env,
+	};
+	if (role === 'worker') {
+		// A worker has no editor port; its health server answers /healthz/readiness.
+		env.QUEUE_HEALTH_CHECK_ACTIVE = 'true';
+		env.QUEUE_HEALTH_CHECK_PORT = String(port);
+		env.N8N_WORKER_SERVER_ADDRESS = '127.0.0.1';
+	}
+	const started = Date.now();
+	const child = spawn(install.nodeBinary, [install.n8nBin, role], {
+		cwd: userFolder,
+		env,
+		detached: true,
+		stdio: ['ignore', 'pipe', 'pipe'],
+	});
+	if (child.pid === undefined) throw new Error(`could not spawn n8n ${role}`);
+	const pid = child.pid;
+	spawnReaper(process.pid, pid, []);
+	const label = options.label ?? `${role}:${port}`;
+	const logLines: string[] = [];
+	let sawReady = false;
+	const echo = process.env.TRIO_N8N_ECHO === '1';
+	let partial = '';
+	const onChunk = (data: Buffer) => {
+		const text = partial + data.toString('utf8');
+		const lines = text.split('\n');
+		partial = lines.pop() ?? '';
+		for (const line of lines) {
+			logLines.push(line);
+			if (line.includes(READY_LINES[role])) sawReady = true;
+			if (echo) process.stderr.write(`[n8n ${label}] ${line}\n`);
+		}
+		if (logLines.length > LOG_LINES_KEPT) logLines.splice(0, logLines.length - LOG_LINES_KEPT);
+	};
+	child.stdout?.on('data', onChunk);
+	child.stderr?.on('data', onChunk);
+	let exited: { code: number | null; signal: NodeJS.Signals | null } | undefined;
+	const exitPromise = new Promise<void>((resolve) => {
+		child.on('exit', (code, signal) => {
+			exited = { code, signal };
+			resolve();
+		});
+	});
+	let stopped = false;
+	const stop = async () => {
+		if (stopped) return;
+		stopped = true;
+		if (!exited) {
+			child.kill('SIGTERM');
+			const graceful = await Promise.race([
+				exitPromise.then(() => true),
+				sleep(STOP_GRACE_MS, true).then(() => false),
+			]);
+			if (!graceful) {
+				killGroup(pid, 'SIGKILL');
+				await Promise.race([exitPromise, sleep(5000, true)]);
+			}
+		}
+		killGroup(pid, 'SIGKILL');
+	};
+	const baseUrl = `http://127.0.0.1:${port}`;
+	try {
+		const deadline = Date.now() + READY_TIMEOUT_MS;
+		for (;;) {
+			if (exited) {
+				throw new Error(`n8n ${role} exited during start-up (code ${exited.code})`);
+			}
+			if (Date.now() > deadline) {
+				throw new Error(`n8n ${role} was not ready within ${READY_TIMEOUT_MS / 1000} s`);
+			}
+			if (sawReady) {
+				const ok = await fetch(`${baseUrl}/healthz/readiness`, {
+					signal: AbortSignal.timeout(2000),
+				})
+					.then((response) => response.ok)
+					.catch(() => false);
+				if (ok) break;
+			}
+			await sleep(250);
+		}
+	} catch (error) {
+		await stop();
+		throw new Error(
+			`${(error as Error).message}\n--- last 60 log lines ---\n${logLines.slice(-60).join('\n')}`,
+		);
+	}
+	return {
+		role,
+		port,
+		baseUrl,
+		pid,
+		userFolder,
+		startSeconds: Math.round((Date.now() - started) / 100) / 10,
+		logs: () => logLines.join('\n'),
+		rssBytes: () => (exited ? 0 : rssOfGroup(pid)),
+		stop,
+	};
+}
+
+// ---------------------------------------------------------------- the whole stack
+
+export interface QueueStackOptions {
+	tarball: string | string[];
+	postgres: Postgres;
+	redis: Redis;
+	/** Database for this stack; created when `createDatabase` is true (default). */
+	database: string;
+	createDatabase?: boolean;
+	webhookProcesses?: number;
+	workers?: number;
+	/** Reuse folders (a restart); otherwise a new root folder under os.tmpdir(). */
+	rootFolder?: string;
+	/** Reuse a proxy (same public address); otherwise a new one. */
+	proxy?: RoundRobinProxy;
+	/** Extra environment for every process. */
+	env?: Record<string, string>;
+}
+
+/** Seconds each process took to stop (a process that ignores SIGTERM is killed after 20 s). */
+export interface StopTimings {
+	webhooks: number[];
+	workers: number[];
+	main: number;
+}
+
+export interface QueueStack {
+	main: N8nInstance;
+	webhooks: N8nProcess[];
+	workers: N8nProcess[];
+	proxy: RoundRobinProxy;
+	rootFolder: string;
+	database: string;
+	/** Production URL through the proxy (what the service calls). */
+	productionWebhookUrl(webhookId: string, urlPath: string): string;
+	/** Seconds per process to ready, and the whole stack's wall time. */
+	timings: { total: number; main: number; webhooks: number[]; workers: number[] };
+	/** Every process's log, labelled, for evidence in failures. */
+	logs(): string;
+	rssBytes(): { main: number; webhooks: number[]; workers: number[] };
+	/** Stops every n8n process, keeping folders, database, Redis and the proxy (for a restart). */
+	stopProcesses(): Promise<StopTimings>;
+	/** Stops the processes and the proxy, and removes the folders. Services are the caller's. */
+	stop(): Promise<void>;
+}
+
+export async function startQueueStack(options: QueueStackOptions): Promise<QueueStack> {
+	const started = Date.now();
+	const webhookCount = options.webhookProcesses ?? 2;
+	const workerCount = options.workers ?? 1;
+	const { postgres, redis, database } = options;
+	if (options.createDatabase !== false) await postgres.createDatabase(database);
+	const rootFolder =
+		options.rootFolder ?? fs.mkdtempSync(path.join(os.tmpdir(), `${ROOT_PREFIX}${database}-`));
+	if (!options.rootFolder) {
+		// Removed once the test process is gone, however it ends (groupPid 0: watch only).
+		spawnReaper(process.pid, undefined, [rootFolder]);
+	}
+	const proxy = options.proxy ?? (await startRoundRobinProxy());
+	const shared = { ...queueEnv(postgres, database, redis, proxy.url), ...(options.env ?? {}) };
+	const folderOf = (name: string) => {
+		const folder = path.join(rootFolder, name);
+		fs.mkdirSync(folder, { recursive: true });
+		return folder;
+	};
+
+	// Main first: it runs the database migrations the others expect.
+	const mainInstance = await startN8n({
+		line: '2.x',
+		tarball: fs.existsSync(path.join(rootFolder, 'main', '.n8n', 'nodes', 'node_modules'))
+			? []
+			: options.tarball,
+		userFolder: folderOf('main'),
+		env: shared,
+		readyTimeoutMs: READY_TIMEOUT_MS,
+	});
+	const mainNodes = path.join(rootFolder, 'main', '.n8n', 'nodes');
+	const others: Array<{ role: QueueRole; name: string }> = [
+		...Array.from({ length: webhookCount }, (_, index) => ({
+			role: 'webhook' as const,
+			name: `webhook-${index + 1}`,
+		})),
+		...Array.from({ length: workerCount }, (_, index) => ({
+			role: 'worker' as const,
+			name: `worker-${index + 1}`,
+		})),
+	];
+	const startedOthers: N8nProcess[] = [];
+	try {
+		// Two at a time: on 2 cores, four n8n starting together only slow each other down.
+		for (let index = 0; index < others.length; index += 2) {
+			const batch = others.slice(index, index + 2);
+			const results = await Promise.allSettled(
+				batch.map(async ({ role, name }) => {
+					const folder = folderOf(name);
+					const nodesDir = path.join(folder, '.n8n', 'nodes');
+					if (!fs.existsSync(path.join(nodesDir, 'node_modules'))) {
+						fs.mkdirSync(path.dirname(nodesDir), { recursive: true });
+						fs.cpSync(mainNodes, nodesDir, { recursive: true });
+					}
+					return startQueueProcess({ role, userFolder: folder, env: shared, label: name });
+				}),
+			);
+			for (const result of results) {
+				if (result.status === 'fulfilled') startedOthers.push(result.value);
+			}
+			const failed = results.find((result) => result.status === 'rejected');
+			if (failed) throw (failed as PromiseRejectedResult).reason;
+		}
+	} catch (error) {
+		await Promise.all(startedOthers.map((each) => each.stop()));
+		await mainInstance.stop();
+		if (!options.proxy) await proxy.stop();
+		throw error;
+	}
+	const webhooks = startedOthers.filter((each) => each.role === 'webhook');
+	const workers = startedOthers.filter((each) => each.role === 'worker');
+	proxy.setTargets(webhooks.map((each) => each.baseUrl));
+
+	const productionWebhookUrl = (webhookId: string, urlPath: string) => {
+		const trimmed = urlPath.replace(/^\/+/, '');
+		return webhookId
+			? `${proxy.url}webhook/${webhookId}/${trimmed}`
+			: `${proxy.url}webhook/${trimmed}`;
+	};
+	// The main instance's helpers work unchanged, but its production URL is the proxy's.
+	const main: N8nInstance = { ...mainInstance, productionWebhookUrl };
+
+	const timed = async (stop: () => Promise<void>) => {
+		const begun = Date.now();
+		await stop();
+		return Math.round((Date.now() - begun) / 100) / 10;
+	};
+	const stopProcesses = async (): Promise<StopTimings> => {
+		const [webhookTimes, workerTimes] = await Promise.all([
+			Promise.all(webhooks.map((each) => timed(each.stop))),
+			Promise.all(workers.map((each) => timed(each.stop))),
+		]);
+		const mainTime = await timed(mainInstance.stop);
+		return { webhooks: webhookTimes, workers: workerTimes, main: mainTime };
+	};
+	return {
+		main,
+		webhooks,
+		workers,
+		proxy,
+		rootFolder,
+		database,
+		productionWebhookUrl,
+		timings: {
+			total: Math.round((Date.now() - started) / 100) / 10,
+			main: mainInstance.startSeconds,
+			webhooks: webhooks.map((each) => each.startSeconds),
+			workers: workers.map((each) => each.startSeconds),
+		},
+		logs: () =>
+			[
+				`===== main =====\n${mainInstance.logs()}`,
+				...webhooks.map((each, index) => `===== webhook-${index + 1} =====\n${each.logs()}`),
+				...workers.map((each, index) => `===== worker-${index + 1} =====\n${each.logs()}`),
+			].join('\n'),
+		rssBytes: () => ({
+			main: mainInstance.rssBytes(),
+			webhooks: webhooks.map((each) => each.rssBytes()),
+			workers: workers.map((each) => each.rssBytes()),
+		}),
+		stopProcesses,
+		stop: async () => {
+			await stopProcesses();
+			await proxy.stop();
+			fs.rmSync(rootFolder, { recursive: true, force: true });
+		},
+	};
+}
+
+/** One regular-mode n8n 2.x whose database is the harness's PostgreSQL. */
+export async function startN8nOnPostgres(options: {
+	tarball: string | string[];
+	postgres: Postgres;
+	database: string;
+	userFolder?: string;
+	createDatabase?: boolean;
+	env?: Record<string, string>;
+}): Promise<N8nInstance> {
+	if (options.createDatabase !== false) await options.postgres.createDatabase(options.database);
+	return startN8n({
+		line: '2.x',
+		tarball: options.tarball,
+		userFolder: options.userFolder,
+		env: { ...postgresEnv(options.postgres, options.database), ...(options.env ?? {}) },
+	});
+}
