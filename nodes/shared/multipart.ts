@@ -28,9 +28,17 @@ function isFilePart(part: MultipartPart): part is FilePart {
 	return (part as FilePart).data !== undefined;
 }
 
-/** Quotes and line breaks would end the header early; browsers percent-encode them too. */
+/**
+ * Quotes and line breaks would end the header early; browsers percent-encode them too. A
+ * backslash is an escape character inside a quoted string for many parsers (busboy among them),
+ * so it is encoded as well.
+ */
 function headerValue(value: string): string {
-	return value.replace(/\r/g, '%0D').replace(/\n/g, '%0A').replace(/"/g, '%22');
+	return value
+		.replace(/\r/g, '%0D')
+		.replace(/\n/g, '%0A')
+		.replace(/"/g, '%22')
+		.replace(/\\/g, '%5C');
 }
 
 export function encodeMultipart(

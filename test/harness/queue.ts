@@ -50,7 +50,10 @@ export async function startRoundRobinProxy(
 	let backends = [...targets];
 	let next = 0;
 	let counts: Record<string, number> = {};
-	const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
+	// A fresh connection per request: with keep-alive, n8n closing an idle socket just as the proxy
+	// reuses it turns into a spurious 502 (seen once in 200 deliveries), which no load balancer
+	// would pass on for a request it never got to send.
+	const agent = new http.Agent({ keepAlive: false, maxSockets: 64 });
 	const server = http.createServer((request, response) => {
 		if (backends.length === 0) {
 			response.writeHead(502, { 'content-type': 'text/plain' }).end('no backend');
