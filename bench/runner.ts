@@ -59,7 +59,7 @@ export interface RunOptions {
 }
 
 /** One measured run. */
-export interface Sample {
+interface Sample {
 	ms: number;
 	/** Peak of V8 heap used + external memory during the run, above its value at the start (bytes). */
 	peakBytes: number;
@@ -74,7 +74,7 @@ export interface Summary {
 	spread: number;
 }
 
-export interface SideResult {
+interface SideResult {
 	ms: Summary;
 	peakBytes: Summary;
 	samples: Sample[];
@@ -159,7 +159,7 @@ async function sampleOf<T>(
 	return measured;
 }
 
-export function summarize(values: number[]): Summary {
+function summarize(values: number[]): Summary {
 	const sorted = [...values].sort((a, b) => a - b);
 	const middle = Math.floor(sorted.length / 2);
 	const median = sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;

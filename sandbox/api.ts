@@ -29,7 +29,7 @@ export interface ApiRoute {
  * without offset is read as UTC too, never as the sandbox machine's local time. An empty value
  * binds to "not given", as ASP.NET binds an empty query value of a nullable date.
  */
-export function parseModifiedDate(query: URLSearchParams): Date | undefined {
+function parseModifiedDate(query: URLSearchParams): Date | undefined {
 	const raw = query.get('modifiedDate')?.trim();
 	if (!raw) return undefined;
 	if (isIsoDate(raw)) return new Date(`${raw}T00:00:00Z`);

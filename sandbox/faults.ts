@@ -10,7 +10,7 @@ import { Rng } from './random';
 
 const answerStatus = z.number().int().min(400).max(599);
 
-export const endpointFaultSchema = z
+const endpointFaultSchema = z
 	.object({
 		/** Added before anything else happens to the request. */
 		latencyMs: z.number().int().min(0).max(120_000).optional(),

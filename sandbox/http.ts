@@ -88,7 +88,7 @@ export function notFound(detail: string, field?: string): HttpError {
 }
 
 /** `stateLicenses[0].state`, the way ASP.NET names a nested field. */
-export function fieldPath(path: ReadonlyArray<string | number>, prefix = ''): string {
+function fieldPath(path: ReadonlyArray<string | number>, prefix = ''): string {
 	let result = prefix;
 	for (const part of path) {
 		result += typeof part === 'number' ? `[${part}]` : result ? `.${part}` : part;
@@ -162,9 +162,9 @@ export function send(res: ServerResponse, result: Result): void {
 
 // ---------------------------------------------------------------- request bodies
 
-export const JSON_BODY_LIMIT = 1_048_576;
+const JSON_BODY_LIMIT = 1_048_576;
 
-export function readBody(req: IncomingMessage, limit = JSON_BODY_LIMIT): Promise<Buffer> {
+function readBody(req: IncomingMessage, limit = JSON_BODY_LIMIT): Promise<Buffer> {
 	return new Promise((resolve, reject) => {
 		const chunks: Buffer[] = [];
 		let size = 0;
@@ -194,7 +194,7 @@ function isJsonMediaType(type: string): boolean {
 	);
 }
 
-export function parseJson(text: string): unknown {
+function parseJson(text: string): unknown {
 	try {
 		return JSON.parse(text);
 	} catch (error) {
@@ -303,8 +303,6 @@ function safeDecode(value: string): string {
 }
 
 // ---------------------------------------------------------------- handlers
-
-export type KeyKind = 'admin' | 'agency';
 
 export interface RequestContext {
 	req: IncomingMessage;

@@ -14,7 +14,7 @@ import { PROFILE_FILE_EXTENSIONS, PROFILE_FILE_MAX_BYTES } from '../nodes/shared
 import { fieldMessage, HttpError, mediaType, validationError, zodErrors } from './http';
 import type { ProfileFileInfo } from './types';
 
-export const FILE_FIELD = 'CandidateProfileFile';
+const FILE_FIELD = 'CandidateProfileFile';
 const INTEGER_FIELDS = ['JobNumber', 'CandidateNumber'] as const;
 const TEXT_FIELDS = [
 	'BestContactDescription',

@@ -53,9 +53,9 @@ export const FIRST_JOB_NUMBER = 100_001;
 export const FIRST_CANDIDATE_NUMBER = 5_001;
 export const FIRST_SUBMISSION_NUMBER = 90_001;
 export const FIRST_SHIFT_NUMBER = 700_001;
-export const SEEDED_CANDIDATES = 50;
-export const SEEDED_SUBMISSIONS = 40;
-export const SEEDED_SHIFTS = 8;
+const SEEDED_CANDIDATES = 50;
+const SEEDED_SUBMISSIONS = 40;
+const SEEDED_SHIFTS = 8;
 
 const STATE_NAMES = new Map(US_STATES.map((state) => [state.abbreviation, state.name]));
 const LOCUMS_JOB_TYPE: JobTypeInfo = { label: 'Locums', code: 6 };

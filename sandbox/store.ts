@@ -40,7 +40,7 @@ import type {
 	SubmissionRecord,
 } from './types';
 
-export type Emit = (event: TrioEventName, payload: unknown) => void;
+type Emit = (event: TrioEventName, payload: unknown) => void;
 
 /**
  * The sandbox's withdraw reasons: the standard list plus one reason of its own, so a test can
@@ -53,11 +53,7 @@ export const SANDBOX_WITHDRAW_REASONS: readonly string[] = [
 ];
 
 /** Statuses the facility (scenario API) may set; the agency's own outcomes go through the API. */
-export const FACILITY_STATUSES: readonly SubmissionStatus[] = [
-	'Under Review',
-	'Offered',
-	'Rejected',
-];
+const FACILITY_STATUSES: readonly SubmissionStatus[] = ['Under Review', 'Offered', 'Rejected'];
 
 const JOB_FIELDS = new Set(Object.keys(jobSchema.shape));
 /** Fields a PATCH may not touch, and what to use instead. */

@@ -37,7 +37,7 @@ export class Clock {
 	}
 }
 
-export const DAY_MS = 86_400_000;
+const DAY_MS = 86_400_000;
 
 export function startOfUtcDay(date: Date): Date {
 	return new Date(Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), date.getUTCDate()));

@@ -8,7 +8,7 @@ export interface JobRecord {
 	currentOpenPositions: number;
 }
 
-export interface CandidateStateLicenseRecord {
+interface CandidateStateLicenseRecord {
 	state: string;
 	isCompact: boolean | null;
 	expirationDate: string | null;
@@ -47,8 +47,7 @@ export interface SubmissionRecord {
 	confirmationSignedUtc: string | null;
 }
 
-export const SHIFT_STATUSES = ['Open', 'Assigned', 'Confirmed', 'Cancelled', 'Removed'] as const;
-export type ShiftStatus = (typeof SHIFT_STATUSES)[number];
+export type ShiftStatus = 'Open' | 'Assigned' | 'Confirmed' | 'Cancelled' | 'Removed';
 
 export interface ShiftRecord {
 	Id: string;

@@ -13,11 +13,11 @@ import { runNode, trioCredentials } from '../../test/engine/engine';
 import { benchmarkCase, type BenchmarkDefinition } from '../runner';
 import { callJson, expectSuccess, nodeExecutionTime } from '../support';
 
-export const PDF_BYTES = 2_400_000;
+const PDF_BYTES = 2_400_000;
 const FILE_NAME = 'Jane Doe RN.pdf';
 
 /** A PDF-shaped file of exactly `size` bytes: header, one stream of incompressible bytes, trailer. */
-export function makePdf(size: number): Buffer {
+function makePdf(size: number): Buffer {
 	const head = Buffer.from(
 		'%PDF-1.7\n%\xe2\xe3\xcf\xd3\n1 0 obj\n<< /Type /Catalog >>\nendobj\n2 0 obj\n<< /Filter /FlateDecode >>\nstream\n',
 		'latin1',

@@ -19,12 +19,12 @@ import { pollTrigger, type PollResult } from '../../test/engine/poll';
 import { benchmarkCase, type BenchContext, type BenchmarkDefinition } from '../runner';
 
 /** Bytes of the node's static data as n8n stores it (JSON). */
-export function stateBytes(staticData: IDataObject): number {
+function stateBytes(staticData: IDataObject): number {
 	return Buffer.byteLength(JSON.stringify(staticData));
 }
 
 /** The stored state for `count` jobs modified over six weeks, with counts and both statuses. */
-export function syntheticStateBytes(count: number): number {
+function syntheticStateBytes(count: number): number {
 	const start = Date.parse('2026-01-15T00:00:00Z');
 	const items = Array.from({ length: count }, (_, index) => ({
 		Number: 100_001 + index,

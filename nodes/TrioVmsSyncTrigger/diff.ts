@@ -23,9 +23,9 @@ import {
 } from './state';
 
 export const JOB_CHANGES = ['opened', 'updated', 'closed', 'openPositionsChanged'] as const;
-export type JobChangeType = (typeof JOB_CHANGES)[number];
+type JobChangeType = (typeof JOB_CHANGES)[number];
 export const SUBMISSION_CHANGES = ['created', 'statusChanged'] as const;
-export type SubmissionChangeType = (typeof SUBMISSION_CHANGES)[number];
+type SubmissionChangeType = (typeof SUBMISSION_CHANGES)[number];
 
 /** A full list every 10 polls: at n8n's default of one poll a minute, counts are ≤ 10 min old. */
 export const DEFAULT_FULL_LIST_EVERY = 10;

@@ -20,10 +20,10 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { stampMs } from './records';
 
-export const STATE_VERSION = 1;
+const STATE_VERSION = 1;
 
 /** Records kept at most; beyond it the least recently modified are forgotten. */
-export const MAX_ENTRIES = 100_000;
+const MAX_ENTRIES = 100_000;
 
 export type WatchKind = 'jobs' | 'submissions';
 
@@ -112,7 +112,7 @@ export interface Codec<Entry> {
 }
 
 export const JOB_CODEC: Codec<JobEntry> = { encode: encodeJob, decode: decodeJob };
-export const SUBMISSION_CODEC: Codec<SubmissionEntry> = {
+const SUBMISSION_CODEC: Codec<SubmissionEntry> = {
 	encode: encodeSubmission,
 	decode: decodeSubmission,
 };

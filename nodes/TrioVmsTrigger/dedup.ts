@@ -15,7 +15,7 @@ import { createHash } from 'node:crypto';
 export const DEFAULT_WINDOW = 100;
 export const MAX_WINDOW = 10_000;
 /** How many trigger nodes (per scope) are remembered at once; the least recently used go first. */
-export const MAX_NODES = 1_000;
+const MAX_NODES = 1_000;
 
 /** JSON with object keys sorted, so that key order does not make two equal payloads differ. */
 export function stableStringify(value: unknown): string {

@@ -79,7 +79,7 @@ export function readJsonBody(input: {
 
 // ------------------------------------------------------------------ items
 
-export interface ValidationNote {
+interface ValidationNote {
 	valid: false;
 	issues: string[];
 }

@@ -28,7 +28,7 @@ import { encodeMultipart, type MultipartPart } from './multipart';
 export type TrioFunctions =
 	IExecuteFunctions | ILoadOptionsFunctions | IHookFunctions | IWebhookFunctions | IPollFunctions;
 
-export type QueryValue = string | number | boolean | undefined;
+type QueryValue = string | number | boolean | undefined;
 
 export interface TrioRequest {
 	method: 'GET' | 'POST';
@@ -119,7 +119,7 @@ interface RawResponse {
  * The largest answer read. The biggest the service sends is the whole job list (about 17 MB at
  * 10,000 jobs); anything far beyond is not an answer to keep in n8n's memory.
  */
-export const MAX_RESPONSE_BYTES = 256 * 1024 * 1024;
+const MAX_RESPONSE_BYTES = 256 * 1024 * 1024;
 
 /** The client's own failures, shaped like the network errors the rest of the transport reads. */
 class TransportLimitError extends Error {

@@ -27,12 +27,12 @@ export { REPO_ROOT };
 
 export const CREDENTIAL_NAME = 'Trio VMS account';
 export const CREDENTIAL_TYPE = 'trioVmsApi';
-export const PACKAGE_NAME = 'n8n-nodes-trio-vms';
+const PACKAGE_NAME = 'n8n-nodes-trio-vms';
 export const ACTION_NODE_TYPE = `${PACKAGE_NAME}.trioVms`;
 export const TRIGGER_NODE_TYPE = `${PACKAGE_NAME}.trioVmsTrigger`;
-export const SYNC_TRIGGER_NODE_TYPE = `${PACKAGE_NAME}.trioVmsSyncTrigger`;
+const SYNC_TRIGGER_NODE_TYPE = `${PACKAGE_NAME}.trioVmsSyncTrigger`;
 export const DEFAULT_SANDBOX_PORT = 4010;
-export const EXAMPLES_DIR = path.join(REPO_ROOT, 'examples');
+const EXAMPLES_DIR = path.join(REPO_ROOT, 'examples');
 /** Copied into n8n's file folder so the spreadsheet example runs as it comes. */
 const SAMPLE_DATA_DIR = path.join(EXAMPLES_DIR, 'sample-data');
 /** Where the examples expect n8n's file folder (n8n's Docker image); replaced by the demo's. */
@@ -44,7 +44,7 @@ const STATE_FILE = 'demo-state.json';
  * a workflow whose nodes lack a required credential. So the demo adds one workflow of its own
  * that n8n will publish: the trigger alone, listening for every event, so each curl shows a run.
  */
-export const DEMO_WORKFLOW_FILE = '(made by the demo)';
+const DEMO_WORKFLOW_FILE = '(made by the demo)';
 export const DEMO_WORKFLOW_NAME = 'Trio VMS demo: every event from the sandbox';
 const LOCK_FILE = 'demo.lock';
 
@@ -70,7 +70,7 @@ export interface StackOptions {
 	log: (line: string) => void;
 }
 
-export interface ImportedWorkflow {
+interface ImportedWorkflow {
 	id: string;
 	name: string;
 	file: string;
@@ -82,7 +82,7 @@ export interface ImportedWorkflow {
 	activationError?: string;
 }
 
-export interface Timings {
+interface Timings {
 	buildSeconds?: number;
 	packSeconds: number;
 	n8nInstallSeconds: number;
@@ -121,7 +121,7 @@ interface DemoState {
 
 const seconds = (since: number) => Math.round((Date.now() - since) / 100) / 10;
 
-export function portIsFree(port: number, host = '127.0.0.1'): Promise<boolean> {
+function portIsFree(port: number, host = '127.0.0.1'): Promise<boolean> {
 	return new Promise((resolve) => {
 		const server = net.createServer();
 		server.unref();
@@ -235,7 +235,7 @@ function lockFolder(userFolder: string, cleanup: Cleanup): void {
  * Every examples/*.json with the Trio credential put on each Trio node and the Docker file
  * folder the examples name replaced by the demo's (`filesDir`).
  */
-export function loadExamples(
+function loadExamples(
 	credential: { id: string; name: string },
 	filesDir: string,
 ): Array<{ file: string; json: WorkflowJson; sha256: string } | { file: string; error: string }> {

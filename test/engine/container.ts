@@ -21,7 +21,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-export type BinaryDataMode = 'filesystem' | 'default';
+type BinaryDataMode = 'filesystem' | 'default';
 
 export interface EngineEnvironment {
 	/** Temporary n8n user folder: its settings file, and binary data in filesystem mode. */

@@ -44,10 +44,8 @@ import { CredentialTypeRegistry, TestCredentialsHelper } from './credentials-hel
 import { EngineNodeTypes } from './node-types';
 import type { BinarySourceFile } from './test-nodes';
 
-export { TestCredentialsHelper, CredentialTypeRegistry } from './credentials-helper';
-export { EngineNodeTypes, PACKAGE_NAME } from './node-types';
-export type { BinarySourceFile } from './test-nodes';
-export type { ProbePart, ProbeRequest } from './transport-probe.node';
+export { TestCredentialsHelper } from './credentials-helper';
+export type { ProbeRequest } from './transport-probe.node';
 
 /** The node types every run uses; tests may add their own with `engineNodeTypes.register`. */
 export const engineNodeTypes = new EngineNodeTypes();

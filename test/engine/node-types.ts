@@ -9,7 +9,7 @@ import { UnexpectedError } from 'n8n-workflow';
 import { TestBinarySource, TestCollect, TestStart } from './test-nodes';
 import { TestTransportProbe } from './transport-probe.node';
 
-export const PACKAGE_NAME = 'n8n-nodes-trio-vms';
+const PACKAGE_NAME = 'n8n-nodes-trio-vms';
 
 type NodeTypeLoader = () => INodeType | IVersionedNodeType;
 

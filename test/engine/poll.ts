@@ -40,7 +40,7 @@ import { buildAdditionalData, completeNode, credentialsHelperFor, engineNodeType
  * workflow is published, as a check (the executor's testing mode: its result is emitted, but
  * nothing is saved when it returns nothing). 'manual': Fetch Test Event in the editor.
  */
-export type PollMode = 'trigger' | 'activation' | 'manual';
+type PollMode = 'trigger' | 'activation' | 'manual';
 
 export interface PollTriggerOptions {
 	/** Default 'trioVmsSyncTrigger'. */

@@ -32,7 +32,7 @@ import {
 } from '../../nodes/shared/transport';
 import { readJsonParameter } from './test-nodes';
 
-export type ProbePart =
+type ProbePart =
 	| { name: string; value: string }
 	| { name: string; fileName: string; contentType: string; base64: string }
 	| { name: string; binaryProperty: string };

@@ -63,7 +63,7 @@ export interface TriggerHooksOptions {
 	webhookId?: string;
 }
 
-export interface HookCallOptions {
+interface HookCallOptions {
 	target?: WebhookTarget;
 	/**
 	 * For production: why n8n activates ('activate', 'update', 'init' at start-up,
@@ -72,7 +72,7 @@ export interface HookCallOptions {
 	activation?: WorkflowActivateMode;
 }
 
-export interface DeliveryRequest {
+interface DeliveryRequest {
 	target?: WebhookTarget;
 	query?: IDataObject;
 	/** The body: a string is sent as it is, anything else as JSON. */
@@ -91,7 +91,7 @@ export interface DeliveryRequest {
 	staticData?: IDataObject;
 }
 
-export interface Delivery {
+interface Delivery {
 	/** The status the node answered with; undefined when it left the answer to n8n. */
 	status: number | undefined;
 	/** The body the node answered with (what it passed to json/send/end). */

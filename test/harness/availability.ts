@@ -29,7 +29,7 @@ export function banner(text: string[]): string {
 }
 
 /** Reads what globalSetup decided; an unset variable means everything may run. */
-export function unavailableReason(line: N8nLine): string | undefined {
+function unavailableReason(line: N8nLine): string | undefined {
 	const raw = process.env[UNAVAILABLE_ENV];
 	if (!raw) return undefined;
 	return (JSON.parse(raw) as Partial<Record<N8nLine, string>>)[line];

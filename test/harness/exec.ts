@@ -105,7 +105,7 @@ export function killGroup(pid: number | undefined, signal: NodeJS.Signals): void
 	}
 }
 
-export function tail(text: string, lines: number): string {
+function tail(text: string, lines: number): string {
 	return text.split('\n').slice(-lines).join('\n');
 }
 

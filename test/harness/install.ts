@@ -372,20 +372,3 @@ function readInstalledVersion(dir: string): string {
 	) as { version: string };
 	return pkg.version;
 }
-
-/** True when the line is installed and complete, so no registry is needed to run it. */
-export function isCached(line: N8nLine): boolean {
-	const folder = path.join(VERSIONS_DIR, line);
-	const hash = hashFiles(
-		[path.join(folder, 'package.json'), path.join(folder, 'package-lock.json')],
-		RECIPE,
-	);
-	if (!readMarker(path.join(cacheRoot(), `n8n-${line}-${hash}`))) return false;
-	if (line === '1.x') return true;
-	const nodeFolder = path.join(VERSIONS_DIR, 'node24');
-	const nodeHash = hashFiles(
-		[path.join(nodeFolder, 'package.json'), path.join(nodeFolder, 'package-lock.json')],
-		RECIPE,
-	);
-	return readMarker(path.join(cacheRoot(), `node24-${nodeHash}`)) !== undefined;
-}

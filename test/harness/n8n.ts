@@ -25,7 +25,7 @@ export interface StartN8nOptions {
 	readyTimeoutMs?: number;
 }
 
-export interface Owner {
+interface Owner {
 	email: string;
 	password: string;
 }
@@ -45,7 +45,7 @@ export interface WorkflowRecord extends WorkflowJson {
 	active: boolean;
 }
 
-export interface CredentialRecord {
+interface CredentialRecord {
 	id: string;
 	name: string;
 	type: string;
@@ -235,7 +235,7 @@ export async function freePort(): Promise<number> {
 }
 
 /** The parent's n8n/DB settings must not leak into a test instance. */
-export function baseEnv(): NodeJS.ProcessEnv {
+function baseEnv(): NodeJS.ProcessEnv {
 	const env: NodeJS.ProcessEnv = {};
 	for (const [key, value] of Object.entries(process.env)) {
 		if (/^(N8N_|DB_|EXECUTIONS_|QUEUE_|WEBHOOK_URL$|JEST_|GENERIC_TIMEZONE$)/.test(key)) continue;
@@ -334,7 +334,7 @@ function descendants(rootPid: number): number[] {
 }
 
 /** A non-2xx answer; `status` and `body` let tests assert on n8n's refusals. */
-export class HttpError extends Error {
+class HttpError extends Error {
 	constructor(
 		message: string,
 		readonly status: number,

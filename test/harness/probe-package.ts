@@ -11,7 +11,7 @@ import { packFolder } from './pack';
  * with the count it read and its pid, then increments the count. It shows, in a real n8n,
  * where trigger methods run and how static data travels between processes.
  */
-export const PROBE_PACKAGE = 'n8n-nodes-harness-probe';
+const PROBE_PACKAGE = 'n8n-nodes-harness-probe';
 export const PROBE_NODE_TYPE = `${PROBE_PACKAGE}.staticProbe`;
 
 export interface ProbeStaticData {

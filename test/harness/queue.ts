@@ -27,7 +27,7 @@ const ROOT_PREFIX = 'trio-queue-';
 
 // ---------------------------------------------------------------- the load balancer
 
-export interface RoundRobinProxy {
+interface RoundRobinProxy {
 	/** `http://127.0.0.1:<port>/`: what n8n is told its public webhook address is. */
 	url: string;
 	port: number;
@@ -43,10 +43,7 @@ export interface RoundRobinProxy {
  * Forwards each request to the next backend in turn, body and headers as they came (plus the
  * usual X-Forwarded-* headers), and streams the answer back. 127.0.0.1 only.
  */
-export async function startRoundRobinProxy(
-	targets: string[] = [],
-	port = 0,
-): Promise<RoundRobinProxy> {
+async function startRoundRobinProxy(targets: string[] = [], port = 0): Promise<RoundRobinProxy> {
 	let backends = [...targets];
 	let next = 0;
 	let counts: Record<string, number> = {};
@@ -120,7 +117,7 @@ export async function startRoundRobinProxy(
 // ---------------------------------------------------------------- environment
 
 /** n8n on the harness's PostgreSQL (password-less: the server trusts loopback). */
-export function postgresEnv(postgres: Postgres, database: string): Record<string, string> {
+function postgresEnv(postgres: Postgres, database: string): Record<string, string> {
 	return {
 		DB_TYPE: 'postgresdb',
 		DB_POSTGRESDB_HOST: postgres.host,
@@ -157,9 +154,9 @@ function queueEnv(
 
 // ---------------------------------------------------------------- webhook and worker processes
 
-export type QueueRole = 'webhook' | 'worker';
+type QueueRole = 'webhook' | 'worker';
 
-export interface N8nProcess {
+interface N8nProcess {
 	role: QueueRole;
 	/** The HTTP port: the webhook listener, or the worker's health server. */
 	port: number;
@@ -202,7 +199,7 @@ function rssOfGroup(pid: number): number {
  * package (copied from the main process's folder). The folder is kept on stop: a restart
  * reuses it.
  */
-export async function startQueueProcess(options: {
+async function startQueueProcess(options: {
 	role: QueueRole;
 	userFolder: string;
 	env: Record<string, string>;
@@ -334,7 +331,7 @@ export interface QueueStackOptions {
 }
 
 /** Seconds each process took to stop (a process that ignores SIGTERM is killed after 20 s). */
-export interface StopTimings {
+interface StopTimings {
 	webhooks: number[];
 	workers: number[];
 	main: number;

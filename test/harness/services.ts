@@ -22,7 +22,7 @@ const READY_TIMEOUT_MS = 60_000;
 const STOP_GRACE_MS = 15_000;
 const APT_TIMEOUT_MS = 10 * 60_000;
 
-export interface RunningService {
+interface RunningService {
 	name: 'postgres' | 'redis';
 	port: number;
 	pid: number;
@@ -102,7 +102,7 @@ function which(binary: string): string | undefined {
 	return result.status === 0 && found ? found : undefined;
 }
 
-export async function ensurePostgresBinaries(): Promise<string> {
+async function ensurePostgresBinaries(): Promise<string> {
 	let dir = postgresBinDir();
 	if (!dir) {
 		await aptInstall(['postgresql']);
@@ -113,7 +113,7 @@ export async function ensurePostgresBinaries(): Promise<string> {
 	return dir;
 }
 
-export async function ensureRedisBinary(): Promise<string> {
+async function ensureRedisBinary(): Promise<string> {
 	let binary = which('redis-server');
 	if (!binary) {
 		await aptInstall(['redis-server']);

@@ -4,7 +4,7 @@
  */
 import busboy from 'busboy';
 
-export interface ParsedFile {
+interface ParsedFile {
 	name: string;
 	fileName: string;
 	mimeType: string;

@@ -3,7 +3,7 @@ import type { TrioEventName } from '../../nodes/shared/events';
 
 const named = (Id: string | null, Name: string | null) => ({ Id, Name });
 
-export const job = {
+const job = {
 	Number: 1001,
 	Title: 'RN - ICU',
 	JobStatus: 'Open',
@@ -57,7 +57,7 @@ export const job = {
 	ModifiedDateUtc: '2026-02-01T10:00:00Z',
 };
 
-export const submission = {
+const submission = {
 	Number: 55,
 	Status: 'Offered',
 	StatusCode: 3,

@@ -71,7 +71,7 @@ const EXPECTED_CONTENT: Record<ProfileFileExtension, string> = {
 };
 
 /** The name without any folder part ("C:\\Users\\jane\\cv.pdf" or "/tmp/cv.pdf" give "cv.pdf"). */
-export function baseName(fileName: string): string {
+function baseName(fileName: string): string {
 	return fileName.trim().split(/[\\/]/).pop() ?? '';
 }
 
@@ -83,9 +83,7 @@ export function extensionOf(fileName: string | undefined): string | undefined {
 	return base.slice(dot + 1).toLowerCase();
 }
 
-export function isAllowedExtension(
-	extension: string | undefined,
-): extension is ProfileFileExtension {
+function isAllowedExtension(extension: string | undefined): extension is ProfileFileExtension {
 	return !!extension && (PROFILE_FILE_EXTENSIONS as readonly string[]).includes(extension);
 }
 
@@ -124,7 +122,7 @@ export function detectKind(data: Buffer): DetectedKind {
 }
 
 /** Whether the content matches the extension (the rule for each format is in EXPECTED_CONTENT). */
-export function contentMatches(extension: ProfileFileExtension, data: Buffer): boolean {
+function contentMatches(extension: ProfileFileExtension, data: Buffer): boolean {
 	switch (extension) {
 		case 'pdf':
 			return isPdf(data);

@@ -47,7 +47,7 @@ function wrappedList(response: IDataObject): unknown[] | undefined {
 }
 
 /** The candidate's number, whatever the letter case of its name; undefined when missing. */
-export function candidateNumber(candidate: IDataObject): number | undefined {
+function candidateNumber(candidate: IDataObject): number | undefined {
 	const key = Object.keys(candidate).find((name) => name.toLowerCase() === 'number');
 	const value = key === undefined ? undefined : Number(candidate[key]);
 	return value !== undefined && Number.isInteger(value) && value > 0 ? value : undefined;
