@@ -91,12 +91,14 @@ export class TrioVmsApi implements ICredentialType {
 
 	/**
 	 * A candidate lookup for an address that cannot exist: the cheapest call every key may make,
-	 * answered with an empty list. The base URL rule is the one in nodes/shared/credentials.ts.
+	 * answered with an empty list. The base URL rule is the one in nodes/shared/credentials.ts:
+	 * a Custom URL over plain http:// to any host but this machine is replaced by an address under
+	 * .invalid (RFC 6761: never resolves), so the key is not sent in clear and the error names why.
 	 */
 	test: ICredentialTestRequest = {
 		request: {
 			baseURL:
-				'={{ $credentials.environment === "custom" ? String($credentials.baseUrl).trim().replace(/\\/+$/, "").replace(/\\/api\\/v3$/i, "") : ($credentials.environment === "uat" ? "https://api-uat.triovms.com/" : "https://api.triovms.com/") + encodeURIComponent(String($credentials.tenant || "ahsa").trim().replace(/^\\/+|\\/+$/g, "")) }}',
+				'={{ $credentials.environment === "custom" ? (/^http:\\/\\//i.test(String($credentials.baseUrl).trim()) && !/^http:\\/\\/(localhost|127(\\.\\d{1,3}){3}|\\[::1\\])(:\\d+)?(\\/|$)/i.test(String($credentials.baseUrl).trim()) ? "https://plain-http-is-allowed-only-for-localhost.invalid" : String($credentials.baseUrl).trim().replace(/\\/+$/, "").replace(/\\/api\\/v3$/i, "")) : ($credentials.environment === "uat" ? "https://api-uat.triovms.com/" : "https://api.triovms.com/") + encodeURIComponent(String($credentials.tenant || "ahsa").trim().replace(/^\\/+|\\/+$/g, "")) }}',
 			url: '/api/v3/candidates',
 			qs: { email: 'n8n-credential-test@example.invalid' },
 			method: 'GET',
