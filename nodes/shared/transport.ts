@@ -169,8 +169,22 @@ async function readBody(body: unknown, maxBytes: number, deadline: number): Prom
 			}
 			chunks.push(buffer);
 		});
-		body.on('end', () => resolve(Buffer.concat(chunks, size)));
-		body.on('close', () => resolve(Buffer.concat(chunks, size)));
+		let ended = false;
+		body.on('end', () => {
+			ended = true;
+			resolve(Buffer.concat(chunks, size));
+		});
+		// Closed before its end: the answer was cut short, which is a broken connection, never
+		// half a body to parse.
+		body.on('close', () => {
+			if (!ended) {
+				reject(
+					Object.assign(new Error('the connection closed before the answer was complete'), {
+						code: 'ECONNRESET',
+					}),
+				);
+			}
+		});
 		body.on('error', reject);
 	});
 	const read = beforeDeadline(reading, deadline);

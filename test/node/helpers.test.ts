@@ -147,6 +147,10 @@ describe('profile file checks', () => {
 		expect(checkProfileFile({ data: utf16, fileName: 'cv.txt' }).extension).toBe('txt');
 		const late = Buffer.concat([Buffer.alloc(300, 0x20), PDF]);
 		expect(checkProfileFile({ data: late, fileName: 'cv.pdf' }).extension).toBe('pdf');
+		const zipHoldingPdf = Buffer.concat([wordZip(['report.pdf']), PDF]);
+		expect(() => checkProfileFile({ data: zipHoldingPdf, fileName: 'cv.pdf' })).toThrow(
+			/ZIP archive/,
+		);
 		const tooLate = Buffer.concat([Buffer.alloc(1100, 0x20), PDF]);
 		expect(() => checkProfileFile({ data: tooLate, fileName: 'cv.pdf' })).toThrow(
 			/first 1024 bytes/,

@@ -87,8 +87,13 @@ function isAllowedExtension(extension: string | undefined): extension is Profile
 	return !!extension && (PROFILE_FILE_EXTENSIONS as readonly string[]).includes(extension);
 }
 
-/** PDF readers accept the %PDF- header anywhere in the first 1024 bytes (ISO 32000, 7.5.2). */
+/**
+ * PDF readers accept the %PDF- header anywhere in the first 1024 bytes (ISO 32000, 7.5.2), but
+ * a file that starts as a ZIP or a Word 97 file is that, whatever it carries near its start.
+ */
 function isPdf(data: Buffer): boolean {
+	const start = data.subarray(0, 4);
+	if (start.equals(ZIP_SIGNATURE) || start.equals(OLE_SIGNATURE.subarray(0, 4))) return false;
 	return data.subarray(0, 1024).includes('%PDF-', 0, 'latin1');
 }
 
