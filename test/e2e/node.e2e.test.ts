@@ -15,9 +15,6 @@
  * Run `npm run build` first.
  */
 import { createHash, randomUUID } from 'node:crypto';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { networkInterfaces } from 'node:os';
 
 import { startSandbox, SANDBOX_WITHDRAW_REASONS, type RunningSandbox } from '../../sandbox';
 import { describeWithN8n } from '../harness/availability';
@@ -163,39 +160,6 @@ for (const line of N8N_LINES) {
 			]);
 			expect(sandbox.requests()[0].query).toEqual({ email: 'n8n-credential-test@example.invalid' });
 		});
-
-		test("n8n's credential test never sends the key over plain http to another host", async () => {
-			// A server on this machine's non-loopback address: reachable, but not "this machine" by
-			// the credential's rule, so nothing may arrive there.
-			const address = Object.values(networkInterfaces())
-				.flat()
-				.find((entry) => entry && entry.family === 'IPv4' && !entry.internal)?.address;
-			if (!address) return; // no such interface here: nothing to prove
-			let received = 0;
-			const server = createServer((_request, response) => {
-				received++;
-				response.writeHead(200, { 'content-type': 'application/json' }).end('[]');
-			});
-			await new Promise<void>((resolve) => server.listen(0, address, resolve));
-			try {
-				const port = (server.address() as AddressInfo).port;
-				const data: Json = {
-					...credentialData(),
-					baseUrl: `http://${address}:${port}`,
-					...(line === '1.x' ? { allowedHttpRequestDomains: 'all' } : {}),
-				};
-				const stored = await n8n.createCredential('Trio, plain http', CREDENTIAL_TYPE, data);
-				const result = await n8n.rest<CredentialTestResult>('POST', '/credentials/test', {
-					credentials: { id: stored.id, name: stored.name, type: CREDENTIAL_TYPE, data },
-				});
-				expect(result.status).toBe('Error');
-				expect(received).toBe(0);
-			} finally {
-				await new Promise<void>((resolve) => server.close(() => resolve()));
-			}
-		});
-
-		// ------------------------------------------------------------------ editor lists
 
 		test('the editor dropdowns load the withdraw reasons and webhook events from the sandbox', async () => {
 			const options = (methodName: string, path: string, currentNodeParameters: Json) =>
