@@ -14,5 +14,5 @@ module.exports = {
 	},
 	testTimeout: 30_000,
 	maxWorkers: 2,
-	reporters: ['default', '<rootDir>/test/summary-reporter.js'],
+	reporters: ['default', '<rootDir>/test/support/summary-reporter.js'],
 };

@@ -2,8 +2,8 @@
 import { fork } from 'node:child_process';
 import { join } from 'node:path';
 
-import type { EngineRun } from '../test/engine/engine';
-import { NODE_UNDER_TEST } from '../test/engine/engine';
+import type { EngineRun } from '../test/support/engine/engine';
+import { NODE_UNDER_TEST } from '../test/support/engine/engine';
 import type { BenchContext } from './runner';
 
 export interface SandboxProcess extends BenchContext {

@@ -23,15 +23,15 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 
 import { startSandbox, type RunningSandbox } from '../../sandbox';
-import { describeWithN8n } from '../harness/availability';
+import { describeWithN8n } from '../support/harness/availability';
 import {
 	startN8n,
 	type ExecutionRecord,
 	type N8nInstance,
 	type WorkflowRecord,
-} from '../harness/n8n';
-import { packPackage, REPO_ROOT } from '../harness/pack';
-import { postToWebhook, runThroughWebhook } from '../harness/run-workflow';
+} from '../support/harness/n8n';
+import { packPackage, REPO_ROOT } from '../support/harness/pack';
+import { postToWebhook, runThroughWebhook } from '../support/harness/run-workflow';
 import {
 	linksIn,
 	startHttpReceiver,

@@ -18,14 +18,18 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import * as path from 'node:path';
 
 import { TRIO_EVENT_NAMES } from '../../nodes/shared/events';
-import { describeWithN8n } from '../harness/availability';
-import { run } from '../harness/exec';
-import type { ExecutionRecord, N8nInstance } from '../harness/n8n';
-import { packPackage, REPO_ROOT } from '../harness/pack';
-import { makeProbePackage, PROBE_NODE_TYPE, type ProbeStaticData } from '../harness/probe-package';
-import { startN8nOnPostgres, startQueueStack, type QueueStack } from '../harness/queue';
-import { runWebhookWorkflow } from '../harness/run-workflow';
-import { startPostgres, startRedis, type Postgres, type Redis } from '../harness/services';
+import { describeWithN8n } from '../support/harness/availability';
+import { run } from '../support/harness/exec';
+import type { ExecutionRecord, N8nInstance } from '../support/harness/n8n';
+import { packPackage, REPO_ROOT } from '../support/harness/pack';
+import {
+	makeProbePackage,
+	PROBE_NODE_TYPE,
+	type ProbeStaticData,
+} from '../support/harness/probe-package';
+import { startN8nOnPostgres, startQueueStack, type QueueStack } from '../support/harness/queue';
+import { runWebhookWorkflow } from '../support/harness/run-workflow';
+import { startPostgres, startRedis, type Postgres, type Redis } from '../support/harness/services';
 
 const TRIGGER_TYPE = 'n8n-nodes-trio-vms.trioVmsTrigger';
 const TRIGGER_NAME = 'Trio VMS Trigger';

@@ -1,5 +1,5 @@
 /**
- * The harness's PostgreSQL and Redis (test/harness/services.ts) start on loopback, answer, and
+ * The harness's PostgreSQL and Redis (test/support/harness/services.ts) start on loopback, answer, and
  * leave nothing behind: neither on stop() nor when the test process is killed outright.
  */
 import { spawn } from 'node:child_process';
@@ -7,9 +7,9 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 
-import { isAlive, killGroup, run } from '../harness/exec';
-import { REPO_ROOT } from '../harness/pack';
-import { startPostgres, startRedis } from '../harness/services';
+import { isAlive, killGroup, run } from '../support/harness/exec';
+import { REPO_ROOT } from '../support/harness/pack';
+import { startPostgres, startRedis } from '../support/harness/services';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -72,7 +72,7 @@ describe('PostgreSQL and Redis for the real-n8n harness', () => {
 
 	test('a test process killed with SIGKILL leaves neither server nor folder behind', async () => {
 		const script = `
-			const { startPostgres, startRedis } = require(${JSON.stringify(path.join(REPO_ROOT, 'test/harness/services.ts'))});
+			const { startPostgres, startRedis } = require(${JSON.stringify(path.join(REPO_ROOT, 'test/support/harness/services.ts'))});
 			Promise.all([startPostgres(), startRedis()]).then(([p, r]) => {
 				process.stdout.write(JSON.stringify({ pids: [p.pid, r.pid], folders: [p.folder, r.folder] }) + '\\n');
 				setTimeout(() => process.exit(0), 120000);

@@ -14,10 +14,10 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 
-import { describeWithN8n } from '../harness/availability';
-import type { N8nLine } from '../harness/install';
-import { startN8n, type ExecutionRecord, type N8nInstance } from '../harness/n8n';
-import { packPackage, REPO_ROOT } from '../harness/pack';
+import { describeWithN8n } from '../support/harness/availability';
+import type { N8nLine } from '../support/harness/install';
+import { startN8n, type ExecutionRecord, type N8nInstance } from '../support/harness/n8n';
+import { packPackage, REPO_ROOT } from '../support/harness/pack';
 
 const NODE_TYPE = 'n8n-nodes-trio-vms.trioVmsSyncTrigger';
 const NODE_NAME = 'Trio VMS Sync Trigger';

@@ -6,8 +6,8 @@
  */
 import * as path from 'node:path';
 
-import { runOrThrow } from '../harness/exec';
-import { REPO_ROOT } from '../harness/pack';
+import { runOrThrow } from '../support/harness/exec';
+import { REPO_ROOT } from '../support/harness/pack';
 
 type Rules = Record<string, unknown>;
 

@@ -6,7 +6,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 
-import { REPO_ROOT } from '../harness/pack';
+import { REPO_ROOT } from '../support/harness/pack';
 
 interface Manifest {
 	allowScripts?: Record<string, boolean>;

@@ -8,8 +8,8 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 
-import { runOrThrow } from '../harness/exec';
-import { packPackage, REPO_ROOT } from '../harness/pack';
+import { runOrThrow } from '../support/harness/exec';
+import { packPackage, REPO_ROOT } from '../support/harness/pack';
 
 interface ScanReport {
 	passed: boolean;

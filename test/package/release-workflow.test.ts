@@ -10,8 +10,8 @@ import * as path from 'node:path';
 
 import { parse } from 'yaml';
 
-import { run } from '../harness/exec';
-import { REPO_ROOT } from '../harness/pack';
+import { run } from '../support/harness/exec';
+import { REPO_ROOT } from '../support/harness/pack';
 
 interface Step {
 	name?: string;

@@ -1,0 +1,99 @@
+/** The node's description as n8n and an AI agent read it, and its codex file. */
+import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import { NodeHelpers } from 'n8n-workflow';
+
+import codex from '../../../nodes/TrioVms/TrioVms.node.json';
+import { TrioVms } from '../../../nodes/TrioVms/TrioVms.node';
+
+const node = new TrioVms();
+const { description } = node;
+
+const resourceProperty = description.properties.find(
+	(p) => p.name === 'resource',
+) as INodeProperties;
+const resources = (resourceProperty.options as INodePropertyOptions[]).map(
+	(o) => o.value as string,
+);
+
+function operationsOf(resource: string): INodePropertyOptions[] {
+	const property = description.properties.find(
+		(p) => p.name === 'operation' && p.displayOptions?.show?.resource?.includes(resource),
+	);
+	return (property?.options ?? []) as INodePropertyOptions[];
+}
+
+const EXPECTED: Record<string, string[]> = {
+	job: ['get', 'getAll'],
+	candidate: ['create', 'findByEmail', 'findOrCreate'],
+	submission: ['accept', 'create', 'decline', 'get', 'getAll', 'getWithdrawReasons', 'withdraw'],
+	webhook: ['create', 'deactivate', 'getAll', 'getEvents', 'update'],
+};
+
+describe('node description', () => {
+	it('is a tool-usable action node with the conventional subtitle, icons and credential', () => {
+		expect(description).toMatchObject({
+			name: 'trioVms',
+			displayName: 'Trio VMS',
+			usableAsTool: true,
+			subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
+			icon: { light: 'file:trioVms.svg', dark: 'file:trioVms.dark.svg' },
+			credentials: [{ name: 'trioVmsApi', required: true }],
+		});
+	});
+
+	it('offers every operation of the issue, each with an action and a description', () => {
+		expect(resources.sort()).toEqual(Object.keys(EXPECTED).sort());
+		for (const resource of resources) {
+			const operations = operationsOf(resource);
+			expect(operations.map((o) => o.value).sort()).toEqual(EXPECTED[resource]);
+			for (const operation of operations) {
+				expect(operation.action).toMatch(/^[A-Z]/);
+				expect((operation.description ?? '').length).toBeGreaterThan(20);
+			}
+		}
+	});
+
+	it('shows each field name once per operation, with options and a pause for every operation', () => {
+		for (const resource of resources) {
+			for (const operation of operationsOf(resource)) {
+				const values = { resource, operation: operation.value };
+				const shown = description.properties.filter(
+					(p) =>
+						p.name !== 'resource' &&
+						p.name !== 'operation' &&
+						NodeHelpers.displayParameter(values, p, { typeVersion: 1 } as never, description),
+				);
+				const names = shown.map((p) => p.name);
+				expect({
+					resource,
+					operation: operation.value,
+					duplicates: names.filter((n, i) => names.indexOf(n) !== i),
+				}).toEqual({
+					resource,
+					operation: operation.value,
+					duplicates: [],
+				});
+				const options = shown.find((p) => p.name === 'options');
+				expect((options?.options as INodeProperties[]).map((o) => o.name)).toContain(
+					'pauseBetweenCallsMs',
+				);
+			}
+		}
+	});
+
+	it('has a codex with documentation links', () => {
+		expect(codex.node).toBe('n8n-nodes-trio-vms.trioVms');
+		expect(codex.resources.primaryDocumentation[0].url).toMatch(
+			/^https:\/\/github\.com\/n8n-nodes-trio-vms\/n8n-nodes-trio-vms#/,
+		);
+		expect(codex.resources.credentialDocumentation[0].url).toContain('#getting-your-api-key');
+	});
+
+	it('has the loaders the fields name', () => {
+		expect(Object.keys(node.methods.loadOptions).sort()).toEqual([
+			'getWebhookEvents',
+			'getWithdrawReasons',
+		]);
+		expect(Object.keys(node.methods.listSearch).sort()).toEqual(['searchJobs', 'searchWebhooks']);
+	});
+});

@@ -1,0 +1,437 @@
+/**
+ * The counted faults suite (issue #10): the sandbox injects faults (5xx at a share of requests,
+ * 429 with Retry-After, latency past the deadline, connections dropped before and after the
+ * handler, the service down while the trigger activates and deactivates) and the nodes run
+ * through n8n's engine against it. Reads recover; creates are never duplicated (counted at the
+ * sandbox); what fails says what happened.
+ *
+ * Counting: every operation run while faults are set (an input item of the node, a request of
+ * the transport probe, an activation or deactivation) is "attempted", and ends either
+ * "recovered" (it did its work despite the faults) or "failed clearly" (its error names the
+ * status or the broken connection and says whether running it again is safe; each is asserted).
+ * "Faults injected" are the requests the sandbox logged with a fault. "Duplicated" counts
+ * records stored more than once for one intended create. The line is printed after the suite.
+ *
+ * Reads go through the node with its built-in retry policy (first retry after 250-500 ms), so
+ * the 5xx faults here are few and deterministic; latency past the deadline uses the transport
+ * probe, because the node's 60 s timeout is not an option.
+ */
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
+
+import type { RunNodeOptions } from '../../support/engine/engine';
+import { trioCredentials } from '../../support/engine/engine';
+import { triggerHooks } from '../../support/engine/trigger-hooks';
+import { probe } from '../../support/probe';
+import { byNumber, errorText, PDF, useSandbox } from '../../support/sandbox-harness';
+
+const t = useSandbox({ jobs: 40 });
+
+const tally = { faults: 0, attempted: 0, recovered: 0, failedClearly: 0, duplicated: 0 };
+
+/** Counts the sandbox's faulted requests since the last clear (each test starts cleared). */
+function countFaults(): void {
+	tally.faults += t.sandbox.requests().filter((request) => request.fault).length;
+}
+afterEach(countFaults);
+
+/** A share-based fault is drawn from the sandbox's seeded PRNG: make sure it drew some. */
+function expectFaulted(): void {
+	expect(t.sandbox.requests().filter((request) => request.fault).length).toBeGreaterThan(0);
+}
+
+function recovered(count = 1): void {
+	tally.attempted += count;
+	tally.recovered += count;
+}
+function failedClearly(count = 1): void {
+	tally.attempted += count;
+	tally.failedClearly += count;
+}
+
+afterAll(() => {
+	console.log(
+		`faults suite: faults injected ${tally.faults}, operations attempted ${tally.attempted}, recovered ${tally.recovered}, failed clearly ${tally.failedClearly}, duplicated ${tally.duplicated}`,
+	);
+});
+
+const pdfFile = { fileName: 'Jane_Doe_RN.pdf', mimeType: 'application/pdf', data: PDF };
+
+function openJobs(): number[] {
+	return t.sandbox.store
+		.listJobs()
+		.filter((job) => job.JobStatus === 'Open')
+		.map((job) => job.Number);
+}
+
+let used = 0;
+/** Pairs of an open job and a candidate never submitted to it, different in every test. */
+function freshPairs(count: number): Array<{ job: number; candidate: number }> {
+	const jobs = openJobs();
+	const candidates = [...t.sandbox.store.candidates.keys()];
+	const pairs: Array<{ job: number; candidate: number }> = [];
+	while (pairs.length < count) {
+		const job = jobs[(used * 3 + 1) % jobs.length];
+		const candidate = candidates[(used * 11 + 5) % candidates.length];
+		used++;
+		if (!storedSubmissions(job, candidate)) pairs.push({ job, candidate });
+	}
+	return pairs;
+}
+
+function storedSubmissions(job: number, candidate: number): number {
+	return [...t.sandbox.store.submissions.values()].filter(
+		(record) =>
+			record.submission.JobNumber === job && record.submission.CandidateNumber === candidate,
+	).length;
+}
+
+function storedCandidates(email: string): number {
+	return [...t.sandbox.store.candidates.values()].filter(
+		(candidate) => candidate.email1.toLowerCase() === email.toLowerCase(),
+	).length;
+}
+
+/** Expects each intended record stored exactly once; a second copy counts as duplicated. */
+function expectOnce(counts: number[]): void {
+	tally.duplicated += counts.filter((count) => count > 1).length;
+	for (const count of counts) expect(count).toBe(1);
+}
+
+const submitRows: INodeParameters = {
+	resource: 'submission',
+	operation: 'create',
+	job: byNumber('={{ $json.job }}'),
+	candidateNumber: '={{ $json.candidate }}',
+};
+
+function submit(
+	pairs: Array<{ job: number; candidate: number }>,
+	options: Partial<RunNodeOptions>,
+) {
+	return t.run(submitRows, { input: pairs, inputBinary: pairs.map(() => pdfFile), ...options });
+}
+
+function getJobs(numbers: number[], options: Partial<RunNodeOptions> = {}) {
+	return t.run(
+		{ resource: 'job', operation: 'get', job: byNumber('={{ $json.job }}') },
+		{ input: numbers.map((job) => ({ job })), ...options },
+	);
+}
+
+const SAFE_AGAIN = 'so it was not created: it is safe to run this item again';
+
+describe('reads recover', () => {
+	it('502 and 503 on a share of job reads: every job arrives', async () => {
+		const numbers = openJobs().slice(0, 8);
+		t.sandbox.setFaults({
+			endpoints: { 'GET /api/v3/Job/{number}': { failRate: 0.35, failStatus: [502, 503] } },
+		});
+		const { output, error } = await getJobs(numbers);
+		expect(error).toBeUndefined();
+		expect(output.map((item) => item.json.Number)).toEqual(numbers);
+		expectFaulted();
+		recovered(numbers.length);
+	});
+
+	it('a 500 on a read is not retried by the transport and says so', async () => {
+		const [job] = openJobs();
+		t.sandbox.setFaults({
+			endpoints: { 'GET /api/v3/Job/{number}': { failNext: 1, failStatus: 500 } },
+		});
+		const { error } = await getJobs([job]);
+		expect(errorText(error).message).toContain('Trio VMS answered 500 Internal Server Error');
+		expect(errorText(error).description).toContain('The service failed or is unavailable');
+		failedClearly();
+	});
+
+	it('429 with Retry-After: the read waits as told and goes through', async () => {
+		const numbers = openJobs().slice(0, 2);
+		t.sandbox.setFaults({
+			endpoints: {
+				'GET /api/v3/Job/{number}': {
+					rateLimit: { limit: 1, windowMs: 500, retryAfterSeconds: 1 },
+				},
+			},
+		});
+		const { output, error } = await getJobs(numbers);
+		expect(error).toBeUndefined();
+		expect(output.map((item) => item.json.Number)).toEqual(numbers);
+		expect(t.apiRequests().map((request) => request.status)).toEqual([200, 429, 200]);
+		recovered(numbers.length);
+	});
+
+	it('a connection dropped before the handler: the read is sent again', async () => {
+		const [job] = openJobs();
+		t.sandbox.setFaults({ endpoints: { 'GET /api/v3/Job/{number}': { dropNext: 1 } } });
+		const { output, error } = await getJobs([job]);
+		expect(error).toBeUndefined();
+		expect(output[0].json.Number).toBe(job);
+		expect(t.apiRequests().map((request) => request.outcome)).toEqual(['dropped', 'answered']);
+		recovered();
+	});
+
+	it('Find or Create with 502/503 on a share of its lookups: every candidate found, none created', async () => {
+		const emails = [...t.sandbox.store.candidates.values()].slice(0, 6).map((c) => c.email1);
+		const before = t.sandbox.store.candidates.size;
+		t.sandbox.setFaults({
+			endpoints: { 'GET /api/v3/candidates': { failRate: 0.35, failStatus: [502, 503] } },
+		});
+		const { output, error } = await t.run(
+			{
+				resource: 'candidate',
+				operation: 'findOrCreate',
+				firstName: 'Any',
+				lastName: 'One',
+				email: '={{ $json.email }}',
+			},
+			{ input: emails.map((email) => ({ email })) },
+		);
+		expect(error).toBeUndefined();
+		expect(output.map((item) => (item.json._trio as IDataObject).action)).toEqual(
+			emails.map(() => 'found'),
+		);
+		expect(t.sandbox.store.candidates.size).toBe(before);
+		expectFaulted();
+		recovered(emails.length);
+	});
+
+	it('latency past the deadline: the read times out, is retried, and says it got no answer in time', async () => {
+		t.sandbox.setFaults({ endpoints: { 'GET /api/v3/Job': { latencyMs: 300 } } });
+		const { output } = await probe(
+			{ method: 'GET', path: '/Job' },
+			{
+				baseUrl: t.sandbox.url,
+				apiKey: t.sandbox.adminKey,
+				clientOptions: { timeoutMs: 100, retry: { maxRetries: 1, baseDelayMs: 5, maxDelayMs: 10 } },
+				continueOnFail: true,
+			},
+		);
+		expect(String(output[0].json.error)).toBe(
+			'Trio VMS did not answer GET /Job in time (ECONNABORTED)',
+		);
+		// Both attempts reach the sandbox, which logs them once their latency is over.
+		await waitFor(
+			() => t.apiRequests().filter((request) => request.path === '/api/v3/Job').length >= 2,
+		);
+		expect(t.apiRequests().filter((request) => request.path === '/api/v3/Job').length).toBe(2);
+		failedClearly();
+	});
+});
+
+describe('creates are never duplicated', () => {
+	it('503 on a submission (before Trio stored it): the error says a check found none; the re-run submits it once', async () => {
+		const pairs = freshPairs(2);
+		t.sandbox.setFaults({
+			endpoints: { 'POST /api/v3/Submission': { failAfter: 1, failStatus: 503 } },
+		});
+		const failed = await submit(pairs, {});
+		expect(errorText(failed.error).message).toContain('Trio VMS answered 503');
+		expect(errorText(failed.error).description).toContain(SAFE_AGAIN);
+		recovered();
+		failedClearly();
+
+		t.sandbox.clearFaults();
+		const rerun = await submit(pairs, {});
+		expect(rerun.error).toBeUndefined();
+		expectOnce(pairs.map((pair) => storedSubmissions(pair.job, pair.candidate)));
+	});
+
+	it('a connection dropped after Trio stored the submission: output as createdDespiteError, never re-sent', async () => {
+		const [pair] = freshPairs(1);
+		t.sandbox.setFaults({ endpoints: { 'POST /api/v3/Submission': { dropAfterHandlerNext: 1 } } });
+		const { output, error } = await submit([pair], {});
+		expect(error).toBeUndefined();
+		expect((output[0].json._trio as IDataObject).action).toBe('createdDespiteError');
+		expect(t.apiRequests().filter((request) => request.method === 'POST')).toHaveLength(1);
+		expectOnce([storedSubmissions(pair.job, pair.candidate)]);
+		recovered();
+	});
+
+	it('a connection dropped before the handler: nothing stored, and the error says running again is safe', async () => {
+		const [pair] = freshPairs(1);
+		t.sandbox.setFaults({ endpoints: { 'POST /api/v3/Submission': { dropNext: 1 } } });
+		const { error } = await submit([pair], {});
+		expect(errorText(error).message).toMatch(/ECONNRESET/);
+		expect(errorText(error).description).toContain(SAFE_AGAIN);
+		expect(storedSubmissions(pair.job, pair.candidate)).toBe(0);
+		failedClearly();
+	});
+
+	it('429 with Retry-After on a submission: sent again after the wait, stored once', async () => {
+		const pairs = freshPairs(2);
+		t.sandbox.setFaults({
+			endpoints: {
+				'POST /api/v3/Submission': { rateLimit: { limit: 1, windowMs: 500, retryAfterSeconds: 1 } },
+			},
+		});
+		const { output, error } = await submit(pairs, {});
+		expect(error).toBeUndefined();
+		expect(output.map((item) => (item.json._trio as IDataObject).action)).toEqual([
+			'created',
+			'created',
+		]);
+		expectOnce(pairs.map((pair) => storedSubmissions(pair.job, pair.candidate)));
+		recovered(pairs.length);
+	});
+
+	it('500/502/503 on a share of submissions, under Retry On Fail and continue-on-fail: each pair stored at most once', async () => {
+		const pairs = freshPairs(6);
+		t.sandbox.setFaults({
+			endpoints: { 'POST /api/v3/Submission': { failRate: 0.35, failStatus: [500, 502, 503] } },
+		});
+		const { output, error } = await submit(pairs, {
+			continueOnFail: true,
+			settings: { retryOnFail: true, maxTries: 5, waitBetweenTries: 1 },
+		});
+		expect(error).toBeUndefined();
+		expectFaulted();
+		expect(output).toHaveLength(pairs.length);
+		output.forEach((item, index) => {
+			const pair = pairs[index];
+			if (item.json.error !== undefined) {
+				expect(String(item.json.details)).toContain(SAFE_AGAIN);
+				expect(storedSubmissions(pair.job, pair.candidate)).toBe(0);
+				failedClearly();
+			} else {
+				expect(item.json).toMatchObject({ JobNumber: pair.job, CandidateNumber: pair.candidate });
+				expectOnce([storedSubmissions(pair.job, pair.candidate)]);
+				recovered();
+			}
+		});
+	});
+
+	it('502 on a candidate create, then a dropped connection after Trio stored one: one candidate per address', async () => {
+		const emails = ['fault.one@agency.example', 'fault.two@agency.example'];
+		const parameters: INodeParameters = {
+			resource: 'candidate',
+			operation: 'create',
+			firstName: 'Fault',
+			lastName: 'Row',
+			email: '={{ $json.email }}',
+		};
+		t.sandbox.setFaults({
+			endpoints: { 'POST /api/v3/candidates': { failNext: 1, failStatus: 502 } },
+		});
+		const failed = await t.run(parameters, { input: [{ email: emails[0] }] });
+		expect(errorText(failed.error).message).toContain('Trio VMS answered 502');
+		expect(errorText(failed.error).description).toContain(SAFE_AGAIN);
+		failedClearly();
+
+		t.sandbox.setFaults({
+			endpoints: { 'POST /api/v3/candidates': { dropAfterHandlerNext: 1 } },
+		});
+		const { output, error } = await t.run(parameters, {
+			input: emails.map((email) => ({ email })),
+		});
+		expect(error).toBeUndefined();
+		expect(output.map((item) => (item.json._trio as IDataObject).action)).toEqual([
+			'createdDespiteError',
+			'created',
+		]);
+		expectOnce(emails.map(storedCandidates));
+		recovered(emails.length);
+	});
+
+	it('latency past the deadline on a create: not sent again, and stored at most once', async () => {
+		const email = 'late.create@agency.example';
+		t.sandbox.setFaults({ endpoints: { 'POST /api/v3/candidates': { latencyMs: 300 } } });
+		const { output } = await probe(
+			{
+				method: 'POST',
+				path: '/candidates',
+				body: { firstName: 'Late', lastName: 'Create', email1: email },
+				idempotent: false,
+			},
+			{
+				baseUrl: t.sandbox.url,
+				apiKey: t.sandbox.adminKey,
+				clientOptions: { timeoutMs: 100, retry: { baseDelayMs: 5, maxDelayMs: 10 } },
+				continueOnFail: true,
+			},
+		);
+		expect(String(output[0].json.error)).toBe(
+			'Trio VMS did not answer POST /candidates in time (ECONNABORTED)',
+		);
+		expect(String(output[0].json.description)).toContain('It was not sent again');
+		// The sandbox never finishes a request whose client left during its latency (it reads the body
+		// after the socket closed), so the late store cannot be shown here; what counts is that the
+		// client did not send it again (test/transport covers that with a scripted server).
+		const stored = storedCandidates(email);
+		expect(stored).toBeLessThanOrEqual(1);
+		tally.duplicated += stored > 1 ? 1 : 0;
+		failedClearly();
+	});
+});
+
+describe('the service down while the trigger activates and deactivates', () => {
+	const events = ['Job Update', 'Submission Update'];
+	function hooks() {
+		return triggerHooks({
+			parameters: { events },
+			credentials: trioCredentials(t.sandbox.url, t.sandbox.adminKey),
+			workflowName: 'Faults',
+		});
+	}
+	async function registrations(): Promise<Array<{ Url: string; IsActive: boolean }>> {
+		const response = await fetch(`${t.sandbox.apiUrl}/Webhooks`, {
+			headers: { 'X-API-KEY': t.sandbox.adminKey },
+		});
+		return (await response.json()) as Array<{ Url: string; IsActive: boolean }>;
+	}
+
+	it('activation fails clearly while the service is down, and succeeds once without leftovers when it is back', async () => {
+		const trigger = hooks();
+		const url = await trigger.webhookUrl();
+		const ours = async () => (await registrations()).filter((r) => r.Url.startsWith(url));
+		t.sandbox.setFaults({ endpoints: { '*': { failRate: 1, failStatus: 500 } } });
+		await expect(trigger.activate()).rejects.toThrow(/Trio VMS answered 500 Internal Server Error/);
+		failedClearly();
+		countFaults();
+		t.sandbox.clearRequests();
+
+		t.sandbox.clearFaults();
+		await trigger.activate();
+		recovered();
+		const active = (await ours()).filter((r) => r.IsActive);
+		expectOnce(
+			events.map((event) => active.filter((r) => r.Url.includes(encodeURIComponent(event))).length),
+		);
+		await trigger.deactivate();
+	});
+
+	it('deactivation while the service is down resolves; the next activation reuses what stayed, piling nothing up', async () => {
+		const trigger = hooks();
+		const url = await trigger.webhookUrl();
+		const ours = async () => (await registrations()).filter((r) => r.Url.startsWith(url));
+		await trigger.activate();
+		t.sandbox.clearRequests();
+
+		t.sandbox.setFaults({ endpoints: { '*': { failRate: 1, failStatus: 500 } } });
+		// n8n's own clean-up has no guard, so deactivation must not throw: it logs what it could not
+		// switch off and forgets the token (test/trigger/lifecycle.test.ts checks both).
+		await expect(trigger.deactivate()).resolves.not.toThrow();
+		// (503 here costs the transport's backoff on every request: about 8 s; 500 is not retried.)
+		failedClearly();
+		countFaults();
+		t.sandbox.clearRequests();
+
+		t.sandbox.clearFaults();
+		await trigger.activate();
+		recovered();
+		const all = await ours();
+		expect(all.every((registration) => registration.IsActive)).toBe(true);
+		expectOnce(
+			events.map(
+				(event) =>
+					all.filter((registration) => registration.Url.includes(encodeURIComponent(event))).length,
+			),
+		);
+		await trigger.deactivate();
+	});
+});
+
+async function waitFor(condition: () => boolean): Promise<void> {
+	for (let round = 0; round < 200 && !condition(); round++) {
+		await new Promise((resolve) => setTimeout(resolve, 10));
+	}
+}

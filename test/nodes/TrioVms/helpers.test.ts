@@ -1,0 +1,443 @@
+/**
+ * Plain unit tests of the action node's pure helpers: profile-file checks, dates, simplify,
+ * field checks, list labels and response reading.
+ */
+import {
+	toDateOnly,
+	toModifiedDateQuery,
+	toStartDateTime,
+} from '../../../nodes/TrioVms/helpers/dates';
+import { limited, listOf, objectOf, objectsOf } from '../../../nodes/TrioVms/helpers/output';
+import { wordZip } from '../../support/sandbox-harness';
+import {
+	checkProfileFile,
+	checkProfileFileSize,
+	detectKind,
+	extensionOf,
+	knownSize,
+} from '../../../nodes/TrioVms/helpers/profileFile';
+import { jobLabel, matchesFilter } from '../../../nodes/TrioVms/helpers/search';
+import { simplifyJob, SIMPLE_JOB_FIELDS } from '../../../nodes/TrioVms/helpers/simplify';
+import {
+	FieldError,
+	optionalAmount,
+	optionalBoolean,
+	positiveInteger,
+	requiredEmail,
+	requiredText,
+	stateAbbreviation,
+	webhookUrl,
+} from '../../../nodes/TrioVms/helpers/validation';
+import { PROFILE_FILE_MAX_BYTES } from '../../../nodes/shared/service';
+
+const PDF = Buffer.from('%PDF-1.7\n1 0 obj\n<<>>\nendobj\n%%EOF\n');
+const DOCX = wordZip();
+const DOC = Buffer.concat([
+	Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]),
+	Buffer.alloc(60, 1),
+]);
+const RTF = Buffer.from('{\\rtf1\\ansi Jane Doe, RN}');
+const TXT = Buffer.from('Jane Doe, RN\nICU, 6 years\n');
+
+function fieldError(run: () => unknown): FieldError {
+	try {
+		run();
+	} catch (error) {
+		if (error instanceof FieldError) return error;
+		throw error;
+	}
+	throw new Error('expected a FieldError');
+}
+
+describe('profile file checks', () => {
+	it.each([
+		['resume.pdf', PDF, 'pdf', 'application/pdf'],
+		[
+			'resume.DOCX',
+			DOCX,
+			'docx',
+			'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+		],
+		['resume.doc', DOC, 'doc', 'application/msword'],
+		['resume.rtf', RTF, 'rtf', 'application/rtf'],
+		['resume.txt', TXT, 'txt', 'text/plain'],
+	])('accepts %s', (fileName, data, extension, contentType) => {
+		expect(checkProfileFile({ data, fileName })).toEqual({
+			fileName,
+			extension,
+			contentType,
+			size: data.length,
+		});
+	});
+
+	it('refuses a file of 2,500,000 bytes and accepts one byte less', () => {
+		const big = Buffer.alloc(PROFILE_FILE_MAX_BYTES, 0x20);
+		big.write('%PDF-1.4');
+		const error = fieldError(() => checkProfileFile({ data: big, fileName: 'big.pdf' }));
+		expect(error.field).toBe('Input Binary Field');
+		expect(error.message).toContain('2,500,000 bytes');
+		expect(
+			checkProfileFile({ data: big.subarray(0, PROFILE_FILE_MAX_BYTES - 1), fileName: 'big.pdf' })
+				.size,
+		).toBe(PROFILE_FILE_MAX_BYTES - 1);
+	});
+
+	it('refuses an empty file', () => {
+		expect(
+			fieldError(() => checkProfileFile({ data: Buffer.alloc(0), fileName: 'a.pdf' })).message,
+		).toContain('empty');
+	});
+
+	it('refuses extensions other than pdf, doc, docx, rtf and txt', () => {
+		const error = fieldError(() => checkProfileFile({ data: PDF, fileName: 'resume.png' }));
+		expect(error.message).toContain('.png is not accepted');
+		expect(error.message).toContain('.pdf, .doc, .docx, .rtf, .txt');
+	});
+
+	it('lets the File Name override win and names it in the error', () => {
+		expect(
+			checkProfileFile({ data: PDF, fileName: 'upload.bin', fileNameOverride: 'Jane Doe.pdf' })
+				.fileName,
+		).toBe('Jane Doe.pdf');
+		const error = fieldError(() =>
+			checkProfileFile({ data: PDF, fileName: 'a.pdf', fileNameOverride: 'a.exe' }),
+		);
+		expect(error.field).toBe('File Name');
+	});
+
+	it('borrows the extension from the own name or the MIME type when the name has none', () => {
+		expect(
+			checkProfileFile({ data: PDF, fileName: 'resume.pdf', fileNameOverride: 'Jane Doe RN' })
+				.fileName,
+		).toBe('Jane Doe RN.pdf');
+		expect(checkProfileFile({ data: PDF, mimeType: 'application/pdf' }).fileName).toBe(
+			'candidate-profile.pdf',
+		);
+		expect(fieldError(() => checkProfileFile({ data: PDF, fileName: 'resume' })).field).toBe(
+			'File Name',
+		);
+	});
+
+	it.each([
+		['a.pdf', DOCX, 'DOCX'],
+		['a.docx', PDF, 'PDF'],
+		['a.doc', DOCX, 'DOCX'],
+		['a.rtf', TXT, 'plain text'],
+		['a.txt', Buffer.from([0x41, 0x00, 0x42]), 'binary'],
+	])('refuses %s whose content does not match', (fileName, data, seen) => {
+		const error = fieldError(() => checkProfileFile({ data, fileName }));
+		expect(error.message).toContain(seen);
+	});
+
+	it('suggests the extension that matches the content', () => {
+		expect(fieldError(() => checkProfileFile({ data: DOCX, fileName: 'cv.doc' })).hint).toContain(
+			'.docx',
+		);
+	});
+
+	it('takes only a Word ZIP as DOCX, UTF-16 text with its mark as TXT, and a PDF header within 1024 bytes', () => {
+		const spreadsheet = wordZip(['[Content_Types].xml', 'xl/workbook.xml']);
+		expect(
+			fieldError(() => checkProfileFile({ data: spreadsheet, fileName: 'cv.docx' })).message,
+		).toContain('a ZIP archive that is not a Word document');
+		const utf16 = Buffer.concat([
+			Buffer.from([0xff, 0xfe]),
+			Buffer.from('Jane Doe, RN', 'utf16le'),
+		]);
+		expect(checkProfileFile({ data: utf16, fileName: 'cv.txt' }).extension).toBe('txt');
+		const late = Buffer.concat([Buffer.alloc(300, 0x20), PDF]);
+		expect(checkProfileFile({ data: late, fileName: 'cv.pdf' }).extension).toBe('pdf');
+		const zipHoldingPdf = Buffer.concat([wordZip(['report.pdf']), PDF]);
+		expect(() => checkProfileFile({ data: zipHoldingPdf, fileName: 'cv.pdf' })).toThrow(
+			/ZIP archive/,
+		);
+		const tooLate = Buffer.concat([Buffer.alloc(1100, 0x20), PDF]);
+		expect(() => checkProfileFile({ data: tooLate, fileName: 'cv.pdf' })).toThrow(
+			/first 1024 bytes/,
+		);
+	});
+
+	it('sends only the file name, never the folder it came from', () => {
+		expect(
+			checkProfileFile({ data: PDF, fileName: 'C:\\Users\\jane\\Jane Doe.pdf' }).fileName,
+		).toBe('Jane Doe.pdf');
+		expect(checkProfileFile({ data: PDF, fileNameOverride: '/home/jane/cv.pdf' }).fileName).toBe(
+			'cv.pdf',
+		);
+	});
+
+	it('knows the size of binary data without reading it', () => {
+		expect(knownSize({ bytes: 2_600_000, id: 'filesystem-v2:x' })).toBe(2_600_000);
+		expect(knownSize({ data: Buffer.from('hello!').toString('base64') })).toBe(6);
+		expect(knownSize({ data: Buffer.from('hello').toString('base64') })).toBe(5);
+		expect(knownSize({ data: 'filesystem-v2', id: 'filesystem-v2:x' })).toBeUndefined();
+		expect(() => checkProfileFileSize(2_500_000)).toThrow(/under 2,500,000 bytes/);
+	});
+
+	it('detects kinds and reads extensions', () => {
+		expect([PDF, DOCX, DOC, RTF, TXT, Buffer.from([0, 1])].map(detectKind)).toEqual([
+			'pdf',
+			'zip',
+			'ole',
+			'rtf',
+			'text',
+			'binary',
+		]);
+		expect(extensionOf('C:\\files\\Jane.Doe.PDF')).toBe('pdf');
+		expect(extensionOf('.bashrc')).toBeUndefined();
+		expect(extensionOf('noext')).toBeUndefined();
+	});
+});
+
+describe('Modified After', () => {
+	it('sends a plain date as midnight UTC', () => {
+		expect(toModifiedDateQuery('2026-03-01', 'Modified After')).toBe('2026-03-01T00:00:00Z');
+		expect(toModifiedDateQuery('3/1/2026', 'Modified After')).toBe('2026-03-01T00:00:00Z');
+	});
+
+	it('converts date-times with an offset to UTC', () => {
+		expect(toModifiedDateQuery('2026-03-01T07:00:00Z', 'x')).toBe('2026-03-01T07:00:00Z');
+		expect(toModifiedDateQuery('2026-03-01T02:00:00-05:00', 'x')).toBe('2026-03-01T07:00:00Z');
+		expect(toModifiedDateQuery('2026-03-01T12:30:00.250+0530', 'x')).toBe(
+			'2026-03-01T07:00:00.250Z',
+		);
+		expect(toModifiedDateQuery('2026-03-01 07:00', 'x')).toBe('2026-03-01T07:00:00Z');
+	});
+
+	it("reads a date-time without offset in the workflow's time zone", () => {
+		expect(toModifiedDateQuery('2026-03-01T08:00:00', 'x', 'America/Chicago')).toBe(
+			'2026-03-01T14:00:00Z',
+		);
+		expect(toModifiedDateQuery('2026-07-01T08:00:00', 'x', 'America/Chicago')).toBe(
+			'2026-07-01T13:00:00Z',
+		);
+		expect(toModifiedDateQuery('2026-03-01T08:00:00', 'x', 'UTC')).toBe('2026-03-01T08:00:00Z');
+		expect(toModifiedDateQuery('2026-03-01T08:00:00', 'x', 'Not/AZone')).toBe(
+			'2026-03-01T08:00:00Z',
+		);
+	});
+
+	it('accepts Date objects, luxon-like objects and epoch numbers', () => {
+		expect(toModifiedDateQuery(new Date('2026-03-01T07:00:00Z'), 'x')).toBe('2026-03-01T07:00:00Z');
+		expect(toModifiedDateQuery({ toISO: () => '2026-03-01T02:00:00.000-05:00' }, 'x')).toBe(
+			'2026-03-01T07:00:00Z',
+		);
+		expect(toModifiedDateQuery(Date.UTC(2026, 2, 1, 7), 'x')).toBe('2026-03-01T07:00:00Z');
+		expect(toModifiedDateQuery(Date.UTC(2026, 2, 1, 7) / 1000, 'x')).toBe('2026-03-01T07:00:00Z');
+	});
+
+	it('treats empty as not given and refuses what it cannot read', () => {
+		expect(toModifiedDateQuery('', 'x')).toBeUndefined();
+		expect(toModifiedDateQuery(undefined, 'x')).toBeUndefined();
+		expect(fieldError(() => toModifiedDateQuery('yesterday', 'Modified After')).message).toBe(
+			'"Modified After" must be a date (YYYY-MM-DD) or an ISO 8601 date-time such as 2026-03-01T07:00:00Z, got "yesterday"',
+		);
+		expect(fieldError(() => toModifiedDateQuery('2026-02-30', 'x')).message).toContain(
+			'not a real calendar date',
+		);
+		expect(fieldError(() => toModifiedDateQuery('2026-02-01T25:00:00Z', 'x')).message).toContain(
+			'not a real date and time',
+		);
+	});
+
+	it('computes zone offsets across daylight saving time', () => {
+		expect(toModifiedDateQuery('2026-01-15T00:00:00', 'x', 'America/New_York')).toBe(
+			'2026-01-15T05:00:00Z',
+		);
+		expect(toModifiedDateQuery('2026-07-15T00:00:00', 'x', 'America/New_York')).toBe(
+			'2026-07-15T04:00:00Z',
+		);
+		// 01:30 happens twice on the night clocks go back; either reading is a real instant.
+		expect(toModifiedDateQuery('2026-11-01T01:30:00', 'x', 'America/New_York')).toMatch(
+			/^2026-11-01T0[56]:30:00Z$/,
+		);
+	});
+});
+
+describe('calendar dates and start dates', () => {
+	it('keeps the date as written', () => {
+		expect(toDateOnly('2027-05-31', 'x')).toBe('2027-05-31');
+		expect(toDateOnly('2027-05-31T00:00:00', 'x')).toBe('2027-05-31');
+		expect(toDateOnly('2027-05-31T23:00:00-05:00', 'x')).toBe('2027-05-31');
+		expect(toDateOnly('5/31/2027', 'x')).toBe('2027-05-31');
+		expect(toDateOnly({ toISO: () => '2027-05-31T00:00:00.000-04:00' }, 'x')).toBe('2027-05-31');
+		expect(toDateOnly('', 'x')).toBeUndefined();
+	});
+
+	it('refuses impossible or unreadable dates, naming the field', () => {
+		expect(fieldError(() => toDateOnly('2027-02-29', 'Expiration Date')).message).toBe(
+			'"Expiration Date" is not a real calendar date: "2027-02-29"',
+		);
+		expect(toDateOnly('2028-02-29', 'x')).toBe('2028-02-29');
+		expect(fieldError(() => toDateOnly('31.05.2027', 'Expiration Date')).message).toContain(
+			'YYYY-MM-DD',
+		);
+		expect(fieldError(() => toDateOnly(46000, 'Expiration Date')).message).toContain('got 46000');
+	});
+
+	it('sends start dates without shifting them', () => {
+		expect(toStartDateTime('2026-04-06', 'x')).toBe('2026-04-06T00:00:00');
+		expect(toStartDateTime('4/6/2026', 'x')).toBe('2026-04-06T00:00:00');
+		expect(toStartDateTime('2026-04-06T07:00', 'x')).toBe('2026-04-06T07:00:00');
+		expect(toStartDateTime('2026-04-06 07:00:00-0500', 'x')).toBe('2026-04-06T07:00:00-05:00');
+		expect(toStartDateTime('2026-04-06T07:00:00.5Z', 'x')).toBe('2026-04-06T07:00:00.5Z');
+		expect(fieldError(() => toStartDateTime('next monday', 'Start Date')).field).toBe('Start Date');
+	});
+});
+
+describe('field checks', () => {
+	it('reads positive whole numbers from numbers and spreadsheet text', () => {
+		expect(positiveInteger(1042, 'x')).toBe(1042);
+		expect(positiveInteger(' 1042 ', 'x')).toBe(1042);
+		expect(positiveInteger('1042.0', 'x')).toBe(1042);
+		for (const bad of [0, -3, 12.5, '12.5', 'abc', '1e3', NaN, true, {}]) {
+			expect(fieldError(() => positiveInteger(bad, 'Candidate Number')).message).toMatch(
+				/^"Candidate Number" must be a positive whole number/,
+			);
+		}
+		expect(fieldError(() => positiveInteger('', 'Job')).message).toBe(
+			'"Job" is required but empty',
+		);
+	});
+
+	it('checks e-mail addresses', () => {
+		expect(requiredEmail(' jane@agency.com ', 'Email')).toBe('jane@agency.com');
+		expect(fieldError(() => requiredEmail('jane@agency', 'Email')).message).toBe(
+			'"Email" must be a valid e-mail address such as name@agency.com, got "jane@agency"',
+		);
+		expect(fieldError(() => requiredEmail('', 'Email')).message).toBe(
+			'"Email" is required but empty',
+		);
+	});
+
+	it('reads amounts, booleans and states as spreadsheets write them', () => {
+		expect(optionalAmount('$1,250.50', 'x')).toBe(1250.5);
+		expect(optionalAmount(65, 'x')).toBe(65);
+		expect(optionalAmount('', 'x')).toBeUndefined();
+		expect(fieldError(() => optionalAmount('-5', 'Bill Rate Amount')).field).toBe(
+			'Bill Rate Amount',
+		);
+		expect(fieldError(() => optionalAmount('ten', 'Bill Rate Amount')).field).toBe(
+			'Bill Rate Amount',
+		);
+		expect([true, 'Yes', 'TRUE', 1, 'n', false].map((v) => optionalBoolean(v, 'x'))).toEqual([
+			true,
+			true,
+			true,
+			true,
+			false,
+			false,
+		]);
+		expect(fieldError(() => optionalBoolean('maybe', 'Compact License')).field).toBe(
+			'Compact License',
+		);
+		expect(
+			['TX', 'tx', 'Texas', ' new york ', 'DC', 'PR'].map((v) => stateAbbreviation(v, 'x')),
+		).toEqual(['TX', 'TX', 'TX', 'NY', 'DC', 'PR']);
+		expect(fieldError(() => stateAbbreviation('XX', 'State')).message).toContain(
+			'two-letter US state',
+		);
+		expect(fieldError(() => requiredText('  ', 'First Name')).message).toBe(
+			'"First Name" is required but empty',
+		);
+	});
+
+	it('wants https webhook addresses, allowing http only on this machine', () => {
+		expect(webhookUrl('https://example.com/hook', 'URL')).toBe('https://example.com/hook');
+		expect(webhookUrl('http://127.0.0.1:5678/webhook', 'URL')).toBe(
+			'http://127.0.0.1:5678/webhook',
+		);
+		expect(fieldError(() => webhookUrl('http://example.com/hook', 'URL')).message).toContain(
+			'https://',
+		);
+		expect(fieldError(() => webhookUrl('example.com', 'URL')).message).toContain('absolute');
+	});
+});
+
+describe('simplify', () => {
+	const job = {
+		Number: 48213,
+		Title: 'ICU RN - Nights',
+		JobStatus: 'Open',
+		FacilityName: 'St. Mary',
+		ClientName: 'Mercy Health',
+		City: 'Austin',
+		State: 'Texas',
+		StateAbbreviation: 'TX',
+		Profession: 'RN',
+		Specialties: ['ICU'],
+		StartDate: '2026-04-06T00:00:00',
+		Shift: {
+			ShiftDescription: '3x12 Nights',
+			ShiftIdentifier: 'N',
+			ShiftStart: '19:00',
+			ShiftEnd: '07:00',
+			ShiftHours: 12,
+		},
+		RateDescription: '$2,400/week',
+		NumberOfPositions: 3,
+		NumberOfOpenPositions: 2,
+		NumberOfCurrentOpenPositions: 1,
+		ModifiedDateUtc: '2026-03-01T07:00:00Z',
+		Description: 'long text',
+		Certifications: [],
+	};
+
+	it('keeps what a recruiter needs under the service names', () => {
+		const simple = simplifyJob(job);
+		expect(simple).toEqual({
+			Number: 48213,
+			Title: 'ICU RN - Nights',
+			JobStatus: 'Open',
+			FacilityName: 'St. Mary',
+			ClientName: 'Mercy Health',
+			City: 'Austin',
+			StateAbbreviation: 'TX',
+			Profession: 'RN',
+			Specialties: ['ICU'],
+			StartDate: '2026-04-06T00:00:00',
+			ShiftDescription: '3x12 Nights',
+			RateDescription: '$2,400/week',
+			NumberOfPositions: 3,
+			NumberOfOpenPositions: 2,
+			NumberOfCurrentOpenPositions: 1,
+			ModifiedDateUtc: '2026-03-01T07:00:00Z',
+		});
+		expect(Object.keys(simple)).toHaveLength(SIMPLE_JOB_FIELDS.length + 1);
+	});
+
+	it('tolerates a job without shift or list-only fields', () => {
+		const { Shift: _shift, NumberOfCurrentOpenPositions: _current, ...rest } = job;
+		const simple = simplifyJob({ ...rest, Shift: null });
+		expect(simple.ShiftDescription).toBeNull();
+		expect('NumberOfCurrentOpenPositions' in simple).toBe(false);
+	});
+});
+
+describe('lists and responses', () => {
+	it('labels jobs for the list search and matches every typed word', () => {
+		const label = jobLabel({
+			Number: 7,
+			Title: 'ICU RN',
+			FacilityName: 'St. Mary',
+			City: 'Austin',
+			StateAbbreviation: 'TX',
+			JobStatus: 'OnHold',
+		});
+		expect(label).toBe('7 · ICU RN · St. Mary · Austin, TX (on hold)');
+		expect(matchesFilter(label, 'icu austin')).toBe(true);
+		expect(matchesFilter(label, 'icu dallas')).toBe(false);
+		expect(matchesFilter(label, undefined)).toBe(true);
+	});
+
+	it('reads list and object responses tolerantly', () => {
+		expect(listOf([1, 2])).toEqual([1, 2]);
+		expect(listOf({ value: [1] })).toEqual([1]);
+		expect(listOf(undefined)).toEqual([]);
+		expect(objectsOf(['a', { b: 1 }])).toEqual([{ value: 'a' }, { b: 1 }]);
+		expect(objectOf(undefined, { ok: true })).toEqual({ ok: true });
+		expect(objectOf('done', { ok: true })).toEqual({ ok: true, message: 'done' });
+		expect(limited([1, 2, 3], false, 2)).toEqual([1, 2]);
+		expect(limited([1, 2, 3], true, 1)).toEqual([1, 2, 3]);
+	});
+});

@@ -1,0 +1,264 @@
+/**
+ * Re-runs never create twice (issue #10): n8n runs the whole node again under Retry On Fail
+ * (after a thrown error, or when the first output item is an error under continue-on-fail), and
+ * users re-run failed executions. Submission Create and the candidate creates look for what is
+ * already there first, and look again after a failure that leaves the outcome unknown.
+ * Through n8n's engine against the sandbox; creates are counted at the sandbox.
+ */
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
+
+import type { RunNodeOptions } from '../../support/engine/engine';
+import { byNumber, errorText, PDF, useSandbox } from '../../support/sandbox-harness';
+
+const t = useSandbox({ jobs: 40 });
+
+const pdfFile = { fileName: 'Jane_Doe_RN.pdf', mimeType: 'application/pdf', data: PDF };
+const RETRY_ON_FAIL: RunNodeOptions['settings'] = {
+	retryOnFail: true,
+	maxTries: 3,
+	waitBetweenTries: 1,
+};
+
+let used = 0;
+/** Pairs of an open job and a candidate never submitted to it, different in every test. */
+function freshPairs(count: number): Array<{ job: number; candidate: number }> {
+	const jobs = t.sandbox.store.listJobs().filter((job) => job.JobStatus === 'Open');
+	const candidates = [...t.sandbox.store.candidates.keys()];
+	const pairs: Array<{ job: number; candidate: number }> = [];
+	while (pairs.length < count) {
+		const job = jobs[used % jobs.length].Number;
+		const candidate = candidates[(used * 7 + 3) % candidates.length];
+		used++;
+		if (storedCount(job, candidate) === 0) pairs.push({ job, candidate });
+	}
+	return pairs;
+}
+
+/** Submissions of the candidate to the job that the sandbox has stored. */
+function storedCount(job: number, candidate: number): number {
+	return [...t.sandbox.store.submissions.values()].filter(
+		(record) =>
+			record.submission.JobNumber === job && record.submission.CandidateNumber === candidate,
+	).length;
+}
+
+function submissionPosts(): number {
+	return t
+		.apiRequests()
+		.filter((request) => request.method === 'POST' && request.path === '/api/v3/Submission').length;
+}
+
+const submitRows: INodeParameters = {
+	resource: 'submission',
+	operation: 'create',
+	job: byNumber('={{ $json.job }}'),
+	candidateNumber: '={{ $json.candidate }}',
+};
+
+function submit(
+	pairs: Array<{ job: number; candidate: number }>,
+	options: Partial<RunNodeOptions>,
+) {
+	return t.run(submitRows, {
+		input: pairs,
+		inputBinary: pairs.map(() => pdfFile),
+		...options,
+	});
+}
+
+function actions(output: Array<{ json: IDataObject }>): unknown[] {
+	return output.map((item) => (item.json._trio as IDataObject | undefined)?.action ?? item.json);
+}
+
+describe('Submission: Create is idempotent across runs', () => {
+	it('under Retry On Fail, the retry skips the rows the failed try submitted', async () => {
+		const pairs = freshPairs(3);
+		// The second row's POST fails with a 500 before Trio stores anything; the node's retry runs
+		// all three rows again.
+		t.sandbox.setFaults({
+			endpoints: { 'POST /api/v3/Submission': { failAfter: 1, failStatus: 500 } },
+		});
+		const { output, error } = await submit(pairs, { settings: RETRY_ON_FAIL });
+		for (const pair of pairs) expect(storedCount(pair.job, pair.candidate)).toBe(1);
+		expect(error).toBeUndefined();
+		expect(actions(output)).toEqual(['alreadySubmitted', 'created', 'created']);
+		expect(output.map((item) => item.json.CandidateNumber)).toEqual(
+			pairs.map((pair) => pair.candidate),
+		);
+		// First try: row 1 stored, row 2 refused. Second try: rows 2 and 3 only.
+		expect(submissionPosts()).toBe(4);
+		// One read of the list per try, plus one look after the 500.
+		expect(
+			t.apiRequests().filter((r) => r.method === 'GET' && r.path === '/api/v3/Submission'),
+		).toHaveLength(3);
+	});
+
+	it('under Retry On Fail with continue-on-fail, an error on the first item does not resubmit the others', async () => {
+		const pairs = freshPairs(2);
+		t.sandbox.setFaults({
+			endpoints: { 'POST /api/v3/Submission': { failNext: 1, failStatus: 502 } },
+		});
+		const { output, error } = await submit(pairs, {
+			settings: RETRY_ON_FAIL,
+			continueOnFail: true,
+		});
+		for (const pair of pairs) expect(storedCount(pair.job, pair.candidate)).toBe(1);
+		expect(error).toBeUndefined();
+		// n8n retried the node because its first output item was an error.
+		expect(actions(output)).toEqual(['created', 'alreadySubmitted']);
+		expect(submissionPosts()).toBe(3);
+	});
+
+	it('a re-run of a failed execution submits only what the failed run did not', async () => {
+		const pairs = freshPairs(2);
+		t.sandbox.setFaults({
+			endpoints: { 'POST /api/v3/Submission': { failAfter: 1, failStatus: 500 } },
+		});
+		const failed = await submit(pairs, {});
+		expect(storedCount(pairs[0].job, pairs[0].candidate)).toBe(1);
+		expect(storedCount(pairs[1].job, pairs[1].candidate)).toBe(0);
+
+		t.clearRequests();
+		const rerun = await submit(pairs, {});
+		for (const pair of pairs) expect(storedCount(pair.job, pair.candidate)).toBe(1);
+		expect(submissionPosts()).toBe(1);
+		expect(rerun.error).toBeUndefined();
+		expect(actions(rerun.output)).toEqual(['alreadySubmitted', 'created']);
+		// What the failed run said about its failed row.
+		expect(errorText(failed.error).message).toContain('Trio VMS answered 500');
+		expect(errorText(failed.error).itemIndex).toBe(1);
+		expect(errorText(failed.error).description).toContain(
+			`A check right after the failure found no submission of candidate ${pairs[1].candidate} to job ${pairs[1].job} in Trio VMS, so it was not created: it is safe to run this item again.`,
+		);
+	});
+
+	it('when the connection drops after Trio stored the submission, it says so, and a re-run sends nothing', async () => {
+		const [pair] = freshPairs(1);
+		t.sandbox.setFaults({
+			endpoints: { 'POST /api/v3/Submission': { dropAfterHandlerNext: 1 } },
+		});
+		const { output, error } = await submit([pair], { settings: RETRY_ON_FAIL });
+		expect(storedCount(pair.job, pair.candidate)).toBe(1);
+		expect(error).toBeUndefined();
+		expect(output[0].json).toMatchObject({
+			JobNumber: pair.job,
+			CandidateNumber: pair.candidate,
+			Status: 'Submitted',
+			_trio: { action: 'createdDespiteError' },
+		});
+		expect(String((output[0].json._trio as IDataObject).error)).toMatch(/ECONNRESET|connection/i);
+		expect(submissionPosts()).toBe(1);
+
+		t.clearRequests();
+		const rerun = await submit([pair], {});
+		expect(actions(rerun.output)).toEqual(['alreadySubmitted']);
+		expect(submissionPosts()).toBe(0);
+		expect(storedCount(pair.job, pair.candidate)).toBe(1);
+	});
+
+	it('submits a row only once when the same pair appears twice in one run', async () => {
+		const [pair] = freshPairs(1);
+		const { output, error } = await submit([pair, pair], {});
+		expect(error).toBeUndefined();
+		expect(actions(output)).toEqual(['created', 'alreadySubmitted']);
+		expect(output[1].json.Number).toBe(output[0].json.Number);
+		expect(submissionPosts()).toBe(1);
+		expect(storedCount(pair.job, pair.candidate)).toBe(1);
+	});
+
+	it('submits again on purpose with Skip If Already Submitted off', async () => {
+		const [pair] = freshPairs(1);
+		const options = { skipIfAlreadySubmitted: false };
+		await submit([pair], {});
+		const again = await t.run(
+			{ ...submitRows, options },
+			{ input: [pair], inputBinary: [pdfFile] },
+		);
+		expect(actions(again.output)).toEqual(['created']);
+		expect(storedCount(pair.job, pair.candidate)).toBe(2);
+	});
+});
+
+describe('Candidate creates are idempotent across runs', () => {
+	function candidatesWith(email: string): number {
+		return [...t.sandbox.store.candidates.values()].filter(
+			(candidate) => candidate.email1.toLowerCase() === email.toLowerCase(),
+		).length;
+	}
+	function candidatePosts(): number {
+		return t
+			.apiRequests()
+			.filter((request) => request.method === 'POST' && request.path === '/api/v3/candidates')
+			.length;
+	}
+	const rows = (emails: string[]) =>
+		emails.map((email, index) => ({ first: 'Row', last: `Number ${index + 1}`, email }));
+	const createRows = (operation: string): INodeParameters => ({
+		resource: 'candidate',
+		operation,
+		firstName: '={{ $json.first }}',
+		lastName: '={{ $json.last }}',
+		email: '={{ $json.email }}',
+	});
+
+	it('Create under Retry On Fail: the retry finds the candidates the failed try created', async () => {
+		const emails = ['retry.one@agency.example', 'retry.two@agency.example'];
+		t.sandbox.setFaults({
+			endpoints: { 'POST /api/v3/candidates': { failAfter: 1, failStatus: 500 } },
+		});
+		const { output, error } = await t.run(createRows('create'), {
+			input: rows(emails),
+			settings: RETRY_ON_FAIL,
+		});
+		for (const email of emails) expect(candidatesWith(email)).toBe(1);
+		expect(error).toBeUndefined();
+		expect(actions(output)).toEqual(['found', 'created']);
+		expect(candidatePosts()).toBe(3);
+	});
+
+	it('Create, re-run of a failed execution: the second run creates only the missing candidate', async () => {
+		const emails = ['rerun.one@agency.example', 'rerun.two@agency.example'];
+		t.sandbox.setFaults({
+			endpoints: { 'POST /api/v3/candidates': { failAfter: 1, failStatus: 503 } },
+		});
+		const failed = await t.run(createRows('create'), { input: rows(emails) });
+		const rerun = await t.run(createRows('create'), { input: rows(emails) });
+		for (const email of emails) expect(candidatesWith(email)).toBe(1);
+		expect(rerun.error).toBeUndefined();
+		expect(actions(rerun.output)).toEqual(['found', 'created']);
+		expect(errorText(failed.error).description).toContain(
+			'found no candidate with the e-mail rerun.two@agency.example in Trio VMS, so it was not created: it is safe to run this item again.',
+		);
+	});
+
+	it.each(['create', 'findOrCreate'])(
+		'%s: when the connection drops after Trio stored the candidate, looks again and says so',
+		async (operation) => {
+			const email = `dropped.${operation.toLowerCase()}@agency.example`;
+			t.sandbox.setFaults({
+				endpoints: { 'POST /api/v3/candidates': { dropAfterHandlerNext: 1 } },
+			});
+			const { output, error } = await t.run(createRows(operation), {
+				input: rows([email]),
+				settings: RETRY_ON_FAIL,
+			});
+			expect(candidatesWith(email)).toBe(1);
+			expect(error).toBeUndefined();
+			expect(output[0].json).toMatchObject({
+				email1: email,
+				_trio: { action: 'createdDespiteError', matchCount: 0 },
+			});
+			expect(candidatePosts()).toBe(1);
+		},
+	);
+
+	it('Create with Skip If Email Exists off creates every time', async () => {
+		const email = 'twice.on.purpose@agency.example';
+		const parameters = { ...createRows('create'), options: { skipIfEmailExists: false } };
+		await t.run(parameters, { input: rows([email]) });
+		const second = await t.run(parameters, { input: rows([email]) });
+		expect(actions(second.output)).toEqual(['created']);
+		expect(candidatesWith(email)).toBe(2);
+		expect(t.apiRequests().map((r) => r.method)).toEqual(['POST', 'POST']);
+	});
+});

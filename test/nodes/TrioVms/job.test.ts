@@ -1,0 +1,200 @@
+/** Job: Get and Get Many, run through n8n's engine against the sandbox. */
+import { SIMPLE_JOB_FIELDS } from '../../../nodes/TrioVms/helpers/simplify';
+import { byNumber, errorText, fromList, useSandbox } from '../../support/sandbox-harness';
+
+const t = useSandbox({ jobs: 40 });
+
+function openJobs() {
+	return t.sandbox.store.listJobs();
+}
+
+describe('Job: Get', () => {
+	it('reads one job by number, with every field', async () => {
+		const [first] = openJobs();
+		const { output, error } = await t.run({
+			resource: 'job',
+			operation: 'get',
+			job: byNumber(first.Number),
+		});
+		expect(error).toBeUndefined();
+		expect(output).toHaveLength(1);
+		expect(output[0].json).toMatchObject({
+			Number: first.Number,
+			Title: first.Title,
+			Description: first.Description,
+		});
+		expect(output[0].pairedItem).toEqual({ item: 0 });
+		expect(t.apiRequests().map((r) => `${r.method} ${r.path}`)).toEqual([
+			`GET /api/v3/Job/${first.Number}`,
+		]);
+	});
+
+	it('takes the job picked from the list', async () => {
+		const [, second] = openJobs();
+		const { output } = await t.run({
+			resource: 'job',
+			operation: 'get',
+			job: fromList(second.Number),
+		});
+		expect(output[0].json.Number).toBe(second.Number);
+	});
+
+	it('resolves expressions per item', async () => {
+		const [a, b] = openJobs();
+		const { output } = await t.run(
+			{ resource: 'job', operation: 'get', job: byNumber('={{ $json.jobNumber }}') },
+			{ input: [{ jobNumber: a.Number }, { jobNumber: String(b.Number) }] },
+		);
+		expect(output.map((item) => [item.json.Number, item.pairedItem])).toEqual([
+			[a.Number, { item: 0 }],
+			[b.Number, { item: 1 }],
+		]);
+	});
+
+	it('explains a 404 in the words of the job', async () => {
+		const { error } = await t.run({ resource: 'job', operation: 'get', job: byNumber(999) });
+		const { message, description, itemIndex, httpCode } = errorText(error);
+		expect(message).toContain('Trio VMS answered 404 Not Found');
+		expect(message).toContain('Job 999 was not found');
+		expect(description).toContain('No job 999 was found');
+		expect(itemIndex).toBe(0);
+		expect(httpCode).toBe('404');
+	});
+
+	it('stops a typed job number that is not digits through the field validation', async () => {
+		await expect(
+			t.run({ resource: 'job', operation: 'get', job: byNumber('48-213') }),
+		).rejects.toThrow('A job number is made of digits only');
+		expect(t.apiRequests()).toHaveLength(0);
+	});
+
+	it('refuses a job number from an expression that is not a number, before sending anything', async () => {
+		const { error } = await t.run(
+			{ resource: 'job', operation: 'get', job: byNumber('={{ $json.jobNumber }}') },
+			{ input: [{ jobNumber: '48-213' }] },
+		);
+		expect(errorText(error).message).toBe(
+			'"Job" must be a positive whole number such as 1042, got "48-213"',
+		);
+		expect(errorText(error).description).toContain('Nothing was sent to Trio VMS');
+		expect(errorText(error).itemIndex).toBe(0);
+		expect(t.apiRequests()).toHaveLength(0);
+	});
+});
+
+describe('Job: Get Many', () => {
+	it('returns simplified jobs up to the limit by default', async () => {
+		const { output, error } = await t.run({ resource: 'job', operation: 'getAll', limit: 5 });
+		expect(error).toBeUndefined();
+		expect(output).toHaveLength(5);
+		expect(output.map((item) => item.json.Number)).toEqual(
+			openJobs()
+				.slice(0, 5)
+				.map((job) => job.Number),
+		);
+		for (const item of output) {
+			expect(Object.keys(item.json).sort()).toEqual(
+				[...SIMPLE_JOB_FIELDS, 'ShiftDescription'].sort(),
+			);
+			expect(item.pairedItem).toEqual({ item: 0 });
+		}
+		// No pagination: one request, the limit is applied after the answer.
+		expect(t.apiRequests()).toHaveLength(1);
+		expect(t.apiRequests()[0].query).toEqual({});
+	});
+
+	it('returns every open and on-hold job with Return All, raw when Simplify is off', async () => {
+		const { output } = await t.run({
+			resource: 'job',
+			operation: 'getAll',
+			returnAll: true,
+			simplify: false,
+		});
+		expect(output).toHaveLength(openJobs().length);
+		expect(output[0].json).toHaveProperty('Description');
+		expect(output[0].json).toHaveProperty('Certifications');
+		expect(new Set(output.map((item) => item.json.JobStatus))).toEqual(new Set(['Open', 'OnHold']));
+	});
+
+	it('sends Modified After as an ISO 8601 UTC timestamp and returns only later changes', async () => {
+		const times = openJobs()
+			.map((job) => Date.parse(job.ModifiedDateUtc as string))
+			.sort((a, b) => a - b);
+		const middle = new Date(times[Math.floor(times.length / 2)]);
+		const cutoff = `${middle.toISOString().slice(0, 19)}Z`;
+		const { output } = await t.run({
+			resource: 'job',
+			operation: 'getAll',
+			returnAll: true,
+			filters: { modifiedAfter: cutoff.replace('Z', '+00:00') },
+		});
+		expect(t.apiRequests()[0].query).toEqual({ modifiedDate: cutoff });
+		const expected = t.sandbox.store.listJobs(new Date(cutoff)).map((job) => job.Number);
+		expect(expected.length).toBeGreaterThan(0);
+		expect(expected.length).toBeLessThan(openJobs().length);
+		expect(output.map((item) => item.json.Number)).toEqual(expected);
+	});
+
+	it('sends a plain date as midnight UTC', async () => {
+		await t.run({ resource: 'job', operation: 'getAll', filters: { modifiedAfter: '2026-03-01' } });
+		expect(t.apiRequests()[0].query).toEqual({ modifiedDate: '2026-03-01T00:00:00Z' });
+	});
+
+	it('reads Modified After from a date expression such as $now.minus()', async () => {
+		const before = Date.now();
+		await t.run({
+			resource: 'job',
+			operation: 'getAll',
+			filters: { modifiedAfter: '={{ $now.minus({ days: 1 }) }}' },
+		});
+		const sent = t.apiRequests()[0].query.modifiedDate as string;
+		expect(sent).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{3})?Z$/);
+		expect(Math.abs(Date.parse(sent) - (before - 86_400_000))).toBeLessThan(60_000);
+	});
+
+	it('refuses an unreadable Modified After before sending anything', async () => {
+		const { error } = await t.run({
+			resource: 'job',
+			operation: 'getAll',
+			filters: { modifiedAfter: 'last week' },
+		});
+		expect(errorText(error).message).toContain(
+			'"Modified After" must be a date (YYYY-MM-DD) or an ISO 8601 date-time',
+		);
+		expect(t.apiRequests()).toHaveLength(0);
+	});
+
+	it('filters by status and state after reading the list', async () => {
+		const onHold = await t.run({
+			resource: 'job',
+			operation: 'getAll',
+			returnAll: true,
+			filters: { jobStatus: 'OnHold' },
+		});
+		expect(onHold.output.length).toBe(
+			openJobs().filter((job) => job.JobStatus === 'OnHold').length,
+		);
+		expect(onHold.output.every((item) => item.json.JobStatus === 'OnHold')).toBe(true);
+
+		const state = openJobs()[0].StateAbbreviation;
+		const inState = await t.run({
+			resource: 'job',
+			operation: 'getAll',
+			returnAll: true,
+			filters: { state: state.toLowerCase() },
+		});
+		expect(inState.output.length).toBe(
+			openJobs().filter((job) => job.StateAbbreviation === state).length,
+		);
+
+		const bad = await t.run({ resource: 'job', operation: 'getAll', filters: { state: 'Texass' } });
+		expect(errorText(bad.error).message).toContain('"State" must be a two-letter US state');
+	});
+
+	it('reports the current open-position count in the list', async () => {
+		const [job] = openJobs();
+		await t.scenario('POST', `/jobs/${job.Number}/open-positions`, { count: 0 });
+		const { output } = await t.run({ resource: 'job', operation: 'getAll', limit: 1 });
+		expect(output[0].json.NumberOfCurrentOpenPositions).toBe(0);
+	});
+});

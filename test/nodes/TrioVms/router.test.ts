@@ -1,0 +1,195 @@
+/**
+ * What the router owns: per-item errors for every error status of the spec, Continue On Fail,
+ * pairedItem on every output item, one client per execution and its pacing.
+ */
+import type { INodeParameters } from 'n8n-workflow';
+
+import { runWorkflow } from '../../support/engine/engine';
+
+import { byNumber, errorText, useSandbox } from '../../support/sandbox-harness';
+
+const t = useSandbox({ jobs: 10 });
+
+function jobNumbers(): number[] {
+	return t.sandbox.store.listJobs().map((job) => job.Number);
+}
+
+describe('error statuses of the spec', () => {
+	it('400: passes on what the service said about the data', async () => {
+		t.sandbox.setFaults({
+			endpoints: { 'POST /api/v3/candidates': { failNext: 1, failStatus: 400 } },
+		});
+		const { error } = await t.run({
+			resource: 'candidate',
+			operation: 'create',
+			firstName: 'A',
+			lastName: 'B',
+			email: 'ab@agency.example',
+		});
+		expect(errorText(error).message).toMatch(/^Trio VMS answered 400 Bad Request/);
+		expect(errorText(error).description).toContain('The service rejected the data it was sent');
+		expect(errorText(error).httpCode).toBe('400');
+	});
+
+	it('403 with a wrong key: says what to do about the key', async () => {
+		const { error } = await t.run(
+			{ resource: 'job', operation: 'getAll' },
+			{ credentials: t.wrongKey },
+		);
+		expect(errorText(error).message).toMatch(/^Trio VMS answered 403 Forbidden/);
+		expect(errorText(error).description).toContain(
+			'The API key is wrong, expired or lacks permission',
+		);
+		expect(JSON.stringify(error)).not.toContain('not-a-real-key');
+	});
+
+	it('404: names what was not found', async () => {
+		const { error } = await t.run({
+			resource: 'submission',
+			operation: 'get',
+			submissionNumber: 77,
+		});
+		expect(errorText(error).message).toMatch(/^Trio VMS answered 404 Not Found/);
+		expect(errorText(error).description).toContain('No submission 77 was found');
+	});
+
+	it('500: says the service failed', async () => {
+		t.sandbox.setFaults({
+			endpoints: { 'GET /api/v3/Job/{number}': { failNext: 1, failStatus: 500 } },
+		});
+		const { error } = await t.run({
+			resource: 'job',
+			operation: 'get',
+			job: byNumber(jobNumbers()[0]),
+		});
+		expect(errorText(error).message).toMatch(/^Trio VMS answered 500 Internal Server Error/);
+		expect(errorText(error).description).toContain('The service failed or is unavailable');
+		expect(t.apiRequests()).toHaveLength(1);
+	});
+
+	it('503 on a read is retried and succeeds', async () => {
+		t.sandbox.setFaults({ endpoints: { 'GET /api/v3/Job': { failNext: 1, failStatus: 503 } } });
+		const { output, error } = await t.run({ resource: 'job', operation: 'getAll', limit: 1 });
+		expect(error).toBeUndefined();
+		expect(output).toHaveLength(1);
+		expect(t.apiRequests().map((r) => r.status)).toEqual([503, 200]);
+	});
+});
+
+describe('Continue On Fail', () => {
+	it('gives an error item for the failed input and still processes the others', async () => {
+		const [a, b] = jobNumbers();
+		const { output, error } = await t.run(
+			{ resource: 'job', operation: 'get', job: byNumber('={{ $json.job }}') },
+			{ input: [{ job: a }, { job: 999 }, { job: 'abc' }, { job: b }], continueOnFail: true },
+		);
+		expect(error).toBeUndefined();
+		expect(output).toHaveLength(4);
+		expect(output.map((item) => item.pairedItem)).toEqual([
+			{ item: 0 },
+			{ item: 1 },
+			{ item: 2 },
+			{ item: 3 },
+		]);
+		expect(output[0].json.Number).toBe(a);
+		expect(Object.keys(output[1].json).sort()).toEqual(['details', 'error']);
+		expect(output[1].json.error).toContain('Trio VMS answered 404 Not Found');
+		expect(output[1].json.details).toContain('No job 999 was found');
+		expect(output[2].json).toEqual({
+			error: '"Job" must be a positive whole number such as 1042, got "abc"',
+			details: 'Nothing was sent to Trio VMS for this item.',
+		});
+		expect(output[3].json.Number).toBe(b);
+		// The invalid item sent nothing.
+		expect(t.apiRequests()).toHaveLength(3);
+	});
+
+	it('with "Continue (using error output)", sends failed items with their row to the error branch', async () => {
+		const [a] = jobNumbers();
+		const run = await runWorkflow({
+			nodes: [
+				{
+					name: 'Sheet',
+					type: 'test.start',
+					parameters: {
+						items: [
+							{ row: 1, job: a },
+							{ row: 2, job: 999 },
+							{ row: 3, job: 'x' },
+						] as unknown as INodeParameters[],
+					},
+				},
+				{
+					name: 'Trio',
+					type: 'trioVms',
+					onError: 'continueErrorOutput',
+					parameters: { resource: 'job', operation: 'get', job: byNumber('={{ $json.job }}') },
+				},
+				{ name: 'Done', type: 'test.collect', parameters: {} },
+				{ name: 'Failed', type: 'test.collect', parameters: {} },
+			],
+			connections: {
+				Sheet: { main: [[{ node: 'Trio', type: 'main', index: 0 }]] },
+				Trio: {
+					main: [
+						[{ node: 'Done', type: 'main', index: 0 }],
+						[{ node: 'Failed', type: 'main', index: 0 }],
+					],
+				},
+			},
+			credentials: { trioVmsApi: t.admin },
+		});
+		expect(run.error).toBeUndefined();
+		expect(run.json('Done').map((json) => json.Number)).toEqual([a]);
+		const failed = run.json('Failed');
+		expect(failed.map((json) => json.row)).toEqual([2, 3]);
+		expect(failed[0].error).toContain('404');
+		expect(failed[0].details).toContain('No job 999 was found');
+		expect(failed[1].error).toContain('"Job" must be a positive whole number');
+	});
+
+	it('without it, stops at the failed item and names it', async () => {
+		const [a] = jobNumbers();
+		const { output, error } = await t.run(
+			{ resource: 'job', operation: 'get', job: byNumber('={{ $json.job }}') },
+			{ input: [{ job: a }, { job: 999 }, { job: a }] },
+		);
+		expect(output).toEqual([]);
+		expect(errorText(error).itemIndex).toBe(1);
+		expect(t.apiRequests()).toHaveLength(2);
+	});
+
+	it('pairs every item of a list operation with its input', async () => {
+		const { output } = await t.run(
+			{ resource: 'job', operation: 'getAll', limit: 2 },
+			{ input: [{}, {}] },
+		);
+		expect(output.map((item) => item.pairedItem)).toEqual([
+			{ item: 0 },
+			{ item: 0 },
+			{ item: 1 },
+			{ item: 1 },
+		]);
+	});
+});
+
+describe('pacing', () => {
+	it('waits Pause Between Calls between the calls of one execution', async () => {
+		const [a, b, c] = jobNumbers();
+		const started = Date.now();
+		const { error } = await t.run(
+			{
+				resource: 'job',
+				operation: 'get',
+				job: byNumber('={{ $json.job }}'),
+				options: { pauseBetweenCallsMs: 150 },
+			},
+			{ input: [{ job: a }, { job: b }, { job: c }] },
+		);
+		expect(error).toBeUndefined();
+		const times = t.apiRequests().map((r) => Date.parse(r.time));
+		expect(times).toHaveLength(3);
+		expect(times[2] - times[0]).toBeGreaterThanOrEqual(280);
+		expect(Date.now() - started).toBeGreaterThanOrEqual(290);
+	});
+});

@@ -1,0 +1,337 @@
+/**
+ * The Sync Trigger's pure parts: reading answers, the compact state, the poll plan and the diffs.
+ * No HTTP here; the engine tests (engine.test.ts beside this file) run the node against the sandbox.
+ */
+import {
+	diffJobs,
+	diffSubmissions,
+	jobItem,
+	listFilter,
+	passesJobFilters,
+	planPoll,
+} from '../../../nodes/TrioVmsSyncTrigger/diff';
+import {
+	displayStamp,
+	readJobs,
+	readStamp,
+	readSubmissions,
+	UnreadableAnswerError,
+} from '../../../nodes/TrioVmsSyncTrigger/records';
+import {
+	bound,
+	decodeJob,
+	decodeStamp,
+	decodeSubmission,
+	emptyEntries,
+	Entries,
+	JOB_CODEC,
+	encodeJob,
+	encodeStamp,
+	encodeSubmission,
+	readState,
+	storeState,
+	writeState,
+	type JobState,
+} from '../../../nodes/TrioVmsSyncTrigger/state';
+
+function job(number: number, modified: string | null, extra: Record<string, unknown> = {}) {
+	return {
+		Number: number,
+		Title: `Job ${number}`,
+		JobStatus: 'Open',
+		ModifiedDateUtc: modified,
+		NumberOfCurrentOpenPositions: 2,
+		StateAbbreviation: 'TX',
+		State: 'Texas',
+		Profession: 'RN',
+		...extra,
+	};
+}
+
+function jobs(...items: Array<ReturnType<typeof job>>) {
+	return readJobs(items);
+}
+
+/** The normal form of a stamp the test knows to be readable. */
+const norm = (value: string) => readStamp(value) as string;
+
+const T1 = '2026-03-01T10:00:00.100Z';
+const T2 = '2026-03-01T10:00:00.200Z';
+const T3 = '2026-03-01T10:05:00.000Z';
+
+describe('timestamps', () => {
+	it('puts every way of writing an instant into one comparable form', () => {
+		expect(readStamp('2026-03-01T10:00:00Z')).toBe('2026-03-01T10:00:00.0000000Z');
+		expect(readStamp('2026-03-01T10:00:00.1234567Z')).toBe('2026-03-01T10:00:00.1234567Z');
+		expect(readStamp('2026-03-01T11:00:00.5+01:00')).toBe('2026-03-01T10:00:00.5000000Z');
+		// No offset: UTC, as the service notes decide, whatever the machine's zone.
+		expect(readStamp('2026-03-01T10:00:00')).toBe('2026-03-01T10:00:00.0000000Z');
+		expect(readStamp('2026-03-01')).toBe('2026-03-01T00:00:00.0000000Z');
+		expect(readStamp(null)).toBeNull();
+		expect(readStamp('yesterday')).toBe(false);
+		expect(readStamp(12)).toBe(false);
+	});
+
+	it('tells apart two changes in the same millisecond when the service gives ticks', () => {
+		const a = readStamp('2026-03-01T10:00:00.1230001Z') as string;
+		const b = readStamp('2026-03-01T10:00:00.1230002Z') as string;
+		expect(a < b).toBe(true);
+		expect(decodeStamp(encodeStamp(a))).toBe(a);
+		expect(decodeStamp(encodeStamp(b))).toBe(b);
+		expect([displayStamp(a), displayStamp(norm('2026-03-01T10:00:00Z'))]).toEqual([
+			'2026-03-01T10:00:00.1230001Z',
+			'2026-03-01T10:00:00.000Z',
+		]);
+	});
+});
+
+describe('reading list answers', () => {
+	it('reads field names in any letter case and keeps every field', () => {
+		const [record] = readJobs([
+			{ number: 7, modifieddateutc: T1, jobStatus: 'OnHold', extra: { a: 1 } },
+		]);
+		expect(record).toMatchObject({ number: 7, status: 'OnHold', stamp: norm(T1) });
+		expect(record.raw.extra).toEqual({ a: 1 });
+		const [submission] = readSubmissions([
+			{ Number: 90001, Status: 'Offered', StatusCode: 3, ModifiedDateUtc: T1 },
+		]);
+		expect(submission).toMatchObject({ number: 90001, statusCode: 3, status: 'Offered' });
+	});
+
+	it('fails loudly on an answer it cannot read', () => {
+		expect(() => readJobs({ jobs: [] })).toThrow(UnreadableAnswerError);
+		expect(() => readJobs([{ Title: 'no number' }])).toThrow(/no whole Number/);
+		expect(() => readJobs([job(1, 'soon')])).toThrow(/ModifiedDateUtc of item 0.*not a date-time/);
+		expect(() => readSubmissions(['x'])).toThrow(/not an object/);
+	});
+});
+
+describe('state', () => {
+	it('round-trips entries in a compact string each', () => {
+		const entry = { stamp: norm(T1), status: 'OnHold', openPositions: 3 };
+		expect(encodeJob(entry)).toMatch(/^[0-9a-z]+\|H\|3$/);
+		expect(decodeJob(encodeJob(entry))).toEqual(entry);
+		const unknown = { stamp: null, status: 'Pending | review', openPositions: null };
+		expect(decodeJob(encodeJob(unknown))).toEqual({ ...unknown, status: 'Pending / review' });
+		const submission = { stamp: norm(T2), statusCode: 2, status: 'Under Review' };
+		expect(decodeSubmission(encodeSubmission(submission))).toEqual(submission);
+	});
+
+	it('is versioned and kind-specific: anything else reads as new state', () => {
+		const staticData = {};
+		const { next } = diffJobs(undefined, jobs(job(1, T1)), { full: true, emitExisting: false });
+		writeState(staticData, next);
+		expect(readState(staticData, 'jobs')?.entries.get(1)).toEqual({
+			stamp: norm(T1),
+			status: 'Open',
+			openPositions: 2,
+		});
+		expect(readState(staticData, 'submissions')).toBeUndefined();
+		expect(readState({ sync: { ...storeState(next), v: 0 } }, 'jobs')).toBeUndefined();
+		expect(readState({}, 'jobs')).toBeUndefined();
+		expect(JSON.parse(JSON.stringify(staticData))).toEqual(staticData);
+	});
+
+	it('reads entries lazily: a copy changes apart, and only changed entries are re-encoded', () => {
+		const stored = {
+			'1': encodeJob({ stamp: norm(T1), status: 'Open', openPositions: 1 }),
+			'2': 'kept as stored',
+		};
+		const entries = new Entries(JOB_CODEC, stored);
+		const copy = entries.copy();
+		copy.set(3, { stamp: norm(T2), status: 'OnHold', openPositions: null });
+		copy.delete(1);
+		expect([entries.size, copy.size]).toEqual([2, 2]);
+		expect([entries.has(1), copy.has(1), copy.has(3), entries.has(3)]).toEqual([
+			true,
+			false,
+			true,
+			false,
+		]);
+		expect(copy.get(3)?.status).toBe('OnHold');
+		// Entry 2 was never read or changed: its stored string is copied as it is.
+		expect(copy.toRecord()).toEqual({
+			'2': 'kept as stored',
+			'3': expect.stringMatching(/\|H\|$/),
+		});
+		expect(entries.toRecord()).toEqual(stored);
+		expect([...copy.copy()].map(([number]) => number).sort()).toEqual([2, 3]);
+	});
+
+	it('is bounded: beyond the limit the least recently modified are forgotten', () => {
+		const entries = new Map(
+			[1, 2, 3].map((n) => [n, { stamp: norm(`2026-03-0${n}`), status: 'Open' }]),
+		);
+		expect([...bound(entries, 2).keys()].sort()).toEqual([2, 3]);
+		const lazy = new Entries(JOB_CODEC);
+		for (const [number, entry] of entries) lazy.set(number, { ...entry, openPositions: null });
+		expect(Object.keys(lazy.toRecord(2)).sort()).toEqual(['2', '3']);
+	});
+});
+
+describe('planPoll', () => {
+	const options = { fullListEvery: 3, overlapSeconds: 300 };
+	const state = (n: number, watermark: string | null = norm(T3)): JobState => ({
+		kind: 'jobs',
+		watermark,
+		pollsSinceFullList: n,
+		entries: emptyEntries('jobs'),
+	});
+
+	it('reads the full list for a new state, without a watermark, and every N polls', () => {
+		expect(planPoll(undefined, options)).toMatchObject({ full: true, reason: 'new state' });
+		expect(planPoll(state(0, null), options)).toMatchObject({ full: true });
+		expect(planPoll(state(2), options)).toMatchObject({ full: true, reason: 'every N polls' });
+		expect(planPoll(state(0), { ...options, fullListEvery: 1 }).full).toBe(true);
+	});
+
+	it('asks cheap polls for changes after the service watermark minus the overlap', () => {
+		// From the service's own stamp, never n8n's clock.
+		expect(planPoll(state(0), options)).toEqual({
+			full: false,
+			modifiedDate: '2026-03-01T10:00:00.000Z',
+		});
+		expect(planPoll(state(1), { ...options, overlapSeconds: 0 }).modifiedDate).toBe(
+			'2026-03-01T10:05:00.000Z',
+		);
+	});
+});
+
+describe('diffJobs', () => {
+	const first = diffJobs(undefined, jobs(job(1, T1), job(2, T1)), {
+		full: true,
+		emitExisting: false,
+	});
+
+	it('records the first list without emitting, or emits it as opened when asked', () => {
+		expect(first.changes).toEqual([]);
+		expect(first.next.watermark).toBe(norm(T1));
+		expect(first.next.entries.size).toBe(2);
+		const emitted = diffJobs(undefined, jobs(job(1, T1)), { full: true, emitExisting: true });
+		expect(emitted.changes.map((c) => c.change)).toEqual(['opened']);
+	});
+
+	it('does not emit a change seen before (overlap), and emits one stamped the same as another', () => {
+		// Job 2 changed in the same millisecond as job 1, but was published after the last poll.
+		const cheap = diffJobs(first.next, jobs(job(1, T1), job(2, T2), job(3, T1)), {
+			full: false,
+			emitExisting: false,
+		});
+		expect(cheap.changes.map((c) => [c.number, c.change])).toEqual([
+			[2, 'updated'],
+			[3, 'opened'],
+		]);
+		expect(cheap.changes[0].previous).toEqual({ ModifiedDateUtc: T1 });
+		expect(cheap.next.pollsSinceFullList).toBe(1);
+		expect(cheap.next.watermark).toBe(norm(T2));
+		// A job first seen in a cheap poll has no count from a full list yet.
+		expect(cheap.next.entries.get(3)?.openPositions).toBeNull();
+	});
+
+	it('finds closures and open-position changes only in the full list', () => {
+		const listing = jobs(job(1, T1, { NumberOfCurrentOpenPositions: 0 }));
+		const cheap = diffJobs(first.next, listing, { full: false, emitExisting: false });
+		expect(cheap.changes).toEqual([]);
+		expect(cheap.next.entries.get(1)?.openPositions).toBe(2);
+		const full = diffJobs(cheap.next, listing, { full: true, emitExisting: false });
+		expect(full.changes.map((c) => [c.number, c.change, c.previous])).toEqual([
+			[1, 'openPositionsChanged', { NumberOfCurrentOpenPositions: 2 }],
+			[2, 'closed', undefined],
+		]);
+		expect(full.next.entries.has(2)).toBe(false);
+		expect(full.next.pollsSinceFullList).toBe(0);
+	});
+
+	it('reports a hold as updated with the previous status, and a reopened job as opened', () => {
+		const held = diffJobs(first.next, jobs(job(1, T2, { JobStatus: 'OnHold' })), {
+			full: false,
+			emitExisting: false,
+		});
+		expect(held.changes[0]).toMatchObject({
+			change: 'updated',
+			previous: { ModifiedDateUtc: T1, JobStatus: 'Open' },
+		});
+		const closed = diffJobs(first.next, jobs(job(1, T1)), { full: true, emitExisting: false });
+		const reopened = diffJobs(closed.next, jobs(job(2, T3)), { full: false, emitExisting: false });
+		expect(reopened.changes.map((c) => [c.number, c.change])).toEqual([[2, 'opened']]);
+	});
+
+	it('never moves the watermark back', () => {
+		const later = diffJobs(first.next, jobs(job(1, T3)), { full: false, emitExisting: false });
+		const older = diffJobs(later.next, jobs(job(2, T2)), { full: false, emitExisting: false });
+		expect(older.next.watermark).toBe(norm(T3));
+	});
+});
+
+describe('diffSubmissions', () => {
+	const sub = (n: number, status: string, code: number, modified: string) => ({
+		Number: n,
+		Status: status,
+		StatusCode: code,
+		ModifiedDateUTC: modified,
+	});
+
+	it('emits created for new submissions and statusChanged only when the status differs', () => {
+		const first = diffSubmissions(undefined, readSubmissions([sub(1, 'Offered', 3, T1)]), {
+			full: true,
+			emitExisting: false,
+		});
+		const next = diffSubmissions(
+			first.next,
+			readSubmissions([
+				sub(1, 'Accepted', 4, T2),
+				sub(2, 'Submitted', 1, T2),
+				sub(1, 'Accepted', 4, T2),
+			]),
+			{ full: false, emitExisting: false },
+		);
+		expect(next.changes.map((c) => [c.number, c.change, c.previous])).toEqual([
+			[1, 'statusChanged', { Status: 'Offered', StatusCode: 3, ModifiedDateUTC: T1 }],
+			[2, 'created', undefined],
+		]);
+		const same = diffSubmissions(next.next, readSubmissions([sub(2, 'Submitted', 1, T3)]), {
+			full: false,
+			emitExisting: false,
+		});
+		expect(same.changes).toEqual([]);
+		expect(same.next.watermark).toBe(norm(T3));
+	});
+});
+
+describe('items and filters', () => {
+	it('builds a closed item from the last known job, in the letter case the service used', () => {
+		const item = jobItem(
+			{
+				change: 'closed',
+				number: 5,
+				job: { number: 5, jobStatus: 'Open', StateAbbreviation: 'TX' },
+				last: { stamp: norm(T1), status: 'OnHold', openPositions: 1 },
+			},
+			'2026-03-02T00:00:00.000Z',
+		);
+		expect(item).toEqual({
+			change: 'closed',
+			number: 5,
+			jobStatus: 'Closed',
+			StateAbbreviation: 'TX',
+			previous: { JobStatus: 'OnHold' },
+			closedDetectedAt: '2026-03-02T00:00:00.000Z',
+		});
+		const remembered = jobItem(
+			{ change: 'closed', number: 6, last: { stamp: null, status: 'Open', openPositions: null } },
+			'2026-03-02T00:00:00.000Z',
+		);
+		expect(remembered).toMatchObject({ change: 'closed', Number: 6, JobStatus: 'Closed' });
+	});
+
+	it('filters by status, state (abbreviation or name) and profession', () => {
+		const item = { ...job(1, T1), JobStatus: 'OnHold' };
+		const none = { statuses: [], states: [], professions: [] };
+		expect(passesJobFilters(item, none)).toBe(true);
+		expect(passesJobFilters(item, { ...none, statuses: ['Open'] })).toBe(false);
+		expect(passesJobFilters(item, { ...none, states: listFilter('ca, texas') })).toBe(true);
+		expect(passesJobFilters(item, { ...none, states: ['CA'] })).toBe(false);
+		expect(passesJobFilters(item, { ...none, professions: listFilter(' rn ,LPN') })).toBe(true);
+		expect(passesJobFilters(item, { ...none, professions: ['CNA'] })).toBe(false);
+	});
+});

@@ -1,0 +1,325 @@
+/**
+ * The Sync Trigger watching submissions, and what both watches share: first-run options,
+ * filters, Fetch Test Event, and loud failures on answers it cannot read. Inside n8n's engine,
+ * against the sandbox over HTTP.
+ */
+import type { INodeParameters } from 'n8n-workflow';
+
+import { SANDBOX_WITHDRAW_REASONS, startSandbox, type RunningSandbox } from '../../../sandbox';
+import { trioCredentials } from '../../support/engine/engine';
+import { pollTrigger, type PollTrigger } from '../../support/engine/poll';
+import { submit } from '../../sandbox/helpers';
+import { agency, emittedKeys, keys, scenario } from '../../support/sync-history';
+
+let sandbox: RunningSandbox;
+
+beforeAll(async () => {
+	sandbox = await startSandbox({ quiet: true, jobs: 300, referenceDate: '2026-03-02T00:00:00Z' });
+});
+
+afterAll(async () => {
+	await sandbox.stop();
+});
+
+beforeEach(() => sandbox.reset({ jobs: 300 }));
+
+function poller(parameters: INodeParameters): PollTrigger {
+	return pollTrigger({ parameters, credentials: trioCredentials(sandbox.url, sandbox.key) });
+}
+
+function statusOf(number: number): string {
+	return sandbox.store.submissions.get(number)!.submission.Status;
+}
+
+function withStatus(statuses: string[], exclude: Set<number>): number[] {
+	return [...sandbox.store.submissions.values()]
+		.map((record) => record.submission)
+		.filter((s) => statuses.includes(s.Status) && !exclude.has(s.Number))
+		.map((s) => s.Number);
+}
+
+describe('Sync Trigger, submissions', () => {
+	test.each([
+		['the same as n8n', 0],
+		['an hour ahead of n8n', 3_600_000],
+		['an hour behind n8n', -3_600_000],
+	])(
+		'every status change and creation exactly once, the service clock %s',
+		async (_label, offsetMs) => {
+			sandbox.store.clock.set({ offsetMs });
+			const trigger = poller({ watch: 'submissions', options: { fullListEvery: 3 } });
+			expect((await trigger.poll()).items).toEqual([]);
+			const openJob = sandbox.store.listJobs().find((job) => job.JobStatus === 'Open')!;
+			const reason = SANDBOX_WITHDRAW_REASONS[0];
+			let total = 0;
+
+			for (let round = 1; round <= 6; round++) {
+				const expected: Array<{ number: number; change: string }> = [];
+				const touched = new Set<number>();
+				const act = async (number: number, action: () => Promise<unknown>) => {
+					touched.add(number);
+					await action();
+					expected.push({ number, change: 'statusChanged' });
+				};
+				for (const n of withStatus(['Offered'], touched).slice(0, 1))
+					await act(n, () => agency(sandbox, '/Submission/Accept', { submissionNumber: n }));
+				for (const n of withStatus(['Offered'], touched).slice(0, 1))
+					await act(n, () =>
+						agency(sandbox, '/Submission/Decline', { submissionNumber: n, reason }),
+					);
+				for (const n of withStatus(['Submitted', 'Under Review'], touched).slice(0, 1))
+					await act(n, () =>
+						agency(sandbox, '/Submission/Withdraw', { submissionNumber: n, reason }),
+					);
+				// The facility moves submissions on through the scenario API.
+				for (const n of withStatus(['Submitted'], touched).slice(0, 2))
+					await act(n, () =>
+						scenario(sandbox, 'POST', `/submissions/${n}/status`, { status: 'Under Review' }),
+					);
+				for (const n of withStatus(['Under Review'], touched).slice(0, 2))
+					await act(n, () =>
+						scenario(sandbox, 'POST', `/submissions/${n}/status`, { status: 'Offered' }),
+					);
+				for (const n of withStatus(['Submitted', 'Under Review', 'Offered'], touched).slice(0, 1))
+					await act(n, () =>
+						scenario(sandbox, 'POST', `/submissions/${n}/status`, { status: 'Rejected' }),
+					);
+				for (let i = 0; i < 2; i++) {
+					const created = await submit(
+						sandbox,
+						{ JobNumber: openJob.Number, CandidateNumber: 5001 + i },
+						undefined,
+						sandbox.key,
+					);
+					expect(created.status).toBe(200);
+					expected.push({ number: created.body.Number, change: 'created' });
+				}
+				if (round === 3) {
+					const before = trigger.staticData();
+					sandbox.setFaults({
+						endpoints: { 'GET /api/v3/Submission': { failNext: 1, failStatus: 500 } },
+					});
+					const failed = await trigger.poll();
+					expect(failed.error).toBeDefined();
+					expect(failed.items).toEqual([]);
+					expect(trigger.staticData()).toEqual(before);
+				}
+				const result = await trigger.poll();
+				expect(result.error).toBeUndefined();
+				expect(emittedKeys(result.items)).toEqual(keys(expected));
+				for (const item of result.items) {
+					if (item.change === 'statusChanged') {
+						expect(item.Status).toBe(statusOf(Number(item.Number)));
+						expect(item.previous).toEqual({
+							Status: expect.any(String),
+							StatusCode: expect.any(Number),
+							ModifiedDateUTC: expect.any(String),
+						});
+						expect((item.previous as { Status: string }).Status).not.toBe(item.Status);
+					}
+				}
+				total += result.items.length;
+			}
+			// Nothing left over: further polls, cheap and full, emit nothing.
+			for (let i = 0; i < 3; i++) expect((await trigger.poll()).items).toEqual([]);
+			expect(total).toBeGreaterThan(30);
+		},
+	);
+
+	test('two submissions stamped with the same instant are both emitted', async () => {
+		const trigger = poller({ watch: 'submissions' });
+		await trigger.poll();
+		const frozenAt = new Date().toISOString();
+		sandbox.store.clock.set({ frozenAt });
+		const [first, second] = withStatus(['Submitted'], new Set());
+		await scenario(sandbox, 'POST', `/submissions/${first}/status`, { status: 'Under Review' });
+		expect(emittedKeys((await trigger.poll()).items)).toEqual([`${first}:statusChanged`]);
+		await scenario(sandbox, 'POST', `/submissions/${second}/status`, { status: 'Under Review' });
+		expect(emittedKeys((await trigger.poll()).items)).toEqual([`${second}:statusChanged`]);
+		sandbox.store.clock.set({ frozenAt: null });
+	});
+});
+
+describe('Sync Trigger, first run, filters and Fetch Test Event', () => {
+	test('Emit Existing on First Run emits every current record once, then only changes', async () => {
+		const trigger = poller({ watch: 'jobs', emitExisting: true });
+		const first = await trigger.poll();
+		const listed = sandbox.store.listJobs();
+		expect(first.items).toHaveLength(listed.length);
+		expect(new Set(first.items.map((item) => item.change))).toEqual(new Set(['opened']));
+		expect((await trigger.poll()).items).toEqual([]);
+
+		const submissions = poller({ watch: 'submissions', emitExisting: true });
+		const created = await submissions.poll();
+		expect(created.items).toHaveLength(sandbox.store.submissions.size);
+		expect(new Set(created.items.map((item) => item.change))).toEqual(new Set(['created']));
+	});
+
+	test('filters and change types decide what is emitted; the state still records everything', async () => {
+		const trigger = poller({
+			watch: 'jobs',
+			jobChanges: ['updated', 'closed'],
+			filters: { states: 'TX, california', jobStatuses: ['Open', 'Closed'] },
+			options: { fullListEvery: 1 },
+		});
+		await trigger.poll();
+		const open = sandbox.store.listJobs().filter((job) => job.JobStatus === 'Open');
+		const inTexas = open.filter((job) => job.StateAbbreviation === 'TX');
+		const elsewhere = open.find((job) => !['TX', 'CA'].includes(job.StateAbbreviation))!;
+		await scenario(sandbox, 'PATCH', `/jobs/${inTexas[0].Number}`, { Title: 'TX update' });
+		await scenario(sandbox, 'PATCH', `/jobs/${elsewhere.Number}`, { Title: 'elsewhere' });
+		await scenario(sandbox, 'POST', `/jobs/${inTexas[1].Number}/hold`, {});
+		await scenario(sandbox, 'POST', `/jobs/${inTexas[2].Number}/close`, {});
+		await scenario(sandbox, 'POST', `/jobs/${inTexas[3].Number}/open-positions`, { count: 0 });
+		await scenario(sandbox, 'POST', '/jobs', { State: 'Texas', StateAbbreviation: 'TX' });
+		const result = await trigger.poll();
+		// The hold is an update to OnHold (filtered out by status), the count change and the new
+		// job are change types not asked for.
+		expect(emittedKeys(result.items)).toEqual(
+			[`${inTexas[0].Number}:updated`, `${inTexas[2].Number}:closed`].sort(),
+		);
+		expect((await trigger.poll()).items).toEqual([]);
+	});
+
+	test('Fetch Test Event shows a real sample or the pending changes and never moves the state', async () => {
+		const trigger = poller({ watch: 'jobs' });
+		const sample = await trigger.poll({ mode: 'manual' });
+		expect(sample.error).toBeUndefined();
+		expect(sample.items).toHaveLength(1);
+		expect(sample.items[0]).toMatchObject({ change: 'opened', Number: expect.any(Number) });
+		expect(trigger.staticData()).toEqual({});
+
+		await trigger.poll();
+		const state = trigger.staticData();
+		const job = sandbox.store.listJobs()[0];
+		await scenario(sandbox, 'PATCH', `/jobs/${job.Number}`, { Title: 'Pending change' });
+		const pending = await trigger.poll({ mode: 'manual' });
+		expect(emittedKeys(pending.items)).toEqual([`${job.Number}:updated`]);
+		expect(trigger.staticData()).toEqual(state);
+		// The active poll still emits it: the test event took nothing away.
+		expect(emittedKeys((await trigger.poll()).items)).toEqual([`${job.Number}:updated`]);
+		const quiet = await trigger.poll({ mode: 'manual' });
+		expect(quiet.items).toHaveLength(1);
+
+		const submissions = poller({ watch: 'submissions' });
+		const submissionSample = await submissions.poll({ mode: 'manual' });
+		expect(submissionSample.items[0]).toMatchObject({
+			change: 'created',
+			Status: expect.any(String),
+		});
+		expect(submissions.staticData()).toEqual({});
+	});
+
+	test('a refused poll and a wrong option fail loudly and keep the state', async () => {
+		const trigger = poller({ watch: 'jobs' });
+		await trigger.poll();
+		const state = trigger.staticData();
+		sandbox.setFaults({
+			endpoints: { 'GET /api/v3/Job': { failNext: 1, failStatus: 403 } },
+		});
+		const refused = await trigger.poll();
+		expect(refused.error?.message).toMatch(/403|Forbidden/);
+		expect(trigger.staticData()).toEqual(state);
+		sandbox.clearFaults();
+
+		const bad = pollTrigger({
+			parameters: { watch: 'jobs', options: { fullListEvery: 0 } },
+			credentials: trioCredentials(sandbox.url, sandbox.key),
+		});
+		expect((await bad.poll()).error?.message).toMatch(/Full List Every/);
+	});
+});
+
+describe('Sync Trigger, what n8n and the service can do to it', () => {
+	test('the poll n8n runs on publishing keeps its record only when it emits', async () => {
+		const quiet = poller({ watch: 'jobs' });
+		const checked = await quiet.poll({ mode: 'activation' });
+		expect([checked.error, checked.items, checked.saved]).toEqual([undefined, [], false]);
+		expect(quiet.staticData()).toEqual({});
+		// So the first scheduled poll records the jobs (and a change in between is not emitted).
+		expect((await quiet.poll()).saved).toBe(true);
+		expect(quiet.staticData().sync).toBeDefined();
+
+		const emitting = poller({ watch: 'jobs', emitExisting: true });
+		const first = await emitting.poll({ mode: 'activation' });
+		expect(first.saved).toBe(true);
+		const job = sandbox.store.listJobs()[0];
+		await scenario(sandbox, 'PATCH', `/jobs/${job.Number}`, { Title: 'After publishing' });
+		expect(emittedKeys((await emitting.poll()).items)).toEqual([`${job.Number}:updated`]);
+	});
+
+	test('a closed job the service no longer knows is emitted from what the trigger remembered', async () => {
+		const trigger = poller({ watch: 'jobs', options: { fullListEvery: 1 } });
+		await trigger.poll();
+		const job = sandbox.store.listJobs().find((each) => each.JobStatus === 'OnHold')!;
+		await scenario(sandbox, 'POST', `/jobs/${job.Number}/close`, {});
+		sandbox.setFaults({
+			endpoints: { [`GET /api/v3/Job/${job.Number}`]: { failNext: 1, failStatus: 404 } },
+		});
+		const result = await trigger.poll();
+		expect(result.error).toBeUndefined();
+		expect(result.items).toEqual([
+			{
+				change: 'closed',
+				Number: job.Number,
+				ModifiedDateUtc: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T.*Z$/),
+				NumberOfCurrentOpenPositions: job.NumberOfCurrentOpenPositions,
+				JobStatus: 'Closed',
+				previous: { JobStatus: 'OnHold' },
+				closedDetectedAt: expect.any(String),
+			},
+		]);
+	});
+
+	test('a service clock that jumps back further than the overlap: the next full list still emits the change', async () => {
+		const trigger = poller({ watch: 'jobs', options: { fullListEvery: 3, overlapSeconds: 60 } });
+		await trigger.poll();
+		const [first, second] = sandbox.store.listJobs().filter((job) => job.JobStatus === 'Open');
+		await scenario(sandbox, 'PATCH', `/jobs/${first.Number}`, { Title: 'Before the jump' });
+		expect(emittedKeys((await trigger.poll()).items)).toEqual([`${first.Number}:updated`]);
+		sandbox.store.clock.set({ offsetMs: -3_600_000 });
+		await scenario(sandbox, 'PATCH', `/jobs/${second.Number}`, { Title: 'After the jump' });
+		// Cheap poll: stamped an hour before the watermark, outside the overlap.
+		expect((await trigger.poll()).items).toEqual([]);
+		// Full list: the stamp differs from the remembered one.
+		expect(emittedKeys((await trigger.poll()).items)).toEqual([`${second.Number}:updated`]);
+	});
+});
+
+describe('Sync Trigger, modifiedDate as the spec states it (strictly after; ISO 8601 UTC)', () => {
+	test('cheap polls send the newest service stamp minus the overlap; full lists send none', async () => {
+		const trigger = poller({ watch: 'jobs', options: { fullListEvery: 2, overlapSeconds: 120 } });
+		sandbox.clearRequests();
+		await trigger.poll();
+		const newest = sandbox.store
+			.listJobs()
+			.map((job) => job.ModifiedDateUtc as string)
+			.sort()
+			.pop() as string;
+		await trigger.poll();
+		const lists = sandbox
+			.requests()
+			.filter((request) => request.route === 'GET /api/v3/Job')
+			.map((request) => request.query);
+		expect(lists).toEqual([
+			{},
+			{ modifiedDate: new Date(Date.parse(newest) - 120_000).toISOString() },
+		]);
+	});
+
+	test('with no overlap, strictly-after misses a change stamped like the watermark: why the overlap exists', async () => {
+		const frozenAt = new Date().toISOString();
+		const [first, second] = sandbox.store.listJobs().filter((job) => job.JobStatus === 'Open');
+		for (const overlapSeconds of [0, 1]) {
+			sandbox.reset({ jobs: 300 });
+			const trigger = poller({ watch: 'jobs', options: { overlapSeconds } });
+			await trigger.poll();
+			sandbox.store.clock.set({ frozenAt });
+			await scenario(sandbox, 'PATCH', `/jobs/${first.Number}`, { Title: 'A' });
+			expect(emittedKeys((await trigger.poll()).items)).toEqual([`${first.Number}:updated`]);
+			await scenario(sandbox, 'PATCH', `/jobs/${second.Number}`, { Title: 'B' });
+			const seen = emittedKeys((await trigger.poll()).items);
+			expect(seen).toEqual(overlapSeconds === 0 ? [] : [`${second.Number}:updated`]);
+		}
+	});
+});

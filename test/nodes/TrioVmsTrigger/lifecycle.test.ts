@@ -1,0 +1,727 @@
+/**
+ * The trigger's webhook methods (checkExists, create, delete) inside n8n-core's real
+ * HookContext and its webhook() inside n8n-core's real WebhookContext (test/engine/trigger-hooks.ts),
+ * against the local Trio VMS sandbox over real HTTP: registrations are read back from the
+ * sandbox, changed through its API and failed with its faults. Only the HTTP request and
+ * response objects of a delivery are stand-ins (see trigger-hooks.ts). Fast and in-process; the
+ * same behaviour is checked through a real n8n in test/e2e/trigger.e2e.test.ts.
+ */
+import { createServer } from 'node:http';
+
+import { Logger } from '@n8n/backend-common';
+import { Container } from '@n8n/di';
+import type { AddressInfo } from 'node:net';
+
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
+
+import type { WebhookRegistration } from '../../../nodes/shared/schemas';
+import { startSandbox, type RunningSandbox } from '../../../sandbox';
+import { deliveryMemory, memoryKey } from '../../../nodes/TrioVmsTrigger/dedup';
+import { hashToken } from '../../../nodes/TrioVmsTrigger/deliveryToken';
+import { trioCredentials } from '../../support/engine/engine';
+import {
+	triggerHooks,
+	type TriggerHooks,
+	type WebhookTarget,
+} from '../../support/engine/trigger-hooks';
+import { PAYLOADS } from '../../support/trigger-payloads';
+
+let sandbox: RunningSandbox;
+
+beforeAll(async () => {
+	sandbox = await startSandbox({ port: 0, quiet: true });
+});
+afterAll(async () => {
+	await sandbox.stop();
+});
+beforeEach(() => {
+	// No registrations, faults or logged requests from an earlier test.
+	sandbox.reset();
+});
+
+const INSTANCE = 'https://n8n.agency.test';
+
+/** GET /api/v3/Webhooks with the admin key: every registration, active or not. */
+async function registrations(): Promise<WebhookRegistration[]> {
+	const response = await fetch(`${sandbox.apiUrl}/Webhooks`, {
+		headers: { 'X-API-KEY': sandbox.adminKey },
+	});
+	expect(response.status).toBe(200);
+	return (await response.json()) as WebhookRegistration[];
+}
+
+async function active(): Promise<WebhookRegistration[]> {
+	return (await registrations()).filter((registration) => registration.IsActive);
+}
+
+/** Changes a registration at the service (POST /api/v3/Webhooks with its Id), as an admin could. */
+async function changeAtService(
+	registration: WebhookRegistration,
+	changes: Partial<WebhookRegistration>,
+): Promise<void> {
+	const response = await fetch(`${sandbox.apiUrl}/Webhooks`, {
+		method: 'POST',
+		headers: { 'X-API-KEY': sandbox.adminKey, 'Content-Type': 'application/json' },
+		body: JSON.stringify({ ...registration, ...changes }),
+	});
+	expect(response.status).toBe(200);
+}
+
+/** The API requests the sandbox received since the last reset, as "METHOD path status key". */
+function requestLog(): string[] {
+	return sandbox
+		.requests()
+		.map((request) => `${request.method} ${request.path} ${request.status} ${request.key}`);
+}
+
+function hooksFor(
+	events: string[],
+	extra: INodeParameters = {},
+	apiKey = sandbox.adminKey,
+): TriggerHooks {
+	return triggerHooks({
+		parameters: { events, ...extra },
+		credentials: trioCredentials(sandbox.url, apiKey),
+		workflowName: 'Shifts to Slack',
+		instanceUrl: INSTANCE,
+	});
+}
+
+function scopeOf(
+	hooks: TriggerHooks,
+	target: WebhookTarget = 'production',
+): { webhookUrl: string; tokenHash: string; ids: Record<string, string> } {
+	const scope = target === 'production' ? 'production' : 'test';
+	return hooks.staticData(target)[scope] as {
+		webhookUrl: string;
+		tokenHash: string;
+		ids: Record<string, string>;
+	};
+}
+
+/**
+ * The token in the URLs of the node's active registrations at the service: n8n keeps only its
+ * hash, so this is where a sender (and a test) finds it.
+ */
+async function tokenOf(hooks: TriggerHooks, target: WebhookTarget = 'production'): Promise<string> {
+	const base = await hooks.webhookUrl(target);
+	const tokens = new Set(
+		(await active())
+			.filter((registration) => registration.Url?.startsWith(`${base}?`))
+			.map((registration) => new URL(registration.Url ?? '').searchParams.get('token')),
+	);
+	expect(tokens.size).toBe(1);
+	return [...tokens][0] ?? '';
+}
+
+describe('activation lifecycle', () => {
+	it('creates one active registration per event, with the event and token in its URL', async () => {
+		const hooks = hooksFor(['Job Update', 'Per Diem Shift Opened']);
+		const url = await hooks.webhookUrl();
+		// n8n's production URL: instance URL, /webhook/, the node's webhookId and the webhook's path.
+		expect(url).toBe(`${INSTANCE}/webhook/${hooks.node.webhookId}/webhook`);
+
+		expect(await hooks.activate()).toBe(false);
+		const registered = await active();
+		expect(registered).toHaveLength(2);
+		const token = await tokenOf(hooks);
+		expect(token).toMatch(/^[0-9a-f]{64}$/);
+		expect(registered.map((r) => [r.Name, r.Events, r.Url])).toEqual([
+			[
+				'n8n: Shifts to Slack (Job Update)',
+				['Job Update'],
+				`${url}?event=Job%20Update&token=${token}`,
+			],
+			[
+				'n8n: Shifts to Slack (Per Diem Shift Opened)',
+				['Per Diem Shift Opened'],
+				`${url}?event=Per%20Diem%20Shift%20Opened&token=${token}`,
+			],
+		]);
+		// What n8n saved (create changed the static data, so n8n's Workflow marked it for saving).
+		// Only the token's hash is saved: static data is readable through n8n's API and backups.
+		expect(scopeOf(hooks)).toEqual({
+			webhookUrl: url,
+			tokenHash: hashToken(token),
+			ids: { 'Job Update': registered[0].Id, 'Per Diem Shift Opened': registered[1].Id },
+		});
+		// Every request carried the admin key from the credential, through its authenticate.
+		expect(new Set(sandbox.requests().map((request) => request.key))).toEqual(new Set(['admin']));
+
+		// Once in place, checkExists is true and nothing is sent again.
+		sandbox.clearRequests();
+		expect(await hooks.activate()).toBe(true);
+		expect(requestLog()).toEqual(['GET /api/v3/Webhooks 200 admin']);
+	});
+
+	it('deactivates on delete, clears static data, and reuses the registrations on the next activation', async () => {
+		const hooks = hooksFor(['Job Update', 'Submission Update']);
+		for (let cycle = 0; cycle < 3; cycle++) {
+			await hooks.activate();
+			expect(await active()).toHaveLength(2);
+			await hooks.deactivate();
+			expect(await active()).toHaveLength(0);
+			expect(hooks.staticData()).toEqual({});
+		}
+		// Reused by URL + event rather than piled up.
+		expect(await registrations()).toHaveLength(2);
+	});
+
+	it('switches off events that are no longer selected', async () => {
+		const hooks = hooksFor(['Job Update', 'Submission Update']);
+		await hooks.activate();
+		hooks.edit({ events: ['Job Update'] });
+		expect(await hooks.activate()).toBe(false);
+		expect((await active()).map((r) => r.Events?.[0])).toEqual(['Job Update']);
+		expect(Object.keys(scopeOf(hooks).ids)).toEqual(['Job Update']);
+	});
+
+	it('repairs a registration whose URL was changed at the service', async () => {
+		const hooks = hooksFor(['Job Update']);
+		await hooks.activate();
+		const [registration] = await registrations();
+		await changeAtService(registration, { Url: 'https://elsewhere.example.com/hook' });
+		expect((await registrations())[0].Url).toBe('https://elsewhere.example.com/hook');
+
+		expect(await hooks.activate()).toBe(false);
+		const after = await registrations();
+		expect(after).toHaveLength(1);
+		expect(after[0]).toMatchObject({
+			Id: registration.Id,
+			IsActive: true,
+			Url: `${await hooks.webhookUrl()}?event=Job%20Update&token=${await tokenOf(hooks)}`,
+		});
+	});
+
+	it("moves the registrations when n8n's webhook address changes", async () => {
+		const hooks = hooksFor(['Job Update']);
+		await hooks.activate();
+		// n8n restarts with another WEBHOOK_URL and re-activates the workflow ('init').
+		hooks.instanceUrl = 'https://new-host.agency.test';
+		const moved = await hooks.webhookUrl();
+		expect(moved).toBe(`https://new-host.agency.test/webhook/${hooks.node.webhookId}/webhook`);
+		expect(await hooks.activate({ activation: 'init' })).toBe(false);
+		const after = await registrations();
+		expect(after).toHaveLength(1);
+		expect(after[0].IsActive).toBe(true);
+		expect(after[0].Url?.startsWith(`${moved}?`)).toBe(true);
+		expect(scopeOf(hooks).webhookUrl).toBe(moved);
+	});
+
+	it('keeps test registrations apart from production ones', async () => {
+		const hooks = hooksFor(['Job Update']);
+		await hooks.activate();
+		const [production] = await registrations();
+		// "Listen for test event": n8n registers the editor's test URL in mode "manual".
+		await hooks.activate({ target: 'test' });
+		const testUrl = await hooks.webhookUrl('test');
+		expect(testUrl).toBe(`${INSTANCE}/webhook-test/${hooks.node.webhookId}/webhook`);
+		const all = await active();
+		expect(all).toHaveLength(2);
+		expect(all[0]).toEqual(production);
+		expect(all[1].Name).toBe('n8n test: Shifts to Slack (Job Update)');
+		expect(all[1].Url).toBe(`${testUrl}?event=Job%20Update&token=${await tokenOf(hooks, 'test')}`);
+		expect(await tokenOf(hooks, 'test')).not.toBe(await tokenOf(hooks));
+		// The test registration's state is not written into the workflow's saved static data.
+		expect(hooks.staticData()).not.toHaveProperty('test');
+
+		// n8n removes the test webhook with mode "internal" and the test URL.
+		await hooks.deactivate({ target: 'test' });
+		expect(await active()).toEqual([production]);
+		expect(hooks.staticData()).toHaveProperty('production');
+		expect(hooks.staticData()).not.toHaveProperty('test');
+		expect(hooks.staticData('test')).not.toHaveProperty('test');
+	});
+
+	it('fails with the agency-admin message for a key without permission', async () => {
+		const hooks = hooksFor(['Job Update'], {}, sandbox.key);
+		await expect(hooks.activate()).rejects.toThrow(/agency administrator permission/);
+		// Stopped at the first refusal: nothing was sent to be created.
+		expect(requestLog()).toEqual(['GET /api/v3/Webhooks 403 agency']);
+		expect(await registrations()).toHaveLength(0);
+		expect(hooks.staticData()).toEqual({});
+	});
+
+	it('leaves nothing active when activation fails part-way', async () => {
+		const hooks = hooksFor(['Job Update', 'Submission Update', 'Per Diem Shift Opened']);
+		// The first two registrations are created, the third is refused.
+		sandbox.setFaults({
+			endpoints: { 'POST /api/v3/Webhooks': { failAfter: 2, failStatus: 500 } },
+		});
+		await expect(hooks.activate()).rejects.toThrow(
+			/Registering the Trio VMS webhook for "Per Diem Shift Opened" failed/,
+		);
+		const left = await registrations();
+		expect(left.map((r) => [r.Events?.[0], r.IsActive])).toEqual([
+			['Job Update', false],
+			['Submission Update', false],
+		]);
+		expect(
+			sandbox
+				.requests()
+				.filter((request) => request.method === 'POST')
+				.map((request) => `${request.status}${request.fault ? ` ${request.fault}` : ''}`),
+		).toEqual([
+			'200',
+			'200',
+			'500 fail 500',
+			// the rollback: both created registrations switched off
+			'200',
+			'200',
+		]);
+		// n8n does not save the static data of a failed activation.
+		expect(hooks.staticData()).toEqual({});
+	});
+
+	it('leaves nothing active after a failed re-activation once n8n has run delete, as it does after every failed activation', async () => {
+		const hooks = hooksFor(['Job Update', 'Submission Update']);
+		await hooks.activate();
+		await hooks.deactivate();
+		hooks.edit({ events: ['Job Update', 'Submission Update', 'Per Diem Shift Opened'] });
+		// The two existing registrations are switched back on, the new third one is refused. Create
+		// rolls back only what it created; the re-activated ones are found by delete, which n8n
+		// runs next (ActiveWorkflowManager.clearWebhooks, TestWebhooks.deactivateWebhooks).
+		sandbox.setFaults({
+			endpoints: { 'POST /api/v3/Webhooks': { failAfter: 2, failStatus: 500 } },
+		});
+		await expect(hooks.activate()).rejects.toThrow(
+			/Registering the Trio VMS webhook for "Per Diem Shift Opened" failed/,
+		);
+		await hooks.deactivate();
+		expect(await active()).toEqual([]);
+		expect(await registrations()).toHaveLength(2);
+		expect(hooks.staticData()).toEqual({});
+	});
+
+	it('refuses to activate without events', async () => {
+		const hooks = hooksFor([]);
+		await expect(hooks.activate()).rejects.toThrow(/Select at least one event/);
+		expect(requestLog()).toEqual([]);
+	});
+
+	it('counts a registration removed at the service as done on delete', async () => {
+		const hooks = hooksFor(['Job Update']);
+		await hooks.activate();
+		// The service forgot every registration (the sandbox has no DELETE; a reset clears them).
+		sandbox.reset();
+		await hooks.deactivate();
+		expect(hooks.staticData()).toEqual({});
+		expect(requestLog()).toEqual(['GET /api/v3/Webhooks 200 admin']);
+	});
+});
+
+describe('the delivery secret', () => {
+	it('rewrites static data an earlier version saved with the token itself to its hash, keeping the registrations', async () => {
+		const first = hooksFor(['Job Update']);
+		await first.activate();
+		const token = await tokenOf(first);
+		const { webhookUrl, ids } = scopeOf(first);
+		// What an earlier version saved: the token itself.
+		const legacy = triggerHooks({
+			parameters: { events: ['Job Update'] },
+			credentials: trioCredentials(sandbox.url, sandbox.adminKey),
+			workflowName: 'Shifts to Slack',
+			instanceUrl: INSTANCE,
+			webhookId: first.node.webhookId,
+			// n8n keeps a node's static data under node:<name> in the workflow's.
+			staticData: { 'node:Trio VMS Trigger': { production: { webhookUrl, token, ids } } },
+		});
+		sandbox.clearRequests();
+		expect(await legacy.activate()).toBe(true);
+		expect(legacy.staticData().production).toEqual({
+			webhookUrl,
+			tokenHash: hashToken(token),
+			ids,
+		});
+		expect(JSON.stringify(legacy.staticData())).not.toContain(token);
+		expect(requestLog()).toEqual(['GET /api/v3/Webhooks 200 admin']);
+		const delivery = await legacy.deliver({
+			query: { event: 'Job Update', token },
+			body: PAYLOADS['Job Update'],
+		});
+		expect(delivery.workflowData).toHaveLength(1);
+	});
+
+	it('rotates when registrations are rewritten: the old token is refused afterwards', async () => {
+		const hooks = hooksFor(['Job Update']);
+		await hooks.activate();
+		const before = await tokenOf(hooks);
+		hooks.edit({ events: ['Job Update', 'Submission Update'] });
+		await hooks.activate();
+		const after = await tokenOf(hooks);
+		expect(after).not.toBe(before);
+		const refused = await hooks.deliver({
+			query: { event: 'Job Update', token: before },
+			body: PAYLOADS['Job Update'],
+		});
+		expect(refused.status).toBe(403);
+	});
+});
+
+/**
+ * n8n's front door for one trigger: an HTTP server on 127.0.0.1 that hands every POST to the
+ * node's webhook(), so another n8n can reach this one at its address.
+ */
+async function frontDoor(
+	hooks: () => TriggerHooks,
+): Promise<{ url: string; close(): Promise<void> }> {
+	const server = createServer((request, response) => {
+		const chunks: Buffer[] = [];
+		request.on('data', (chunk: Buffer) => chunks.push(chunk));
+		request.on('end', () => {
+			const text = Buffer.concat(chunks).toString('utf8');
+			const query = Object.fromEntries(new URL(request.url ?? '/', 'http://x').searchParams);
+			hooks()
+				.deliver({ query, body: text ? (JSON.parse(text) as unknown) : {} })
+				.then((delivery) => {
+					response.writeHead(delivery.status ?? 200, { 'Content-Type': 'application/json' });
+					response.end(JSON.stringify(delivery.body ?? {}));
+				})
+				.catch(() => response.writeHead(500).end());
+		});
+	});
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	const { port } = server.address() as AddressInfo;
+	return {
+		url: `http://127.0.0.1:${port}`,
+		close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+	};
+}
+
+describe("another n8n with this workflow's data", () => {
+	function sameWorkflowAt(original: TriggerHooks, instanceUrl: string): TriggerHooks {
+		return triggerHooks({
+			parameters: { events: ['Job Update'] },
+			credentials: trioCredentials(sandbox.url, sandbox.adminKey),
+			workflowName: 'Shifts to Slack',
+			instanceUrl,
+			webhookId: original.node.webhookId,
+			staticData: { 'node:Trio VMS Trigger': original.staticData() },
+		});
+	}
+
+	it('a copy of the database (the original still answers) never takes over or switches off the original registrations', async () => {
+		let original: TriggerHooks | undefined;
+		const door = await frontDoor(() => original as TriggerHooks);
+		try {
+			original = triggerHooks({
+				parameters: { events: ['Job Update'] },
+				credentials: trioCredentials(sandbox.url, sandbox.adminKey),
+				workflowName: 'Shifts to Slack',
+				instanceUrl: door.url,
+			});
+			await original.activate();
+			const [production] = await active();
+			const copy = sameWorkflowAt(original, 'https://staging.agency.test');
+			await copy.activate();
+			// The original's registration is untouched; the copy has its own.
+			expect(await active()).toHaveLength(2);
+			expect((await active()).find((r) => r.Id === production.Id)).toEqual(production);
+			await copy.deactivate();
+			expect(await active()).toEqual([production]);
+			// The original still receives.
+			const delivery = await original.deliver({
+				query: { event: 'Job Update', token: await tokenOf(original) },
+				body: PAYLOADS['Job Update'],
+			});
+			expect(delivery.workflowData).toHaveLength(1);
+		} finally {
+			await door.close();
+		}
+	});
+
+	it('a moved n8n (nobody answers at the old address) moves its registrations and leaves none active there', async () => {
+		const behindDoor: { hooks?: TriggerHooks } = {};
+		const door = await frontDoor(() => behindDoor.hooks as TriggerHooks);
+		const original = triggerHooks({
+			parameters: { events: ['Job Update'] },
+			credentials: trioCredentials(sandbox.url, sandbox.adminKey),
+			workflowName: 'Shifts to Slack',
+			instanceUrl: door.url,
+		});
+		behindDoor.hooks = original;
+		await original.activate();
+		const [before] = await active();
+		await door.close();
+		const moved = sameWorkflowAt(original, 'https://n8n.new-address.test');
+		await moved.activate();
+		const after = await active();
+		expect(after).toHaveLength(1);
+		expect(after[0].Id).toBe(before.Id);
+		expect(after[0].Url).toMatch(/^https:\/\/n8n\.new-address\.test\/webhook\//);
+	});
+});
+
+describe('deactivation while the service is failing', () => {
+	it('resolves, forgets the state and the token, and logs what failed when the service is down', async () => {
+		const hooks = hooksFor(['Job Update', 'Submission Update']);
+		await hooks.activate();
+		const token = await tokenOf(hooks);
+		sandbox.setFaults({ endpoints: { '*': { failRate: 1, failStatus: 503 } } });
+		// n8n's own cleanup has no guard: a throw here would strand its webhook rows.
+		await expect(hooks.deactivate()).resolves.not.toThrow();
+		expect(hooks.staticData()).toEqual({});
+		sandbox.clearFaults();
+		// The token is forgotten in this process too: a delivery with it is refused.
+		const delivery = await hooks.deliver({
+			query: { event: 'Job Update', token },
+			body: PAYLOADS['Job Update'],
+		});
+		expect(delivery.status).toBe(403);
+		// What could not be switched off is reused, not piled up, at the next activation.
+		await hooks.activate();
+		expect(await active()).toHaveLength(2);
+		expect(await registrations()).toHaveLength(2);
+	});
+
+	it('gives up quickly while the service is down: one retry, not the default backoff', async () => {
+		const hooks = hooksFor(['Job Update']);
+		sandbox.setFaults({ endpoints: { '*': { failRate: 1, failStatus: 503 } } });
+		await expect(hooks.activate()).rejects.toThrow(/503/);
+		// checkExists has nothing stored, so create reads the list: the first try and one retry.
+		expect(requestLog()).toEqual([
+			'GET /api/v3/Webhooks 503 not checked',
+			'GET /api/v3/Webhooks 503 not checked',
+		]);
+	});
+
+	it('switches off the remembered registrations when only the listing fails', async () => {
+		const hooks = hooksFor(['Job Update', 'Submission Update']);
+		await hooks.activate();
+		sandbox.setFaults({ endpoints: { 'GET /api/v3/Webhooks': { failRate: 1, failStatus: 500 } } });
+		await hooks.deactivate();
+		sandbox.clearFaults();
+		expect(await active()).toHaveLength(0);
+		expect(hooks.staticData()).toEqual({});
+	});
+
+	it('tries every registration when one of them fails', async () => {
+		const hooks = hooksFor(['Job Update', 'Submission Update', 'Per Diem Shift Opened']);
+		await hooks.activate();
+		sandbox.setFaults({ endpoints: { 'POST /api/v3/Webhooks': { failNext: 1, failStatus: 500 } } });
+		await hooks.deactivate();
+		expect(await active()).toHaveLength(1);
+		expect(hooks.staticData()).toEqual({});
+	});
+});
+
+describe('receiving deliveries', () => {
+	async function activeHooks(events: string[], extra: INodeParameters = {}): Promise<TriggerHooks> {
+		const hooks = hooksFor(events, extra);
+		await hooks.activate();
+		return hooks;
+	}
+
+	it('emits the payload with event and receivedAt', async () => {
+		const hooks = await activeHooks(['Submission Update']);
+		const delivery = await hooks.deliver({
+			query: { event: 'Submission Update', token: await tokenOf(hooks) },
+			body: PAYLOADS['Submission Update'],
+		});
+		// The trigger leaves the answer to n8n (responseMode onReceived) when it starts the workflow.
+		expect(delivery.status).toBeUndefined();
+		expect(delivery.workflowData).toHaveLength(1);
+		const [item] = delivery.workflowData![0];
+		expect(item.json).toMatchObject({
+			event: 'Submission Update',
+			...PAYLOADS['Submission Update'],
+		});
+		expect(new Date(String(item.json.receivedAt)).toISOString()).toBe(item.json.receivedAt);
+	});
+
+	it('accepts the new token before n8n has saved the static data that create wrote', async () => {
+		const hooks = await activeHooks(['Submission Update']);
+		const token = await tokenOf(hooks);
+		// What a delivery sees in the moment after activation: n8n builds the delivery's Workflow
+		// from the database, where the static data is still as it was before create.
+		const unsaved: IDataObject = {};
+		const payload = { ...PAYLOADS['Submission Update'], ModifiedDateUTC: '2031-01-01T00:00:00Z' };
+		const accepted = await hooks.deliver({
+			query: { event: 'Submission Update', token },
+			body: payload,
+			staticData: unsaved,
+		});
+		expect(accepted.status).toBeUndefined();
+		expect(accepted.workflowData?.[0]).toHaveLength(1);
+
+		const refused = await hooks.deliver({
+			query: { event: 'Submission Update', token: 'wrong' },
+			body: PAYLOADS['Submission Update'],
+			staticData: unsaved,
+		});
+		expect(refused.status).toBe(403);
+		expect(refused.workflowData).toBeUndefined();
+	});
+
+	it('forgets the issued token on deactivation', async () => {
+		const hooks = await activeHooks(['Submission Update']);
+		const token = await tokenOf(hooks);
+		await hooks.deactivate();
+		const delivery = await hooks.deliver({
+			query: { event: 'Submission Update', token },
+			body: PAYLOADS['Submission Update'],
+		});
+		expect(delivery.status).toBe(403);
+		expect(delivery.workflowData).toBeUndefined();
+		// Nor is it still accepted from the memory of issued tokens (the case of static data not
+		// saved yet): with empty static data the old token is refused too.
+		const fromMemory = await hooks.deliver({
+			query: { event: 'Submission Update', token },
+			body: PAYLOADS['Submission Update'],
+			staticData: {},
+		});
+		expect(fromMemory.status).toBe(403);
+	});
+
+	it('answers 403 for a wrong token and 400 for an unknown event or a body that is not JSON, starting nothing', async () => {
+		const hooks = await activeHooks(['Job Update']);
+		const cases: Array<[IDataObject, unknown, string, number]> = [
+			[{ event: 'Job Update', token: 'wrong' }, PAYLOADS['Job Update'], 'application/json', 403],
+			[{ event: 'Job Update' }, PAYLOADS['Job Update'], 'application/json', 403],
+			[
+				{ event: 'Job Closed', token: await tokenOf(hooks) },
+				PAYLOADS['Job Update'],
+				'application/json',
+				400,
+			],
+			[{ event: 'Job Update', token: await tokenOf(hooks) }, 'not json', 'text/plain', 400],
+		];
+		for (const [query, body, contentType, status] of cases) {
+			const delivery = await hooks.deliver({ query, body, contentType });
+			expect(delivery.result).toEqual({ noWebhookResponse: true });
+			expect(delivery.status).toBe(status);
+			expect(delivery.body).toEqual({ message: expect.any(String) });
+		}
+	});
+
+	it("does not accept production's token on the test URL or the other way round", async () => {
+		const hooks = await activeHooks(['Job Update']);
+		await hooks.activate({ target: 'test' });
+		const onTest = await hooks.deliver({
+			target: 'test',
+			query: { event: 'Job Update', token: await tokenOf(hooks) },
+			body: PAYLOADS['Job Update'],
+		});
+		expect(onTest.status).toBe(403);
+		const onProduction = await hooks.deliver({
+			query: { event: 'Job Update', token: await tokenOf(hooks, 'test') },
+			body: PAYLOADS['Job Update'],
+		});
+		expect(onProduction.status).toBe(403);
+		const test = await hooks.deliver({
+			target: 'test',
+			query: { event: 'Job Update', token: await tokenOf(hooks, 'test') },
+			body: PAYLOADS['Job Update'],
+		});
+		expect(test.workflowData).toBeDefined();
+		expect(test.status).toBeUndefined();
+	});
+
+	it('drops duplicates (200, no workflow) when asked to, and only then', async () => {
+		const hooks = await activeHooks(['Per Diem Shift Removed']);
+		const payload = { ...PAYLOADS['Per Diem Shift Removed'], Id: `dup-${Date.now()}` };
+		const token = await tokenOf(hooks);
+		const deliver = () =>
+			hooks.deliver({
+				query: { event: 'Per Diem Shift Removed', token },
+				body: payload,
+			});
+		expect((await deliver()).workflowData).toHaveLength(1);
+		const second = await deliver();
+		expect(second.result).toEqual({ noWebhookResponse: true });
+		expect([second.status, second.body]).toEqual([200, { received: true, duplicate: true }]);
+
+		hooks.edit({ ignoreDuplicates: false });
+		expect((await deliver()).workflowData).toHaveLength(1);
+	});
+
+	it('gives a copy that reaches another n8n process the same deliveryKey, and never writes static data while receiving', async () => {
+		const hooks = await activeHooks(['Per Diem Shift Removed']);
+		const payload = { ...PAYLOADS['Per Diem Shift Removed'], Id: `shared-${Date.now()}` };
+		const token = await tokenOf(hooks);
+		const saved = JSON.stringify(hooks.staticData());
+		const deliver = () =>
+			hooks.deliver({ query: { event: 'Per Diem Shift Removed', token }, body: payload });
+		const first = await deliver();
+		const key = first.workflowData?.[0][0].json.deliveryKey;
+		expect(key).toMatch(/^[0-9a-f]{16}$/);
+		// Another process, or this one after a restart: an empty duplicate memory.
+		deliveryMemory.forget(
+			memoryKey(hooks.workflowId, hooks.node.id, hooks.node.name, 'production'),
+		);
+		const copy = await deliver();
+		expect(copy.workflowData?.[0][0].json.deliveryKey).toBe(key);
+		// n8n saves a webhook call's static data whole, after answering, last writer winning: a
+		// write here could put back a state older than the one activation saved.
+		expect(JSON.stringify(hooks.staticData())).toBe(saved);
+	});
+
+	it("says once, in words that tell what to do, when deliveries still come to n8n's previous address", async () => {
+		const hooks = await activeHooks(['Per Diem Shift Removed'], { ignoreDuplicates: false });
+		const token = await tokenOf(hooks);
+		const registeredFor = await hooks.webhookUrl();
+		// WEBHOOK_URL changed and n8n restarted: n8n 2.x runs no webhook method, the old address still routes here.
+		hooks.instanceUrl = 'https://n8n.renamed.test';
+		const warn = jest.spyOn(Container.get(Logger), 'warn');
+		try {
+			for (let i = 0; i < 2; i++) {
+				const delivery = await hooks.deliver({
+					query: { event: 'Per Diem Shift Removed', token },
+					body: PAYLOADS['Per Diem Shift Removed'],
+				});
+				expect(delivery.workflowData).toHaveLength(1);
+			}
+			const warnings = warn.mock.calls
+				.map(([message]) => String(message))
+				.filter((m) => m.includes('address changed'));
+			expect(warnings).toHaveLength(1);
+			expect(warnings[0]).toContain(registeredFor);
+			expect(warnings[0]).toContain(await hooks.webhookUrl());
+			expect(warnings[0]).toContain('Deactivate and activate the workflow');
+		} finally {
+			warn.mockRestore();
+		}
+	});
+
+	it('gives every item a delivery key that is the same for the same delivery, one per shift when split', async () => {
+		const hooks = await activeHooks(['Per Diem Shift Opened'], { ignoreDuplicates: false });
+		const token = await tokenOf(hooks);
+		const deliver = () =>
+			hooks.deliver({
+				query: { event: 'Per Diem Shift Opened', token },
+				body: PAYLOADS['Per Diem Shift Opened'],
+			});
+		const keys = (await deliver()).workflowData?.[0].map((item) => item.json.deliveryKey);
+		expect(keys).toHaveLength(2);
+		expect(new Set(keys).size).toBe(2);
+		expect((await deliver()).workflowData?.[0].map((item) => item.json.deliveryKey)).toEqual(keys);
+	});
+
+	it('splits opened shifts by default and not when the option is off', async () => {
+		const hooks = await activeHooks(['Per Diem Shift Opened'], { ignoreDuplicates: false });
+		const token = await tokenOf(hooks);
+		const deliver = () =>
+			hooks.deliver({
+				query: { event: 'Per Diem Shift Opened', token },
+				body: PAYLOADS['Per Diem Shift Opened'],
+			});
+		expect((await deliver()).workflowData![0]).toHaveLength(2);
+		hooks.edit({ splitShifts: false });
+		const [whole] = (await deliver()).workflowData![0];
+		expect(whole.json.Items).toHaveLength(2);
+	});
+
+	it('ignores (200) an event that is no longer selected', async () => {
+		const hooks = await activeHooks(['Job Update']);
+		const delivery = await hooks.deliver({
+			query: { event: 'Submission Update', token: await tokenOf(hooks) },
+			body: PAYLOADS['Submission Update'],
+		});
+		expect(delivery.result).toEqual({ noWebhookResponse: true });
+		expect(delivery.status).toBe(200);
+		expect(delivery.body).toMatchObject({
+			received: true,
+			ignored: expect.stringContaining('Submission Update'),
+		});
+	});
+});

@@ -1,0 +1,139 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import {
+	clampWindow,
+	DeliveryMemory,
+	deliveryFingerprint,
+	MAX_WINDOW,
+	memoryKey,
+	stableStringify,
+} from '../../../nodes/TrioVmsTrigger/dedup';
+import { hashToken } from '../../../nodes/TrioVmsTrigger/deliveryToken';
+import {
+	looksLikeTestUrl,
+	readScope,
+	scopeForMode,
+	scopeForRemoval,
+	writeScope,
+} from '../../../nodes/TrioVmsTrigger/state';
+
+const PROD = 'https://n8n.agency.com/webhook/abc/webhook';
+const TEST = 'https://n8n.agency.com/webhook-test/abc/webhook';
+
+describe('static data layout', () => {
+	it('tells test from production by n8n mode', () => {
+		expect(scopeForMode('manual')).toBe('test');
+		for (const mode of ['trigger', 'webhook', 'internal', 'activate', 'init'])
+			expect(scopeForMode(mode)).toBe('production');
+	});
+
+	it('writes a scope as a whole and reads it back, dropping what it does not know', () => {
+		const data: IDataObject = {};
+		const hash = hashToken('t');
+		writeScope(data, 'production', {
+			webhookUrl: PROD,
+			tokenHash: hash,
+			ids: { 'Job Update': 'a' },
+		});
+		expect(data.production).toEqual({
+			webhookUrl: PROD,
+			tokenHash: hash,
+			ids: { 'Job Update': 'a' },
+		});
+		expect(readScope(data, 'production')).toEqual({
+			webhookUrl: PROD,
+			tokenHash: hash,
+			ids: { 'Job Update': 'a' },
+		});
+		expect(readScope(data, 'test')).toBeUndefined();
+		data.test = {
+			webhookUrl: TEST,
+			token: 'x',
+			ids: { 'Job Update': 'b', Bogus: 'c', 'Submission Update': 5 },
+		};
+		// Written by an earlier version, with the token itself: read as its hash.
+		expect(readScope(data, 'test')).toEqual({
+			webhookUrl: TEST,
+			tokenHash: hashToken('x'),
+			ids: { 'Job Update': 'b' },
+		});
+		data.test = { webhookUrl: TEST };
+		expect(readScope(data, 'test')).toBeUndefined();
+		writeScope(data, 'production', undefined);
+		expect(data).not.toHaveProperty('production');
+	});
+
+	it('finds the scope to remove by URL, then by the test endpoint, else production', () => {
+		const data: IDataObject = {};
+		writeScope(data, 'production', { webhookUrl: PROD, tokenHash: hashToken('t'), ids: {} });
+		writeScope(data, 'test', { webhookUrl: TEST, tokenHash: hashToken('u'), ids: {} });
+		expect(scopeForRemoval(data, TEST, 'internal')).toBe('test');
+		expect(scopeForRemoval(data, PROD, 'internal')).toBe('production');
+		expect(scopeForRemoval({}, TEST, 'internal')).toBe('test');
+		expect(scopeForRemoval(data, 'https://new.agency.com/webhook/abc/webhook', 'internal')).toBe(
+			'production',
+		);
+		expect(scopeForRemoval({}, PROD, 'manual')).toBe('test');
+		expect(looksLikeTestUrl(TEST)).toBe(true);
+		expect(looksLikeTestUrl(PROD)).toBe(false);
+		expect(looksLikeTestUrl('nonsense')).toBe(false);
+	});
+});
+
+describe('duplicate detection', () => {
+	it('fingerprints ignore key order but not values or the event', () => {
+		expect(stableStringify({ b: 1, a: [{ d: 2, c: null }] })).toBe(
+			'{"a":[{"c":null,"d":2}],"b":1}',
+		);
+		expect(deliveryFingerprint('Job Update', { a: 1, b: 2 })).toBe(
+			deliveryFingerprint('Job Update', { b: 2, a: 1 }),
+		);
+		expect(deliveryFingerprint('Job Update', { a: 1 })).not.toBe(
+			deliveryFingerprint('Job Update', { a: 2 }),
+		);
+		expect(deliveryFingerprint('Job Update', { a: 1 })).not.toBe(
+			deliveryFingerprint('Submission Update', { a: 1 }),
+		);
+	});
+
+	it('drops a delivery seen among the last N and forgets older ones', () => {
+		const memory = new DeliveryMemory();
+		expect(memory.seen('k', 'one', 2)).toBe(false);
+		expect(memory.seen('k', 'one', 2)).toBe(true);
+		expect(memory.seen('k', 'two', 2)).toBe(false);
+		expect(memory.seen('k', 'three', 2)).toBe(false);
+		expect(memory.count('k')).toBe(2);
+		// "one" fell out of the window of 2.
+		expect(memory.seen('k', 'one', 2)).toBe(false);
+		expect(memory.seen('k', 'three', 2)).toBe(true);
+	});
+
+	it('keeps nodes and scopes apart', () => {
+		const memory = new DeliveryMemory();
+		expect(memory.seen(memoryKey('w1', 'n1', 'T', 'production'), 'x', 10)).toBe(false);
+		expect(memory.seen(memoryKey('w1', 'n1', 'T', 'test'), 'x', 10)).toBe(false);
+		expect(memory.seen(memoryKey('w2', 'n1', 'T', 'production'), 'x', 10)).toBe(false);
+		expect(memory.seen(memoryKey('w1', 'n1', 'T', 'production'), 'x', 10)).toBe(true);
+	});
+
+	it('is bounded: N per node, a fixed number of nodes, least recently used dropped first', () => {
+		const memory = new DeliveryMemory(2);
+		for (let i = 0; i < 50; i++) memory.seen('a', `f${i}`, 10);
+		expect(memory.count('a')).toBe(10);
+		memory.seen('b', 'x', 10);
+		memory.seen('a', 'y', 10);
+		memory.seen('c', 'x', 10);
+		expect(memory.nodes).toBe(2);
+		expect(memory.count('b')).toBe(0);
+		expect(memory.count('a')).toBe(10);
+		memory.forget('a');
+		expect(memory.count('a')).toBe(0);
+	});
+
+	it('clamps the window option', () => {
+		expect(clampWindow(0)).toBe(1);
+		expect(clampWindow(1e9)).toBe(MAX_WINDOW);
+		expect(clampWindow('abc')).toBe(100);
+		expect(clampWindow(12.7)).toBe(12);
+	});
+});

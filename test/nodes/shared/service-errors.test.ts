@@ -1,0 +1,288 @@
+/** How the service's error bodies become messages, hints and NodeApiErrors (pure functions). */
+import type { INode } from 'n8n-workflow';
+
+import {
+	connectionError,
+	formatFieldErrors,
+	hintForStatus,
+	isOutcomeUnknown,
+	readServiceMessage,
+	redact,
+	serviceError,
+	statusText,
+} from '../../../nodes/shared/errors';
+
+const NO_DETAILS = 'The service gave no details';
+
+describe('readServiceMessage', () => {
+	it('reads ASP.NET problem details with field errors', () => {
+		const body = {
+			type: 'https://tools.ietf.org/html/rfc9110#section-15.5.1',
+			title: 'One or more validation errors occurred.',
+			status: 400,
+			traceId: '00-abc-01',
+			errors: {
+				Email: ['The Email field is not a valid e-mail address.'],
+				FirstName: ['Required.', 'Too short.'],
+			},
+		};
+		expect(readServiceMessage(body)).toEqual({
+			message: 'One or more validation errors occurred.',
+			fieldErrors: {
+				Email: ['The Email field is not a valid e-mail address.'],
+				FirstName: ['Required.', 'Too short.'],
+			},
+		});
+		// The same, still as the text the transport received.
+		expect(readServiceMessage(JSON.stringify(body))).toEqual(readServiceMessage(body));
+	});
+
+	it('joins title and detail', () => {
+		expect(
+			readServiceMessage({ title: 'Conflict', detail: 'Candidate already submitted to job 5' })
+				.message,
+		).toBe('Conflict: Candidate already submitted to job 5');
+	});
+
+	it.each([
+		[{ message: 'Job is closed' }, 'Job is closed'],
+		[{ Message: 'An error has occurred.' }, 'An error has occurred.'],
+		[{ error: 'invalid_key' }, 'invalid_key'],
+		[{ error: { message: 'Nested reason' } }, 'Nested reason'],
+		[{ error: { Message: 'Nested Reason' } }, 'Nested Reason'],
+		[
+			{ error: 'invalid_request', error_description: 'Missing header' },
+			'invalid_request: Missing header',
+		],
+		[
+			{ Message: 'An error has occurred.', ExceptionMessage: 'Object reference not set' },
+			'An error has occurred.: Object reference not set',
+		],
+		[{ message: 'Same', Message: 'Same' }, 'Same'],
+		[{ errors: { Email: ['Required'] } }, 'One or more fields are invalid'],
+		[['First problem', { message: 'Second problem' }], 'First problem; Second problem'],
+		[{ unexpected: 'shape' }, '{"unexpected":"shape"}'],
+		[42, '42'],
+	])('reads %j', (body, message) => {
+		expect(readServiceMessage(body).message).toBe(message);
+	});
+
+	it('reads plain text as it is', () => {
+		expect(readServiceMessage('Job 9 not found')).toEqual({
+			message: 'Job 9 not found',
+			fieldErrors: {},
+		});
+		expect(readServiceMessage('  spaced\n\n out  ')).toEqual({
+			message: 'spaced out',
+			fieldErrors: {},
+		});
+	});
+
+	it("keeps the words of a gateway's HTML page", () => {
+		const nginx =
+			'<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n<center><h1>502 Bad Gateway</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n';
+		expect(readServiceMessage(nginx).message).toBe('502 Bad Gateway 502 Bad Gateway nginx');
+	});
+
+	it('drops the style sheet, script and comments of an HTML error page', () => {
+		const page = `<!DOCTYPE html><html><head><title>Service Unavailable</title>
+			<style type="text/css">body { font-family: Segoe UI; } h1 { color: #333; }</style>
+			<script>window.dataLayer = [];</script><!-- server: iis-07 --></head>
+			<body><h1>The service is unavailable &amp; will be back soon.</h1></body></html>`;
+		expect(readServiceMessage(page).message).toBe(
+			'Service Unavailable The service is unavailable & will be back soon.',
+		);
+	});
+
+	it('cuts a long text to one readable line', () => {
+		const message = readServiceMessage('x'.repeat(1_000)).message;
+		expect(message).toHaveLength(300);
+		expect(message.endsWith('...')).toBe(true);
+	});
+
+	it.each([undefined, null, '', '   \n ', '<html><body></body></html>', {}])(
+		'says there were no details for %j',
+		(body) => {
+			expect(readServiceMessage(body)).toEqual({ message: NO_DETAILS, fieldErrors: {} });
+		},
+	);
+
+	it('keeps a field error that is not a list of strings readable', () => {
+		expect(
+			readServiceMessage({ errors: { Phone: 'Bad', Address: [{ code: 'x' }] } }).fieldErrors,
+		).toEqual({ Phone: ['Bad'], Address: ['{"code":"x"}'] });
+	});
+});
+
+describe('hintForStatus', () => {
+	it('explains each status in terms of what to do', () => {
+		expect(hintForStatus(400)).toMatch(/rejected the data/);
+		expect(hintForStatus(403)).toMatch(/API key is wrong, expired or lacks permission/);
+		expect(hintForStatus(401)).toBe(hintForStatus(403));
+		expect(hintForStatus(403, { webhookManagement: true })).toMatch(
+			/agency administrator permission/,
+		);
+		expect(hintForStatus(404, { subject: 'job 123' })).toMatch(/^No job 123 was found/);
+		expect(hintForStatus(404)).toMatch(/does not know this address/);
+		expect(hintForStatus(429)).toMatch(/Pause Between Calls/);
+		expect(hintForStatus(500, { creates: true })).toMatch(/may or may not have been created/);
+		expect(hintForStatus(503)).toMatch(/Try again later/);
+		expect(hintForStatus(418)).toBe('The service refused the request.');
+	});
+});
+
+describe('redact and formatting', () => {
+	it('removes every occurrence of the secret', () => {
+		expect(redact('key abcd1234 and abcd1234.', 'abcd1234')).toBe('key [redacted] and [redacted].');
+		expect(redact('a+b/c= here', 'a+b/c=')).toBe('[redacted] here');
+	});
+
+	it('leaves the text alone without a usable secret', () => {
+		expect(redact('abc', undefined)).toBe('abc');
+		// The trigger's delivery token, echoed in a URL, keeps only its first four characters.
+		const token = 'c'.repeat(64);
+		expect(
+			redact(
+				`Url https://n8n.example/webhook/x?event=Job%20Update&token=${token} is taken`,
+				'key1',
+			),
+		).toBe('Url https://n8n.example/webhook/x?event=Job%20Update&token=cccc[redacted] is taken');
+		// A one-to-three character "secret" would shred the message rather than protect anything.
+		expect(redact('abc', 'b')).toBe('abc');
+	});
+
+	it('formats field errors one field per line', () => {
+		expect(formatFieldErrors({ Email: ['Required.', 'Invalid.'], Phone: ['Bad.'] })).toBe(
+			'Email: Required. Invalid.\nPhone: Bad.',
+		);
+		expect(statusText(429)).toBe('Too Many Requests');
+		expect(statusText(599)).toBe('Error');
+	});
+});
+
+describe('serviceError and connectionError', () => {
+	const node: INode = {
+		id: '1',
+		name: 'Trio VMS',
+		type: 'trioVms',
+		typeVersion: 1,
+		position: [0, 0],
+		parameters: {},
+	};
+
+	it("builds a NodeApiError with the service's message, the field errors and the hint", () => {
+		const error = serviceError(node, {
+			status: 400,
+			body: { title: 'One or more validation errors occurred.', errors: { Email: ['Invalid.'] } },
+			method: 'POST',
+			path: '/Submission',
+			itemIndex: 2,
+		});
+		expect(error.message).toBe(
+			'Trio VMS answered 400 Bad Request: One or more validation errors occurred.',
+		);
+		expect(error.description).toBe(
+			`Email: Invalid.\n\n${hintForStatus(400)}\n\nRequest: POST /Submission`,
+		);
+		expect(error.httpCode).toBe('400');
+		expect(error.context.itemIndex).toBe(2);
+	});
+
+	it('does not repeat the status text when the service uses it as its title', () => {
+		const error = serviceError(node, {
+			status: 403,
+			body: { title: 'Forbidden', detail: 'The API key is not valid.' },
+			method: 'GET',
+			path: '/Job',
+		});
+		expect(error.message).toBe('Trio VMS answered 403 Forbidden: The API key is not valid.');
+	});
+
+	it("keeps its own message when the service's text mentions a network error code", () => {
+		// NodeApiError swaps any message containing e.g. ECONNREFUSED for n8n's generic text.
+		const error = serviceError(node, {
+			status: 502,
+			body: 'upstream failed: connect ECONNREFUSED 10.0.0.5:443',
+			method: 'GET',
+			path: '/Job',
+		});
+		expect(error.message).toBe(
+			'Trio VMS answered 502 Bad Gateway: upstream failed: connect ECONNREFUSED 10.0.0.5:443',
+		);
+	});
+
+	it('redacts the secret from message, description and the kept body', () => {
+		const secret = 'sk_live_0123456789';
+		const error = serviceError(node, {
+			status: 401,
+			body: { message: `Key ${secret} is revoked`, errors: { ApiKey: [`${secret} unknown`] } },
+			method: 'GET',
+			path: '/Job',
+			secret,
+		});
+		expect(error.message).toBe('Trio VMS answered 401 Unauthorized: Key [redacted] is revoked');
+		expect(JSON.stringify(error)).not.toContain(secret);
+		expect(`${error.message} ${error.description}`).not.toContain(secret);
+	});
+
+	it("says plainly when a create's outcome is unknown, and when nothing was sent", () => {
+		const unknown = connectionError(node, {
+			code: 'ECONNRESET',
+			method: 'POST',
+			path: '/Submission',
+			outcomeUnknown: true,
+		});
+		// Not n8n's "You can retry the request immediately", which is wrong advice here.
+		expect(unknown.message).toBe('Could not reach Trio VMS (ECONNRESET) for POST /Submission');
+		expect(unknown.description).toMatch(
+			/unknown whether the service carried it out\. It was not sent again/,
+		);
+		const timedOut = connectionError(node, {
+			code: 'ECONNABORTED',
+			method: 'POST',
+			path: '/Submission',
+			outcomeUnknown: true,
+		});
+		expect(timedOut.message).toBe(
+			'Trio VMS did not answer POST /Submission in time (ECONNABORTED)',
+		);
+		expect(timedOut.description).toMatch(
+			/^No answer came in time after the request was sent, so it is unknown/,
+		);
+		const refused = connectionError(node, {
+			code: 'ECONNREFUSED',
+			method: 'GET',
+			path: '/Job',
+			outcomeUnknown: false,
+		});
+		expect(refused.message).toBe('Could not reach Trio VMS (ECONNREFUSED) for GET /Job');
+		expect(refused.description).toMatch(/base URL/);
+	});
+
+	it('marks the failures of a create whose outcome is unknown, so the operation can look again', () => {
+		const answered = (status: number, creates: boolean) =>
+			serviceError(node, {
+				status,
+				body: '',
+				method: 'POST',
+				path: '/Submission',
+				context: { creates },
+			});
+		const broken = (outcomeUnknown: boolean) =>
+			connectionError(node, {
+				code: 'ECONNRESET',
+				method: 'POST',
+				path: '/Submission',
+				outcomeUnknown,
+			});
+		expect(isOutcomeUnknown(answered(500, true))).toBe(true);
+		expect(isOutcomeUnknown(answered(503, true))).toBe(true);
+		expect(isOutcomeUnknown(broken(true))).toBe(true);
+		// A refusal, a read, or a request that never left: nothing was created.
+		expect(isOutcomeUnknown(answered(400, true))).toBe(false);
+		expect(isOutcomeUnknown(answered(429, true))).toBe(false);
+		expect(isOutcomeUnknown(answered(503, false))).toBe(false);
+		expect(isOutcomeUnknown(broken(false))).toBe(false);
+		expect(isOutcomeUnknown(new Error('ECONNRESET'))).toBe(false);
+	});
+});

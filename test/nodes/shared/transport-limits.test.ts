@@ -1,0 +1,93 @@
+/**
+ * What the transport refuses to do whatever the other side sends: follow a redirect (it would
+ * carry the API key elsewhere), wait for ever on an answer that trickles in, or read an answer of
+ * any size into memory. Through the real engine, against local servers.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+import { ScriptedServer } from '../../support/scripted-server';
+import { API_KEY, FAST_RETRY, probe } from '../../support/probe';
+
+const server = ScriptedServer.forEachTest();
+
+async function listen(
+	handler: Parameters<typeof createServer>[1],
+): Promise<{ url: string; server: Server }> {
+	const other = createServer(handler);
+	await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));
+	return { url: `http://127.0.0.1:${(other.address() as AddressInfo).port}`, server: other };
+}
+
+async function close(other: Server): Promise<void> {
+	other.closeAllConnections();
+	await new Promise<void>((resolve) => other.close(() => resolve()));
+}
+
+describe('transport limits', () => {
+	it('does not follow a redirect, so the API key never reaches the other origin', async () => {
+		const seen: Array<string | undefined> = [];
+		const elsewhere = await listen((request, response) => {
+			seen.push(request.headers['x-api-key'] as string | undefined);
+			response.end('[]');
+		});
+		try {
+			server.respond({ status: 302, headers: { Location: `${elsewhere.url}/steal` } });
+			const { error } = await probe({ method: 'GET', path: '/Job' }, { baseUrl: server.baseUrl });
+			expect(server.requests).toHaveLength(1);
+			expect(seen).toEqual([]);
+			expect(error?.message).toMatch(/302/);
+			expect((error as { description?: string }).description).toMatch(/redirect/);
+		} finally {
+			await close(elsewhere.server);
+		}
+	});
+
+	it('gives up on an answer that keeps trickling in, at twice the idle timeout, without retrying forever', async () => {
+		let requests = 0;
+		const trickle = await listen((_request, response) => {
+			requests++;
+			response.writeHead(200, { 'Content-Type': 'application/json' });
+			response.write('[');
+			const timer = setInterval(() => response.write(' '), 50);
+			response.on('close', () => clearInterval(timer));
+		});
+		try {
+			const { error } = await probe(
+				{ method: 'GET', path: '/Job' },
+				{
+					baseUrl: trickle.url,
+					clientOptions: { timeoutMs: 300, retry: { ...FAST_RETRY, maxRetries: 1 } },
+				},
+			);
+			expect(error?.message).toMatch(/did not answer GET \/Job in time \(ETIMEDOUT\)/);
+			// The first try and one retry, each cut off by the deadline although bytes kept coming.
+			expect(requests).toBe(2);
+		} finally {
+			await close(trickle.server);
+		}
+	});
+
+	it('stops reading an answer larger than the bound and says so, without retrying', async () => {
+		let requests = 0;
+		const big = await listen((_request, response) => {
+			requests++;
+			response.writeHead(200, { 'Content-Type': 'application/json' });
+			response.end(`[${'1,'.repeat(50_000)}1]`);
+		});
+		try {
+			const { error } = await probe(
+				{ method: 'GET', path: '/Job' },
+				{
+					baseUrl: big.url,
+					apiKey: API_KEY,
+					clientOptions: { maxResponseBytes: 10_000, retry: FAST_RETRY },
+				},
+			);
+			expect(error?.message).toMatch(/with more than the node reads/);
+			expect(requests).toBe(1);
+		} finally {
+			await close(big.server);
+		}
+	});
+});

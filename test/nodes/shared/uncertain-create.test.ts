@@ -1,0 +1,118 @@
+/** The second look after a create failed with an unknown outcome (pure, with the real errors). */
+import type { INode } from 'n8n-workflow';
+
+import { connectionError, mayStillBeRunning, serviceError } from '../../../nodes/shared/errors';
+import { createThenLookAgain } from '../../../nodes/TrioVms/helpers/uncertainCreate';
+
+const node: INode = {
+	id: '1',
+	name: 'Trio VMS',
+	type: 'trioVms',
+	typeVersion: 1,
+	position: [0, 0],
+	parameters: {},
+};
+const what = 'submission of candidate 5 to job 7';
+const broken = (code: string) =>
+	connectionError(node, { code, method: 'POST', path: '/Submission', outcomeUnknown: true });
+const failing = (error: unknown) => async () => {
+	throw error;
+};
+
+describe('createThenLookAgain', () => {
+	it('returns what the create answered, without looking', async () => {
+		let looked = 0;
+		const outcome = await createThenLookAgain({
+			what,
+			create: async () => ({ Number: 1 }),
+			lookAgain: async () => {
+				looked++;
+				return undefined;
+			},
+		});
+		expect(outcome).toEqual({ action: 'created', record: { Number: 1 } });
+		expect(looked).toBe(0);
+	});
+
+	it('returns the record found after a connection broke, with the failure', async () => {
+		const outcome = await createThenLookAgain({
+			what,
+			create: failing(broken('ECONNRESET')),
+			lookAgain: async () => ({ Number: 2 }),
+		});
+		expect(outcome).toEqual({
+			action: 'createdDespiteError',
+			record: { Number: 2 },
+			error: 'Could not reach Trio VMS (ECONNRESET) for POST /Submission',
+		});
+	});
+
+	it('says running again is safe when nothing was found after a 5xx', async () => {
+		const error = serviceError(node, {
+			status: 502,
+			body: '',
+			method: 'POST',
+			path: '/Submission',
+			context: { creates: true },
+		});
+		await expect(
+			createThenLookAgain({ what, create: failing(error), lookAgain: async () => undefined }),
+		).rejects.toMatchObject({
+			message: expect.stringContaining('502'),
+			description: expect.stringMatching(
+				/^A check right after the failure found no submission of candidate 5 to job 7 in Trio VMS, so it was not created: it is safe to run this item again\./,
+			),
+		});
+	});
+
+	it('after a timeout, does not call nothing-found safe: Trio may still be working on it', async () => {
+		const error = broken('ECONNABORTED');
+		expect(mayStillBeRunning(error)).toBe(true);
+		expect(mayStillBeRunning(broken('ECONNRESET'))).toBe(false);
+		await expect(
+			createThenLookAgain({ what, create: failing(error), lookAgain: async () => undefined }),
+		).rejects.toMatchObject({
+			description: expect.stringContaining(
+				'found no submission of candidate 5 to job 7 in Trio VMS yet, but Trio may still be working on the request that timed out',
+			),
+		});
+	});
+
+	it('says the outcome is still unknown when the second look fails too', async () => {
+		await expect(
+			createThenLookAgain({
+				what,
+				create: failing(broken('ECONNRESET')),
+				lookAgain: failing(new Error('Trio VMS answered 503 Service Unavailable')),
+			}),
+		).rejects.toMatchObject({
+			description: expect.stringContaining(
+				'Looking for the submission of candidate 5 to job 7 afterwards failed too (Trio VMS answered 503 Service Unavailable), so whether it was created is still unknown',
+			),
+		});
+	});
+
+	it('passes other failures on untouched, without looking', async () => {
+		const refused = serviceError(node, {
+			status: 400,
+			body: { title: 'Bad' },
+			method: 'POST',
+			path: '/Submission',
+			context: { creates: true },
+		});
+		const description = refused.description;
+		let looked = 0;
+		await expect(
+			createThenLookAgain({
+				what,
+				create: failing(refused),
+				lookAgain: async () => {
+					looked++;
+					return { Number: 3 };
+				},
+			}),
+		).rejects.toBe(refused);
+		expect(refused.description).toBe(description);
+		expect(looked).toBe(0);
+	});
+});

@@ -1,0 +1,116 @@
+/**
+ * Shared set-up of the action node's engine tests: one sandbox per test file, credentials for
+ * its two keys, and small readers for the sandbox's request log.
+ */
+import type {
+	ICredentialDataDecryptedObject,
+	IDataObject,
+	INodeParameterResourceLocator,
+	INodeParameters,
+} from 'n8n-workflow';
+
+import { startSandbox, type RequestRecord, type RunningSandbox } from '../../sandbox';
+import { runNode, trioCredentials, type RunNodeOptions } from './engine/engine';
+
+export const PDF = Buffer.from('%PDF-1.7\n1 0 obj\n<< /Type /Catalog >>\nendobj\ntrailer\n%%EOF\n');
+/** The parts a Word document's ZIP names, as local file headers (names stored uncompressed). */
+export function wordZip(partNames = ['[Content_Types].xml', 'word/document.xml']): Buffer {
+	return Buffer.concat(
+		partNames.flatMap((name) => [
+			Buffer.from([0x50, 0x4b, 0x03, 0x04]),
+			Buffer.alloc(26),
+			Buffer.from(name, 'latin1'),
+			Buffer.alloc(40, 7),
+		]),
+	);
+}
+export const DOCX = wordZip();
+
+export interface Harness {
+	sandbox: RunningSandbox;
+	/** Credential with the agency administrator key. */
+	admin: ICredentialDataDecryptedObject;
+	/** Credential with the plain agency key (no webhook management). */
+	agency: ICredentialDataDecryptedObject;
+	/** Credential with a key the service does not know. */
+	wrongKey: ICredentialDataDecryptedObject;
+	/** Runs Source -> Trio VMS with the admin key unless told otherwise. */
+	run(parameters: INodeParameters, options?: Partial<RunNodeOptions>): ReturnType<typeof runNode>;
+	/** Requests that reached /api/v3 since the last clear. */
+	apiRequests(): RequestRecord[];
+	clearRequests(): void;
+	/** GET on the scenario API. */
+	scenario<T = IDataObject>(method: string, path: string, body?: unknown): Promise<T>;
+}
+
+/** Starts a sandbox before the file's tests and stops it after them. */
+export function useSandbox(options: { jobs?: number; seed?: number } = {}): Harness {
+	const harness = {} as Harness;
+	beforeAll(async () => {
+		const sandbox = await startSandbox({
+			port: 0,
+			quiet: true,
+			jobs: options.jobs ?? 40,
+			seed: options.seed ?? 7,
+		});
+		Object.assign(harness, {
+			sandbox,
+			admin: trioCredentials(sandbox.url, sandbox.adminKey),
+			agency: trioCredentials(sandbox.url, sandbox.key),
+			wrongKey: trioCredentials(sandbox.url, 'not-a-real-key'),
+			run: (parameters: INodeParameters, runOptions: Partial<RunNodeOptions> = {}) =>
+				runNode({ credentials: harness.admin, ...runOptions, parameters }),
+			apiRequests: () => sandbox.requests().filter((request) => request.path.startsWith('/api/v3')),
+			clearRequests: () => sandbox.clearRequests(),
+			scenario: async (method: string, path: string, body?: unknown) => {
+				const response = await fetch(`${sandbox.url}/_sandbox${path}`, {
+					method,
+					headers: body === undefined ? undefined : { 'Content-Type': 'application/json' },
+					body: body === undefined ? undefined : JSON.stringify(body),
+				});
+				const text = await response.text();
+				if (!response.ok)
+					throw new Error(`${method} /_sandbox${path} answered ${response.status}: ${text}`);
+				return text ? JSON.parse(text) : undefined;
+			},
+		});
+	});
+	afterAll(async () => {
+		await harness.sandbox?.stop();
+	});
+	beforeEach(() => {
+		harness.sandbox.clearFaults();
+		harness.sandbox.clearRequests();
+	});
+	return harness;
+}
+
+/** A resource locator value as the editor saves it. */
+export function byNumber(value: string | number): INodeParameterResourceLocator {
+	return { __rl: true, mode: 'number', value: String(value) };
+}
+
+export function fromList(value: string | number): INodeParameterResourceLocator {
+	return { __rl: true, mode: 'list', value: String(value) };
+}
+
+/** The message and description of a run's error (the thrown NodeApiError/NodeOperationError). */
+export function errorText(error: unknown): {
+	message: string;
+	description: string;
+	itemIndex: unknown;
+	httpCode: unknown;
+} {
+	const record = (error ?? {}) as {
+		message?: string;
+		description?: string;
+		context?: IDataObject;
+		httpCode?: unknown;
+	};
+	return {
+		message: record.message ?? '',
+		description: record.description ?? '',
+		itemIndex: record.context?.itemIndex,
+		httpCode: record.httpCode,
+	};
+}
