@@ -15,10 +15,10 @@ import * as path from 'node:path';
 
 import { TRIO_EVENT_NAMES, TRIO_EVENTS, type TrioEventName } from '../../nodes/shared/events';
 import { stableStringify } from '../../nodes/TrioVmsTrigger/dedup';
-import { describeWithN8n } from '../harness/availability';
-import type { N8nLine } from '../harness/install';
-import { startN8n, type ExecutionRecord, type N8nInstance } from '../harness/n8n';
-import { packPackage, REPO_ROOT } from '../harness/pack';
+import { describeWithN8n } from '../support/harness/availability';
+import type { N8nLine } from '../support/harness/install';
+import { startN8n, type ExecutionRecord, type N8nInstance } from '../support/harness/n8n';
+import { packPackage, REPO_ROOT } from '../support/harness/pack';
 
 const NODE_TYPE = 'n8n-nodes-trio-vms.trioVmsTrigger';
 const NODE_NAME = 'Trio VMS Trigger';
@@ -111,15 +111,19 @@ function itemsOf(execution: ExecutionRecord): Array<Record<string, unknown>> {
 	return runs.flatMap((run) => (run.data?.main[0] ?? []).map((item) => item.json));
 }
 
-function withoutReceivedAt(item: Record<string, unknown>): Record<string, unknown> {
-	const { receivedAt: _receivedAt, ...rest } = item;
+/** The payload part of an item: without the fields the trigger adds (checked on their own). */
+function withoutAddedFields(item: Record<string, unknown>): Record<string, unknown> {
+	const { receivedAt: _receivedAt, deliveryKey: _deliveryKey, ...rest } = item;
 	return rest;
 }
+
+/** 16 hex characters, with `:index` when one delivery became several items. */
+const DELIVERY_KEY = /^[0-9a-f]{16}(:\d+)?$/;
 
 /** Order-insensitive comparison of item lists (object keys sorted too). */
 const sortByJson = (list: unknown[]) => list.map((entry) => stableStringify(entry)).sort();
 
-/** What the trigger must emit for one delivery, without receivedAt. */
+/** What the trigger must emit for one delivery, without the added receivedAt and deliveryKey. */
 function expectedItems(delivery: Delivery, split: boolean): Array<Record<string, unknown>> {
 	const { event, body } = delivery;
 	if (split && TRIO_EVENTS[event].batched) {
@@ -395,9 +399,11 @@ for (const line of LINES) {
 				expect(typeof item.receivedAt).toBe('string');
 				expect(new Date(String(item.receivedAt)).toISOString()).toBe(item.receivedAt);
 				expect(item).not.toHaveProperty('_validation');
+				expect(item.deliveryKey).toMatch(DELIVERY_KEY);
 			}
+			expect(new Set(items.map((item) => item.deliveryKey)).size).toBe(items.length);
 			// Split Shifts Into Items is on by default: one item per opened or cancelled shift.
-			expect(sortByJson(items.map(withoutReceivedAt))).toEqual(
+			expect(sortByJson(items.map(withoutAddedFields))).toEqual(
 				sortByJson(deliveries.flatMap((delivery) => expectedItems(delivery, true))),
 			);
 			const byEvent = (event: TrioEventName) => items.filter((item) => item.event === event);
@@ -427,11 +433,12 @@ for (const line of LINES) {
 			const items = itemsOf(execution);
 			expect(items).toHaveLength(1);
 			const delivery = sandbox.deliveries().find((entry) => entry.url.startsWith(`${whole.url}?`));
-			expect(withoutReceivedAt(items[0])).toEqual({
+			expect(withoutAddedFields(items[0])).toEqual({
 				event: 'Per Diem Shift Opened',
 				...delivery?.body,
 			});
 			expect(items[0].Items).toHaveLength(4);
+			expect(items[0].deliveryKey).toMatch(/^[0-9a-f]{16}$/);
 			await deactivate(whole.id);
 		});
 
