@@ -25,6 +25,8 @@ const USAGE = `Usage: tsx bench/run.ts [options]
   --real-runs N real n8n: measured runs per side, alternating (default 5)
   --deliveries N real n8n: deliveries per ingestion run at 20 senders (default 200; the issue's
                 figure is 1000); one sender gets half as many
+  --n8n-env K=V real n8n: an extra environment variable for n8n (repeatable), e.g. to compare
+                N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE=true against the default
   --no-build    real n8n: pack dist/ as it is instead of running npm run build first
   --only A,B    only the benchmarks whose id contains one of these (real n8n ids: ${REAL_N8N_IDS.join(', ')})
   --out FILE    where to write the in-process results (default bench/results/latest.json); the
@@ -37,6 +39,7 @@ interface CliOptions {
 	realRuns: number;
 	deliveries: number;
 	noBuild: boolean;
+	n8nEnv: Record<string, string>;
 	runs: number;
 	warmup: number;
 	only: string[];
@@ -51,6 +54,7 @@ function parseArgs(argv: string[]): CliOptions {
 		realRuns: 5,
 		deliveries: 200,
 		noBuild: false,
+		n8nEnv: {},
 		runs: 7,
 		warmup: 2,
 		only: [],
@@ -83,6 +87,13 @@ function parseArgs(argv: string[]): CliOptions {
 			case '--deliveries':
 				options.deliveries = count(flag, value(), 20, 10_000);
 				break;
+			case '--n8n-env': {
+				const [key, ...rest] = (value() ?? '').split('=');
+				if (!/^[A-Z0-9_]+$/.test(key) || !rest.length)
+					throw new Error('--n8n-env takes NAME=value');
+				options.n8nEnv[key] = rest.join('=');
+				break;
+			}
 			case '--no-build':
 				options.noBuild = true;
 				break;
@@ -206,6 +217,7 @@ async function main(): Promise<void> {
 			only: options.only.length ? (realSelected as RealN8nId[]) : [],
 			outDir: options.out ? dirname(options.out) : undefined,
 			noBuild: options.noBuild,
+			n8nEnv: options.n8nEnv,
 		});
 		console.log(
 			allMet

@@ -44,6 +44,8 @@ export interface RealN8nOptions {
 	outDir: string | undefined;
 	/** Skip `npm run build` (dist/ is packed as it is). */
 	noBuild: boolean;
+	/** Extra environment for n8n (recorded in the results). */
+	n8nEnv: Record<string, string>;
 }
 
 interface Goal {
@@ -216,7 +218,7 @@ export async function runRealN8n(options: RealN8nOptions): Promise<boolean> {
 	let n8n: N8nInstance | undefined;
 	const results: Parameters<typeof goals>[0] = {};
 	try {
-		n8n = await startN8n({ line: '2.x', tarball });
+		n8n = await startN8n({ line: '2.x', tarball, env: options.n8nEnv });
 		log(
 			`n8n ${n8n.version} on Node ${install.nodeVersion}, ready in ${n8n.startSeconds.toFixed(1)} s`,
 		);

@@ -278,6 +278,25 @@ export interface RefusalResult {
 	webhookExecution: Spread;
 }
 
+/** Sends `count` fresh bodies one after another; returns the p50 latency in ms. */
+export async function sendSequential(
+	setup: IngestionSetup,
+	url: string,
+	count: number,
+	status: number,
+): Promise<number> {
+	const latencies: number[] = [];
+	const bodies = jobUpdateBodies(setup.job, setup.nextBody, count);
+	setup.nextBody += count;
+	for (const body of bodies) {
+		const answer = await post(url, body);
+		if (answer.status !== status)
+			throw new Error(`${url} answered ${answer.status}, not ${status}`);
+		latencies.push(answer.ms);
+	}
+	return percentile(latencies, 0.5);
+}
+
 export async function measureRefusal(
 	n8n: N8nInstance,
 	setup: IngestionSetup,
@@ -349,7 +368,7 @@ export interface GetManyResult {
 	httpRequest: GetManySide;
 }
 
-async function runGetMany(
+export async function measureGetManyOnce(
 	n8n: N8nInstance,
 	target: Created,
 	nodeName: string,
@@ -396,9 +415,9 @@ export async function measureGetMany(
 	const simplified = await getManyWorkflow(n8n, credential, true);
 	const http = await httpGetManyWorkflow(n8n, sandbox.apiUrl, sandbox.key);
 	const sides = {
-		trioRaw: () => runGetMany(n8n, raw, ACTION_NODE),
-		trioSimplified: () => runGetMany(n8n, simplified, ACTION_NODE),
-		httpRequest: () => runGetMany(n8n, http, HTTP_NODE),
+		trioRaw: () => measureGetManyOnce(n8n, raw, ACTION_NODE),
+		trioSimplified: () => measureGetManyOnce(n8n, simplified, ACTION_NODE),
+		httpRequest: () => measureGetManyOnce(n8n, http, HTTP_NODE),
 	};
 	// Warm-up and check: every side returns the same number of jobs, one item each.
 	const counts = [
