@@ -67,6 +67,7 @@ export function summarise(profile: CpuProfile, focus: RegExp): string {
 		.filter(([id]) => ['(idle)', '(program)'].includes(byId.get(id)?.callFrame.functionName ?? ''))
 		.reduce((sum, [, value]) => sum + value, 0);
 	const packages = new Map<string, number>();
+	const callers = new Map<string, number>();
 	const functions = new Map<string, number>();
 	const inclusive = new Map<string, number>();
 	for (const [id, micros] of self) {
@@ -80,14 +81,24 @@ export function summarise(profile: CpuProfile, focus: RegExp): string {
 		functions.set(key, (functions.get(key) ?? 0) + micros);
 		// Inclusive: charge every distinct matching frame on the stack once.
 		const seen = new Set<string>();
+		const stack: string[] = [];
 		for (let cursor: number | undefined = id; cursor !== undefined; cursor = parent.get(cursor)) {
 			const frame = byId.get(cursor);
 			if (!frame) break;
 			const label = `${frame.callFrame.functionName} ${packageOf(frame.callFrame.url)}`;
+			stack.push(frame.callFrame.functionName || '(anonymous)');
 			if (focus.test(label) && !seen.has(label)) {
 				seen.add(label);
 				inclusive.set(label, (inclusive.get(label) ?? 0) + micros);
 			}
+		}
+		// Who builds expression isolates: the callers above the first isolate-creating frame.
+		const build = stack.findIndex((name) =>
+			/^(initializeSync|createBridge|initialize|replenish)$/.test(name),
+		);
+		if (build >= 0) {
+			const chain = stack.slice(build, build + 14).join(' < ');
+			callers.set(chain, (callers.get(chain) ?? 0) + micros);
 		}
 	}
 	const ms = (micros: number) => `${(micros / 1000).toFixed(0)} ms`;
@@ -108,6 +119,8 @@ export function summarise(profile: CpuProfile, focus: RegExp): string {
 		top(functions, 25),
 		`inclusive time of frames matching ${focus}:`,
 		top(inclusive, 25),
+		'stacks that build expression isolates (innermost first):',
+		top(callers, 8),
 	].join('\n');
 }
 
@@ -180,7 +193,7 @@ async function main(): Promise<void> {
 	console.log(
 		summarise(
 			profile,
-			/^(executeWebhook|runWebhook|webhook|receiveDelivery|judgeDelivery|buildItems|acquire|acquireIsolate|initialize|createBridge|replenish|saveStaticData|getWorkflowStaticData|getPublishedWorkflowData|findWebhook|execute|router|request|httpRequest|httpRequestWithAuthentication|parseBody|simplifyJob|returnJsonArray|constructExecutionMetaData|normalizeItems|parse) /,
+			/^(acquireBridgeSync|initializeSync|createBridge|getBridge|evaluate|getParameterValue|resolveSimpleParameterValue|executeWebhook|runWebhook|webhook|receiveDelivery|judgeDelivery|buildItems|acquire|acquireIsolate|initialize|createBridge|replenish|saveStaticData|getWorkflowStaticData|getPublishedWorkflowData|findWebhook|execute|router|request|httpRequest|httpRequestWithAuthentication|parseBody|simplifyJob|returnJsonArray|constructExecutionMetaData|normalizeItems|parse) /,
 		),
 	);
 }

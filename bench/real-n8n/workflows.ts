@@ -3,6 +3,7 @@
  * this package's node, and the hand-built flow from n8n's generic nodes.
  */
 import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
 
 import type { N8nInstance, WorkflowJson } from '../../test/harness/n8n';
 
@@ -25,6 +26,23 @@ interface NodeJson {
 	parameters: Record<string, unknown>;
 	webhookId?: string;
 	credentials?: Record<string, CredentialRef>;
+}
+
+/**
+ * The trigger's type version in new workflows: the built node's defaultVersion (or its only
+ * version), so the bench measures what the editor would create from this build.
+ */
+function triggerVersion(): number {
+	// eslint-disable-next-line @typescript-eslint/no-require-imports
+	const built = require(
+		join(__dirname, '../../dist/nodes/TrioVmsTrigger/TrioVmsTrigger.node.js'),
+	) as {
+		TrioVmsTrigger: new () => {
+			description: { version: number | number[]; defaultVersion?: number };
+		};
+	};
+	const { version, defaultVersion } = new built.TrioVmsTrigger().description;
+	return defaultVersion ?? (Array.isArray(version) ? Math.max(...version) : version);
 }
 
 const node = (fields: Omit<NodeJson, 'id' | 'position'>, x = 0): NodeJson => ({
@@ -87,7 +105,7 @@ export async function triggerWorkflow(
 		node({
 			name: 'Trio VMS Trigger',
 			type: TRIGGER_TYPE,
-			typeVersion: 1,
+			typeVersion: triggerVersion(),
 			webhookId,
 			parameters: { events },
 			credentials: { trioVmsApi: credential },
