@@ -450,6 +450,21 @@ export interface ActivationResult {
 	events: number;
 	/** From the activate call until every registration is active at the service, ms. */
 	ms: Spread;
+	/** From the activate call until the trigger's first request reached the service, ms. */
+	untilFirstCall: Spread;
+	/** From the first to the last registration POST's answer at the service, ms. */
+	registrationSpan: Spread;
+	/** The service's own time per registration POST (median per run), ms. */
+	servicePerPost: Spread;
+	/** Registration POSTs per activation. */
+	posts: number;
+}
+
+interface RequestRecord {
+	time: string;
+	method: string;
+	path: string;
+	durationMs: number;
 }
 
 export async function measureActivation(
@@ -462,9 +477,15 @@ export async function measureActivation(
 ): Promise<ActivationResult> {
 	const target = await triggerWorkflow(n8n, credential, events, false);
 	const samples: number[] = [];
+	const firstCall: number[] = [];
+	const span: number[] = [];
+	const perPost: number[] = [];
+	let posts = 0;
 	const active = async () =>
 		(await registrationsOf(sandbox, target.url)).filter((each) => each.IsActive);
 	for (let run = 0; run <= options.runs; run++) {
+		await callJson(`${sandbox.url}/_sandbox/requests`, { method: 'DELETE' });
+		const startedWall = Date.now();
 		const started = performance.now();
 		await n8n.activate(target.id);
 		const deadline = Date.now() + 30_000;
@@ -475,8 +496,35 @@ export async function measureActivation(
 		}
 		const ms = performance.now() - started;
 		if (run > 0) {
+			// Where the time goes, from the service's request log. The bench polls GET /Webhooks
+			// too, so the trigger's first call counted is its GET /Webhooks/Events or first POST.
+			const requests = await callJson<RequestRecord[]>(`${sandbox.url}/_sandbox/requests`);
+			const trigger = requests.filter(
+				(entry) => !(entry.method === 'GET' && entry.path.endsWith('/Webhooks')),
+			);
+			const saves = requests.filter(
+				(entry) => entry.method === 'POST' && entry.path.endsWith('/Webhooks'),
+			);
+			const startOf = (entry: RequestRecord) => Date.parse(entry.time);
+			const first = Math.min(...[...trigger, ...saves].map(startOf));
 			samples.push(ms);
-			log(`run ${run}/${options.runs}: ${ms.toFixed(0)} ms`);
+			firstCall.push(first - startedWall);
+			if (saves.length) {
+				span.push(
+					Math.max(...saves.map((entry) => startOf(entry) + entry.durationMs)) -
+						Math.min(...saves.map(startOf)),
+				);
+				perPost.push(
+					percentile(
+						saves.map((entry) => entry.durationMs),
+						0.5,
+					),
+				);
+			}
+			posts = saves.length;
+			log(
+				`run ${run}/${options.runs}: ${ms.toFixed(0)} ms; first call after ${first - startedWall} ms, ${saves.length} POSTs over ${span[span.length - 1]?.toFixed(0)} ms (service ${perPost[perPost.length - 1]?.toFixed(1)} ms each)`,
+			);
 		}
 		await n8n.deactivate(target.id);
 		const gone = Date.now() + 30_000;
@@ -486,5 +534,13 @@ export async function measureActivation(
 		}
 		await sleep(500);
 	}
-	return { runs: options.runs, events: events.length, ms: spread(samples) };
+	return {
+		runs: options.runs,
+		events: events.length,
+		ms: spread(samples),
+		untilFirstCall: spread(firstCall),
+		registrationSpan: spread(span),
+		servicePerPost: spread(perPost),
+		posts,
+	};
 }
