@@ -11,6 +11,7 @@ import { cpus, totalmem } from 'node:os';
 import { dirname, relative, resolve } from 'node:path';
 
 import { BENCHMARKS } from './benchmarks';
+import { REAL_N8N_IDS, runRealN8n, type RealN8nId } from './real-n8n';
 import { runBenchmark, type BenchmarkResult, type Summary } from './runner';
 import { startSandboxProcess } from './support';
 
@@ -18,14 +19,27 @@ const SANDBOX_JOBS = 10_000;
 
 const USAGE = `Usage: tsx bench/run.ts [options]
 
-  --runs N      measured runs per benchmark and side (default 7)
-  --warmup N    warm-up runs before them (default 2)
-  --only A,B    only the benchmarks whose id contains one of these
-  --out FILE    where to write the results (default bench/results/latest.json; with --only,
-                nothing is written unless --out is given, so a partial run never replaces it)
+  --part P      in-process | real-n8n | all (default all: in-process first, then real n8n)
+  --runs N      in-process: measured runs per benchmark and side (default 7)
+  --warmup N    in-process: warm-up runs before them (default 2)
+  --real-runs N real n8n: measured runs per side, alternating (default 5)
+  --deliveries N real n8n: deliveries per ingestion run at 20 senders (default 200; the issue's
+                figure is 1000); one sender gets half as many
+  --n8n-env K=V real n8n: an extra environment variable for n8n (repeatable), e.g. to compare
+                N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE=true against the default
+  --no-build    real n8n: pack dist/ as it is instead of running npm run build first
+  --only A,B    only the benchmarks whose id contains one of these (real n8n ids: ${REAL_N8N_IDS.join(', ')})
+  --out FILE    where to write the in-process results (default bench/results/latest.json); the
+                real-n8n results go beside it (real-n8n.json, .svg, .png). With --only, nothing
+                is written unless --out is given, so a partial run never replaces them
   --list        list the benchmarks and exit`;
 
 interface CliOptions {
+	part: 'in-process' | 'real-n8n' | 'all';
+	realRuns: number;
+	deliveries: number;
+	noBuild: boolean;
+	n8nEnv: Record<string, string>;
 	runs: number;
 	warmup: number;
 	only: string[];
@@ -35,11 +49,22 @@ interface CliOptions {
 }
 
 function parseArgs(argv: string[]): CliOptions {
-	const options: CliOptions = { runs: 7, warmup: 2, only: [], out: undefined, list: false };
-	const count = (flag: string, value: string | undefined, min: number): number => {
+	const options: CliOptions = {
+		part: 'all',
+		realRuns: 5,
+		deliveries: 200,
+		noBuild: false,
+		n8nEnv: {},
+		runs: 7,
+		warmup: 2,
+		only: [],
+		out: undefined,
+		list: false,
+	};
+	const count = (flag: string, value: string | undefined, min: number, max = 1000): number => {
 		const parsed = Number(value);
-		if (!Number.isInteger(parsed) || parsed < min || parsed > 1000)
-			throw new Error(`${flag} needs a whole number from ${min} to 1000`);
+		if (!Number.isInteger(parsed) || parsed < min || parsed > max)
+			throw new Error(`${flag} needs a whole number from ${min} to ${max}`);
 		return parsed;
 	};
 	for (let index = 0; index < argv.length; index++) {
@@ -48,6 +73,29 @@ function parseArgs(argv: string[]): CliOptions {
 		switch (flag) {
 			case '--runs':
 				options.runs = count(flag, value(), 1);
+				break;
+			case '--part': {
+				const part = value();
+				if (part !== 'in-process' && part !== 'real-n8n' && part !== 'all')
+					throw new Error('--part is in-process, real-n8n or all');
+				options.part = part;
+				break;
+			}
+			case '--real-runs':
+				options.realRuns = count(flag, value(), 1, 50);
+				break;
+			case '--deliveries':
+				options.deliveries = count(flag, value(), 20, 10_000);
+				break;
+			case '--n8n-env': {
+				const [key, ...rest] = (value() ?? '').split('=');
+				if (!/^[A-Z0-9_]+$/.test(key) || !rest.length)
+					throw new Error('--n8n-env takes NAME=value');
+				options.n8nEnv[key] = rest.join('=');
+				break;
+			}
+			case '--no-build':
+				options.noBuild = true;
 				break;
 			case '--warmup':
 				options.warmup = count(flag, value(), 1);
@@ -148,14 +196,42 @@ async function main(): Promise<void> {
 		(definition) =>
 			!options.only.length || options.only.some((part) => definition.id.includes(part)),
 	);
+	const realSelected = REAL_N8N_IDS.filter(
+		(id) => !options.only.length || options.only.some((part) => id.includes(part)),
+	);
 	if (options.list) {
 		for (const definition of BENCHMARKS)
 			console.log(`${definition.id.padEnd(28)} ${definition.title}`);
+		for (const id of REAL_N8N_IDS) console.log(`${id.padEnd(28)} (real n8n part)`);
 		return;
 	}
-	if (!selected.length)
+	const inProcess = options.part !== 'real-n8n' && selected.length > 0;
+	const real = options.part !== 'in-process' && realSelected.length > 0;
+	if (!inProcess && !real)
 		throw new Error(`No benchmark id contains ${options.only.join(' or ')}; see --list`);
+	if (inProcess) await runInProcess(options, selected, gc);
+	if (real) {
+		const allMet = await runRealN8n({
+			runs: options.realRuns,
+			deliveries: options.deliveries,
+			only: options.only.length ? (realSelected as RealN8nId[]) : [],
+			outDir: options.out ? dirname(options.out) : undefined,
+			noBuild: options.noBuild,
+			n8nEnv: options.n8nEnv,
+		});
+		console.log(
+			allMet
+				? '\nEvery real-n8n goal met.'
+				: '\nSome real-n8n goals are missed (see MISSED above).',
+		);
+	}
+}
 
+async function runInProcess(
+	options: CliOptions,
+	selected: typeof BENCHMARKS,
+	gc: () => void,
+): Promise<void> {
 	const startedAt = new Date();
 	console.log(
 		`Trio VMS benchmarks: ${selected.length} benchmark(s), ${options.warmup} warm-up + ${options.runs} measured runs each, node ${process.version}, ${cpus().length} CPUs`,

@@ -1,0 +1,367 @@
+/**
+ * The real-n8n part of `npm run bench`: this package inside a running n8n 2.x (the test
+ * harness's pinned install, the package installed from its packed tarball as users install it),
+ * against the flows users would build from n8n's own generic nodes on the same instance, in the
+ * same run, alternating. The sandbox runs in its own process. What is measured: docs/benchmarks.md.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, totalmem } from 'node:os';
+import { join, relative, resolve } from 'node:path';
+
+import { ensureN8n } from '../../test/harness/install';
+import { startN8n, type N8nInstance } from '../../test/harness/n8n';
+import { packPackage } from '../../test/harness/pack';
+import { TRIO_EVENT_NAMES } from '../../nodes/shared/events';
+import { startSandboxProcess } from '../support';
+import { chartSvg, renderPng, type Bar } from './chart';
+import {
+	measureActivation,
+	measureGetMany,
+	measureIngestion,
+	measureRefusal,
+	prepareIngestion,
+	type ActivationResult,
+	type GetManyResult,
+	type IngestionResult,
+	type RefusalResult,
+} from './measures';
+import type { Spread } from './stats';
+
+const REPO = resolve(__dirname, '../..');
+const SANDBOX_JOBS = 10_000;
+
+export const REAL_N8N_IDS = ['ingestion', 'refusal', 'get-many', 'activation'] as const;
+export type RealN8nId = (typeof REAL_N8N_IDS)[number];
+
+export interface RealN8nOptions {
+	/** Measured runs per side (alternating). */
+	runs: number;
+	/** Deliveries per ingestion run at 20 senders (1,000 with --deliveries 1000). */
+	deliveries: number;
+	only: RealN8nId[];
+	/** Results folder; undefined writes nothing. */
+	outDir: string | undefined;
+	/** Skip `npm run build` (dist/ is packed as it is). */
+	noBuild: boolean;
+	/** Extra environment for n8n (recorded in the results). */
+	n8nEnv: Record<string, string>;
+}
+
+interface Goal {
+	figure: string;
+	measured: string;
+	goal: string;
+	ratio: number;
+	met: boolean;
+	bar?: Bar;
+}
+
+const fmt = (value: number, digits = 0) => value.toFixed(digits);
+const range = (spread: Spread, digits = 0) =>
+	`${fmt(spread.median, digits)} (${fmt(spread.min, digits)}-${fmt(spread.max, digits)})`;
+const mib = (bytes: number) => bytes / 1_048_576;
+
+/** Ratio of medians with the range of per-round ratios, lower is better. */
+function ratioBar(label: string, ours: Spread, theirs: Spread, invert: boolean, note: string): Bar {
+	const pairs = ours.samples.map((value, index) => {
+		const other = theirs.samples[index] ?? theirs.median;
+		return invert ? other / value : value / other;
+	});
+	const value = invert ? theirs.median / ours.median : ours.median / theirs.median;
+	return { label, value, low: Math.min(...pairs), high: Math.max(...pairs), note };
+}
+
+function goals(results: {
+	ingestion20?: IngestionResult;
+	ingestion1?: IngestionResult;
+	refusal?: RefusalResult;
+	getMany?: GetManyResult;
+	activation?: ActivationResult;
+}): Goal[] {
+	const list: Goal[] = [];
+	for (const ingestion of [results.ingestion20, results.ingestion1]) {
+		if (!ingestion) continue;
+		const { trigger, webhook, senders } = ingestion;
+		const through = ratioBar(
+			`ingestion ${senders} sender(s): throughput`,
+			trigger.perSecond,
+			webhook.perSecond,
+			true,
+			`(${fmt(trigger.perSecond.median, 1)} vs ${fmt(webhook.perSecond.median, 1)}/s)`,
+		);
+		list.push({
+			figure: `Ingestion, ${senders} sender(s), ${ingestion.deliveriesPerRun} deliveries: throughput (answered/s)`,
+			measured: `trigger ${range(trigger.perSecond, 1)} vs Webhook node ${range(webhook.perSecond, 1)}; completed ${fmt(trigger.completedPerSecond.median, 1)} vs ${fmt(webhook.completedPerSecond.median, 1)}/s`,
+			goal: '>= 1.0x',
+			ratio: 1 / through.value,
+			met: through.value <= 1,
+			bar: through,
+		});
+		const p99 = ratioBar(
+			`ingestion ${senders} sender(s): p99`,
+			trigger.p99,
+			webhook.p99,
+			false,
+			`(${fmt(trigger.p99.median)} vs ${fmt(webhook.p99.median)} ms)`,
+		);
+		list.push({
+			figure: `Ingestion, ${senders} sender(s): latency p99 ms (p50 ${fmt(trigger.p50.median)} vs ${fmt(webhook.p50.median)})`,
+			measured: `trigger ${range(trigger.p99)} vs Webhook node ${range(webhook.p99)}`,
+			goal: '<= 1.0x',
+			ratio: p99.value,
+			met: p99.value <= 1,
+			bar: p99,
+		});
+	}
+	if (results.refusal) {
+		const { refused, webhookExecution } = results.refusal;
+		const bar = ratioBar(
+			'wrong token (403) p50',
+			refused,
+			webhookExecution,
+			false,
+			`(${fmt(refused.median, 1)} vs ${fmt(webhookExecution.median, 1)} ms)`,
+		);
+		list.push({
+			figure:
+				'Wrong token: p50 ms of a 403, vs a whole Webhook-node execution (answer after last node)',
+			measured: `403 ${range(refused, 1)} vs execution ${range(webhookExecution, 1)}`,
+			goal: '<= 1.0x',
+			ratio: bar.value,
+			met: bar.value <= 1,
+			bar,
+		});
+	}
+	if (results.getMany) {
+		const { trioRaw, trioSimplified, httpRequest, jobs } = results.getMany;
+		for (const [name, side] of [
+			['Simplify off', trioRaw],
+			['Simplify on', trioSimplified],
+		] as const) {
+			const time = ratioBar(
+				`Get Many (${name}): node time`,
+				side.nodeMs,
+				httpRequest.nodeMs,
+				false,
+				`(${fmt(side.nodeMs.median)} vs ${fmt(httpRequest.nodeMs.median)} ms)`,
+			);
+			list.push({
+				figure: `Job Get Many ${jobs} jobs, ${name}: node execution time ms`,
+				measured: `Trio VMS ${range(side.nodeMs)} vs HTTP Request ${range(httpRequest.nodeMs)}`,
+				goal: '<= 1.0x',
+				ratio: time.value,
+				met: time.value <= 1,
+				bar: time,
+			});
+			const toMiB = (spread: Spread): Spread => ({
+				median: mib(spread.median),
+				min: mib(spread.min),
+				max: mib(spread.max),
+				samples: spread.samples.map(mib),
+			});
+			const memory = ratioBar(
+				`Get Many (${name}): peak RSS`,
+				toMiB(side.peakRss),
+				toMiB(httpRequest.peakRss),
+				false,
+				`(${fmt(mib(side.peakRss.median))} vs ${fmt(mib(httpRequest.peakRss.median))} MiB)`,
+			);
+			list.push({
+				figure: `Job Get Many, ${name}: peak RSS MiB of n8n + runner (growth during the run ${fmt(mib(side.rssGrowth.median))} vs ${fmt(mib(httpRequest.rssGrowth.median))})`,
+				measured: `Trio VMS ${range(toMiB(side.peakRss))} vs HTTP Request ${range(toMiB(httpRequest.peakRss))}`,
+				goal: '<= 1.0x',
+				ratio: memory.value,
+				met: memory.value <= 1,
+				bar: memory,
+			});
+		}
+	}
+	if (results.activation) {
+		const { ms, events } = results.activation;
+		list.push({
+			figure: `Activation with all ${events} events until every registration is active, ms`,
+			measured: range(ms),
+			goal: '< 1000 ms',
+			ratio: ms.median / 1000,
+			met: ms.median < 1000,
+			bar: {
+				label: `activation, ${events} events (vs 1 s)`,
+				value: ms.median / 1000,
+				low: ms.min / 1000,
+				high: ms.max / 1000,
+				note: `(${fmt(ms.median)} ms)`,
+			},
+		});
+	}
+	return list;
+}
+
+function build(): void {
+	const result = spawnSync('npm', ['run', 'build'], { cwd: REPO, encoding: 'utf8' });
+	if (result.status !== 0)
+		throw new Error(`npm run build failed:\n${result.stdout}\n${result.stderr}`);
+}
+
+export async function runRealN8n(options: RealN8nOptions): Promise<boolean> {
+	const startedAt = new Date();
+	const log = (line: string) => console.log(`  ${line}`);
+	const wanted = (id: RealN8nId) => !options.only.length || options.only.includes(id);
+	console.log(`\nReal n8n part: ${options.runs} measured runs per side, alternating`);
+	if (!options.noBuild) {
+		log('npm run build');
+		build();
+	}
+	const install = await ensureN8n('2.x');
+	const tarball = await packPackage();
+	const sandbox = await startSandboxProcess(SANDBOX_JOBS);
+	let n8n: N8nInstance | undefined;
+	const results: Parameters<typeof goals>[0] = {};
+	try {
+		n8n = await startN8n({ line: '2.x', tarball, env: options.n8nEnv });
+		log(
+			`n8n ${n8n.version} on Node ${install.nodeVersion}, ready in ${n8n.startSeconds.toFixed(1)} s`,
+		);
+		const admin = await n8n.createCredential('Trio sandbox (admin)', 'trioVmsApi', {
+			apiKey: sandbox.adminKey,
+			environment: 'custom',
+			baseUrl: sandbox.url,
+		});
+		const plain = await n8n.createCredential('Trio sandbox', 'trioVmsApi', {
+			apiKey: sandbox.key,
+			environment: 'custom',
+			baseUrl: sandbox.url,
+		});
+		const adminRef = { id: admin.id, name: admin.name };
+		const plainRef = { id: plain.id, name: plain.name };
+
+		if (wanted('ingestion') || wanted('refusal')) {
+			console.log(
+				'\nWebhook ingestion: Trio VMS Trigger (Job Update) vs Webhook node (respond immediately)',
+			);
+			const setup = await prepareIngestion(n8n, sandbox, adminRef, log);
+			if (wanted('ingestion')) {
+				console.log(`  20 senders, ${options.deliveries} distinct deliveries per run`);
+				results.ingestion20 = await measureIngestion(
+					n8n,
+					setup,
+					{ senders: 20, deliveries: options.deliveries, runs: options.runs },
+					log,
+				);
+				const single = Math.max(50, Math.round(options.deliveries / 2));
+				console.log(`  1 sender, ${single} distinct deliveries per run`);
+				results.ingestion1 = await measureIngestion(
+					n8n,
+					setup,
+					{ senders: 1, deliveries: single, runs: options.runs },
+					log,
+				);
+			}
+			if (wanted('refusal')) {
+				console.log(
+					"\nWrong token: the trigger's 403 vs a Webhook node execution answered after its last node, one sender",
+				);
+				results.refusal = await measureRefusal(
+					n8n,
+					setup,
+					{ requests: 50, runs: options.runs },
+					log,
+				);
+			}
+		}
+		if (wanted('get-many')) {
+			console.log(
+				'\nJob Get Many, Return All: Trio VMS node vs HTTP Request node (same GET and header)',
+			);
+			results.getMany = await measureGetMany(n8n, sandbox, plainRef, { runs: options.runs }, log);
+		}
+		if (wanted('activation')) {
+			console.log(`\nActivation with all ${TRIO_EVENT_NAMES.length} events`);
+			results.activation = await measureActivation(
+				n8n,
+				sandbox,
+				adminRef,
+				[...TRIO_EVENT_NAMES],
+				{ runs: options.runs },
+				log,
+			);
+		}
+	} finally {
+		await n8n?.stop();
+		await sandbox.stop();
+	}
+
+	const list = goals(results);
+	console.log(
+		`\nReal n8n ${install.version}: medians (min-max) of ${options.runs} runs per side; ratio = package / generic node (throughput: the other way round), same instance, same run\n`,
+	);
+	const rows = list.map((goal) => [
+		goal.figure,
+		goal.measured,
+		`${goal.ratio.toFixed(2)}x`,
+		goal.goal,
+		goal.met ? 'met' : 'MISSED',
+	]);
+	rows.push([
+		'Bulk submissions (1,000 rows, 429 + Retry-After)',
+		'not measured yet',
+		'-',
+		'>= 90% of limit, 0 lost, 0 duplicated',
+		'-',
+	]);
+	for (const row of rows)
+		console.log(`- ${row[0]}\n    ${row[1]}\n    ratio ${row[2]}, goal ${row[3]}: ${row[4]}`);
+
+	if (!options.outDir) {
+		console.log('\nNot written: a partial run writes results only with --out.');
+		return list.every((goal) => goal.met);
+	}
+	mkdirSync(options.outDir, { recursive: true });
+	const cpuList = cpus();
+	const machine = {
+		cpus: cpuList.length,
+		cpuModel: cpuList[0]?.model.trim(),
+		totalMemoryGB: Math.round((totalmem() / 1_073_741_824) * 10) / 10,
+		loadAverageAtEnd: loadavg().map((value) => Math.round(value * 100) / 100),
+		benchNode: process.version,
+		n8nNode: install.nodeVersion,
+	};
+	const report = {
+		date: startedAt.toISOString(),
+		durationSeconds: Math.round((Date.now() - startedAt.getTime()) / 1000),
+		n8n: install.version,
+		commit: spawnSync('git', ['rev-parse', '--short', 'HEAD'], {
+			cwd: REPO,
+			encoding: 'utf8',
+		}).stdout.trim(),
+		machine,
+		settings: {
+			runs: options.runs,
+			ingestionDeliveries: options.deliveries,
+			sandboxJobs: SANDBOX_JOBS,
+		},
+		goals: list.map(({ bar: _bar, ...goal }) => goal),
+		results,
+	};
+	const jsonPath = join(options.outDir, 'real-n8n.json');
+	writeFileSync(
+		jsonPath,
+		`${JSON.stringify(report, (_key, value: unknown) => (typeof value === 'number' && !Number.isInteger(value) ? Math.round(value * 1000) / 1000 : value), '\t')}\n`,
+	);
+	const svg = chartSvg(
+		`n8n-nodes-trio-vms inside n8n ${install.version}: package / n8n's generic node`,
+		`${report.date.slice(0, 10)}, ${machine.cpus} CPUs (${machine.cpuModel ?? '?'}), load ${machine.loadAverageAtEnd[0]}; ${options.runs} alternating runs per side; commit ${report.commit}`,
+		list.flatMap((goal) => (goal.bar ? [goal.bar] : [])),
+	);
+	const svgPath = join(options.outDir, 'real-n8n.svg');
+	writeFileSync(svgPath, svg);
+	const pngPath = join(options.outDir, 'real-n8n.png');
+	const rendered = await renderPng(svg, pngPath).catch((error: unknown) => {
+		console.log(`  chart PNG not rendered: ${String(error)}`);
+		return false;
+	});
+	console.log(
+		`\nWritten to ${relative(process.cwd(), jsonPath)}, ${relative(process.cwd(), svgPath)}${rendered ? ` and ${relative(process.cwd(), pngPath)}` : ' (no PNG: apt-get install chromium)'} (${report.durationSeconds} s).`,
+	);
+	return list.every((goal) => goal.met);
+}

@@ -1,0 +1,194 @@
+/**
+ * The workflows the real-n8n part compares, each a single job done two ways on the same n8n:
+ * this package's node, and the hand-built flow from n8n's generic nodes.
+ */
+import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
+
+import type { N8nInstance, WorkflowJson } from '../../test/harness/n8n';
+
+export const TRIGGER_TYPE = 'n8n-nodes-trio-vms.trioVmsTrigger';
+export const ACTION_TYPE = 'n8n-nodes-trio-vms.trioVms';
+export const ACTION_NODE = 'Trio VMS';
+export const HTTP_NODE = 'HTTP Request';
+
+export interface CredentialRef {
+	id: string;
+	name: string;
+}
+
+interface NodeJson {
+	id: string;
+	name: string;
+	type: string;
+	typeVersion: number;
+	position: [number, number];
+	parameters: Record<string, unknown>;
+	webhookId?: string;
+	credentials?: Record<string, CredentialRef>;
+}
+
+/**
+ * The trigger's type version in new workflows: the built node's defaultVersion (or its only
+ * version), so the bench measures what the editor would create from this build.
+ */
+function triggerVersion(): number {
+	// eslint-disable-next-line @typescript-eslint/no-require-imports
+	const built = require(
+		join(__dirname, '../../dist/nodes/TrioVmsTrigger/TrioVmsTrigger.node.js'),
+	) as {
+		TrioVmsTrigger: new () => {
+			description: { version: number | number[]; defaultVersion?: number };
+		};
+	};
+	const { version, defaultVersion } = new built.TrioVmsTrigger().description;
+	return defaultVersion ?? (Array.isArray(version) ? Math.max(...version) : version);
+}
+
+const node = (fields: Omit<NodeJson, 'id' | 'position'>, x = 0): NodeJson => ({
+	id: randomUUID(),
+	position: [x, 0],
+	...fields,
+});
+
+function workflow(name: string, nodes: NodeJson[]): WorkflowJson {
+	const connections: Record<string, unknown> = {};
+	for (let index = 0; index + 1 < nodes.length; index++)
+		connections[nodes[index].name] = {
+			main: [[{ node: nodes[index + 1].name, type: 'main', index: 0 }]],
+		};
+	return {
+		name,
+		nodes,
+		connections,
+		settings: { executionOrder: 'v1' },
+	} as unknown as WorkflowJson;
+}
+
+/** n8n's Webhook node on POST /webhook/<path>. */
+function webhookNode(path: string, responseMode: 'onReceived' | 'lastNode'): NodeJson {
+	return node({
+		name: 'Webhook',
+		type: 'n8n-nodes-base.webhook',
+		typeVersion: 2,
+		webhookId: randomUUID(),
+		parameters: {
+			httpMethod: 'POST',
+			path,
+			responseMode,
+			...(responseMode === 'lastNode' ? { responseData: 'noData' } : {}),
+			options: {},
+		},
+	});
+}
+
+export interface Created {
+	id: string;
+	url: string;
+}
+
+async function createAndActivate(n8n: N8nInstance, json: WorkflowJson): Promise<string> {
+	const record = await n8n.createWorkflow(json);
+	await n8n.activate(record.id);
+	return record.id;
+}
+
+/** The Trio VMS Trigger alone, for the given events (its defaults otherwise). */
+export async function triggerWorkflow(
+	n8n: N8nInstance,
+	credential: CredentialRef,
+	events: string[],
+	activate = true,
+): Promise<Created> {
+	const webhookId = randomUUID();
+	const json = workflow(`bench trigger ${events.length} events`, [
+		node({
+			name: 'Trio VMS Trigger',
+			type: TRIGGER_TYPE,
+			typeVersion: triggerVersion(),
+			webhookId,
+			parameters: { events },
+			credentials: { trioVmsApi: credential },
+		}),
+	]);
+	const id = activate ? await createAndActivate(n8n, json) : (await n8n.createWorkflow(json)).id;
+	return { id, url: n8n.productionWebhookUrl(webhookId, 'webhook') };
+}
+
+/** A Webhook node alone, answering at once ("Immediately") or after the workflow ("When Last Node Finishes"). */
+export async function webhookWorkflow(
+	n8n: N8nInstance,
+	responseMode: 'onReceived' | 'lastNode',
+): Promise<Created> {
+	const path = `bench-${responseMode}-${randomUUID().slice(0, 8)}`;
+	const id = await createAndActivate(
+		n8n,
+		workflow(`bench webhook ${responseMode}`, [webhookNode(path, responseMode)]),
+	);
+	return { id, url: n8n.productionWebhookUrl('', path) };
+}
+
+/** Webhook (answers when the last node finishes, no data) -> Trio VMS Job: Get Many, Return All. */
+export async function getManyWorkflow(
+	n8n: N8nInstance,
+	credential: CredentialRef,
+	simplify: boolean,
+): Promise<Created> {
+	const hook = webhookNode(
+		`bench-getmany-${simplify ? 'simple' : 'raw'}-${randomUUID().slice(0, 8)}`,
+		'lastNode',
+	);
+	const id = await createAndActivate(
+		n8n,
+		workflow(`bench Trio VMS job getAll simplify ${simplify}`, [
+			hook,
+			node(
+				{
+					name: ACTION_NODE,
+					type: ACTION_TYPE,
+					typeVersion: 1,
+					parameters: { resource: 'job', operation: 'getAll', returnAll: true, simplify },
+					credentials: { trioVmsApi: credential },
+				},
+				300,
+			),
+		]),
+	);
+	return { id, url: n8n.productionWebhookUrl('', hook.parameters.path as string) };
+}
+
+/** Webhook -> HTTP Request node: the same GET /api/v3/Job with the same key header. */
+export async function httpGetManyWorkflow(
+	n8n: N8nInstance,
+	apiUrl: string,
+	key: string,
+): Promise<Created> {
+	const hook = webhookNode(`bench-getmany-http-${randomUUID().slice(0, 8)}`, 'lastNode');
+	const id = await createAndActivate(
+		n8n,
+		workflow('bench HTTP Request GET /Job', [
+			hook,
+			node(
+				{
+					name: HTTP_NODE,
+					type: 'n8n-nodes-base.httpRequest',
+					typeVersion: 4.2,
+					parameters: {
+						method: 'GET',
+						url: `${apiUrl}/Job`,
+						sendHeaders: true,
+						headerParameters: {
+							parameters: [
+								{ name: 'X-API-KEY', value: key },
+								{ name: 'Accept', value: 'application/json' },
+							],
+						},
+						options: {},
+					},
+				},
+				300,
+			),
+		]),
+	);
+	return { id, url: n8n.productionWebhookUrl('', hook.parameters.path as string) };
+}
