@@ -9,9 +9,9 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 
-import { ensureN8n } from '../../test/harness/install';
-import { startN8n, type N8nInstance } from '../../test/harness/n8n';
-import { packPackage } from '../../test/harness/pack';
+import { ensureN8n } from '../../test/support/harness/install';
+import { startN8n, type N8nInstance } from '../../test/support/harness/n8n';
+import { packPackage } from '../../test/support/harness/pack';
 import { TRIO_EVENT_NAMES } from '../../nodes/shared/events';
 import { startSandboxProcess } from '../support';
 import { chartSvg, renderPng, type Bar } from './chart';

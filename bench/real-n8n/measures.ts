@@ -3,7 +3,7 @@
  * with this package's node and with n8n's generic node on the same instance, alternating which
  * side goes first, and returns every sample.
  */
-import type { ExecutionRecord, N8nInstance } from '../../test/harness/n8n';
+import type { ExecutionRecord, N8nInstance } from '../../test/support/harness/n8n';
 import { callJson, type SandboxProcess } from '../support';
 import { percentile, sampleMax, sleep, spread, type Spread } from './stats';
 import {
@@ -53,7 +53,7 @@ async function alternate<T>(
 
 // ------------------------------------------------------------------ ingestion
 
-export interface IngestionRun {
+interface IngestionRun {
 	deliveries: number;
 	senders: number;
 	/** Deliveries answered per second (first request sent to last answer received). */
@@ -144,7 +144,7 @@ async function sendAll(
 	};
 }
 
-export interface SideSummary {
+interface SideSummary {
 	perSecond: Spread;
 	completedPerSecond: Spread;
 	p50: Spread;
@@ -352,7 +352,7 @@ export interface GetManyRun {
 	items: number;
 }
 
-export interface GetManySide {
+interface GetManySide {
 	nodeMs: Spread;
 	wallMs: Spread;
 	peakRss: Spread;

@@ -14,7 +14,7 @@ export function percentile(values: number[], share: number): number {
 	return sorted[rank];
 }
 
-export function median(values: number[]): number {
+function median(values: number[]): number {
 	if (!values.length) return NaN;
 	const sorted = [...values].sort((a, b) => a - b);
 	const middle = sorted.length >> 1;

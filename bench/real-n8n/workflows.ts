@@ -5,10 +5,10 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 
-import type { N8nInstance, WorkflowJson } from '../../test/harness/n8n';
+import type { N8nInstance, WorkflowJson } from '../../test/support/harness/n8n';
 
-export const TRIGGER_TYPE = 'n8n-nodes-trio-vms.trioVmsTrigger';
-export const ACTION_TYPE = 'n8n-nodes-trio-vms.trioVms';
+const TRIGGER_TYPE = 'n8n-nodes-trio-vms.trioVmsTrigger';
+const ACTION_TYPE = 'n8n-nodes-trio-vms.trioVms';
 export const ACTION_NODE = 'Trio VMS';
 export const HTTP_NODE = 'HTTP Request';
 
