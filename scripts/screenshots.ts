@@ -165,7 +165,7 @@ async function createShotWorkflows(stack: Stack): Promise<{ submission: string; 
 				id: randomUUID(),
 				name: 'Trio VMS Trigger',
 				type: TRIGGER_NODE_TYPE,
-				typeVersion: 1,
+				typeVersion: 1.1,
 				position: [0, 0],
 				webhookId: randomUUID(),
 				credentials,

@@ -21,7 +21,10 @@ export class TrioVmsTrigger implements INodeType {
 		name: 'trioVmsTrigger',
 		icon: { light: 'file:trioVms.svg', dark: 'file:trioVms.dark.svg' },
 		group: ['trigger'],
-		version: 1,
+		// 1.1 behaves as 1. n8n treats a start node at version 1 as its own old Webhook node and
+		// evaluates an expression for every delivery before the node runs; from 1.1 on it does not.
+		version: [1, 1.1],
+		defaultVersion: 1.1,
 		subtitle:
 			'={{ ($parameter["events"] || []).length === 1 ? $parameter["events"][0] : ($parameter["events"] || []).length + " events" }}',
 		description:

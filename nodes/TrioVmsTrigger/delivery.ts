@@ -35,7 +35,7 @@ export async function receiveDelivery(context: IWebhookFunctions): Promise<IWebh
 		query: context.getQueryData(),
 		contentType: request.headers['content-type'],
 		parsedBody: context.getBodyData(),
-		rawBody: (request as { rawBody?: Buffer }).rawBody,
+		rawBody: (request as { rawBody?: Buffer }).rawBody ?? (await bodyNotReadByN8n(request)),
 		selectedEvents: selectedEvents(context),
 	});
 
@@ -94,6 +94,32 @@ async function freshTokenHash(
 		lastDeactivation(triggerKey(context, scope)),
 	);
 	return fresh ? hashToken(token) : undefined;
+}
+
+/** n8n's own default limit for a request body (N8N_PAYLOAD_SIZE_MAX, 16 MiB). */
+const MAX_UNPARSED_BODY_BYTES = 16 * 1024 * 1024;
+
+/**
+ * For a start node above version 1, n8n reads the body only for the content types it parses
+ * (JSON, text, form, XML). A delivery with another or no content type is read here, so JSON is
+ * judged by its bytes at every node version. Bodies over the limit are not read (and refused as
+ * not JSON); a request n8n already read, or one that is not a stream, gives undefined.
+ */
+async function bodyNotReadByN8n(request: unknown): Promise<Buffer | undefined> {
+	const stream = request as Partial<NodeJS.ReadableStream & { readableEnded: boolean }>;
+	if (stream.readableEnded !== false || typeof stream.on !== 'function') return undefined;
+	return await new Promise((resolve) => {
+		const chunks: Buffer[] = [];
+		let size = 0;
+		stream.on?.('data', (chunk: Buffer) => {
+			size += chunk.length;
+			if (size <= MAX_UNPARSED_BODY_BYTES) chunks.push(chunk);
+		});
+		stream.on?.('end', () =>
+			resolve(size <= MAX_UNPARSED_BODY_BYTES ? Buffer.concat(chunks) : undefined),
+		);
+		stream.on?.('error', () => resolve(undefined));
+	});
 }
 
 const warnedAboutAddress = new Set<string>();

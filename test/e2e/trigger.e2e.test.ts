@@ -106,6 +106,9 @@ interface TriggerWorkflow {
 	url: string;
 }
 
+/** The version the editor gives a new Trio VMS Trigger (the node's defaultVersion). */
+const CURRENT_TRIGGER_VERSION = 1.1;
+
 function itemsOf(execution: ExecutionRecord): Array<Record<string, unknown>> {
 	const runs = execution.data?.resultData.runData[NODE_NAME] ?? [];
 	return runs.flatMap((run) => (run.data?.main[0] ?? []).map((item) => item.json));
@@ -177,6 +180,7 @@ for (const line of LINES) {
 			name: string,
 			parameters: Record<string, unknown>,
 			credential = adminCredential,
+			typeVersion = CURRENT_TRIGGER_VERSION,
 		): Promise<TriggerWorkflow> {
 			const webhookId = randomUUID();
 			const record = await n8n.createWorkflow({
@@ -186,7 +190,7 @@ for (const line of LINES) {
 						id: randomUUID(),
 						name: NODE_NAME,
 						type: NODE_TYPE,
-						typeVersion: 1,
+						typeVersion,
 						position: [0, 0],
 						webhookId,
 						parameters,
@@ -496,6 +500,42 @@ for (const line of LINES) {
 			).toBe(true);
 			await deactivate(guarded.id);
 		});
+
+		test.each([CURRENT_TRIGGER_VERSION, 1])(
+			'at type version %s, a JSON delivery is read whatever its content type (workflows saved at 1 keep working)',
+			async (typeVersion) => {
+				const reader = await createTrigger(
+					`Reader ${typeVersion}`,
+					{ events: ['Job Update'] },
+					adminCredential,
+					typeVersion,
+				);
+				await activate(reader.id);
+				const [registration] = await activeOf(reader);
+				const token = new URL(registration.Url).searchParams.get('token') ?? '';
+				const sent: string[] = [];
+				for (const contentType of ['application/json', 'application/octet-stream', undefined]) {
+					const number = 900 + sent.length;
+					const response = await fetch(`${reader.url}?event=Job%20Update&token=${token}`, {
+						method: 'POST',
+						headers: contentType ? { 'content-type': contentType } : {},
+						body: new TextEncoder().encode(JSON.stringify({ Number: number })),
+						signal: AbortSignal.timeout(30_000),
+					});
+					await response.text();
+					expect({ contentType, status: response.status }).toEqual({ contentType, status: 200 });
+					sent.push(String(number));
+				}
+				const executions = await executionsOf(reader, sent.length);
+				expect(
+					executions
+						.flatMap(itemsOf)
+						.map((item) => String(item.Number))
+						.sort(),
+				).toEqual(sent);
+				await deactivate(reader.id);
+			},
+		);
 
 		test('duplicate deliveries start one execution and are all answered 200', async () => {
 			const once = await createTrigger('Once per delivery', {
