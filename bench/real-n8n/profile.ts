@@ -159,6 +159,13 @@ async function main(): Promise<void> {
 				scenario === 'get-many'
 					? await getManyWorkflow(n8n, credential, false)
 					: await httpGetManyWorkflow(n8n, sandbox.apiUrl, sandbox.key);
+			// n8n 2.x publishes an activated workflow asynchronously: 404 until it serves the path.
+			for (let attempt = 0; ; attempt++) {
+				const answer = await fetch(target.url, { method: 'POST', body: '{}' });
+				await answer.arrayBuffer();
+				if (answer.status !== 404 || attempt >= 40) break;
+				await new Promise((done) => setTimeout(done, 250));
+			}
 			for (let run = 0; run < count; run++) {
 				const result = await measureGetManyOnce(
 					n8n,
