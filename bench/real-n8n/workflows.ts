@@ -31,8 +31,11 @@ interface NodeJson {
 /**
  * The trigger's type version in new workflows: the built node's defaultVersion (or its only
  * version), so the bench measures what the editor would create from this build.
+ * TRIO_BENCH_TRIGGER_VERSION measures another one (workflows saved at 1 stay at 1).
  */
 function triggerVersion(): number {
+	const chosen = Number(process.env.TRIO_BENCH_TRIGGER_VERSION);
+	if (chosen > 0) return chosen;
 	// eslint-disable-next-line @typescript-eslint/no-require-imports
 	const built = require(
 		join(__dirname, '../../dist/nodes/TrioVmsTrigger/TrioVmsTrigger.node.js'),
