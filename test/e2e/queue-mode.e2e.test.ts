@@ -27,7 +27,12 @@ import {
 	PROBE_NODE_TYPE,
 	type ProbeStaticData,
 } from '../support/harness/probe-package';
-import { startN8nOnPostgres, startQueueStack, type QueueStack } from '../support/harness/queue';
+import {
+	startN8nOnPostgres,
+	startQueueStack,
+	startRoundRobinProxy,
+	type QueueStack,
+} from '../support/harness/queue';
 import { runWebhookWorkflow } from '../support/harness/run-workflow';
 import { startPostgres, startRedis, type Postgres, type Redis } from '../support/harness/services';
 
@@ -754,6 +759,88 @@ describeWithN8n('2.x', 'Trio VMS in production-shaped n8n 2.x (PostgreSQL, queue
 			}
 		});
 	});
+
+	// -------------------------------------------------------------- 4b: a URI-hashing balancer
+
+	test(`4b. behind a balancer that hashes the request URI, ${BULK_DELIVERIES} deliveries with 10% duplicates start exactly one execution per unique delivery`, async () => {
+		// The documented deployment for "at most one execution": every copy of a delivery has the
+		// same URI, so it reaches the process whose memory has seen the first.
+		const sticky = await startRoundRobinProxy(
+			stack.webhooks.map((each) => each.baseUrl),
+			0,
+			'uri-hash',
+		);
+		const once = await createTrigger('Bulk behind a URI hash', {
+			events: ['Job Update', 'Submission Update'],
+		});
+		try {
+			await activate(once.id);
+			const registrations = await activeOf(once);
+			const urlOf = (event: string) => {
+				const registration = registrations.find((each) => each.Events.includes(event));
+				if (!registration) throw new Error(`no registration for ${event}`);
+				return registration.Url.replace(stack.proxy.url, sticky.url);
+			};
+			const [someJob] = await call<Array<{ Number: number }>>(
+				sandbox,
+				'GET',
+				'/api/v3/Job',
+				undefined,
+				sandbox.key,
+			);
+			const job = await call<Record<string, unknown>>(
+				sandbox,
+				'GET',
+				`/api/v3/Job/${someJob.Number}`,
+				undefined,
+				sandbox.key,
+			);
+			const duplicates = Math.round(BULK_DELIVERIES / 10);
+			const plan = Array.from({ length: BULK_DELIVERIES - duplicates }, (_, index) => ({
+				number: 700_000 + index,
+				// Half the deliveries per event, so both registrations (and, by their hash, possibly
+				// both processes) take part.
+				event: index % 2 === 0 ? 'Job Update' : 'Submission Update',
+				copies: index % 9 === 0 && index / 9 < duplicates ? 2 : 1,
+			}));
+			expect(plan.reduce((sum, each) => sum + each.copies, 0)).toBe(BULK_DELIVERIES);
+			const started = Date.now();
+			const statuses = (
+				await mapLimit(plan, BULK_CONCURRENCY, async ({ number, event, copies }) => {
+					const body =
+						event === 'Job Update'
+							? { ...job, Number: number }
+							: { Number: number, JobNumber: someJob.Number, CandidateNumber: 5001 };
+					const answers: number[] = [];
+					for (let copy = 0; copy < copies; copy++) answers.push(await post(urlOf(event), body));
+					return answers;
+				})
+			).flat();
+			expect(statuses).toEqual(new Array(BULK_DELIVERIES).fill(200));
+			await main().waitForExecutions(
+				once.id,
+				plan.length,
+				Math.max(EXECUTION_TIMEOUT_MS, BULK_DELIVERIES * 600),
+			);
+			// Anything a copy started would show up within this time.
+			await sleep(3000);
+			const all = await main().listExecutions(once.id);
+			note(
+				`URI-hash balancer: ${BULK_DELIVERIES} deliveries (${duplicates} copies) -> ${all.length} executions for ${plan.length} unique in ${(Date.now() - started) / 1000} s; per processor ${JSON.stringify(sticky.counts())}`,
+			);
+			expect(all).toHaveLength(plan.length);
+			const details = await mapLimit(all, 8, (execution) => main().getExecution(execution.id));
+			expect(
+				details
+					.flatMap(itemsOf)
+					.map((item) => Number(item.Number))
+					.sort(),
+			).toEqual(plan.map((each) => each.number).sort());
+		} finally {
+			await deactivate(once.id).catch(() => undefined);
+			await sticky.stop();
+		}
+	}, 600_000);
 
 	// -------------------------------------------------------------- 5: binary through a worker
 

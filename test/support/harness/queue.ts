@@ -9,6 +9,7 @@
  * Also: `startN8nOnPostgres` for one regular-mode n8n on PostgreSQL.
  */
 import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as http from 'node:http';
 import * as os from 'node:os';
@@ -40,10 +41,21 @@ interface RoundRobinProxy {
 }
 
 /**
- * Forwards each request to the next backend in turn, body and headers as they came (plus the
- * usual X-Forwarded-* headers), and streams the answer back. 127.0.0.1 only.
+ * How the proxy picks a backend: in turn, or by a hash of the request's path and query (what
+ * nginx's `hash $request_uri consistent` or HAProxy's `balance uri whole` do), which sends every
+ * copy of one delivery, and every delivery of one registration, to the same process.
  */
-async function startRoundRobinProxy(targets: string[] = [], port = 0): Promise<RoundRobinProxy> {
+export type Balancing = 'round-robin' | 'uri-hash';
+
+/**
+ * Forwards each request to a backend chosen by `balancing`, body and headers as they came (plus
+ * the usual X-Forwarded-* headers), and streams the answer back. 127.0.0.1 only.
+ */
+export async function startRoundRobinProxy(
+	targets: string[] = [],
+	port = 0,
+	balancing: Balancing = 'round-robin',
+): Promise<RoundRobinProxy> {
 	let backends = [...targets];
 	let next = 0;
 	let counts: Record<string, number> = {};
@@ -57,8 +69,16 @@ async function startRoundRobinProxy(targets: string[] = [], port = 0): Promise<R
 			request.resume();
 			return;
 		}
-		const backend = backends[next % backends.length];
-		next = (next + 1) % backends.length;
+		let backend: string;
+		if (balancing === 'uri-hash') {
+			const digest = createHash('sha256')
+				.update(request.url ?? '/')
+				.digest();
+			backend = backends[digest.readUInt32BE(0) % backends.length];
+		} else {
+			backend = backends[next % backends.length];
+			next = (next + 1) % backends.length;
+		}
 		counts[backend] = (counts[backend] ?? 0) + 1;
 		const target = new URL(request.url ?? '/', backend);
 		const upstream = http.request(
