@@ -154,6 +154,23 @@ function goals(results: {
 				met: time.value <= 1,
 				bar: time,
 			});
+			// n8n's executionTime moves with where a garbage collection happens to fall (inside the
+			// node or in the saving after it); the whole request is the figure a user waits for.
+			const wall = ratioBar(
+				`Get Many (${name}): whole workflow`,
+				side.wallMs,
+				httpRequest.wallMs,
+				false,
+				`(${fmt(side.wallMs.median)} vs ${fmt(httpRequest.wallMs.median)} ms)`,
+			);
+			list.push({
+				figure: `Job Get Many ${jobs} jobs, ${name}: whole workflow ms (request until the last node answered)`,
+				measured: `Trio VMS ${range(side.wallMs)} vs HTTP Request ${range(httpRequest.wallMs)}`,
+				goal: '<= 1.0x',
+				ratio: wall.value,
+				met: wall.value <= 1,
+				bar: wall,
+			});
 			const toMiB = (spread: Spread): Spread => ({
 				median: mib(spread.median),
 				min: mib(spread.min),
