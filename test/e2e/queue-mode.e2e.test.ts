@@ -334,6 +334,24 @@ describeWithN8n('2.x', 'Trio VMS in production-shaped n8n 2.x (PostgreSQL, queue
 		);
 	}
 
+	/** An existing job's payload (opening a job would deliver one more Job Update). */
+	async function existingJob(): Promise<Record<string, unknown>> {
+		const [someJob] = await call<Array<{ Number: number }>>(
+			sandbox,
+			'GET',
+			'/api/v3/Job',
+			undefined,
+			sandbox.key,
+		);
+		return await call<Record<string, unknown>>(
+			sandbox,
+			'GET',
+			`/api/v3/Job/${someJob.Number}`,
+			undefined,
+			sandbox.key,
+		);
+	}
+
 	async function post(url: string, body: unknown): Promise<number> {
 		const response = await fetch(url, {
 			method: 'POST',
@@ -686,21 +704,7 @@ describeWithN8n('2.x', 'Trio VMS in production-shaped n8n 2.x (PostgreSQL, queue
 			await activate(bulk.id);
 			const [registration] = await activeOf(bulk);
 			const url = registration.Url;
-			// An existing job's payload (opening a job would deliver one more Job Update here).
-			const [someJob] = await call<Array<{ Number: number }>>(
-				sandbox,
-				'GET',
-				'/api/v3/Job',
-				undefined,
-				sandbox.key,
-			);
-			const template = await call<Record<string, unknown>>(
-				sandbox,
-				'GET',
-				`/api/v3/Job/${someJob.Number}`,
-				undefined,
-				sandbox.key,
-			);
+			const template = await existingJob();
 			const duplicates = Math.round(BULK_DELIVERIES / 10);
 			unique = Array.from({ length: BULK_DELIVERIES - duplicates }, (_, index) => 800_000 + index);
 			// Every 9th unique delivery is sent again right after its answer, as a redelivery would be.
@@ -781,20 +785,7 @@ describeWithN8n('2.x', 'Trio VMS in production-shaped n8n 2.x (PostgreSQL, queue
 				if (!registration) throw new Error(`no registration for ${event}`);
 				return registration.Url.replace(stack.proxy.url, sticky.url);
 			};
-			const [someJob] = await call<Array<{ Number: number }>>(
-				sandbox,
-				'GET',
-				'/api/v3/Job',
-				undefined,
-				sandbox.key,
-			);
-			const job = await call<Record<string, unknown>>(
-				sandbox,
-				'GET',
-				`/api/v3/Job/${someJob.Number}`,
-				undefined,
-				sandbox.key,
-			);
+			const job = await existingJob();
 			const duplicates = Math.round(BULK_DELIVERIES / 10);
 			const plan = Array.from({ length: BULK_DELIVERIES - duplicates }, (_, index) => ({
 				number: 700_000 + index,
@@ -810,7 +801,7 @@ describeWithN8n('2.x', 'Trio VMS in production-shaped n8n 2.x (PostgreSQL, queue
 					const body =
 						event === 'Job Update'
 							? { ...job, Number: number }
-							: { Number: number, JobNumber: someJob.Number, CandidateNumber: 5001 };
+							: { Number: number, JobNumber: job.Number, CandidateNumber: 5001 };
 					const answers: number[] = [];
 					for (let copy = 0; copy < copies; copy++) answers.push(await post(urlOf(event), body));
 					return answers;

@@ -114,6 +114,17 @@ async function tokenOf(hooks: TriggerHooks, target: WebhookTarget = 'production'
 	return [...tokens][0] ?? '';
 }
 
+/** Activates expecting a refused registration; the event named in the failure. */
+async function refusedRegistration(hooks: TriggerHooks): Promise<string | undefined> {
+	const failure = await hooks.activate().then(
+		() => undefined,
+		(error: Error) => error,
+	);
+	return /Registering the Trio VMS webhook for "([^"]+)" failed/.exec(
+		String(failure?.message),
+	)?.[1];
+}
+
 describe('activation lifecycle', () => {
 	it('creates one active registration per event, with the event and token in its URL', async () => {
 		const hooks = hooksFor(['Job Update', 'Per Diem Shift Opened']);
@@ -255,13 +266,7 @@ describe('activation lifecycle', () => {
 		sandbox.setFaults({
 			endpoints: { 'POST /api/v3/Webhooks': { failAfter: 2, failStatus: 500 } },
 		});
-		const failure = await hooks.activate().then(
-			() => undefined,
-			(error: Error) => error,
-		);
-		const refused = /Registering the Trio VMS webhook for "([^"]+)" failed/.exec(
-			String(failure?.message),
-		)?.[1];
+		const refused = await refusedRegistration(hooks);
 		expect(['Job Update', 'Submission Update', 'Per Diem Shift Opened']).toContain(refused);
 		const left = await registrations();
 		expect(left).toHaveLength(2);
@@ -289,13 +294,7 @@ describe('activation lifecycle', () => {
 		sandbox.setFaults({
 			endpoints: { 'POST /api/v3/Webhooks': { failAfter: 2, failStatus: 500 } },
 		});
-		const failure = await hooks.activate().then(
-			() => undefined,
-			(error: Error) => error,
-		);
-		const refused = /Registering the Trio VMS webhook for "([^"]+)" failed/.exec(
-			String(failure?.message),
-		)?.[1];
+		const refused = await refusedRegistration(hooks);
 		expect(['Job Update', 'Submission Update', 'Per Diem Shift Opened']).toContain(refused);
 		await hooks.deactivate();
 		expect(await active()).toEqual([]);
