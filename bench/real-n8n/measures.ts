@@ -77,6 +77,18 @@ function jobUpdateBodies(job: Record<string, unknown>, start: number, count: num
 	});
 }
 
+/**
+ * n8n 2.x publishes an activated workflow asynchronously: its webhook answers 404 for a moment
+ * after activation. Waits (at most 15 s) until it answers something else.
+ */
+export async function untilServed(url: string): Promise<void> {
+	const deadline = Date.now() + 15_000;
+	while ((await post(url, '{}')).status === 404) {
+		if (Date.now() > deadline) throw new Error(`${url} still answers 404 after 15 s`);
+		await sleep(250);
+	}
+}
+
 async function post(url: string, body: string): Promise<{ status: number; ms: number }> {
 	const started = performance.now();
 	const response = await fetch(url, {
@@ -419,6 +431,7 @@ export async function measureGetMany(
 		trioSimplified: () => measureGetManyOnce(n8n, simplified, ACTION_NODE),
 		httpRequest: () => measureGetManyOnce(n8n, http, HTTP_NODE),
 	};
+	for (const target of [raw, simplified, http]) await untilServed(target.url);
 	// Warm-up and check: every side returns the same number of jobs, one item each.
 	const counts = [
 		await sides.trioRaw(),

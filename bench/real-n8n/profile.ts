@@ -22,7 +22,7 @@ import { join, resolve } from 'node:path';
 import { startN8n } from '../../test/support/harness/n8n';
 import { packPackage } from '../../test/support/harness/pack';
 import { startSandboxProcess } from '../support';
-import { measureGetManyOnce, prepareIngestion, sendSequential } from './measures';
+import { measureGetManyOnce, prepareIngestion, sendSequential, untilServed } from './measures';
 import { getManyWorkflow, httpGetManyWorkflow, ACTION_NODE, HTTP_NODE } from './workflows';
 
 const SCENARIOS = ['trigger', 'webhook', 'refused', 'get-many', 'http-get-many'] as const;
@@ -159,13 +159,7 @@ async function main(): Promise<void> {
 				scenario === 'get-many'
 					? await getManyWorkflow(n8n, credential, false)
 					: await httpGetManyWorkflow(n8n, sandbox.apiUrl, sandbox.key);
-			// n8n 2.x publishes an activated workflow asynchronously: 404 until it serves the path.
-			for (let attempt = 0; ; attempt++) {
-				const answer = await fetch(target.url, { method: 'POST', body: '{}' });
-				await answer.arrayBuffer();
-				if (answer.status !== 404 || attempt >= 40) break;
-				await new Promise((done) => setTimeout(done, 250));
-			}
+			await untilServed(target.url);
 			for (let run = 0; run < count; run++) {
 				const result = await measureGetManyOnce(
 					n8n,
