@@ -25,6 +25,7 @@ import {
 	prepareIngestion,
 	type ActivationResult,
 	type BulkResult,
+	type BulkSide,
 	type GetManyResult,
 	type IngestionResult,
 	type RefusalResult,
@@ -202,38 +203,43 @@ function goals(results: {
 		});
 	}
 	if (results.bulk) {
-		const { trio, httpRequest, rows, runs, limit } = results.bulk;
-		const pct = (spread: Spread) =>
-			range({
-				...spread,
-				median: spread.median * 100,
-				min: spread.min * 100,
-				max: spread.max * 100,
-			});
-		const side = (name: string, each: typeof trio) =>
-			`${name} ${pct(each.share)}% (${fmt(each.acceptedPerSecond.median, 1)} accepted calls/s, ${range(each.rateLimited)} x 429, wall ${range({ ...each.wallMs, median: each.wallMs.median / 1000, min: each.wallMs.min / 1000, max: each.wallMs.max / 1000 }, 1)} s)`;
-		list.push({
-			figure: `Bulk submissions, ${rows} rows (Find or Create + Create with a ${fmt(results.bulk.pdfBytes / 1e6)} MB PDF), limit ${limit.limit} per ${limit.windowMs} ms with 429 + Retry-After: accepted API calls/s as a share of the limit`,
-			measured: `${side('Trio VMS', trio)} vs ${side('HTTP Request', httpRequest)}; package / generic share ${fmt(trio.share.median / httpRequest.share.median, 2)}x`,
-			goal: '>= 90% of the limit',
-			ratio: trio.share.median / 0.9,
-			met: trio.share.median >= 0.9,
-			bar: {
-				label: `bulk ${rows} rows: 90% / share of the limit`,
-				value: 0.9 / trio.share.median,
-				low: 0.9 / trio.share.max,
-				high: 0.9 / trio.share.min,
-				note: `(${fmt(trio.share.median * 100)}% vs HTTP Request ${fmt(httpRequest.share.median * 100)}%)`,
-			},
+		const { trio, trioPaced, httpRequest, rows, runs, limit, pauseMs } = results.bulk;
+		const scaled = (spread: Spread, by: number): Spread => ({
+			median: spread.median * by,
+			min: spread.min * by,
+			max: spread.max * by,
+			samples: spread.samples.map((value) => value * by),
 		});
-		const losses = (each: typeof trio) =>
+		const side = (name: string, each: BulkSide) =>
+			`${name} ${range(scaled(each.share, 100))}% (${fmt(each.acceptedPerSecond.median, 1)} accepted calls/s, ${range(each.rateLimited)} x 429, ${fmt(each.rowsPerSecond.median, 1)} rows/s, wall ${range(scaled(each.wallMs, 1 / 1000), 1)} s)`;
+		const generic = side('HTTP Request', httpRequest);
+		for (const [name, each] of [
+			['defaults', trio],
+			[`Pause Between Calls ${pauseMs} ms`, trioPaced],
+		] as const) {
+			list.push({
+				figure: `Bulk submissions, ${rows} rows (Find or Create, then Create with a ${fmt(results.bulk.pdfBytes / 1e6)} MB PDF), limit ${limit.limit} per ${limit.windowMs} ms answered 429 + Retry-After, Trio VMS ${name}: accepted API calls as a share of what the limit allows`,
+				measured: `${side('Trio VMS', each)} vs ${generic}; share package / generic ${fmt(each.share.median / httpRequest.share.median, 2)}x`,
+				goal: '>= 90% of the limit',
+				ratio: each.share.median / httpRequest.share.median,
+				met: each.share.median >= 0.9,
+				bar: {
+					label: `bulk ${rows} rows, ${name}: 90% / share of the limit`,
+					value: 0.9 / each.share.median,
+					low: 0.9 / each.share.max,
+					high: 0.9 / each.share.min,
+					note: `(${fmt(each.share.median * 100)}%; HTTP Request ${fmt(httpRequest.share.median * 100)}%, ${fmt(httpRequest.rowsPerSecond.median, 1)} rows/s)`,
+				},
+			});
+		}
+		const losses = (each: BulkSide) =>
 			`lost ${each.lost}, duplicated ${each.duplicated}${each.extraCandidates ? `, ${each.extraCandidates} extra candidates` : ''}${each.otherErrors ? `, ${each.otherErrors} other error answers` : ''}${each.failedRuns ? `, ${each.failedRuns} failed run(s)` : ''}`;
-		const bad = trio.lost + trio.duplicated;
+		const bad = trio.lost + trio.duplicated + trioPaced.lost + trioPaced.duplicated;
 		list.push({
-			figure: `Bulk submissions: rows lost and submissions duplicated over ${runs} x ${rows} rows`,
-			measured: `Trio VMS ${losses(trio)} vs HTTP Request ${losses(httpRequest)}`,
+			figure: `Bulk submissions: rows lost and submissions duplicated over ${runs} x ${rows} rows per side`,
+			measured: `Trio VMS defaults ${losses(trio)}; paced ${losses(trioPaced)}; vs HTTP Request ${losses(httpRequest)}`,
 			goal: '0 lost, 0 duplicated',
-			ratio: bad / (rows * runs),
+			ratio: bad / (2 * rows * runs),
 			met: bad === 0,
 		});
 	}

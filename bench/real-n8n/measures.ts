@@ -551,6 +551,8 @@ export async function measureActivation(
 
 /** The sandbox's rate limit on every API call during a bulk run. */
 export const BULK_LIMIT = { limit: 20, windowMs: 1000 };
+/** Pause Between Calls at the limit's own pace, for the package's second side. */
+const BULK_PAUSE_MS = BULK_LIMIT.windowMs / BULK_LIMIT.limit;
 
 /**
  * The most calls the sandbox's sliding window lets through in a span: `limit` at once, and
@@ -585,8 +587,10 @@ interface BulkRun {
 	answers: Record<string, number>;
 }
 
-interface BulkSide {
+export interface BulkSide {
 	share: Spread;
+	/** Rows submitted (exactly once or more) per second of the workflow's wall time. */
+	rowsPerSecond: Spread;
 	acceptedPerSecond: Spread;
 	wallMs: Spread;
 	rateLimited: Spread;
@@ -602,7 +606,10 @@ export interface BulkResult {
 	rows: number;
 	limit: typeof BULK_LIMIT;
 	pdfBytes: number;
+	/** Pause Between Calls of the paced side, ms. */
+	pauseMs: number;
 	trio: BulkSide;
+	trioPaced: BulkSide;
 	httpRequest: BulkSide;
 }
 
@@ -716,6 +723,7 @@ const summariseBulk = (runs: BulkRun[]): BulkSide => {
 	const sum = (pick: (run: BulkRun) => number) => runs.reduce((total, run) => total + pick(run), 0);
 	return {
 		share: spread(runs.map((run) => run.share)),
+		rowsPerSecond: spread(runs.map((run) => ((run.rows - run.lost) * 1000) / run.wallMs)),
 		acceptedPerSecond: spread(runs.map((run) => (run.accepted * 1000) / run.spanMs)),
 		wallMs: spread(runs.map((run) => run.wallMs)),
 		rateLimited: spread(runs.map((run) => run.rateLimited)),
@@ -735,6 +743,7 @@ export async function measureBulk(
 	log: Log,
 ): Promise<BulkResult> {
 	const trio = await bulkWorkflow(n8n, credential, options.pdfPath);
+	const paced = await bulkWorkflow(n8n, credential, options.pdfPath, BULK_PAUSE_MS);
 	const http = await httpBulkWorkflow(n8n, sandbox.apiUrl, sandbox.key, options.pdfPath);
 	const jobs = await openJobs(sandbox, 5);
 	let runNumber = 0;
@@ -752,6 +761,7 @@ export async function measureBulk(
 		options.runs,
 		{
 			trio: () => bulkOnce(n8n, sandbox, trio, rowsFor('trio')),
+			trioPaced: () => bulkOnce(n8n, sandbox, paced, rowsFor('paced')),
 			httpRequest: () => bulkOnce(n8n, sandbox, http, rowsFor('http')),
 		},
 		log,
@@ -767,7 +777,9 @@ export async function measureBulk(
 		rows: options.rows,
 		limit: BULK_LIMIT,
 		pdfBytes: options.pdfBytes,
+		pauseMs: BULK_PAUSE_MS,
 		trio: summariseBulk(runs.trio),
+		trioPaced: summariseBulk(runs.trioPaced),
 		httpRequest: summariseBulk(runs.httpRequest),
 	};
 }
