@@ -25,6 +25,8 @@ const USAGE = `Usage: tsx bench/run.ts [options]
   --real-runs N real n8n: measured runs per side, alternating (default 5)
   --deliveries N real n8n: deliveries per ingestion run at 20 senders (default 200; the issue's
                 figure is 1000); one sender gets half as many
+  --bulk-rows N real n8n: spreadsheet rows per bulk-submission run (default 100; the issue's
+                figure is 1000)
   --n8n-env K=V real n8n: an extra environment variable for n8n (repeatable), e.g. to compare
                 N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE=true against the default
   --no-build    real n8n: pack dist/ as it is instead of running npm run build first
@@ -38,6 +40,7 @@ interface CliOptions {
 	part: 'in-process' | 'real-n8n' | 'all';
 	realRuns: number;
 	deliveries: number;
+	bulkRows: number;
 	noBuild: boolean;
 	n8nEnv: Record<string, string>;
 	runs: number;
@@ -53,6 +56,7 @@ function parseArgs(argv: string[]): CliOptions {
 		part: 'all',
 		realRuns: 5,
 		deliveries: 200,
+		bulkRows: 100,
 		noBuild: false,
 		n8nEnv: {},
 		runs: 7,
@@ -86,6 +90,9 @@ function parseArgs(argv: string[]): CliOptions {
 				break;
 			case '--deliveries':
 				options.deliveries = count(flag, value(), 20, 10_000);
+				break;
+			case '--bulk-rows':
+				options.bulkRows = count(flag, value(), 10, 10_000);
 				break;
 			case '--n8n-env': {
 				const [key, ...rest] = (value() ?? '').split('=');
@@ -214,6 +221,7 @@ async function main(): Promise<void> {
 		const allMet = await runRealN8n({
 			runs: options.realRuns,
 			deliveries: options.deliveries,
+			bulkRows: options.bulkRows,
 			only: options.only.length ? (realSelected as RealN8nId[]) : [],
 			outDir: options.out ? dirname(options.out) : undefined,
 			noBuild: options.noBuild,

@@ -1,4 +1,4 @@
-/** Helpers the benchmarks share: the sandbox process, plain HTTP calls, and reading engine runs. */
+/** Helpers the benchmarks share: the sandbox process, plain HTTP calls, reading engine runs, a test PDF. */
 import { fork } from 'node:child_process';
 import { join } from 'node:path';
 
@@ -82,4 +82,22 @@ export function expectSuccess(run: EngineRun): void {
 /** The Trio VMS node's own execution time in a run, as n8n recorded it (whole milliseconds). */
 export function nodeExecutionTime(run: EngineRun): number | undefined {
 	return run.run.data.resultData.runData[NODE_UNDER_TEST]?.[0]?.executionTime;
+}
+
+/** A PDF-shaped file of exactly `size` bytes: header, one stream of incompressible bytes, trailer. */
+export function makePdf(size: number): Buffer {
+	const head = Buffer.from(
+		'%PDF-1.7\n%\xe2\xe3\xcf\xd3\n1 0 obj\n<< /Type /Catalog >>\nendobj\n2 0 obj\n<< /Filter /FlateDecode >>\nstream\n',
+		'latin1',
+	);
+	const tail = Buffer.from('\nendstream\nendobj\ntrailer\n<< /Root 1 0 R >>\n%%EOF\n', 'latin1');
+	const body = Buffer.alloc(size - head.length - tail.length);
+	let state = 0x2545_4446; // xorshift32, seeded: the same file every run
+	for (let index = 0; index < body.length; index++) {
+		state ^= state << 13;
+		state ^= state >>> 17;
+		state ^= state << 5;
+		body[index] = state & 0xff;
+	}
+	return Buffer.concat([head, body, tail]);
 }

@@ -11,28 +11,10 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { runNode, trioCredentials } from '../../test/support/engine/engine';
 import { benchmarkCase, type BenchmarkDefinition } from '../runner';
-import { callJson, expectSuccess, nodeExecutionTime } from '../support';
+import { callJson, expectSuccess, makePdf, nodeExecutionTime } from '../support';
 
 const PDF_BYTES = 2_400_000;
 const FILE_NAME = 'Jane Doe RN.pdf';
-
-/** A PDF-shaped file of exactly `size` bytes: header, one stream of incompressible bytes, trailer. */
-function makePdf(size: number): Buffer {
-	const head = Buffer.from(
-		'%PDF-1.7\n%\xe2\xe3\xcf\xd3\n1 0 obj\n<< /Type /Catalog >>\nendobj\n2 0 obj\n<< /Filter /FlateDecode >>\nstream\n',
-		'latin1',
-	);
-	const tail = Buffer.from('\nendstream\nendobj\ntrailer\n<< /Root 1 0 R >>\n%%EOF\n', 'latin1');
-	const body = Buffer.alloc(size - head.length - tail.length);
-	let state = 0x2545_4446; // xorshift32, seeded: the same file every run
-	for (let index = 0; index < body.length; index++) {
-		state ^= state << 13;
-		state ^= state >>> 17;
-		state ^= state << 5;
-		body[index] = state & 0xff;
-	}
-	return Buffer.concat([head, body, tail]);
-}
 
 export const benchmarks: BenchmarkDefinition[] = [
 	{

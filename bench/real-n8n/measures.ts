@@ -9,7 +9,9 @@ import { percentile, sampleMax, sleep, spread, type Spread } from './stats';
 import {
 	ACTION_NODE,
 	HTTP_NODE,
+	bulkWorkflow,
 	getManyWorkflow,
+	httpBulkWorkflow,
 	httpGetManyWorkflow,
 	triggerWorkflow,
 	webhookWorkflow,
@@ -555,5 +557,242 @@ export async function measureActivation(
 		registrationSpan: spread(span),
 		servicePerPost: spread(perPost),
 		posts,
+	};
+}
+
+// ------------------------------------------------------------------ bulk submissions
+
+/** The sandbox's rate limit on every API call during a bulk run. */
+export const BULK_LIMIT = { limit: 20, windowMs: 1000 };
+/** Pause Between Calls at the limit's own pace, for the package's second side. */
+const BULK_PAUSE_MS = BULK_LIMIT.windowMs / BULK_LIMIT.limit;
+
+/**
+ * The most calls the sandbox's sliding window lets through in a span: `limit` at once, and
+ * `limit` more each time a window has passed. Dividing by the span alone would overstate short
+ * runs (a 4 s run can take 100 calls at 20 per s: 125%).
+ */
+const capacity = (spanMs: number) =>
+	BULK_LIMIT.limit * (Math.floor(spanMs / BULK_LIMIT.windowMs) + 1);
+
+interface BulkRun {
+	rows: number;
+	/** Answered by the workflow's webhook (when its last node finished), ms. */
+	wallMs: number;
+	/** The workflow's answer: 200 when every node went through. */
+	status: number;
+	/** API calls the sandbox answered other than 429, and 429s. */
+	accepted: number;
+	rateLimited: number;
+	/** Other answers of 400 or more (or dropped). */
+	otherErrors: number;
+	/** First API call's start to last API call's end at the sandbox, ms. */
+	spanMs: number;
+	/** Accepted calls as a share of what the limit lets through in that span (see capacity). */
+	share: number;
+	lost: number;
+	duplicated: number;
+	/** Candidates created beyond one per row. */
+	extraCandidates: number;
+	/** The start of the workflow's answer when it was not 200. */
+	error?: string;
+	/** Answers per route and status, e.g. "POST /api/v3/Candidate 429": 15. */
+	answers: Record<string, number>;
+}
+
+export interface BulkSide {
+	share: Spread;
+	/** Rows submitted (exactly once or more) per second of the workflow's wall time. */
+	rowsPerSecond: Spread;
+	acceptedPerSecond: Spread;
+	wallMs: Spread;
+	rateLimited: Spread;
+	otherErrors: number;
+	lost: number;
+	duplicated: number;
+	extraCandidates: number;
+	failedRuns: number;
+}
+
+export interface BulkResult {
+	runs: number;
+	rows: number;
+	limit: typeof BULK_LIMIT;
+	pdfBytes: number;
+	/** Pause Between Calls of the paced side, ms. */
+	pauseMs: number;
+	trio: BulkSide;
+	trioPaced: BulkSide;
+	httpRequest: BulkSide;
+}
+
+interface LoggedRequest {
+	time: string;
+	path: string;
+	route: string | null;
+	status: number | null;
+	durationMs: number;
+}
+
+interface Row {
+	email: string;
+	firstName: string;
+	lastName: string;
+	jobNumber: number;
+}
+
+/** Open jobs of the sandbox for the rows, found before any fault is set. */
+async function openJobs(sandbox: SandboxProcess, count: number): Promise<number[]> {
+	const list = await callJson<Array<{ Number: number; JobStatus?: string }>>(
+		`${sandbox.apiUrl}/Job`,
+		{ key: sandbox.key },
+	);
+	const open = list.filter((job) => job.JobStatus === 'Open').map((job) => job.Number);
+	if (open.length < count) throw new Error(`the sandbox has only ${open.length} open jobs`);
+	return open.slice(0, count);
+}
+
+async function bulkOnce(
+	n8n: N8nInstance,
+	sandbox: SandboxProcess,
+	target: Created,
+	rows: Row[],
+): Promise<BulkRun> {
+	await callJson(`${sandbox.url}/_sandbox/faults`, {
+		method: 'PUT',
+		body: { endpoints: { '*': { rateLimit: BULK_LIMIT } } },
+	});
+	await callJson(`${sandbox.url}/_sandbox/requests`, { method: 'DELETE' });
+	const started = performance.now();
+	const response = await fetch(target.url, {
+		method: 'POST',
+		headers: { 'Content-Type': 'application/json' },
+		body: JSON.stringify({ rows }),
+		// Bounded: the limit allows the run in rows * 4 calls / 20 per s; plenty more on top.
+		signal: AbortSignal.timeout(120_000 + rows.length * 2_000),
+	}).catch(() => undefined);
+	const answer = (await response?.text()) ?? 'no answer';
+	const wallMs = performance.now() - started;
+	await drained(n8n, target.id, 120_000);
+	await callJson(`${sandbox.url}/_sandbox/faults`, { method: 'DELETE' });
+
+	const log = (await callJson<LoggedRequest[]>(`${sandbox.url}/_sandbox/requests`)).filter(
+		(entry) => entry.path.startsWith('/api/'),
+	);
+	const rateLimited = log.filter((entry) => entry.status === 429).length;
+	const accepted = log.filter((entry) => entry.status !== null && entry.status !== 429);
+	const otherErrors = log.filter(
+		(entry) => entry.status === null || (entry.status >= 400 && entry.status !== 429),
+	).length;
+	const answers: Record<string, number> = {};
+	for (const entry of log) {
+		const key = `${entry.route ?? entry.path} ${entry.status ?? 'dropped'}`;
+		answers[key] = (answers[key] ?? 0) + 1;
+	}
+	const starts = log.map((entry) => Date.parse(entry.time));
+	const ends = log.map((entry) => Date.parse(entry.time) + entry.durationMs);
+	const spanMs = log.length ? Math.max(...ends) - Math.min(...starts) : NaN;
+
+	// What reached the service: the rows' candidates (by e-mail) and their submissions.
+	const candidates = await callJson<Array<{ number: number; email1: string }>>(
+		`${sandbox.url}/_sandbox/candidates`,
+	);
+	const submissions = await callJson<Array<{ JobNumber: number; CandidateNumber: number }>>(
+		`${sandbox.apiUrl}/Submission`,
+		{ key: sandbox.key },
+	);
+	let lost = 0;
+	let duplicated = 0;
+	let extraCandidates = 0;
+	for (const row of rows) {
+		const numbers = new Set(
+			candidates.filter((each) => each.email1 === row.email).map((each) => each.number),
+		);
+		extraCandidates += Math.max(0, numbers.size - 1);
+		const count = submissions.filter(
+			(each) => numbers.has(each.CandidateNumber) && each.JobNumber === row.jobNumber,
+		).length;
+		if (count === 0) lost++;
+		duplicated += Math.max(0, count - 1);
+	}
+	return {
+		rows: rows.length,
+		wallMs,
+		status: response?.status ?? 0,
+		accepted: accepted.length,
+		rateLimited,
+		otherErrors,
+		spanMs,
+		share: accepted.length / capacity(spanMs),
+		lost,
+		duplicated,
+		extraCandidates,
+		...(response?.status === 200 ? {} : { error: answer.slice(0, 300) }),
+		answers,
+	};
+}
+
+const summariseBulk = (runs: BulkRun[]): BulkSide => {
+	const sum = (pick: (run: BulkRun) => number) => runs.reduce((total, run) => total + pick(run), 0);
+	return {
+		share: spread(runs.map((run) => run.share)),
+		rowsPerSecond: spread(runs.map((run) => ((run.rows - run.lost) * 1000) / run.wallMs)),
+		acceptedPerSecond: spread(runs.map((run) => (run.accepted * 1000) / run.spanMs)),
+		wallMs: spread(runs.map((run) => run.wallMs)),
+		rateLimited: spread(runs.map((run) => run.rateLimited)),
+		otherErrors: sum((run) => run.otherErrors),
+		lost: sum((run) => run.lost),
+		duplicated: sum((run) => run.duplicated),
+		extraCandidates: sum((run) => run.extraCandidates),
+		failedRuns: runs.filter((run) => run.status !== 200).length,
+	};
+};
+
+export async function measureBulk(
+	n8n: N8nInstance,
+	sandbox: SandboxProcess,
+	credential: CredentialRef,
+	options: { rows: number; runs: number; pdfPath: string; pdfBytes: number },
+	log: Log,
+): Promise<BulkResult> {
+	const trio = await bulkWorkflow(n8n, credential, options.pdfPath);
+	const paced = await bulkWorkflow(n8n, credential, options.pdfPath, BULK_PAUSE_MS);
+	const http = await httpBulkWorkflow(n8n, sandbox.apiUrl, sandbox.key, options.pdfPath);
+	const jobs = await openJobs(sandbox, 5);
+	let runNumber = 0;
+	// Fresh e-mails every run, so each run's rows are told apart from every other run's.
+	const rowsFor = (side: string): Row[] => {
+		const prefix = `bulk-${++runNumber}-${side}`;
+		return Array.from({ length: options.rows }, (_, index) => ({
+			email: `${prefix}-${index + 1}@bench.example`,
+			firstName: `Row${index + 1}`,
+			lastName: `Bulk${runNumber}`,
+			jobNumber: jobs[index % jobs.length],
+		}));
+	};
+	const runs = await alternate(
+		options.runs,
+		{
+			trio: () => bulkOnce(n8n, sandbox, trio, rowsFor('trio')),
+			trioPaced: () => bulkOnce(n8n, sandbox, paced, rowsFor('paced')),
+			httpRequest: () => bulkOnce(n8n, sandbox, http, rowsFor('http')),
+		},
+		log,
+		(run) =>
+			`${(run.share * 100).toFixed(0)}% of the limit (${((run.accepted * 1000) / run.spanMs).toFixed(1)} accepted calls/s over ${(run.spanMs / 1000).toFixed(1)} s), ${run.accepted} accepted, ${run.rateLimited} x 429${run.otherErrors ? `, ${run.otherErrors} other errors` : ''}; lost ${run.lost}, duplicated ${run.duplicated}${run.extraCandidates ? `, ${run.extraCandidates} extra candidates` : ''}; wall ${(run.wallMs / 1000).toFixed(1)} s${run.status !== 200 ? `, workflow answered ${run.status}: ${run.error ?? ''}` : ''}\n      answers: ${Object.entries(
+				run.answers,
+			)
+				.map(([key, count]) => `${key} x ${count}`)
+				.join(', ')}`,
+	);
+	return {
+		runs: options.runs,
+		rows: options.rows,
+		limit: BULK_LIMIT,
+		pdfBytes: options.pdfBytes,
+		pauseMs: BULK_PAUSE_MS,
+		trio: summariseBulk(runs.trio),
+		trioPaced: summariseBulk(runs.trioPaced),
+		httpRequest: summariseBulk(runs.httpRequest),
 	};
 }

@@ -26,6 +26,9 @@ interface NodeJson {
 	parameters: Record<string, unknown>;
 	webhookId?: string;
 	credentials?: Record<string, CredentialRef>;
+	retryOnFail?: boolean;
+	maxTries?: number;
+	waitBetweenTries?: number;
 }
 
 /**
@@ -194,4 +197,181 @@ export async function httpGetManyWorkflow(
 		]),
 	);
 	return { id, url: n8n.productionWebhookUrl('', hook.parameters.path as string) };
+}
+
+// ------------------------------------------------------------------ bulk submissions
+
+/** The nodes both bulk flows share: the rows from the request body, and the PDF per row. */
+const ROWS_NODE = 'Rows';
+const CANDIDATE_NODE = 'Candidate';
+
+function bulkHead(path: string): NodeJson[] {
+	return [
+		webhookNode(path, 'lastNode'),
+		node(
+			{
+				name: ROWS_NODE,
+				type: 'n8n-nodes-base.splitOut',
+				typeVersion: 1,
+				parameters: { fieldToSplitOut: 'body.rows', include: 'noOtherFields', options: {} },
+			},
+			200,
+		),
+	];
+}
+
+/** Read/Write Files from Disk, once per row: the same PDF as binary `data`. */
+const readPdfNode = (pdfPath: string, x: number): NodeJson =>
+	node(
+		{
+			name: 'Read the PDF',
+			type: 'n8n-nodes-base.readWriteFile',
+			typeVersion: 1.1,
+			parameters: { fileSelector: pdfPath, options: {} },
+		},
+		x,
+	);
+
+const rowField = (field: string) => `={{ $('${ROWS_NODE}').item.json.${field} }}`;
+
+/**
+ * Webhook (the rows in its body) -> Split Out -> Trio VMS candidate: Find or Create -> Read the
+ * PDF -> Trio VMS submission: Create. The Trio nodes with their defaults, or with the option
+ * Pause Between Calls set on both.
+ */
+export async function bulkWorkflow(
+	n8n: N8nInstance,
+	credential: CredentialRef,
+	pdfPath: string,
+	pauseBetweenCallsMs = 0,
+): Promise<Created> {
+	const path = `bench-bulk-trio-${pauseBetweenCallsMs}-${randomUUID().slice(0, 8)}`;
+	const options = pauseBetweenCallsMs ? { pauseBetweenCallsMs } : {};
+	const id = await createAndActivate(
+		n8n,
+		workflow(`bench bulk submissions Trio VMS pause ${pauseBetweenCallsMs} ms`, [
+			...bulkHead(path),
+			node(
+				{
+					name: CANDIDATE_NODE,
+					type: ACTION_TYPE,
+					typeVersion: 1,
+					parameters: {
+						resource: 'candidate',
+						operation: 'findOrCreate',
+						email: rowField('email'),
+						firstName: rowField('firstName'),
+						lastName: rowField('lastName'),
+						additionalFields: {},
+						options,
+					},
+					credentials: { trioVmsApi: credential },
+				},
+				400,
+			),
+			readPdfNode(pdfPath, 600),
+			node(
+				{
+					name: 'Submission',
+					type: ACTION_TYPE,
+					typeVersion: 1,
+					parameters: {
+						resource: 'submission',
+						operation: 'create',
+						job: { __rl: true, value: rowField('jobNumber'), mode: 'number' },
+						candidateNumber: `={{ $('${CANDIDATE_NODE}').item.json.number }}`,
+						binaryPropertyName: 'data',
+						additionalFields: {},
+						options,
+					},
+					credentials: { trioVmsApi: credential },
+				},
+				800,
+			),
+		]),
+	);
+	return { id, url: n8n.productionWebhookUrl('', path) };
+}
+
+/** What a user sets on an HTTP Request node to live with 429s: n8n's own Retry On Fail. */
+const RETRY = { retryOnFail: true, maxTries: 5, waitBetweenTries: 1000 };
+
+/**
+ * The same flow from HTTP Request nodes: POST /candidates (the rows' e-mails are new, so no
+ * lookup), Read the PDF, then the multipart POST /Submission with the file. Each HTTP Request
+ * node retries on fail (5 tries, 1 s apart).
+ */
+export async function httpBulkWorkflow(
+	n8n: N8nInstance,
+	apiUrl: string,
+	key: string,
+	pdfPath: string,
+): Promise<Created> {
+	const path = `bench-bulk-http-${randomUUID().slice(0, 8)}`;
+	const keyHeader = {
+		sendHeaders: true,
+		headerParameters: {
+			parameters: [
+				{ name: 'X-API-KEY', value: key },
+				{ name: 'Accept', value: 'application/json' },
+			],
+		},
+	};
+	const id = await createAndActivate(
+		n8n,
+		workflow('bench bulk submissions HTTP Request', [
+			...bulkHead(path),
+			node(
+				{
+					name: CANDIDATE_NODE,
+					type: 'n8n-nodes-base.httpRequest',
+					typeVersion: 4.2,
+					...RETRY,
+					parameters: {
+						method: 'POST',
+						url: `${apiUrl}/candidates`,
+						...keyHeader,
+						sendBody: true,
+						specifyBody: 'json',
+						jsonBody: `={{ JSON.stringify({ firstName: $json.firstName, lastName: $json.lastName, email1: $json.email }) }}`,
+						options: {},
+					},
+				},
+				400,
+			),
+			readPdfNode(pdfPath, 600),
+			node(
+				{
+					name: 'Submission',
+					type: 'n8n-nodes-base.httpRequest',
+					typeVersion: 4.2,
+					...RETRY,
+					parameters: {
+						method: 'POST',
+						url: `${apiUrl}/Submission`,
+						...keyHeader,
+						sendBody: true,
+						contentType: 'multipart-form-data',
+						bodyParameters: {
+							parameters: [
+								{ name: 'JobNumber', value: rowField('jobNumber') },
+								{
+									name: 'CandidateNumber',
+									value: `={{ $('${CANDIDATE_NODE}').item.json.number }}`,
+								},
+								{
+									parameterType: 'formBinaryData',
+									name: 'CandidateProfileFile',
+									inputDataFieldName: 'data',
+								},
+							],
+						},
+						options: {},
+					},
+				},
+				800,
+			),
+		]),
+	);
+	return { id, url: n8n.productionWebhookUrl('', path) };
 }
