@@ -36,6 +36,8 @@ interface RoundRobinProxy {
 	setTargets(targets: string[]): void;
 	/** How many requests each backend received since the last reset, keyed by backend URL. */
 	counts(): Record<string, number>;
+	/** With 'uri-hash': the backend a request for this path and query goes to. */
+	backendFor(requestUrl: string): string;
 	resetCounts(): void;
 	stop(): Promise<void>;
 }
@@ -63,6 +65,8 @@ export async function startRoundRobinProxy(
 	// reuses it turns into a spurious 502 (seen once in 200 deliveries), which no load balancer
 	// would pass on for a request it never got to send.
 	const agent = new http.Agent({ keepAlive: false, maxSockets: 64 });
+	const hashed = (requestUrl: string) =>
+		backends[createHash('sha256').update(requestUrl).digest().readUInt32BE(0) % backends.length];
 	const server = http.createServer((request, response) => {
 		if (backends.length === 0) {
 			response.writeHead(502, { 'content-type': 'text/plain' }).end('no backend');
@@ -71,10 +75,7 @@ export async function startRoundRobinProxy(
 		}
 		let backend: string;
 		if (balancing === 'uri-hash') {
-			const digest = createHash('sha256')
-				.update(request.url ?? '/')
-				.digest();
-			backend = backends[digest.readUInt32BE(0) % backends.length];
+			backend = hashed(request.url ?? '/');
 		} else {
 			backend = backends[next % backends.length];
 			next = (next + 1) % backends.length;
@@ -123,6 +124,7 @@ export async function startRoundRobinProxy(
 			next = 0;
 		},
 		counts: () => ({ ...counts }),
+		backendFor: hashed,
 		resetCounts: () => {
 			counts = {};
 		},
