@@ -10,6 +10,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { dirname, relative, resolve } from 'node:path';
 
+import { readFlags, wholeNumber } from '../sandbox/cli-args';
 import { BENCHMARKS } from './benchmarks';
 import { REAL_N8N_IDS, runRealN8n, type RealN8nId } from './real-n8n';
 import { runBenchmark, type BenchmarkResult, type Summary } from './runner';
@@ -65,15 +66,9 @@ function parseArgs(argv: string[]): CliOptions {
 		out: undefined,
 		list: false,
 	};
-	const count = (flag: string, value: string | undefined, min: number, max = 1000): number => {
-		const parsed = Number(value);
-		if (!Number.isInteger(parsed) || parsed < min || parsed > max)
-			throw new Error(`${flag} needs a whole number from ${min} to ${max}`);
-		return parsed;
-	};
-	for (let index = 0; index < argv.length; index++) {
-		const [flag, inline] = argv[index].split(/=(.*)/s, 2);
-		const value = () => (inline !== undefined ? inline : argv[++index]);
+	const count = (flag: string, value: string, min: number, max = 1000) =>
+		wholeNumber(flag, value, min, max);
+	readFlags(argv, (flag, value, argument) => {
 		switch (flag) {
 			case '--runs':
 				options.runs = count(flag, value(), 1);
@@ -95,7 +90,7 @@ function parseArgs(argv: string[]): CliOptions {
 				options.bulkRows = count(flag, value(), 10, 10_000);
 				break;
 			case '--n8n-env': {
-				const [key, ...rest] = (value() ?? '').split('=');
+				const [key, ...rest] = value().split('=');
 				if (!/^[A-Z0-9_]+$/.test(key) || !rest.length)
 					throw new Error('--n8n-env takes NAME=value');
 				options.n8nEnv[key] = rest.join('=');
@@ -108,13 +103,13 @@ function parseArgs(argv: string[]): CliOptions {
 				options.warmup = count(flag, value(), 1);
 				break;
 			case '--only':
-				options.only = (value() ?? '')
+				options.only = value()
 					.split(',')
 					.map((part) => part.trim())
 					.filter(Boolean);
 				break;
 			case '--out':
-				options.out = resolve(value() ?? '');
+				options.out = resolve(value());
 				break;
 			case '--list':
 				options.list = true;
@@ -125,9 +120,9 @@ function parseArgs(argv: string[]): CliOptions {
 				process.exit(0);
 				break;
 			default:
-				throw new Error(`unknown option ${argv[index]}\n\n${USAGE}`);
+				throw new Error(`unknown option ${argument}\n\n${USAGE}`);
 		}
-	}
+	});
 	if (!options.only.length) options.out ??= resolve(__dirname, 'results/latest.json');
 	return options;
 }
