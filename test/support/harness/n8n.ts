@@ -7,6 +7,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 
 import { isAlive, killGroup, runOrThrow, sleep, spawnReaper } from './exec';
+import { watchN8n } from './n8n-process';
 import { ensureN8n, npmEnv } from './install';
 import type { N8nLine } from './install';
 
@@ -131,9 +132,7 @@ export interface N8nInstance {
 }
 
 const DEFAULT_READY_TIMEOUT_MS = 90_000;
-const STOP_GRACE_MS = 20_000;
 const REQUEST_TIMEOUT_MS = 60_000;
-const LOG_LINES_KEPT = 20_000;
 const READY_LOG_LINE = 'Editor is now accessible via:';
 const FOLDER_PREFIX = 'trio-n8n-';
 const HARNESS_FILE = '.trio-harness.json';
@@ -447,53 +446,17 @@ export async function startN8n(options: StartN8nOptions): Promise<N8nInstance> {
 	);
 	spawnReaper(process.pid, pid, removeFolder ? [userFolder] : []);
 
-	const logLines: string[] = [];
-	let sawReadyLine = false;
-	const echo = process.env.TRIO_N8N_ECHO === '1';
-	const onChunk = (() => {
-		let partial = '';
-		return (data: Buffer) => {
-			const text = partial + data.toString('utf8');
-			const lines = text.split('\n');
-			partial = lines.pop() ?? '';
-			for (const logLine of lines) {
-				logLines.push(logLine);
-				if (logLine.includes(READY_LOG_LINE)) sawReadyLine = true;
-				if (echo) process.stderr.write(`[n8n ${line}:${port}] ${logLine}\n`);
-			}
-			if (logLines.length > LOG_LINES_KEPT) logLines.splice(0, logLines.length - LOG_LINES_KEPT);
-		};
-	})();
-	child.stdout?.on('data', onChunk);
-	child.stderr?.on('data', onChunk);
-	let exited: { code: number | null; signal: NodeJS.Signals | null } | undefined;
-	const exitPromise = new Promise<void>((resolve) => {
-		child.on('exit', (code, signal) => {
-			exited = { code, signal };
-			resolve();
-		});
+	const watched = watchN8n(child as typeof child & { pid: number }, {
+		readyLine: READY_LOG_LINE,
+		label: `${line}:${port}`,
 	});
-
-	const logs = () => logLines.join('\n');
-	const lastLines = (count: number) => logLines.slice(-count).join('\n');
+	const { logs, lastLines } = watched;
 
 	let stopped = false;
 	const stop = async (): Promise<void> => {
 		if (stopped) return;
 		stopped = true;
-		if (!exited) {
-			child.kill('SIGTERM');
-			const graceful = await Promise.race([
-				exitPromise.then(() => true),
-				sleep(STOP_GRACE_MS, true).then(() => false),
-			]);
-			if (!graceful) {
-				killGroup(pid, 'SIGKILL');
-				await Promise.race([exitPromise, sleep(5000, true)]);
-			}
-		}
-		// The runner normally leaves with n8n; make sure nothing of the group lingers.
-		killGroup(pid, 'SIGKILL');
+		await watched.stop();
 		running.delete(tracked);
 		if (removeFolder) fs.rmSync(userFolder, { recursive: true, force: true });
 	};
@@ -503,6 +466,7 @@ export async function startN8n(options: StartN8nOptions): Promise<N8nInstance> {
 		const deadline = Date.now() + readyTimeout;
 		let ready = false;
 		while (!ready) {
+			const exited = watched.exited();
 			if (exited) {
 				throw new Error(
 					`n8n ${line} exited during start-up (code ${exited.code}, signal ${exited.signal})`,
@@ -510,10 +474,10 @@ export async function startN8n(options: StartN8nOptions): Promise<N8nInstance> {
 			}
 			if (Date.now() > deadline) {
 				throw new Error(
-					`n8n ${line} was not ready within ${readyTimeout / 1000} s (editor log line seen: ${sawReadyLine})`,
+					`n8n ${line} was not ready within ${readyTimeout / 1000} s (editor log line seen: ${watched.sawReady()})`,
 				);
 			}
-			if (sawReadyLine) {
+			if (watched.sawReady()) {
 				try {
 					const response = await fetch(`${baseUrl}/healthz/readiness`, {
 						signal: AbortSignal.timeout(2000),
@@ -528,6 +492,7 @@ export async function startN8n(options: StartN8nOptions): Promise<N8nInstance> {
 		// Readiness can answer just before a late start-up crash; give such a crash
 		// a moment to show before handing out an instance that is about to vanish.
 		await sleep(300);
+		const exited = watched.exited();
 		if (exited) throw new Error(`n8n ${line} exited right after start-up (code ${exited.code})`);
 	} catch (error) {
 		await stop();
@@ -713,7 +678,9 @@ export async function startN8n(options: StartN8nOptions): Promise<N8nInstance> {
 				: `${baseUrl}/webhook/${trimmed}`;
 		},
 		rssBytes: () =>
-			exited ? 0 : descendants(pid).reduce((sum, each) => sum + readProcStatusRss(each), 0),
+			watched.exited()
+				? 0
+				: descendants(pid).reduce((sum, each) => sum + readProcStatusRss(each), 0),
 		stop,
 	};
 	return instance;

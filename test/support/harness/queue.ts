@@ -15,15 +15,14 @@ import * as http from 'node:http';
 import * as os from 'node:os';
 import * as path from 'node:path';
 
-import { killGroup, sleep, spawnReaper } from './exec';
+import { sleep, spawnReaper } from './exec';
+import { watchN8n } from './n8n-process';
 import { ensureN8n } from './install';
 import { freePort, n8nEnv, startN8n } from './n8n';
 import type { N8nInstance } from './n8n';
 import type { Postgres, Redis } from './services';
 
 const READY_TIMEOUT_MS = 120_000;
-const STOP_GRACE_MS = 20_000;
-const LOG_LINES_KEPT = 20_000;
 const ROOT_PREFIX = 'trio-queue-';
 
 // ---------------------------------------------------------------- the load balancer
@@ -252,59 +251,22 @@ async function startQueueProcess(options: {
 	if (child.pid === undefined) throw new Error(`could not spawn n8n ${role}`);
 	const pid = child.pid;
 	spawnReaper(process.pid, pid, []);
-	const label = options.label ?? `${role}:${port}`;
-	const logLines: string[] = [];
-	let sawReady = false;
-	const echo = process.env.TRIO_N8N_ECHO === '1';
-	let partial = '';
-	const onChunk = (data: Buffer) => {
-		const text = partial + data.toString('utf8');
-		const lines = text.split('\n');
-		partial = lines.pop() ?? '';
-		for (const line of lines) {
-			logLines.push(line);
-			if (line.includes(READY_LINES[role])) sawReady = true;
-			if (echo) process.stderr.write(`[n8n ${label}] ${line}\n`);
-		}
-		if (logLines.length > LOG_LINES_KEPT) logLines.splice(0, logLines.length - LOG_LINES_KEPT);
-	};
-	child.stdout?.on('data', onChunk);
-	child.stderr?.on('data', onChunk);
-	let exited: { code: number | null; signal: NodeJS.Signals | null } | undefined;
-	const exitPromise = new Promise<void>((resolve) => {
-		child.on('exit', (code, signal) => {
-			exited = { code, signal };
-			resolve();
-		});
+	const watched = watchN8n(child as typeof child & { pid: number }, {
+		readyLine: READY_LINES[role],
+		label: options.label ?? `${role}:${port}`,
 	});
-	let stopped = false;
-	const stop = async () => {
-		if (stopped) return;
-		stopped = true;
-		if (!exited) {
-			child.kill('SIGTERM');
-			const graceful = await Promise.race([
-				exitPromise.then(() => true),
-				sleep(STOP_GRACE_MS, true).then(() => false),
-			]);
-			if (!graceful) {
-				killGroup(pid, 'SIGKILL');
-				await Promise.race([exitPromise, sleep(5000, true)]);
-			}
-		}
-		killGroup(pid, 'SIGKILL');
-	};
 	const baseUrl = `http://127.0.0.1:${port}`;
 	try {
 		const deadline = Date.now() + READY_TIMEOUT_MS;
 		for (;;) {
+			const exited = watched.exited();
 			if (exited) {
 				throw new Error(`n8n ${role} exited during start-up (code ${exited.code})`);
 			}
 			if (Date.now() > deadline) {
 				throw new Error(`n8n ${role} was not ready within ${READY_TIMEOUT_MS / 1000} s`);
 			}
-			if (sawReady) {
+			if (watched.sawReady()) {
 				const ok = await fetch(`${baseUrl}/healthz/readiness`, {
 					signal: AbortSignal.timeout(2000),
 				})
@@ -315,9 +277,9 @@ async function startQueueProcess(options: {
 			await sleep(250);
 		}
 	} catch (error) {
-		await stop();
+		await watched.stop();
 		throw new Error(
-			`${(error as Error).message}\n--- last 60 log lines ---\n${logLines.slice(-60).join('\n')}`,
+			`${(error as Error).message}\n--- last 60 log lines ---\n${watched.lastLines(60)}`,
 		);
 	}
 	return {
@@ -327,9 +289,9 @@ async function startQueueProcess(options: {
 		pid,
 		userFolder,
 		startSeconds: Math.round((Date.now() - started) / 100) / 10,
-		logs: () => logLines.join('\n'),
-		rssBytes: () => (exited ? 0 : rssOfGroup(pid)),
-		stop,
+		logs: watched.logs,
+		rssBytes: () => (watched.exited() ? 0 : rssOfGroup(pid)),
+		stop: watched.stop,
 	};
 }
 

@@ -1,0 +1,81 @@
+/**
+ * One spawned n8n process (any role), as every harness start needs it: its log kept in memory
+ * and scanned for a ready line, its exit noticed, and a stop that asks politely first and then
+ * kills its whole process group (n8n's task runner lives there too).
+ */
+import type { ChildProcess } from 'node:child_process';
+
+import { killGroup, sleep } from './exec';
+
+const STOP_GRACE_MS = 20_000;
+const LOG_LINES_KEPT = 20_000;
+
+export interface WatchedN8n {
+	pid: number;
+	/** The whole kept log (the last 20,000 lines). */
+	logs(): string;
+	lastLines(count: number): string;
+	/** Whether the ready line has been logged. */
+	sawReady(): boolean;
+	/** How it ended, once it has. */
+	exited(): { code: number | null; signal: NodeJS.Signals | null } | undefined;
+	/** SIGTERM, up to 20 s to leave, then SIGKILL to the group; the group is always killed. */
+	stop(): Promise<void>;
+}
+
+/** `child` must have been spawned `detached` (its own process group) with piped output. */
+export function watchN8n(
+	child: ChildProcess & { pid: number },
+	options: { readyLine: string; label: string },
+): WatchedN8n {
+	const { pid } = child;
+	const logLines: string[] = [];
+	let sawReady = false;
+	const echo = process.env.TRIO_N8N_ECHO === '1';
+	let partial = '';
+	const onChunk = (data: Buffer) => {
+		const text = partial + data.toString('utf8');
+		const lines = text.split('\n');
+		partial = lines.pop() ?? '';
+		for (const line of lines) {
+			logLines.push(line);
+			if (line.includes(options.readyLine)) sawReady = true;
+			if (echo) process.stderr.write(`[n8n ${options.label}] ${line}\n`);
+		}
+		if (logLines.length > LOG_LINES_KEPT) logLines.splice(0, logLines.length - LOG_LINES_KEPT);
+	};
+	child.stdout?.on('data', onChunk);
+	child.stderr?.on('data', onChunk);
+
+	let exited: { code: number | null; signal: NodeJS.Signals | null } | undefined;
+	const exitPromise = new Promise<void>((resolve) => {
+		child.on('exit', (code, signal) => {
+			exited = { code, signal };
+			resolve();
+		});
+	});
+	let stopping: Promise<void> | undefined;
+	const stop = async (): Promise<void> => {
+		if (!exited) {
+			child.kill('SIGTERM');
+			const graceful = await Promise.race([
+				exitPromise.then(() => true),
+				sleep(STOP_GRACE_MS, true).then(() => false),
+			]);
+			if (!graceful) {
+				killGroup(pid, 'SIGKILL');
+				await Promise.race([exitPromise, sleep(5000, true)]);
+			}
+		}
+		// The runner normally leaves with n8n; make sure nothing of the group lingers.
+		killGroup(pid, 'SIGKILL');
+	};
+	return {
+		pid,
+		logs: () => logLines.join('\n'),
+		lastLines: (count) => logLines.slice(-count).join('\n'),
+		sawReady: () => sawReady,
+		exited: () => exited,
+		stop: () => (stopping ??= stop()),
+	};
+}
