@@ -22,6 +22,7 @@ import { describeWithN8n } from '../support/harness/availability';
 import { run } from '../support/harness/exec';
 import type { ExecutionRecord, N8nInstance } from '../support/harness/n8n';
 import { packPackage, REPO_ROOT } from '../support/harness/pack';
+import { jobSyncWorkflow, SYNC_TRIGGER_NAME } from '../support/harness/sync-trigger-workflow';
 import {
 	makeProbePackage,
 	PROBE_NODE_TYPE,
@@ -335,6 +336,24 @@ describeWithN8n('2.x', 'Trio VMS in production-shaped n8n 2.x (PostgreSQL, queue
 		return stack.workers.findIndex((worker) =>
 			worker.logs().includes(`Worker started execution ${executionId} `),
 		);
+	}
+
+	/**
+	 * The stopped stack started again on its database and folders, behind the same proxy (the
+	 * same public address) or, with `sameAddress: false`, a new one.
+	 */
+	async function startAgain(options: { sameAddress: boolean }): Promise<QueueStack> {
+		return await startQueueStack({
+			tarball,
+			postgres,
+			redis,
+			database: stack.database,
+			createDatabase: false,
+			rootFolder: stack.rootFolder,
+			...(options.sameAddress ? { proxy: stack.proxy } : {}),
+			webhookProcesses: 2,
+			workers: WORKERS,
+		});
 	}
 
 	/** An existing job's payload (opening a job would deliver one more Job Update). */
@@ -979,33 +998,12 @@ describeWithN8n('2.x', 'Trio VMS in production-shaped n8n 2.x (PostgreSQL, queue
 	// -------------------------------------------------------------- 6: the Sync Trigger
 
 	test('6. the Sync Trigger polls once, in main only, and its state survives a restart of every process', async () => {
-		const syncName = 'Trio VMS Sync Trigger';
-		const workflow = await main().createWorkflow({
-			name: 'Job sync (queue)',
-			nodes: [
-				{
-					id: randomUUID(),
-					name: syncName,
-					type: 'n8n-nodes-trio-vms.trioVmsSyncTrigger',
-					typeVersion: 1,
-					position: [0, 0],
-					parameters: {
-						pollTimes: { item: [{ mode: 'everyHour' }] },
-						watch: 'jobs',
-						emitExisting: true,
-						options: { fullListEvery: 1 },
-					},
-					credentials: { trioVmsApi: credential },
-				},
-			],
-			connections: {},
-			settings: { executionOrder: 'v1' },
-		});
+		const workflow = await main().createWorkflow(jobSyncWorkflow('Job sync (queue)', credential));
 		const polls = () =>
 			sandbox.requests().filter((each) => each.method === 'GET' && each.path === '/api/v3/Job')
 				.length;
 		const syncItems = (execution: ExecutionRecord) =>
-			(execution.data?.resultData.runData[syncName] ?? []).flatMap((run) =>
+			(execution.data?.resultData.runData[SYNC_TRIGGER_NAME] ?? []).flatMap((run) =>
 				(run.data?.main[0] ?? []).map((item) => item.json),
 			);
 		sandbox.clearRequests();
@@ -1032,17 +1030,7 @@ describeWithN8n('2.x', 'Trio VMS in production-shaped n8n 2.x (PostgreSQL, queue
 				Title: 'Charge RN - Step-Down (queue restart)',
 			});
 			sandbox.clearRequests();
-			stack = await startQueueStack({
-				tarball,
-				postgres,
-				redis,
-				database: stack.database,
-				createDatabase: false,
-				rootFolder: stack.rootFolder,
-				proxy: stack.proxy,
-				webhookProcesses: 2,
-				workers: WORKERS,
-			});
+			stack = await startAgain({ sameAddress: true });
 			const executions = await main().waitForExecutions(workflow.id, 2, EXECUTION_TIMEOUT_MS);
 			await sleep(5000);
 			note(
@@ -1072,17 +1060,7 @@ describeWithN8n('2.x', 'Trio VMS in production-shaped n8n 2.x (PostgreSQL, queue
 
 		const restartStarted = Date.now();
 		const stopped = await stack.stopProcesses();
-		stack = await startQueueStack({
-			tarball,
-			postgres,
-			redis,
-			database: stack.database,
-			createDatabase: false,
-			rootFolder: stack.rootFolder,
-			proxy: stack.proxy,
-			webhookProcesses: 2,
-			workers: WORKERS,
-		});
+		stack = await startAgain({ sameAddress: true });
 		note(
 			`restart of every process: ${(Date.now() - restartStarted) / 1000} s (stops ${JSON.stringify(stopped)} s, start ${JSON.stringify(stack.timings)} s)`,
 		);
@@ -1125,16 +1103,7 @@ describeWithN8n('2.x', 'Trio VMS in production-shaped n8n 2.x (PostgreSQL, queue
 		expect(pair).toHaveLength(2);
 		const oldProxy = stack.proxy;
 		await stack.stopProcesses();
-		stack = await startQueueStack({
-			tarball,
-			postgres,
-			redis,
-			database: stack.database,
-			createDatabase: false,
-			rootFolder: stack.rootFolder,
-			webhookProcesses: 2,
-			workers: WORKERS,
-		});
+		stack = await startAgain({ sameAddress: false });
 		extraStops.push(() => oldProxy.stop());
 		expect(stack.proxy.url).not.toBe(oldProxy.url);
 		for (const workflow of pair) {

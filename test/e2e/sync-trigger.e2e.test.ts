@@ -9,7 +9,6 @@
  *
  * Run `npm run build` first.
  */
-import { randomUUID } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -18,9 +17,12 @@ import { describeWithN8n } from '../support/harness/availability';
 import type { N8nLine } from '../support/harness/install';
 import { startN8n, type ExecutionRecord, type N8nInstance } from '../support/harness/n8n';
 import { packPackage, REPO_ROOT } from '../support/harness/pack';
+import {
+	jobSyncWorkflow,
+	SYNC_TRIGGER_NAME,
+	SYNC_TRIGGER_TYPE,
+} from '../support/harness/sync-trigger-workflow';
 
-const NODE_TYPE = 'n8n-nodes-trio-vms.trioVmsSyncTrigger';
-const NODE_NAME = 'Trio VMS Sync Trigger';
 const LINES: N8nLine[] = (process.env.TRIO_SYNC_E2E_LINES?.split(',') as N8nLine[] | undefined) ?? [
 	'2.x',
 	'1.x',
@@ -59,7 +61,7 @@ async function call<T>(
 type Item = Record<string, unknown>;
 
 function itemsOf(execution: ExecutionRecord): Item[] {
-	const runs = execution.data?.resultData.runData[NODE_NAME] ?? [];
+	const runs = execution.data?.resultData.runData[SYNC_TRIGGER_NAME] ?? [];
 	return runs.flatMap((run) => (run.data?.main[0] ?? []).map((item) => item.json as Item));
 }
 
@@ -114,28 +116,8 @@ for (const line of LINES) {
 		}
 
 		test('is installed, polls on activation, and the next poll emits exactly what changed', async () => {
-			expect(await n8n.nodeTypes()).toContain(NODE_TYPE);
-			const workflow = await n8n.createWorkflow({
-				name: 'Trio job sync',
-				nodes: [
-					{
-						id: randomUUID(),
-						name: NODE_NAME,
-						type: NODE_TYPE,
-						typeVersion: 1,
-						position: [0, 0],
-						parameters: {
-							pollTimes: { item: [{ mode: 'everyHour' }] },
-							watch: 'jobs',
-							emitExisting: true,
-							options: { fullListEvery: 1 },
-						},
-						credentials: { trioVmsApi: credential },
-					},
-				],
-				connections: {},
-				settings: { executionOrder: 'v1' },
-			});
+			expect(await n8n.nodeTypes()).toContain(SYNC_TRIGGER_TYPE);
+			const workflow = await n8n.createWorkflow(jobSyncWorkflow('Trio job sync', credential));
 
 			await n8n.activate(workflow.id);
 			await settle(workflow.id, 'published');
