@@ -28,6 +28,7 @@ import {
 	type BulkSide,
 	type GetManyResult,
 	type IngestionResult,
+	type IngestionSetup,
 	type RefusalResult,
 } from './measures';
 import type { Spread } from './stats';
@@ -311,26 +312,46 @@ export async function runRealN8n(options: RealN8nOptions): Promise<boolean> {
 	let n8n: N8nInstance | undefined;
 	const results: Parameters<typeof goals>[0] = {};
 	try {
-		n8n = await startN8n({
-			line: '2.x',
-			tarball,
-			env: { N8N_RESTRICT_FILE_ACCESS_TO: filesFolder, ...options.n8nEnv },
-		});
+		const startInstance = (extraEnv: Record<string, string> = {}) =>
+			startN8n({
+				line: '2.x',
+				tarball,
+				env: { N8N_RESTRICT_FILE_ACCESS_TO: filesFolder, ...options.n8nEnv, ...extraEnv },
+			});
+		const credentialFor = async (instance: N8nInstance, name: string, apiKey: string) => {
+			const created = await instance.createCredential(name, 'trioVmsApi', {
+				apiKey,
+				environment: 'custom',
+				baseUrl: sandbox.url,
+			});
+			return { id: created.id, name: created.name };
+		};
+		/** At 20 senders, then at one sender with half as many deliveries (at least 50). */
+		const measureBothIngestions = async (instance: N8nInstance, setup: IngestionSetup) => {
+			console.log(`  20 senders, ${options.deliveries} distinct deliveries per run`);
+			const twenty = await measureIngestion(
+				instance,
+				setup,
+				{ senders: 20, deliveries: options.deliveries, runs: options.runs },
+				log,
+			);
+			const single = Math.max(50, Math.round(options.deliveries / 2));
+			console.log(`  1 sender, ${single} distinct deliveries per run`);
+			const one = await measureIngestion(
+				instance,
+				setup,
+				{ senders: 1, deliveries: single, runs: options.runs },
+				log,
+			);
+			return [twenty, one] as const;
+		};
+
+		n8n = await startInstance();
 		log(
 			`n8n ${n8n.version} on Node ${install.nodeVersion}, ready in ${n8n.startSeconds.toFixed(1)} s`,
 		);
-		const admin = await n8n.createCredential('Trio sandbox (admin)', 'trioVmsApi', {
-			apiKey: sandbox.adminKey,
-			environment: 'custom',
-			baseUrl: sandbox.url,
-		});
-		const plain = await n8n.createCredential('Trio sandbox', 'trioVmsApi', {
-			apiKey: sandbox.key,
-			environment: 'custom',
-			baseUrl: sandbox.url,
-		});
-		const adminRef = { id: admin.id, name: admin.name };
-		const plainRef = { id: plain.id, name: plain.name };
+		const adminRef = await credentialFor(n8n, 'Trio sandbox (admin)', sandbox.adminKey);
+		const plainRef = await credentialFor(n8n, 'Trio sandbox', sandbox.key);
 
 		if (wanted('ingestion') || wanted('refusal')) {
 			console.log(
@@ -338,21 +359,7 @@ export async function runRealN8n(options: RealN8nOptions): Promise<boolean> {
 			);
 			const setup = await prepareIngestion(n8n, sandbox, adminRef, log);
 			if (wanted('ingestion')) {
-				console.log(`  20 senders, ${options.deliveries} distinct deliveries per run`);
-				results.ingestion20 = await measureIngestion(
-					n8n,
-					setup,
-					{ senders: 20, deliveries: options.deliveries, runs: options.runs },
-					log,
-				);
-				const single = Math.max(50, Math.round(options.deliveries / 2));
-				console.log(`  1 sender, ${single} distinct deliveries per run`);
-				results.ingestion1 = await measureIngestion(
-					n8n,
-					setup,
-					{ senders: 1, deliveries: single, runs: options.runs },
-					log,
-				);
+				[results.ingestion20, results.ingestion1] = await measureBothIngestions(n8n, setup);
 			}
 			if (wanted('refusal')) {
 				console.log(
@@ -398,40 +405,15 @@ export async function runRealN8n(options: RealN8nOptions): Promise<boolean> {
 		if (wanted('ingestion-lazy')) {
 			await n8n.stop();
 			const [key, value] = LAZY_ISOLATES.split('=');
-			n8n = await startN8n({
-				line: '2.x',
-				tarball,
-				env: { N8N_RESTRICT_FILE_ACCESS_TO: filesFolder, ...options.n8nEnv, [key]: value },
-			});
-			const lazyAdmin = await n8n.createCredential('Trio sandbox (admin)', 'trioVmsApi', {
-				apiKey: sandbox.adminKey,
-				environment: 'custom',
-				baseUrl: sandbox.url,
-			});
-			console.log(`
-Webhook ingestion again, n8n started with ${LAZY_ISOLATES}`);
+			n8n = await startInstance({ [key]: value });
+			console.log(`\nWebhook ingestion again, n8n started with ${LAZY_ISOLATES}`);
 			const setup = await prepareIngestion(
 				n8n,
 				sandbox,
-				{ id: lazyAdmin.id, name: lazyAdmin.name },
+				await credentialFor(n8n, 'Trio sandbox (admin)', sandbox.adminKey),
 				log,
 			);
-			results.lazyIngestion20 = await measureIngestion(
-				n8n,
-				setup,
-				{ senders: 20, deliveries: options.deliveries, runs: options.runs },
-				log,
-			);
-			results.lazyIngestion1 = await measureIngestion(
-				n8n,
-				setup,
-				{
-					senders: 1,
-					deliveries: Math.max(50, Math.round(options.deliveries / 2)),
-					runs: options.runs,
-				},
-				log,
-			);
+			[results.lazyIngestion20, results.lazyIngestion1] = await measureBothIngestions(n8n, setup);
 		}
 	} finally {
 		await n8n?.stop();
