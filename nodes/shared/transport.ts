@@ -24,6 +24,7 @@ import {
 } from './credentials';
 import { connectionError, redact, serviceError, type FailureContext } from './errors';
 import { encodeMultipart, type MultipartPart } from './multipart';
+import { CallPacer, paceKey } from './pacing';
 
 export type TrioFunctions =
 	IExecuteFunctions | ILoadOptionsFunctions | IHookFunctions | IWebhookFunctions | IPollFunctions;
@@ -60,7 +61,10 @@ export interface RetryPolicy {
 }
 
 export interface TrioClientOptions {
-	/** Wait at least this long between the start of two calls (the service asks callers to pause). */
+	/**
+	 * Wait at least this long between the start of two calls (the service asks callers to pause).
+	 * After a 429 the client may pace itself slower than this (pacing.ts), never faster.
+	 */
 	pauseBetweenCallsMs?: number;
 	retry?: Partial<RetryPolicy>;
 	/** Idle timeout; the whole exchange gets twice as long. */
@@ -280,21 +284,24 @@ export class TrioClient {
 
 	private secret: string | undefined;
 
-	private lastCallStartedAt = 0;
-
 	private readonly retry: RetryPolicy;
+
+	private readonly pacer: CallPacer;
 
 	/** Counts what actually went over the wire; benchmarks and tests read it. */
 	readonly stats = { requests: 0, retries: 0 };
-
-	/** How often the pause between calls made a call wait; tests read it. */
-	readonly pacing = { waits: 0 };
 
 	constructor(
 		private readonly functions: TrioFunctions,
 		private readonly options: TrioClientOptions = {},
 	) {
 		this.retry = { ...DEFAULT_RETRY_POLICY, ...options.retry };
+		this.pacer = new CallPacer(options.pauseBetweenCallsMs ?? 0);
+	}
+
+	/** How often a call waited for its turn, and the pause learned from 429s; tests read it. */
+	get pacing(): { waits: number; learnedPauseMs: number } {
+		return this.pacer.stats;
 	}
 
 	private get node(): INode {
@@ -309,6 +316,8 @@ export class TrioClient {
 			this.secret = credentials.apiKey;
 			try {
 				this.apiRoot = resolveApiRoot(credentials);
+				const executionId = this.executionId();
+				if (executionId) this.pacer.share(paceKey(executionId, this.apiRoot, this.secret ?? ''));
 			} catch (error) {
 				const message =
 					error instanceof BaseUrlError
@@ -320,16 +329,14 @@ export class TrioClient {
 		return this.apiRoot;
 	}
 
-	private async pace(): Promise<void> {
-		const pause = this.options.pauseBetweenCallsMs ?? 0;
-		if (pause > 0 && this.lastCallStartedAt > 0) {
-			const wait = this.lastCallStartedAt + pause - Date.now();
-			if (wait > 0) {
-				this.pacing.waits++;
-				await sleep(wait);
-			}
+	/** The execution's id, when the context has one (activation and dropdowns may not). */
+	private executionId(): string | undefined {
+		try {
+			const id = this.functions.getExecutionId();
+			return typeof id === 'string' && id ? id : undefined;
+		} catch {
+			return undefined;
 		}
-		this.lastCallStartedAt = Date.now();
 	}
 
 	async request<T = unknown>(request: TrioRequest): Promise<T> {
@@ -339,7 +346,7 @@ export class TrioClient {
 		const options = this.buildOptions(request, `${root}${path}`);
 
 		for (let attempt = 0; ; attempt++) {
-			await this.pace();
+			const startedAt = await this.pacer.nextCall();
 			let response: RawResponse;
 			let raw: Buffer;
 			// The timeout is an idle timeout: a trickling answer could hold the node for ever. One
@@ -384,17 +391,18 @@ export class TrioClient {
 			}
 
 			const body = parseBody(raw, response.headers ?? {});
+			const retryAfter = parseRetryAfter(response.headers?.['retry-after']);
+			const honouredRetryAfter =
+				retryAfter === undefined ? undefined : Math.min(retryAfter, this.retry.maxRetryAfterMs);
+			if (response.statusCode !== 429) this.pacer.accepted(startedAt);
+			else if (honouredRetryAfter !== undefined) this.pacer.refused(startedAt, honouredRetryAfter);
 			if (response.statusCode >= 200 && response.statusCode < 300) return body as T;
 
 			// A 429 is a refusal before any work, so even a create may be sent again.
 			const retryable =
 				RETRYABLE_STATUSES.has(response.statusCode) && (idempotent || response.statusCode === 429);
 			if (retryable && attempt < this.retry.maxRetries) {
-				const retryAfter = parseRetryAfter(response.headers?.['retry-after']);
-				const delay =
-					retryAfter !== undefined
-						? Math.min(retryAfter, this.retry.maxRetryAfterMs)
-						: backoffDelay(attempt, this.retry);
+				const delay = honouredRetryAfter ?? backoffDelay(attempt, this.retry);
 				this.stats.retries++;
 				await sleep(delay);
 				continue;

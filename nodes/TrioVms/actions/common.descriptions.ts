@@ -13,7 +13,7 @@ const PAUSE_OPTION: INodeProperties = {
 	typeOptions: { minValue: 0 },
 	default: 0,
 	description:
-		'Wait at least this many milliseconds between two calls to Trio VMS. Trio asks callers to pause between calls; raise it if the service answers "Too Many Requests".',
+		'Wait at least this many milliseconds between two calls to Trio VMS. Trio asks callers to pause between calls. Without a pause the node slows down by itself once Trio answers "Too Many Requests", to the pace Trio allowed.',
 };
 
 /** The Options collection every operation has: the pause, then the operation's own options. */

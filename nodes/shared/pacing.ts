@@ -1,0 +1,121 @@
+/**
+ * How far apart the transport starts its calls.
+ *
+ * Trio limits calls (how many over what time is not published) and refuses the rest with 429
+ * and a Retry-After in whole seconds. A client that sends as fast as it can until refused, then
+ * waits out the Retry-After, loses the rounding on every refusal: at 20 calls a second it sends
+ * 20 calls in about 150 ms, is refused, and waits a whole second where the first slot would
+ * have freed after 850 ms (87% of the limit, measured in bench/real-n8n). So a refusal also
+ * teaches a pace: the calls the service accepted within the Retry-After interval before it
+ * refused, spread over that interval with a margin. The following calls keep that pace and meet
+ * the limit rarely, if ever, again.
+ *
+ * A learned pace is never made faster while in use (a later refusal can only slow it), and it
+ * lives as long as one execution: the next node of the same execution, using the same service
+ * and API key, starts at it instead of learning it again with one more refusal. A new execution
+ * starts unpaced, so a limit that was hit once does not slow workflows for ever.
+ */
+import { createHash } from 'node:crypto';
+
+import { sleep } from 'n8n-workflow';
+
+/**
+ * The learned pause exceeds the measured one by this much: calls start at the client but are
+ * counted where they arrive, and 5% of the interval (50 ms a second) absorbs the arrival jitter
+ * of a busy n8n without giving up more than 5% of the limit.
+ */
+export const PACE_MARGIN = 1.05;
+
+/** Accepted calls remembered for learning; more than any limit the interval can count. */
+const ACCEPTED_HISTORY = 1_000;
+
+/** Executions whose learned pace is kept; the oldest is forgotten first. */
+const MAX_REMEMBERED = 200;
+
+const remembered = new Map<string, number>();
+
+function remember(key: string, pauseMs: number): void {
+	remembered.delete(key);
+	remembered.set(key, pauseMs);
+	if (remembered.size > MAX_REMEMBERED) {
+		const oldest = remembered.keys().next().value;
+		if (oldest !== undefined) remembered.delete(oldest);
+	}
+}
+
+/** Which calls share a pace: one execution's calls to one service with one API key. */
+export function paceKey(executionId: string, apiRoot: string, apiKey: string): string {
+	return createHash('sha256').update(`${executionId}\n${apiRoot}\n${apiKey}`).digest('hex');
+}
+
+/**
+ * The pause (ms) that spreads the calls accepted in the `retryAfterMs` before a refusal over
+ * that interval, with PACE_MARGIN; undefined when none were accepted (nothing to learn from:
+ * others used up the limit). Pure.
+ */
+export function learnedPause(
+	acceptedStarts: readonly number[],
+	refusedAt: number,
+	retryAfterMs: number,
+): number | undefined {
+	if (!(retryAfterMs > 0)) return undefined;
+	const since = refusedAt - retryAfterMs;
+	const accepted = acceptedStarts.filter((start) => start > since && start <= refusedAt).length;
+	if (accepted === 0) return undefined;
+	return Math.ceil((retryAfterMs * PACE_MARGIN) / accepted);
+}
+
+export class CallPacer {
+	private lastStartedAt = 0;
+
+	private learnedMs = 0;
+
+	private key: string | undefined;
+
+	private readonly acceptedStarts: number[] = [];
+
+	/** How often a call waited for its turn, and the pause learned from refusals; tests read it. */
+	readonly stats = { waits: 0, learnedPauseMs: 0 };
+
+	/** @param minPauseMs the user's Pause Between Calls: the pace never goes below it. */
+	constructor(private readonly minPauseMs = 0) {}
+
+	/** Shares the pace under `key` (see paceKey): adopts one learned earlier in the execution. */
+	share(key: string): void {
+		this.key = key;
+		const earlier = remembered.get(key);
+		if (earlier !== undefined && earlier > this.learnedMs) this.setLearned(earlier);
+	}
+
+	/** Waits for the call's turn; returns when it started (ms since the epoch). */
+	async nextCall(): Promise<number> {
+		const pause = Math.max(this.minPauseMs, this.learnedMs);
+		if (pause > 0 && this.lastStartedAt > 0) {
+			const wait = this.lastStartedAt + pause - Date.now();
+			if (wait > 0) {
+				this.stats.waits++;
+				await sleep(wait);
+			}
+		}
+		this.lastStartedAt = Date.now();
+		return this.lastStartedAt;
+	}
+
+	/** The service answered the call started at `startedAt` with something other than 429. */
+	accepted(startedAt: number): void {
+		this.acceptedStarts.push(startedAt);
+		if (this.acceptedStarts.length > ACCEPTED_HISTORY) this.acceptedStarts.shift();
+	}
+
+	/** The service refused the call started at `startedAt`, asking for `retryAfterMs`. */
+	refused(startedAt: number, retryAfterMs: number): void {
+		const pause = learnedPause(this.acceptedStarts, startedAt, retryAfterMs);
+		if (pause !== undefined && pause > this.learnedMs) this.setLearned(pause);
+	}
+
+	private setLearned(pauseMs: number): void {
+		this.learnedMs = pauseMs;
+		this.stats.learnedPauseMs = pauseMs;
+		if (this.key !== undefined) remember(this.key, pauseMs);
+	}
+}
