@@ -564,8 +564,6 @@ export async function measureActivation(
 
 /** The sandbox's rate limit on every API call during a bulk run. */
 export const BULK_LIMIT = { limit: 20, windowMs: 1000 };
-/** Pause Between Calls at the limit's own pace, for the package's second side. */
-const BULK_PAUSE_MS = BULK_LIMIT.windowMs / BULK_LIMIT.limit;
 
 /**
  * The most calls the sandbox's sliding window lets through in a span: `limit` at once, and
@@ -619,10 +617,7 @@ export interface BulkResult {
 	rows: number;
 	limit: typeof BULK_LIMIT;
 	pdfBytes: number;
-	/** Pause Between Calls of the paced side, ms. */
-	pauseMs: number;
 	trio: BulkSide;
-	trioPaced: BulkSide;
 	httpRequest: BulkSide;
 }
 
@@ -756,7 +751,6 @@ export async function measureBulk(
 	log: Log,
 ): Promise<BulkResult> {
 	const trio = await bulkWorkflow(n8n, credential, options.pdfPath);
-	const paced = await bulkWorkflow(n8n, credential, options.pdfPath, BULK_PAUSE_MS);
 	const http = await httpBulkWorkflow(n8n, sandbox.apiUrl, sandbox.key, options.pdfPath);
 	const jobs = await openJobs(sandbox, 5);
 	let runNumber = 0;
@@ -774,7 +768,6 @@ export async function measureBulk(
 		options.runs,
 		{
 			trio: () => bulkOnce(n8n, sandbox, trio, rowsFor('trio')),
-			trioPaced: () => bulkOnce(n8n, sandbox, paced, rowsFor('paced')),
 			httpRequest: () => bulkOnce(n8n, sandbox, http, rowsFor('http')),
 		},
 		log,
@@ -790,9 +783,7 @@ export async function measureBulk(
 		rows: options.rows,
 		limit: BULK_LIMIT,
 		pdfBytes: options.pdfBytes,
-		pauseMs: BULK_PAUSE_MS,
 		trio: summariseBulk(runs.trio),
-		trioPaced: summariseBulk(runs.trioPaced),
 		httpRequest: summariseBulk(runs.httpRequest),
 	};
 }

@@ -236,20 +236,17 @@ const rowField = (field: string) => `={{ $('${ROWS_NODE}').item.json.${field} }}
 
 /**
  * Webhook (the rows in its body) -> Split Out -> Trio VMS candidate: Find or Create -> Read the
- * PDF -> Trio VMS submission: Create. The Trio nodes with their defaults, or with the option
- * Pause Between Calls set on both.
+ * PDF -> Trio VMS submission: Create, the Trio nodes with their defaults.
  */
 export async function bulkWorkflow(
 	n8n: N8nInstance,
 	credential: CredentialRef,
 	pdfPath: string,
-	pauseBetweenCallsMs = 0,
 ): Promise<Created> {
-	const path = `bench-bulk-trio-${pauseBetweenCallsMs}-${randomUUID().slice(0, 8)}`;
-	const options = pauseBetweenCallsMs ? { pauseBetweenCallsMs } : {};
+	const path = `bench-bulk-trio-${randomUUID().slice(0, 8)}`;
 	const id = await createAndActivate(
 		n8n,
-		workflow(`bench bulk submissions Trio VMS pause ${pauseBetweenCallsMs} ms`, [
+		workflow('bench bulk submissions Trio VMS', [
 			...bulkHead(path),
 			node(
 				{
@@ -263,7 +260,7 @@ export async function bulkWorkflow(
 						firstName: rowField('firstName'),
 						lastName: rowField('lastName'),
 						additionalFields: {},
-						options,
+						options: {},
 					},
 					credentials: { trioVmsApi: credential },
 				},
@@ -282,7 +279,7 @@ export async function bulkWorkflow(
 						candidateNumber: `={{ $('${CANDIDATE_NODE}').item.json.number }}`,
 						binaryPropertyName: 'data',
 						additionalFields: {},
-						options,
+						options: {},
 					},
 					credentials: { trioVmsApi: credential },
 				},
