@@ -12,6 +12,8 @@
  */
 import { createHash } from 'node:crypto';
 
+import { setNewest } from '../shared/boundedMap';
+
 export const DEFAULT_WINDOW = 100;
 export const MAX_WINDOW = 10_000;
 /** How many trigger nodes (per scope) are remembered at once; the least recently used go first. */
@@ -77,19 +79,9 @@ export class DeliveryMemory {
 	 * otherwise remembers it and returns false. Check and update happen in one step.
 	 */
 	seen(key: string, fingerprint: string, window: number): boolean {
-		let ring = this.rings.get(key);
-		if (ring) {
-			// Least recently used order: move to the end.
-			this.rings.delete(key);
-		} else {
-			ring = new FingerprintRing();
-		}
-		this.rings.set(key, ring);
-		while (this.rings.size > this.maxNodes) {
-			const oldestKey = this.rings.keys().next().value;
-			if (oldestKey === undefined) break;
-			this.rings.delete(oldestKey);
-		}
+		// Least recently used order: a ring in use becomes the newest.
+		const ring = this.rings.get(key) ?? new FingerprintRing();
+		setNewest(this.rings, key, ring, this.maxNodes);
 		if (ring.has(fingerprint)) return true;
 		ring.add(fingerprint, clampWindow(window));
 		return false;

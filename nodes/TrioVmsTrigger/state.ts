@@ -20,6 +20,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
+import { setNewest } from '../shared/boundedMap';
 import { isTrioEventName, type TrioEventName } from '../shared/events';
 import { hashToken } from './deliveryToken';
 
@@ -122,12 +123,7 @@ const MAX_REMEMBERED = 1_000;
 const deactivations = new Map<string, number>();
 
 export function rememberDeactivation(key: string, atMs: number): void {
-	deactivations.delete(key);
-	deactivations.set(key, atMs);
-	if (deactivations.size > MAX_REMEMBERED) {
-		const oldest = deactivations.keys().next().value;
-		if (oldest !== undefined) deactivations.delete(oldest);
-	}
+	setNewest(deactivations, key, atMs, MAX_REMEMBERED);
 }
 
 export function lastDeactivation(key: string): number | undefined {

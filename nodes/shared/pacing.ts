@@ -19,6 +19,8 @@ import { createHash } from 'node:crypto';
 
 import { sleep } from 'n8n-workflow';
 
+import { setNewest } from './boundedMap';
+
 /**
  * The learned pause exceeds the measured one by this much: calls start at the client but are
  * counted where they arrive, and 5% of the interval (50 ms a second) absorbs the arrival jitter
@@ -33,15 +35,6 @@ const ACCEPTED_HISTORY = 1_000;
 const MAX_REMEMBERED = 200;
 
 const remembered = new Map<string, number>();
-
-function remember(key: string, pauseMs: number): void {
-	remembered.delete(key);
-	remembered.set(key, pauseMs);
-	if (remembered.size > MAX_REMEMBERED) {
-		const oldest = remembered.keys().next().value;
-		if (oldest !== undefined) remembered.delete(oldest);
-	}
-}
 
 /** Which calls share a pace: one execution's calls to one service with one API key. */
 export function paceKey(executionId: string, apiRoot: string, apiKey: string): string {
@@ -68,8 +61,6 @@ export function learnedPause(
 export class CallPacer {
 	private lastStartedAt = 0;
 
-	private learnedMs = 0;
-
 	private key: string | undefined;
 
 	private readonly acceptedStarts: number[] = [];
@@ -84,12 +75,12 @@ export class CallPacer {
 	share(key: string): void {
 		this.key = key;
 		const earlier = remembered.get(key);
-		if (earlier !== undefined && earlier > this.learnedMs) this.setLearned(earlier);
+		if (earlier !== undefined && earlier > this.stats.learnedPauseMs) this.setLearned(earlier);
 	}
 
 	/** Waits for the call's turn; returns when it started (ms since the epoch). */
 	async nextCall(): Promise<number> {
-		const pause = Math.max(this.minPauseMs, this.learnedMs);
+		const pause = Math.max(this.minPauseMs, this.stats.learnedPauseMs);
 		if (pause > 0 && this.lastStartedAt > 0) {
 			const wait = this.lastStartedAt + pause - Date.now();
 			if (wait > 0) {
@@ -110,12 +101,11 @@ export class CallPacer {
 	/** The service refused the call started at `startedAt`, asking for `retryAfterMs`. */
 	refused(startedAt: number, retryAfterMs: number): void {
 		const pause = learnedPause(this.acceptedStarts, startedAt, retryAfterMs);
-		if (pause !== undefined && pause > this.learnedMs) this.setLearned(pause);
+		if (pause !== undefined && pause > this.stats.learnedPauseMs) this.setLearned(pause);
 	}
 
 	private setLearned(pauseMs: number): void {
-		this.learnedMs = pauseMs;
 		this.stats.learnedPauseMs = pauseMs;
-		if (this.key !== undefined) remember(this.key, pauseMs);
+		if (this.key !== undefined) setNewest(remembered, this.key, pauseMs, MAX_REMEMBERED);
 	}
 }

@@ -391,12 +391,14 @@ export class TrioClient {
 			}
 
 			const body = parseBody(raw, response.headers ?? {});
+			if (response.statusCode !== 429) this.pacer.accepted(startedAt);
+			if (response.statusCode >= 200 && response.statusCode < 300) return body as T;
+
 			const retryAfter = parseRetryAfter(response.headers?.['retry-after']);
 			const honouredRetryAfter =
 				retryAfter === undefined ? undefined : Math.min(retryAfter, this.retry.maxRetryAfterMs);
-			if (response.statusCode !== 429) this.pacer.accepted(startedAt);
-			else if (honouredRetryAfter !== undefined) this.pacer.refused(startedAt, honouredRetryAfter);
-			if (response.statusCode >= 200 && response.statusCode < 300) return body as T;
+			if (response.statusCode === 429 && honouredRetryAfter !== undefined)
+				this.pacer.refused(startedAt, honouredRetryAfter);
 
 			// A 429 is a refusal before any work, so even a create may be sent again.
 			const retryable =

@@ -15,6 +15,7 @@ import {
 	TRIO_CREDENTIAL_TYPE,
 	type TrioCredentialData,
 } from '../../shared/credentials';
+import { setNewest } from '../../shared/boundedMap';
 import { PATHS } from '../../shared/service';
 import { createTrioClient, INTERACTIVE_CLIENT } from '../../shared/transport';
 import { listRegistrations } from '../../shared/webhookRegistrations';
@@ -68,13 +69,7 @@ async function loadJobChoices(context: ILoadOptionsFunctions): Promise<JobChoice
 		].join(' ');
 		choices.push({ name, value: String(job.Number), haystack });
 	}
-	jobChoices.delete(key);
-	jobChoices.set(key, { at: Date.now(), choices });
-	while (jobChoices.size > JOB_CHOICES_KEPT) {
-		const oldest = jobChoices.keys().next().value;
-		if (oldest === undefined) break;
-		jobChoices.delete(oldest);
-	}
+	setNewest(jobChoices, key, { at: Date.now(), choices }, JOB_CHOICES_KEPT);
 	return choices;
 }
 
