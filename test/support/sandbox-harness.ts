@@ -85,6 +85,30 @@ export function useSandbox(options: { jobs?: number; seed?: number } = {}): Harn
 	return harness;
 }
 
+/** The profile file the submission tests attach to every row. */
+export const PDF_FILE = { fileName: 'Jane_Doe_RN.pdf', mimeType: 'application/pdf', data: PDF };
+
+/** Submission Create reading the job and candidate numbers from each input row. */
+export const SUBMIT_PAIRS: INodeParameters = {
+	resource: 'submission',
+	operation: 'create',
+	job: byNumber('={{ $json.job }}'),
+	candidateNumber: '={{ $json.candidate }}',
+};
+
+/** Runs Submission Create over one row per pair, each with PDF_FILE attached. */
+export function submitPairs(
+	harness: Harness,
+	pairs: Array<{ job: number; candidate: number }>,
+	options: Partial<RunNodeOptions> = {},
+) {
+	return harness.run(SUBMIT_PAIRS, {
+		input: pairs,
+		inputBinary: pairs.map(() => PDF_FILE),
+		...options,
+	});
+}
+
 /** A resource locator value as the editor saves it. */
 export function byNumber(value: string | number): INodeParameterResourceLocator {
 	return { __rl: true, mode: 'number', value: String(value) };

@@ -22,7 +22,7 @@ import type { RunNodeOptions } from '../../support/engine/engine';
 import { trioCredentials } from '../../support/engine/engine';
 import { triggerHooks } from '../../support/engine/trigger-hooks';
 import { probe } from '../../support/probe';
-import { byNumber, errorText, PDF, useSandbox } from '../../support/sandbox-harness';
+import { byNumber, errorText, submitPairs, useSandbox } from '../../support/sandbox-harness';
 
 const t = useSandbox({ jobs: 40 });
 
@@ -53,8 +53,6 @@ afterAll(() => {
 		`faults suite: faults injected ${tally.faults}, operations attempted ${tally.attempted}, recovered ${tally.recovered}, failed clearly ${tally.failedClearly}, duplicated ${tally.duplicated}`,
 	);
 });
-
-const pdfFile = { fileName: 'Jane_Doe_RN.pdf', mimeType: 'application/pdf', data: PDF };
 
 function openJobs(): number[] {
 	return t.sandbox.store
@@ -95,20 +93,6 @@ function storedCandidates(email: string): number {
 function expectOnce(counts: number[]): void {
 	tally.duplicated += counts.filter((count) => count > 1).length;
 	for (const count of counts) expect(count).toBe(1);
-}
-
-const submitRows: INodeParameters = {
-	resource: 'submission',
-	operation: 'create',
-	job: byNumber('={{ $json.job }}'),
-	candidateNumber: '={{ $json.candidate }}',
-};
-
-function submit(
-	pairs: Array<{ job: number; candidate: number }>,
-	options: Partial<RunNodeOptions>,
-) {
-	return t.run(submitRows, { input: pairs, inputBinary: pairs.map(() => pdfFile), ...options });
 }
 
 function getJobs(numbers: number[], options: Partial<RunNodeOptions> = {}) {
@@ -224,14 +208,14 @@ describe('creates are never duplicated', () => {
 		t.sandbox.setFaults({
 			endpoints: { 'POST /api/v3/Submission': { failAfter: 1, failStatus: 503 } },
 		});
-		const failed = await submit(pairs, {});
+		const failed = await submitPairs(t, pairs, {});
 		expect(errorText(failed.error).message).toContain('Trio VMS answered 503');
 		expect(errorText(failed.error).description).toContain(SAFE_AGAIN);
 		recovered();
 		failedClearly();
 
 		t.sandbox.clearFaults();
-		const rerun = await submit(pairs, {});
+		const rerun = await submitPairs(t, pairs, {});
 		expect(rerun.error).toBeUndefined();
 		expectOnce(pairs.map((pair) => storedSubmissions(pair.job, pair.candidate)));
 	});
@@ -239,7 +223,7 @@ describe('creates are never duplicated', () => {
 	it('a connection dropped after Trio stored the submission: output as createdDespiteError, never re-sent', async () => {
 		const [pair] = freshPairs(1);
 		t.sandbox.setFaults({ endpoints: { 'POST /api/v3/Submission': { dropAfterHandlerNext: 1 } } });
-		const { output, error } = await submit([pair], {});
+		const { output, error } = await submitPairs(t, [pair], {});
 		expect(error).toBeUndefined();
 		expect((output[0].json._trio as IDataObject).action).toBe('createdDespiteError');
 		expect(t.apiRequests().filter((request) => request.method === 'POST')).toHaveLength(1);
@@ -250,7 +234,7 @@ describe('creates are never duplicated', () => {
 	it('a connection dropped before the handler: nothing stored, and the error says running again is safe', async () => {
 		const [pair] = freshPairs(1);
 		t.sandbox.setFaults({ endpoints: { 'POST /api/v3/Submission': { dropNext: 1 } } });
-		const { error } = await submit([pair], {});
+		const { error } = await submitPairs(t, [pair], {});
 		expect(errorText(error).message).toMatch(/ECONNRESET/);
 		expect(errorText(error).description).toContain(SAFE_AGAIN);
 		expect(storedSubmissions(pair.job, pair.candidate)).toBe(0);
@@ -264,7 +248,7 @@ describe('creates are never duplicated', () => {
 				'POST /api/v3/Submission': { rateLimit: { limit: 1, windowMs: 500, retryAfterSeconds: 1 } },
 			},
 		});
-		const { output, error } = await submit(pairs, {});
+		const { output, error } = await submitPairs(t, pairs, {});
 		expect(error).toBeUndefined();
 		expect(output.map((item) => (item.json._trio as IDataObject).action)).toEqual([
 			'created',
@@ -279,7 +263,7 @@ describe('creates are never duplicated', () => {
 		t.sandbox.setFaults({
 			endpoints: { 'POST /api/v3/Submission': { failRate: 0.35, failStatus: [500, 502, 503] } },
 		});
-		const { output, error } = await submit(pairs, {
+		const { output, error } = await submitPairs(t, pairs, {
 			continueOnFail: true,
 			settings: { retryOnFail: true, maxTries: 5, waitBetweenTries: 1 },
 		});

@@ -8,11 +8,16 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import type { RunNodeOptions } from '../../support/engine/engine';
-import { byNumber, errorText, PDF, useSandbox } from '../../support/sandbox-harness';
+import {
+	errorText,
+	PDF_FILE,
+	SUBMIT_PAIRS,
+	submitPairs,
+	useSandbox,
+} from '../../support/sandbox-harness';
 
 const t = useSandbox({ jobs: 40 });
 
-const pdfFile = { fileName: 'Jane_Doe_RN.pdf', mimeType: 'application/pdf', data: PDF };
 const RETRY_ON_FAIL: RunNodeOptions['settings'] = {
 	retryOnFail: true,
 	maxTries: 3,
@@ -48,24 +53,6 @@ function submissionPosts(): number {
 		.filter((request) => request.method === 'POST' && request.path === '/api/v3/Submission').length;
 }
 
-const submitRows: INodeParameters = {
-	resource: 'submission',
-	operation: 'create',
-	job: byNumber('={{ $json.job }}'),
-	candidateNumber: '={{ $json.candidate }}',
-};
-
-function submit(
-	pairs: Array<{ job: number; candidate: number }>,
-	options: Partial<RunNodeOptions>,
-) {
-	return t.run(submitRows, {
-		input: pairs,
-		inputBinary: pairs.map(() => pdfFile),
-		...options,
-	});
-}
-
 function actions(output: Array<{ json: IDataObject }>): unknown[] {
 	return output.map((item) => (item.json._trio as IDataObject | undefined)?.action ?? item.json);
 }
@@ -78,7 +65,7 @@ describe('Submission: Create is idempotent across runs', () => {
 		t.sandbox.setFaults({
 			endpoints: { 'POST /api/v3/Submission': { failAfter: 1, failStatus: 500 } },
 		});
-		const { output, error } = await submit(pairs, { settings: RETRY_ON_FAIL });
+		const { output, error } = await submitPairs(t, pairs, { settings: RETRY_ON_FAIL });
 		for (const pair of pairs) expect(storedCount(pair.job, pair.candidate)).toBe(1);
 		expect(error).toBeUndefined();
 		expect(actions(output)).toEqual(['alreadySubmitted', 'created', 'created']);
@@ -98,7 +85,7 @@ describe('Submission: Create is idempotent across runs', () => {
 		t.sandbox.setFaults({
 			endpoints: { 'POST /api/v3/Submission': { failNext: 1, failStatus: 502 } },
 		});
-		const { output, error } = await submit(pairs, {
+		const { output, error } = await submitPairs(t, pairs, {
 			settings: RETRY_ON_FAIL,
 			continueOnFail: true,
 		});
@@ -114,12 +101,12 @@ describe('Submission: Create is idempotent across runs', () => {
 		t.sandbox.setFaults({
 			endpoints: { 'POST /api/v3/Submission': { failAfter: 1, failStatus: 500 } },
 		});
-		const failed = await submit(pairs, {});
+		const failed = await submitPairs(t, pairs, {});
 		expect(storedCount(pairs[0].job, pairs[0].candidate)).toBe(1);
 		expect(storedCount(pairs[1].job, pairs[1].candidate)).toBe(0);
 
 		t.clearRequests();
-		const rerun = await submit(pairs, {});
+		const rerun = await submitPairs(t, pairs, {});
 		for (const pair of pairs) expect(storedCount(pair.job, pair.candidate)).toBe(1);
 		expect(submissionPosts()).toBe(1);
 		expect(rerun.error).toBeUndefined();
@@ -137,7 +124,7 @@ describe('Submission: Create is idempotent across runs', () => {
 		t.sandbox.setFaults({
 			endpoints: { 'POST /api/v3/Submission': { dropAfterHandlerNext: 1 } },
 		});
-		const { output, error } = await submit([pair], { settings: RETRY_ON_FAIL });
+		const { output, error } = await submitPairs(t, [pair], { settings: RETRY_ON_FAIL });
 		expect(storedCount(pair.job, pair.candidate)).toBe(1);
 		expect(error).toBeUndefined();
 		expect(output[0].json).toMatchObject({
@@ -150,7 +137,7 @@ describe('Submission: Create is idempotent across runs', () => {
 		expect(submissionPosts()).toBe(1);
 
 		t.clearRequests();
-		const rerun = await submit([pair], {});
+		const rerun = await submitPairs(t, [pair], {});
 		expect(actions(rerun.output)).toEqual(['alreadySubmitted']);
 		expect(submissionPosts()).toBe(0);
 		expect(storedCount(pair.job, pair.candidate)).toBe(1);
@@ -158,7 +145,7 @@ describe('Submission: Create is idempotent across runs', () => {
 
 	it('submits a row only once when the same pair appears twice in one run', async () => {
 		const [pair] = freshPairs(1);
-		const { output, error } = await submit([pair, pair], {});
+		const { output, error } = await submitPairs(t, [pair, pair], {});
 		expect(error).toBeUndefined();
 		expect(actions(output)).toEqual(['created', 'alreadySubmitted']);
 		expect(output[1].json.Number).toBe(output[0].json.Number);
@@ -169,10 +156,10 @@ describe('Submission: Create is idempotent across runs', () => {
 	it('submits again on purpose with Skip If Already Submitted off', async () => {
 		const [pair] = freshPairs(1);
 		const options = { skipIfAlreadySubmitted: false };
-		await submit([pair], {});
+		await submitPairs(t, [pair], {});
 		const again = await t.run(
-			{ ...submitRows, options },
-			{ input: [pair], inputBinary: [pdfFile] },
+			{ ...SUBMIT_PAIRS, options },
+			{ input: [pair], inputBinary: [PDF_FILE] },
 		);
 		expect(actions(again.output)).toEqual(['created']);
 		expect(storedCount(pair.job, pair.candidate)).toBe(2);
