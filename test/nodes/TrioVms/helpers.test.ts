@@ -1,5 +1,5 @@
 /**
- * Plain unit tests of the action node's pure helpers: profile-file checks, dates, simplify,
+ * Plain unit tests of the action node's pure helpers: profile-file checks, dates,
  * field checks, list labels and response reading.
  */
 import {
@@ -17,7 +17,6 @@ import {
 	knownSize,
 } from '../../../nodes/TrioVms/helpers/profileFile';
 import { jobLabel, matchesFilter } from '../../../nodes/TrioVms/helpers/search';
-import { simplifyJob, SIMPLE_JOB_FIELDS } from '../../../nodes/TrioVms/helpers/simplify';
 import {
 	FieldError,
 	optionalAmount,
@@ -351,66 +350,6 @@ describe('field checks', () => {
 			'https://',
 		);
 		expect(fieldError(() => webhookUrl('example.com', 'URL')).message).toContain('absolute');
-	});
-});
-
-describe('simplify', () => {
-	const job = {
-		Number: 48213,
-		Title: 'ICU RN - Nights',
-		JobStatus: 'Open',
-		FacilityName: 'St. Mary',
-		ClientName: 'Mercy Health',
-		City: 'Austin',
-		State: 'Texas',
-		StateAbbreviation: 'TX',
-		Profession: 'RN',
-		Specialties: ['ICU'],
-		StartDate: '2026-04-06T00:00:00',
-		Shift: {
-			ShiftDescription: '3x12 Nights',
-			ShiftIdentifier: 'N',
-			ShiftStart: '19:00',
-			ShiftEnd: '07:00',
-			ShiftHours: 12,
-		},
-		RateDescription: '$2,400/week',
-		NumberOfPositions: 3,
-		NumberOfOpenPositions: 2,
-		NumberOfCurrentOpenPositions: 1,
-		ModifiedDateUtc: '2026-03-01T07:00:00Z',
-		Description: 'long text',
-		Certifications: [],
-	};
-
-	it('keeps what a recruiter needs under the service names', () => {
-		const simple = simplifyJob(job);
-		expect(simple).toEqual({
-			Number: 48213,
-			Title: 'ICU RN - Nights',
-			JobStatus: 'Open',
-			FacilityName: 'St. Mary',
-			ClientName: 'Mercy Health',
-			City: 'Austin',
-			StateAbbreviation: 'TX',
-			Profession: 'RN',
-			Specialties: ['ICU'],
-			StartDate: '2026-04-06T00:00:00',
-			ShiftDescription: '3x12 Nights',
-			RateDescription: '$2,400/week',
-			NumberOfPositions: 3,
-			NumberOfOpenPositions: 2,
-			NumberOfCurrentOpenPositions: 1,
-			ModifiedDateUtc: '2026-03-01T07:00:00Z',
-		});
-		expect(Object.keys(simple)).toHaveLength(SIMPLE_JOB_FIELDS.length + 1);
-	});
-
-	it('tolerates a job without shift or list-only fields', () => {
-		const { Shift: _shift, NumberOfCurrentOpenPositions: _current, ...rest } = job;
-		const simple = simplifyJob({ ...rest, Shift: null });
-		expect(simple.ShiftDescription).toBeNull();
-		expect('NumberOfCurrentOpenPositions' in simple).toBe(false);
 	});
 });
 

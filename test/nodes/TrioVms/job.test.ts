@@ -1,5 +1,5 @@
 /** Job: Get and Get Many, run through n8n's engine against the sandbox. */
-import { SIMPLE_JOB_FIELDS } from '../../../nodes/TrioVms/helpers/simplify';
+import { SIMPLE_JOB_FIELDS } from '../../../nodes/shared/jobOutput';
 import { byNumber, errorText, fromList, useSandbox } from '../../support/sandbox-harness';
 
 const t = useSandbox({ jobs: 40 });
@@ -93,9 +93,7 @@ describe('Job: Get Many', () => {
 				.map((job) => job.Number),
 		);
 		for (const item of output) {
-			expect(Object.keys(item.json).sort()).toEqual(
-				[...SIMPLE_JOB_FIELDS, 'ShiftDescription'].sort(),
-			);
+			expect(Object.keys(item.json).sort()).toEqual([...SIMPLE_JOB_FIELDS].sort());
 			expect(item.pairedItem).toEqual({ item: 0 });
 		}
 		// No pagination: one request, the limit is applied after the answer.

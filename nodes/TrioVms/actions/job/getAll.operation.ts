@@ -9,7 +9,7 @@ import { PATHS } from '../../../shared/service';
 import type { TrioClient } from '../../../shared/transport';
 import { toModifiedDateQuery } from '../../helpers/dates';
 import { objectsOf } from '../../helpers/output';
-import { simplifyJob } from '../../helpers/simplify';
+import { simplifyJob } from '../../../shared/jobOutput';
 import { optionalText, stateAbbreviation } from '../../helpers/validation';
 import {
 	applyReturnAllOrLimit,

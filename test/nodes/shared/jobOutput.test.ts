@@ -1,0 +1,83 @@
+/** The simplified job shared by Job Get, Job Get Many and both triggers, and the case-insensitive reader under it. */
+import { fieldOf, hasField } from '../../../nodes/shared/fields';
+import { SIMPLE_JOB_FIELDS, simplifyJob } from '../../../nodes/shared/jobOutput';
+
+const job = {
+	Number: 48213,
+	Title: 'ICU RN - Nights',
+	JobStatus: 'Open',
+	FacilityName: 'St. Mary',
+	ClientName: 'Mercy Health',
+	City: 'Austin',
+	State: 'Texas',
+	StateAbbreviation: 'TX',
+	Profession: 'RN',
+	Specialties: ['ICU', 'Telemetry'],
+	StartDate: '2026-04-06T00:00:00',
+	Shift: {
+		ShiftDescription: '3x12 Nights',
+		ShiftIdentifier: 'N',
+		ShiftStart: '19:00',
+		ShiftEnd: '07:00',
+		ShiftHours: 12,
+	},
+	RateDescription: '$2,400/week',
+	NumberOfPositions: 3,
+	NumberOfOpenPositions: 2,
+	NumberOfCurrentOpenPositions: 1,
+	ModifiedDateUtc: '2026-03-01T07:00:00Z',
+	Description: 'long text',
+	Certifications: [],
+};
+
+describe('simplifyJob', () => {
+	it('keeps about ten flat fields a recruiter needs, under the service names', () => {
+		const simple = simplifyJob(job);
+		expect(simple).toEqual({
+			Number: 48213,
+			Title: 'ICU RN - Nights',
+			JobStatus: 'Open',
+			FacilityName: 'St. Mary',
+			City: 'Austin',
+			StateAbbreviation: 'TX',
+			Profession: 'RN',
+			Specialties: 'ICU, Telemetry',
+			StartDate: '2026-04-06T00:00:00',
+			ShiftDescription: '3x12 Nights',
+			RateDescription: '$2,400/week',
+			NumberOfOpenPositions: 2,
+			NumberOfCurrentOpenPositions: 1,
+		});
+		expect(Object.keys(simple)).toEqual([...SIMPLE_JOB_FIELDS]);
+		expect(Object.keys(simple).length).toBeLessThanOrEqual(13);
+		for (const value of Object.values(simple)) expect(typeof value).not.toBe('object');
+	});
+
+	it('reads a camelCase answer the same way, so nothing is silently dropped', () => {
+		const camel: Record<string, unknown> = Object.fromEntries(
+			Object.entries(job).map(([key, value]) => [key[0].toLowerCase() + key.slice(1), value]),
+		);
+		camel.shift = { shiftDescription: '3x12 Nights' };
+		delete camel.Shift;
+		expect(simplifyJob(camel as never)).toEqual(simplifyJob(job));
+	});
+
+	it('tolerates a job without shift or optional fields', () => {
+		const { Shift: _shift, RateDescription: _rate, ...rest } = job;
+		const simple = simplifyJob({ ...rest, Shift: null });
+		expect(simple.ShiftDescription).toBeNull();
+		expect('RateDescription' in simple).toBe(false);
+	});
+});
+
+describe('fieldOf', () => {
+	it('prefers the exact name and falls back to any letter case', () => {
+		expect(fieldOf({ Number: 1, number: 2 }, 'Number')).toBe(1);
+		expect(fieldOf({ number: 2 }, 'Number')).toBe(2);
+		expect(fieldOf({ MODIFIEDDATEUTC: 'x' }, 'ModifiedDateUtc')).toBe('x');
+		expect(fieldOf({}, 'Number')).toBeUndefined();
+		expect(fieldOf({ toString: 1 } as never, 'constructor')).toBeUndefined();
+		expect(hasField({ jobStatus: null }, 'JobStatus')).toBe(true);
+		expect(hasField({}, 'JobStatus')).toBe(false);
+	});
+});
