@@ -26,10 +26,20 @@ function digest(value: string): Buffer {
  * Constant-time comparison of the received token with the stored hash of the expected one.
  * Comparing hashes never depends on (or reveals) the tokens' lengths.
  */
-export function tokenMatches(expectedHash: string | undefined, received: unknown): boolean {
-	if (typeof expectedHash !== 'string' || !/^[0-9a-f]{64}$/.test(expectedHash)) return false;
+export function tokenMatches(
+	expectedHash: string | readonly string[] | undefined,
+	received: unknown,
+): boolean {
 	if (typeof received !== 'string' || received.length === 0) return false;
-	return timingSafeEqual(Buffer.from(expectedHash, 'hex'), digest(received));
+	const hashes = typeof expectedHash === 'string' ? [expectedHash] : (expectedHash ?? []);
+	const received256 = digest(received);
+	let matched = false;
+	// Every accepted hash is compared, so the time taken does not say which one matched.
+	for (const hash of hashes) {
+		if (typeof hash !== 'string' || !/^[0-9a-f]{64}$/.test(hash)) continue;
+		if (timingSafeEqual(Buffer.from(hash, 'hex'), received256)) matched = true;
+	}
+	return matched;
 }
 
 /** A query parameter as one string: repeated parameters (arrays) or nested objects do not count. */
@@ -211,24 +221,33 @@ export type DeliveryVerdict =
 	| { kind: 'ignore'; message: string }
 	| { kind: 'accept'; event: TrioEventName; payload: unknown };
 
+const FORBIDDEN =
+	"Forbidden: this address accepts only deliveries from this workflow's Trio VMS webhook registrations";
+
+/**
+ * Step 1 on its own, for the receiver to run before it reads the body: an unauthenticated
+ * request must not make n8n read up to 16 MiB. Undefined when the token is accepted.
+ */
+export function judgeToken(
+	acceptedHashes: string | readonly string[] | undefined,
+	query: unknown,
+): { kind: 'refuse'; status: 403; message: string } | undefined {
+	if (tokenMatches(acceptedHashes, singleQueryValue(query, 'token'))) return undefined;
+	return { kind: 'refuse', status: 403, message: FORBIDDEN };
+}
+
 /** Steps 1-4 above: who may deliver, which event, whether the body is JSON, whether it is wanted. */
 export function judgeDelivery(input: {
-	/** SHA-256 (hex) of the token this node's registrations carry. */
-	expectedTokenHash: string | undefined;
+	/** SHA-256 (hex) of the token this node's registrations carry, or of each token accepted. */
+	expectedTokenHash: string | readonly string[] | undefined;
 	query: unknown;
 	contentType?: string;
 	parsedBody: unknown;
 	rawBody?: Buffer | string;
 	selectedEvents: readonly string[];
 }): DeliveryVerdict {
-	if (!tokenMatches(input.expectedTokenHash, singleQueryValue(input.query, 'token'))) {
-		return {
-			kind: 'refuse',
-			status: 403,
-			message:
-				"Forbidden: this address accepts only deliveries from this workflow's Trio VMS webhook registrations",
-		};
-	}
+	const refusal = judgeToken(input.expectedTokenHash, input.query);
+	if (refusal) return refusal;
 	const event = singleQueryValue(input.query, 'event');
 	if (!isTrioEventName(event)) {
 		return { kind: 'refuse', status: 400, message: `Unknown event "${event ?? ''}"` };
