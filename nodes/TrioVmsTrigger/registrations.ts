@@ -14,8 +14,10 @@ import {
 	type Logger,
 } from 'n8n-workflow';
 
+import { TRIO_CREDENTIAL_TYPE, type TrioCredentialData } from '../shared/credentials';
 import { hintForStatus } from '../shared/errors';
 import type { TrioEventName } from '../shared/events';
+import { unreachableAddressReason } from '../shared/publicAddress';
 import { createTrioClient, INTERACTIVE_CLIENT, type TrioClient } from '../shared/transport';
 import {
 	asRequest,
@@ -59,6 +61,9 @@ import {
 
 const ADMIN_STATUSES = new Set(['401', '403']);
 
+const SYNC_TRIGGER_HINT =
+	'Without such a key, use the Trio VMS Sync Trigger: it works with any API key and needs no administrator permission.';
+
 /**
  * Names the step in the error n8n shows when activation fails. For 401/403 the agency-admin
  * hint goes into the message itself: n8n's activation error shows only the message.
@@ -71,6 +76,7 @@ export function explainFailure(node: INode, step: string, error: unknown): Error
 		if (ADMIN_STATUSES.has(status) && !/administrator/i.test(message)) {
 			message += ` ${hintForStatus(Number(status), { webhookManagement: true })}`;
 		}
+		if (status === '403') message += ` ${SYNC_TRIGGER_HINT}`;
 		error.message = message;
 		return error;
 	}
@@ -225,6 +231,29 @@ export async function registrationsInPlace(context: IHookFunctions): Promise<boo
 	return check.inPlace;
 }
 
+/**
+ * The real service (Production or UAT) delivers from the internet: an address it cannot reach
+ * would be registered and never receive anything, so activation stops and says what to set. A
+ * Custom URL (the sandbox, a test fake) may deliver anywhere.
+ */
+async function refuseUnreachableAddress(
+	context: IHookFunctions,
+	webhookUrl: string,
+): Promise<void> {
+	const credentials = await context.getCredentials<TrioCredentialData>(TRIO_CREDENTIAL_TYPE);
+	if ((credentials.environment ?? 'production') === 'custom') return;
+	const reason = unreachableAddressReason(webhookUrl);
+	if (!reason) return;
+	throw new NodeOperationError(
+		context.getNode(),
+		`Trio VMS cannot send events to this workflow's address ${webhookUrl}: ${reason}`,
+		{
+			description:
+				"Set n8n's WEBHOOK_URL environment variable to n8n's public https:// address (for example https://n8n.your-agency.com/) and restart n8n. No public address? Use the Trio VMS Sync Trigger instead: it checks Trio for changes on a schedule and needs no public address.",
+		},
+	);
+}
+
 /** create: registers, re-activates or repoints one registration per selected event. */
 export async function activateRegistrations(context: IHookFunctions): Promise<void> {
 	const node = context.getNode();
@@ -233,6 +262,7 @@ export async function activateRegistrations(context: IHookFunctions): Promise<vo
 	if (events.length === 0) {
 		throw new NodeOperationError(node, 'Select at least one event in the Trio VMS Trigger');
 	}
+	await refuseUnreachableAddress(context, webhookUrl);
 	const scope = scopeForMode(context.getMode());
 	const staticData = context.getWorkflowStaticData('node');
 	migratePlainTokens(staticData);

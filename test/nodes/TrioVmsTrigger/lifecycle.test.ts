@@ -276,9 +276,45 @@ describe('activation lifecycle', () => {
 		expect(hooks.staticData('test')).not.toHaveProperty('test');
 	});
 
+	it('refuses, before any request, an address the real service cannot reach, saying what to set', async () => {
+		for (const environment of ['production', 'uat']) {
+			for (const instanceUrl of [
+				'http://localhost:5678',
+				'https://192.168.1.20',
+				'https://n8n.local',
+			]) {
+				const hooks = triggerHooks({
+					parameters: { events: ['Job Update'] },
+					credentials: { environment, tenant: 'ahsa', apiKey: 'any-key' },
+					workflowName: 'Shifts to Slack',
+					instanceUrl,
+				});
+				const failure = await hooks.activate().then(
+					() => undefined,
+					(error: Error & { description?: string }) => error,
+				);
+				expect(failure?.message).toMatch(/Trio VMS cannot send events to this workflow's address/);
+				expect(failure?.description).toMatch(/WEBHOOK_URL/);
+				expect(failure?.description).toMatch(/Sync Trigger .*needs no public address/);
+				expect(hooks.staticData()).toEqual({});
+			}
+		}
+		// A Custom URL credential (the sandbox here) accepts any address, plain http included.
+		const custom = triggerHooks({
+			parameters: { events: ['Job Update'] },
+			credentials: trioCredentials(sandbox.url, sandbox.adminKey),
+			instanceUrl: 'http://localhost:5678',
+		});
+		await custom.activate();
+		expect(await active()).toHaveLength(1);
+		expect(requestLog().every((line) => line.endsWith('admin'))).toBe(true);
+	});
+
 	it('fails with the agency-admin message for a key without permission', async () => {
 		const hooks = hooksFor(['Job Update'], {}, sandbox.key);
-		await expect(hooks.activate()).rejects.toThrow(/agency administrator permission/);
+		await expect(hooks.activate()).rejects.toThrow(
+			/agency administrator permission.*Trio VMS Sync Trigger: it works with any API key/,
+		);
 		// Stopped at the two reads (sent together): nothing was sent to be created.
 		expect(requestLog().sort()).toEqual([
 			'GET /api/v3/Webhooks 403 agency',
