@@ -7,7 +7,13 @@ import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-w
 
 import { DEFAULT_WINDOW, deliveryFingerprint, deliveryMemory } from './dedup';
 import { apiKeyOf, selectedEvents, tokenOwner, triggerKey } from './nodeContext';
-import { buildItems, judgeDelivery, judgeToken, singleQueryValue, tokenMatches } from './receive';
+import {
+	deliveryItems,
+	judgeDelivery,
+	judgeToken,
+	singleQueryValue,
+	tokenMatches,
+} from './receive';
 import { PROBE_PARAMETER, probeReply } from './registrationUrls';
 import { hashToken, isFreshToken, triggerIdentity } from './deliveryToken';
 import {
@@ -17,9 +23,6 @@ import {
 	type RegistrationScope,
 	type ScopeState,
 } from './state';
-
-/** 16 hex characters (64 bits): unique enough for any delivery window, short enough to read. */
-const DELIVERY_KEY_LENGTH = 16;
 
 export async function receiveDelivery(context: IWebhookFunctions): Promise<IWebhookResponseData> {
 	const scope = scopeForMode(context.getMode());
@@ -72,7 +75,7 @@ export async function receiveDelivery(context: IWebhookFunctions): Promise<IWebh
 
 	const fingerprint = deliveryFingerprint(verdict.event, verdict.payload);
 	if (context.getNodeParameter('ignoreDuplicates', true) as boolean) {
-		const window = context.getNodeParameter('duplicateWindow', DEFAULT_WINDOW) as number;
+		const window = duplicateWindowOf(context);
 		if (deliveryMemory.seen(triggerKey(context, scope), fingerprint, window)) {
 			context.logger.info(`Trio VMS Trigger dropped a duplicate "${verdict.event}" delivery`);
 			return respond(200, { received: true, duplicate: true });
@@ -81,17 +84,13 @@ export async function receiveDelivery(context: IWebhookFunctions): Promise<IWebh
 
 	warnIfAddressMoved(context, stored?.webhookUrl);
 
-	const items = buildItems({
+	const items = deliveryItems({
 		event: verdict.event,
 		payload: verdict.payload,
 		receivedAt: new Date().toISOString(),
 		split: context.getNodeParameter('splitShifts', true) as boolean,
+		simplify: simplifyOn(context),
 	});
-	// The same delivery always gets the same key, in every process: n8n's Remove Duplicates, whose
-	// memory n8n keeps in its database, can key on it across processes and restarts.
-	const deliveryKey = fingerprint.slice(0, DELIVERY_KEY_LENGTH);
-	if (items.length === 1) items[0].deliveryKey = deliveryKey;
-	else items.forEach((item, index) => (item.deliveryKey = `${deliveryKey}:${index}`));
 	return { workflowData: [context.helpers.returnJsonArray(items)] };
 }
 
@@ -125,6 +124,18 @@ async function acceptedTokenHashes(
 		notBefore,
 	);
 	return fresh ? [...accepted, hashToken(token)] : accepted;
+}
+
+/** From version 1.2 on; versions 1 and 1.1 output every field as received. */
+function simplifyOn(context: IWebhookFunctions): boolean {
+	if (context.getNode().typeVersion < 1.2) return false;
+	return context.getNodeParameter('simplify', true) as boolean;
+}
+
+/** Under Options from version 1.2 on; a top-level parameter in workflows saved with 1 or 1.1. */
+function duplicateWindowOf(context: IWebhookFunctions): number {
+	const name = context.getNode().typeVersion < 1.2 ? 'duplicateWindow' : 'options.duplicateWindow';
+	return context.getNodeParameter(name, DEFAULT_WINDOW) as number;
 }
 
 /** n8n's own default limit for a request body (N8N_PAYLOAD_SIZE_MAX, 16 MiB). */

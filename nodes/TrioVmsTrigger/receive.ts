@@ -14,7 +14,9 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IDataObject } from 'n8n-workflow';
 
 import { isTrioEventName, TRIO_EVENTS, type TrioEventName } from '../shared/events';
+import { simplifyJob } from '../shared/jobOutput';
 import { describeIssues } from '../shared/schemas';
+import { deliveryFingerprint } from './dedup';
 
 // ------------------------------------------------------------------ verification
 
@@ -161,9 +163,14 @@ export function buildItems(input: {
 	payload: unknown;
 	receivedAt: string;
 	split: boolean;
+	/** Job Update only: the simplified job (nodes/shared/jobOutput.ts) instead of every field. */
+	simplify?: boolean;
 }): IDataObject[] {
 	const { event, payload, receivedAt, split } = input;
 	const issues = validatePayload(event, payload);
+	if (input.simplify && event === 'Job Update' && isRecord(payload)) {
+		return [item(event, receivedAt, simplifyJob(payload), issues)];
+	}
 	if (!isRecord(payload)) {
 		// Not an object: emit it under `body` so nothing is lost.
 		const reason = Array.isArray(payload)
@@ -195,6 +202,23 @@ export function buildItems(input: {
 			: copyFields(copyFields({}, rest), { item: element as IDataObject['item'] });
 		return item(event, receivedAt, fields, [...shared, ...own]);
 	});
+}
+
+/** 16 hex characters (64 bits): unique enough for any delivery window, short enough to read. */
+const DELIVERY_KEY_LENGTH = 16;
+
+/**
+ * What the trigger outputs for one accepted delivery: buildItems, each item with its
+ * `deliveryKey` last. The same delivery always gets the same key, in every process, so n8n's
+ * Remove Duplicates (whose memory n8n keeps in its database) can key on it across processes and
+ * restarts; a split delivery's items get `<key>:<index>`.
+ */
+export function deliveryItems(input: Parameters<typeof buildItems>[0]): IDataObject[] {
+	const items = buildItems(input);
+	const deliveryKey = deliveryFingerprint(input.event, input.payload).slice(0, DELIVERY_KEY_LENGTH);
+	if (items.length === 1) items[0].deliveryKey = deliveryKey;
+	else items.forEach((entry, index) => (entry.deliveryKey = `${deliveryKey}:${index}`));
+	return items;
 }
 
 // ------------------------------------------------------------------ the whole check

@@ -76,7 +76,7 @@ export function explainFailure(node: INode, step: string, error: unknown): Error
 		if (ADMIN_STATUSES.has(status) && !/administrator/i.test(message)) {
 			message += ` ${hintForStatus(Number(status), { webhookManagement: true })}`;
 		}
-		if (status === '403') message += ` ${SYNC_TRIGGER_HINT}`;
+		if (status === '403') message += `${/[.!?]$/.test(message) ? '' : '.'} ${SYNC_TRIGGER_HINT}`;
 		error.message = message;
 		return error;
 	}

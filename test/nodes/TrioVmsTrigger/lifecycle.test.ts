@@ -899,6 +899,83 @@ describe('receiving deliveries', () => {
 		expect(test.status).toBeUndefined();
 	});
 
+	describe('node versions', () => {
+		async function versionHooks(
+			typeVersion: number,
+			extra: INodeParameters = {},
+			events = ['Job Update'],
+		): Promise<TriggerHooks> {
+			const hooks = triggerHooks({
+				parameters: { events, ...extra },
+				credentials: trioCredentials(sandbox.url, sandbox.adminKey),
+				workflowName: 'Shifts to Slack',
+				instanceUrl: INSTANCE,
+				typeVersion,
+			});
+			await hooks.activate();
+			return hooks;
+		}
+
+		async function jobItem(hooks: TriggerHooks, number: number): Promise<IDataObject> {
+			const delivery = await hooks.deliver({
+				query: { event: 'Job Update', token: await tokenOf(hooks) },
+				body: { ...PAYLOADS['Job Update'], Number: number },
+			});
+			expect(delivery.workflowData?.[0]).toHaveLength(1);
+			return delivery.workflowData?.[0][0].json as IDataObject;
+		}
+
+		it('gives new workflows (1.2) the simplified job, metadata first and deliveryKey kept', async () => {
+			const json = await jobItem(await versionHooks(1.2), 7001);
+			expect(Object.keys(json).slice(0, 2)).toEqual(['event', 'receivedAt']);
+			expect(json).toMatchObject({
+				event: 'Job Update',
+				Number: 7001,
+				Specialties: 'ICU',
+				ShiftDescription: 'Nights',
+			});
+			expect(json).not.toHaveProperty('Shift');
+			expect(json).not.toHaveProperty('ModifiedDateUtc');
+			expect(json.deliveryKey).toMatch(/^[0-9a-f]{16}$/);
+			const raw = await jobItem(await versionHooks(1.2, { simplify: false }), 7002);
+			expect(raw).toHaveProperty('Shift');
+		});
+
+		it('keeps saved workflows (1 and 1.1) on the raw job, whatever Simplify says', async () => {
+			for (const [index, version] of [1, 1.1].entries()) {
+				const json = await jobItem(await versionHooks(version, { simplify: true }), 7100 + index);
+				expect(json).toHaveProperty('Shift');
+				expect(json).toHaveProperty('ModifiedDateUtc');
+				expect(Object.keys(json).slice(0, 2)).toEqual(['event', 'receivedAt']);
+			}
+		});
+
+		it('reads Deliveries to Remember at the top for 1 and 1.1, and under Options from 1.2', async () => {
+			for (const [index, { version, parameters, remembers }] of [
+				{ version: 1.1, parameters: { duplicateWindow: 1 }, remembers: 1 },
+				{ version: 1.2, parameters: { options: { duplicateWindow: 1 } }, remembers: 1 },
+				// A top-level value left in a 1.2 node is not read: the default (100) holds.
+				{ version: 1.2, parameters: { duplicateWindow: 1 }, remembers: 100 },
+			].entries()) {
+				const hooks = await versionHooks(version, parameters, ['Per Diem Shift Removed']);
+				const token = await tokenOf(hooks);
+				const run = `${index}-${Date.now()}`;
+				const send = (id: string) =>
+					hooks.deliver({
+						query: { event: 'Per Diem Shift Removed', token },
+						body: { ...PAYLOADS['Per Diem Shift Removed'], Id: `${id}-${run}` },
+					});
+				const first = 'first';
+				expect((await send(first)).workflowData).toHaveLength(1);
+				expect((await send('second')).workflowData).toHaveLength(1);
+				const again = await send(first);
+				// A window of 1: the second delivery pushed the first out of the memory.
+				if (remembers === 1) expect(again.workflowData).toHaveLength(1);
+				else expect(again.body).toEqual({ received: true, duplicate: true });
+			}
+		});
+	});
+
 	it('drops duplicates (200, no workflow) when asked to, and only then', async () => {
 		const hooks = await activeHooks(['Per Diem Shift Removed']);
 		const payload = { ...PAYLOADS['Per Diem Shift Removed'], Id: `dup-${Date.now()}` };

@@ -472,8 +472,9 @@ describe('explainFailure', () => {
 				httpCode: '403',
 			},
 		);
+		// The Sync Trigger is named after it (issue 19): it works with any key.
 		expect(explainFailure(node, 'Step', error).message).toBe(
-			'Step failed. Trio VMS answered 403 Forbidden: needs the agency administrator permission',
+			'Step failed. Trio VMS answered 403 Forbidden: needs the agency administrator permission. Without such a key, use the Trio VMS Sync Trigger: it works with any API key and needs no administrator permission.',
 		);
 	});
 

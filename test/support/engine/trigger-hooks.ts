@@ -61,6 +61,8 @@ export interface TriggerHooksOptions {
 	nodeName?: string;
 	/** The saved node's webhookId (default a new one): the same workflow as another TriggerHooks. */
 	webhookId?: string;
+	/** The saved node's version; default the node's defaultVersion, as for a new workflow. */
+	typeVersion?: number;
 	/** The workflow's id (default a new one): a copy of another n8n's database keeps it. */
 	workflowId?: string;
 	/** The saved node's id (default a new one): a copy of another n8n's database keeps it. */
@@ -261,6 +263,7 @@ export function triggerHooks(options: TriggerHooksOptions): TriggerHooks {
 		...completeNode(
 			{
 				...(options.nodeId ? { id: options.nodeId } : {}),
+				...(options.typeVersion !== undefined ? { typeVersion: options.typeVersion } : {}),
 				name: options.nodeName ?? 'Trio VMS Trigger',
 				type: typeName,
 				parameters: structuredClone(options.parameters),
