@@ -75,7 +75,7 @@ export function readScope(
 }
 
 /** Whether the scope was written by an earlier version, with the token itself. */
-export function holdsPlainToken(staticData: IDataObject, scope: RegistrationScope): boolean {
+function holdsPlainToken(staticData: IDataObject, scope: RegistrationScope): boolean {
 	const raw = staticData[scope];
 	return !!raw && typeof raw === 'object' && 'token' in raw;
 }
