@@ -150,6 +150,8 @@ for (const line of LINES) {
 		let adminCredential: { id: string; name: string };
 		let plainCredential: { id: string; name: string };
 		const workflows: TriggerWorkflow[] = [];
+		/** n8n's address before the restart in the address-change test, where nothing answers after it. */
+		let goneOrigin: string | undefined;
 
 		beforeAll(async () => {
 			sandbox = await loadStartSandbox()({ port: 0, quiet: true });
@@ -745,6 +747,7 @@ for (const line of LINES) {
 			// cases where the old address proves them its own).
 			await n8n.stop();
 			n8n = await startN8n({ line, tarball, userFolder });
+			goneOrigin = new URL(oldUrl).origin;
 			const newUrl = n8n.productionWebhookUrl(moving.webhookId, 'webhook');
 			expect(newUrl).not.toBe(oldUrl);
 			moving.url = newUrl;
@@ -795,12 +798,18 @@ for (const line of LINES) {
 			}
 		});
 
-		test('deactivating every workflow leaves no active registration behind', async () => {
+		test('deactivating every workflow leaves no active registration behind, except at the address nothing answers any more', async () => {
 			for (const workflow of workflows) {
 				await deactivate(workflow.id).catch(() => undefined);
 			}
+			const active = (await registrations(sandbox)).filter((registration) => registration.IsActive);
+			// Workflows active before the restart registered at the old address; with nothing there
+			// to prove them this n8n's, the trigger acts as a copy and leaves them for the user.
 			expect(
-				(await registrations(sandbox)).filter((registration) => registration.IsActive),
+				active.filter(
+					(registration) =>
+						goneOrigin === undefined || !registration.Url.startsWith(`${goneOrigin}/`),
+				),
 			).toEqual([]);
 		});
 	});
