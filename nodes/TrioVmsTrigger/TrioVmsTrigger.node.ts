@@ -1,6 +1,7 @@
 import {
 	NodeConnectionTypes,
 	type IHookFunctions,
+	type INodeProperties,
 	type INodeType,
 	type INodeTypeDescription,
 	type IWebhookFunctions,
@@ -15,6 +16,20 @@ import { activateRegistrations, registrationsInPlace, removeRegistrations } from
 
 const BATCHED_EVENTS = TRIO_EVENT_NAMES.filter((event) => TRIO_EVENTS[event].batched);
 
+const SAMPLES_LINK =
+	'<a href="https://github.com/n8n-nodes-trio-vms/n8n-nodes-trio-vms/tree/main/examples/sample-payloads" target="_blank">examples/sample-payloads</a>';
+
+/** A top-level parameter in versions 1 and 1.1, under Options from 1.2 on. */
+const DELIVERIES_TO_REMEMBER = {
+	displayName: 'Deliveries to Remember',
+	name: 'duplicateWindow',
+	type: 'number',
+	default: DEFAULT_WINDOW,
+	typeOptions: { minValue: 1, maxValue: MAX_WINDOW },
+	description:
+		'How many recent deliveries this n8n process remembers to recognise duplicates. Each item carries a deliveryKey, the same for the same delivery everywhere: key a Remove Duplicates node on it to drop copies across n8n processes (queue mode) and restarts.',
+} satisfies INodeProperties;
+
 export class TrioVmsTrigger implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Trio VMS Trigger',
@@ -23,8 +38,10 @@ export class TrioVmsTrigger implements INodeType {
 		group: ['trigger'],
 		// 1.1 behaves as 1. n8n treats a start node at version 1 as its own old Webhook node and
 		// evaluates an expression for every delivery before the node runs; from 1.1 on it does not.
-		version: [1, 1.1],
-		defaultVersion: 1.1,
+		// 1.2 adds Simplify (on by default) and moves Deliveries to Remember under Options; saved
+		// workflows at 1 and 1.1 keep their raw items and their top-level parameter.
+		version: [1, 1.1, 1.2],
+		defaultVersion: 1.2,
 		subtitle:
 			'={{ ($parameter["events"] || []).length === 1 ? $parameter["events"][0] : ($parameter["events"] || []).length + " events" }}',
 		description:
@@ -52,10 +69,19 @@ export class TrioVmsTrigger implements INodeType {
 		],
 		activationMessage: 'Trio VMS will now send the selected events to this workflow.',
 		eventTriggerDescription: 'Waiting for Trio VMS to send one of the selected events',
+		triggerPanel: {
+			header: 'Trio VMS sends an event only when something changes in Trio',
+			executionsHelp: {
+				inactive: `<b>While building your workflow</b>, click 'Listen for test event': n8n registers a test webhook with Trio VMS and waits for the next selected event. Trio sends one only when something changes there (a facility opens or updates a job, a submission changes status, a shift is posted...), so the wait can be long. To try the workflow now, pin a sample: there is one for every event in the package's ${SAMPLES_LINK} folder, ready to paste as this node's output (Edit Output, then Pin).<br /><br /><b>Once you have finished building your workflow</b>, publish it: every selected event then starts an execution, listed under Executions.`,
+				active: `<b>Your workflow is published</b>: every selected event Trio VMS sends starts an execution, listed under Executions. Trio sends an event only when something changes there, so a quiet day has none. To test changes, pin a sample from ${SAMPLES_LINK} as this node's output.`,
+			},
+			activationHint:
+				"Once you've finished building your workflow, publish it so Trio VMS sends it events as they happen. n8n must be reachable at a public https:// address.",
+		},
 		properties: [
 			{
 				displayName:
-					"Trio VMS sends events to this workflow's Production URL, so that URL must be reachable from the internet over HTTPS. Registering webhooks needs an API key of a user with the agency administrator permission.",
+					'Trio VMS must reach n8n at a public https:// address, and registering needs an API key with agency administrator permission. Without either, use the Trio VMS Sync Trigger.',
 				name: 'notice',
 				type: 'notice',
 				default: '',
@@ -66,8 +92,7 @@ export class TrioVmsTrigger implements INodeType {
 				type: 'multiOptions',
 				required: true,
 				default: [],
-				description:
-					'The changes that start this workflow. Each event gets its own webhook registration in Trio VMS.',
+				description: 'The changes in Trio VMS that start this workflow',
 				options: [...TRIO_EVENT_NAMES]
 					.sort((a, b) => a.localeCompare(b))
 					.map((event) => ({
@@ -77,12 +102,26 @@ export class TrioVmsTrigger implements INodeType {
 					})),
 			},
 			{
+				displayName: 'Simplify',
+				name: 'simplify',
+				type: 'boolean',
+				default: true,
+				description:
+					'Whether to return a simplified job (about a dozen fields) instead of every field Trio VMS sends',
+				displayOptions: {
+					show: {
+						'@version': [{ _cnd: { gte: 1.2 } }],
+						events: ['Job Update'],
+					},
+				},
+			},
+			{
 				displayName: 'Split Shifts Into Items',
 				name: 'splitShifts',
 				type: 'boolean',
 				default: true,
 				description:
-					'Whether a delivery of several opened or cancelled per diem shifts gives one item per shift (keeping Action, event and receivedAt) instead of one item with all shifts in Items',
+					'Whether a delivery of several opened or cancelled per diem shifts gives one item per shift instead of one item listing them all',
 				displayOptions: {
 					show: {
 						events: BATCHED_EVENTS,
@@ -98,18 +137,31 @@ export class TrioVmsTrigger implements INodeType {
 					'Whether to drop a delivery identical to one received recently. Trio VMS may send the same delivery more than once.',
 			},
 			{
-				displayName: 'Deliveries to Remember',
-				name: 'duplicateWindow',
-				type: 'number',
-				default: DEFAULT_WINDOW,
-				typeOptions: { minValue: 1, maxValue: MAX_WINDOW },
-				description:
-					'How many recent deliveries this n8n process remembers to recognise duplicates. Each item carries a deliveryKey, the same for the same delivery everywhere: key a Remove Duplicates node on it to drop copies across n8n processes (queue mode) and restarts.',
+				...DELIVERIES_TO_REMEMBER,
 				displayOptions: {
 					show: {
+						'@version': [{ _cnd: { lt: 1.2 } }],
 						ignoreDuplicates: [true],
 					},
 				},
+			},
+			{
+				displayName: 'Options',
+				name: 'options',
+				type: 'collection',
+				placeholder: 'Add Option',
+				default: {},
+				displayOptions: {
+					show: {
+						'@version': [{ _cnd: { gte: 1.2 } }],
+					},
+				},
+				options: [
+					{
+						...DELIVERIES_TO_REMEMBER,
+						description: `${DELIVERIES_TO_REMEMBER.description} Used while Ignore Duplicate Deliveries is on.`,
+					},
+				],
 			},
 		],
 	};

@@ -7,13 +7,22 @@ import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-w
 
 import { DEFAULT_WINDOW, deliveryFingerprint, deliveryMemory } from './dedup';
 import { apiKeyOf, selectedEvents, tokenOwner, triggerKey } from './nodeContext';
-import { buildItems, judgeDelivery, singleQueryValue } from './receive';
-import { PROBE_PARAMETER, probeAnswer } from './registrationUrls';
-import { hashToken, isFreshToken } from './deliveryToken';
-import { lastDeactivation, readScope, scopeForMode, type RegistrationScope } from './state';
-
-/** 16 hex characters (64 bits): unique enough for any delivery window, short enough to read. */
-const DELIVERY_KEY_LENGTH = 16;
+import {
+	deliveryItems,
+	judgeDelivery,
+	judgeToken,
+	singleQueryValue,
+	tokenMatches,
+} from './receive';
+import { PROBE_PARAMETER, probeReply } from './registrationUrls';
+import { hashToken, isFreshToken, triggerIdentity } from './deliveryToken';
+import {
+	lastDeactivation,
+	readScope,
+	scopeForMode,
+	type RegistrationScope,
+	type ScopeState,
+} from './state';
 
 export async function receiveDelivery(context: IWebhookFunctions): Promise<IWebhookResponseData> {
 	const scope = scopeForMode(context.getMode());
@@ -24,14 +33,28 @@ export async function receiveDelivery(context: IWebhookFunctions): Promise<IWebh
 		return { noWebhookResponse: true };
 	};
 
-	// Another n8n with a copy of this workflow's data asks whether this address is still alive.
+	// An n8n with this workflow's data (a copy, or this same n8n at a new address) asks whether
+	// this address is alive. The answer does not depend on the stored state or the token.
 	const nonce = singleQueryValue(context.getQueryData(), PROBE_PARAMETER);
-	if (nonce !== undefined && stored) {
-		return respond(200, { probe: probeAnswer(stored.tokenHash, nonce) });
+	if (nonce !== undefined) {
+		const identity = triggerIdentity(await apiKeyOf(context), tokenOwner(context, scope));
+		return respond(200, {
+			...probeReply(identity, nonce, context.getNodeWebhookUrl('default') ?? ''),
+		});
+	}
+
+	// The token first: a request without a valid one is refused before its body is read.
+	const accepted = await acceptedTokenHashes(context, scope, stored);
+	const refusal = judgeToken(accepted, context.getQueryData());
+	if (refusal) {
+		context.logger.warn(
+			`Trio VMS Trigger refused a delivery (${refusal.status}): ${refusal.message}`,
+		);
+		return respond(refusal.status, { message: refusal.message });
 	}
 
 	const verdict = judgeDelivery({
-		expectedTokenHash: stored?.tokenHash ?? (await freshTokenHash(context, scope)),
+		expectedTokenHash: accepted,
 		query: context.getQueryData(),
 		contentType: request.headers['content-type'],
 		parsedBody: context.getBodyData(),
@@ -52,7 +75,7 @@ export async function receiveDelivery(context: IWebhookFunctions): Promise<IWebh
 
 	const fingerprint = deliveryFingerprint(verdict.event, verdict.payload);
 	if (context.getNodeParameter('ignoreDuplicates', true) as boolean) {
-		const window = context.getNodeParameter('duplicateWindow', DEFAULT_WINDOW) as number;
+		const window = duplicateWindowOf(context);
 		if (deliveryMemory.seen(triggerKey(context, scope), fingerprint, window)) {
 			context.logger.info(`Trio VMS Trigger dropped a duplicate "${verdict.event}" delivery`);
 			return respond(200, { received: true, duplicate: true });
@@ -61,39 +84,58 @@ export async function receiveDelivery(context: IWebhookFunctions): Promise<IWebh
 
 	warnIfAddressMoved(context, stored?.webhookUrl);
 
-	const items = buildItems({
+	const items = deliveryItems({
 		event: verdict.event,
 		payload: verdict.payload,
 		receivedAt: new Date().toISOString(),
 		split: context.getNodeParameter('splitShifts', true) as boolean,
+		simplify: simplifyOn(context),
 	});
-	// The same delivery always gets the same key, in every process: n8n's Remove Duplicates, whose
-	// memory n8n keeps in its database, can key on it across processes and restarts.
-	const deliveryKey = fingerprint.slice(0, DELIVERY_KEY_LENGTH);
-	if (items.length === 1) items[0].deliveryKey = deliveryKey;
-	else items.forEach((item, index) => (item.deliveryKey = `${deliveryKey}:${index}`));
 	return { workflowData: [context.helpers.returnJsonArray(items)] };
 }
 
 /**
- * Before n8n has saved the hash of a new token (or in a queue-mode process that reads static
- * data the activating process has not saved yet), the token is checked on its own: signed with
- * the credential's key, fresh, and issued after this process last deactivated the trigger.
+ * The hashes a delivery's token may match: the stored one (an earlier version's plain token is
+ * read as its hash, see state.ts), and the received token's own when it is fresh. Both, because
+ * n8n adds the webhook route and the trigger registers at Trio before n8n saves the static data
+ * that holds the new hash (and in queue mode the receiving process may read static data the
+ * activating one has not saved yet): until then the stored hash is missing, or is the one the
+ * rotation replaced. A fresh token is signed with the credential's key, was issued within the
+ * last minutes and after this process last deactivated the trigger (deliveryToken.ts).
  */
-async function freshTokenHash(
+async function acceptedTokenHashes(
 	context: IWebhookFunctions,
 	scope: RegistrationScope,
-): Promise<string | undefined> {
+	stored: ScopeState | undefined,
+): Promise<string[]> {
+	const accepted = stored ? [stored.tokenHash] : [];
 	const token = singleQueryValue(context.getQueryData(), 'token');
-	if (token === undefined) return undefined;
+	if (token === undefined || tokenMatches(stored?.tokenHash, token)) return accepted;
+	// A token the stored one replaced (issued before or with it) stays refused.
+	const notBefore = Math.max(
+		lastDeactivation(triggerKey(context, scope)) ?? 0,
+		stored?.tokenIssuedAt !== undefined ? stored.tokenIssuedAt + 1 : 0,
+	);
 	const fresh = isFreshToken(
 		await apiKeyOf(context),
 		tokenOwner(context, scope),
 		token,
 		Date.now(),
-		lastDeactivation(triggerKey(context, scope)),
+		notBefore,
 	);
-	return fresh ? hashToken(token) : undefined;
+	return fresh ? [...accepted, hashToken(token)] : accepted;
+}
+
+/** From version 1.2 on; versions 1 and 1.1 output every field as received. */
+function simplifyOn(context: IWebhookFunctions): boolean {
+	if (context.getNode().typeVersion < 1.2) return false;
+	return context.getNodeParameter('simplify', true) as boolean;
+}
+
+/** Under Options from version 1.2 on; a top-level parameter in workflows saved with 1 or 1.1. */
+function duplicateWindowOf(context: IWebhookFunctions): number {
+	const name = context.getNode().typeVersion < 1.2 ? 'duplicateWindow' : 'options.duplicateWindow';
+	return context.getNodeParameter(name, DEFAULT_WINDOW) as number;
 }
 
 /** n8n's own default limit for a request body (N8N_PAYLOAD_SIZE_MAX, 16 MiB). */

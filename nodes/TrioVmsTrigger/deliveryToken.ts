@@ -5,8 +5,9 @@
  * n8n keeps only its hash (state.ts). But n8n adds the webhook route, and the trigger registers
  * at Trio, before n8n saves the static data that holds the hash; in queue mode the process that
  * receives a delivery is not even the one that registered. So a token can also be checked
- * without any stored state: it is 64 hex characters made of when it was issued (8), a random
- * part (8) and an HMAC (48) of both, the workflow, the node and the scope, keyed with the
+ * without any stored state: it is 64 hex characters made of when it was issued (11, in
+ * milliseconds, so two rotations in one second are told apart), a random part (5) and an HMAC
+ * (48) of both, the workflow, the node and the scope, keyed with the
  * credential's API key. While no hash is stored, a delivery is accepted if its token is such an
  * HMAC and was issued within the last FRESH_SECONDS: long enough for n8n to save the hash, short
  * enough that an old token (rotated away, or from before a deactivation) is refused.
@@ -24,6 +25,8 @@ export interface TokenOwner {
 }
 
 const TOKEN = /^[0-9a-f]{64}$/;
+/** Hex digits of the issue time in milliseconds: enough until the year 2527. */
+const ISSUED_DIGITS = 11;
 
 function signature(apiKey: string, owner: TokenOwner, prefix: string): string {
 	return createHmac('sha256', apiKey)
@@ -38,12 +41,17 @@ export function hashToken(token: string): string {
 }
 
 export function issueToken(apiKey: string, owner: TokenOwner, nowMs: number): string {
-	const issued = Math.floor(nowMs / 1000)
-		.toString(16)
-		.padStart(8, '0')
-		.slice(-8);
-	const prefix = `${issued}${randomBytes(4).toString('hex')}`;
+	const issued = Math.floor(nowMs).toString(16).padStart(ISSUED_DIGITS, '0').slice(-ISSUED_DIGITS);
+	const prefix = `${issued}${randomBytes(3)
+		.toString('hex')
+		.slice(0, 16 - ISSUED_DIGITS)}`;
 	return `${prefix}${signature(apiKey, owner, prefix)}`;
+}
+
+/** When a token says it was issued (ms), or undefined for anything else. */
+export function tokenIssuedAt(token: unknown): number | undefined {
+	if (typeof token !== 'string' || !TOKEN.test(token)) return undefined;
+	return Number.parseInt(token.slice(0, ISSUED_DIGITS), 16);
 }
 
 /**
@@ -61,8 +69,20 @@ export function isFreshToken(
 	const prefix = token.slice(0, 16);
 	const expected = Buffer.from(signature(apiKey, owner, prefix), 'hex');
 	if (!timingSafeEqual(expected, Buffer.from(token.slice(16), 'hex'))) return false;
-	const issuedMs = Number.parseInt(token.slice(0, 8), 16) * 1000;
+	const issuedMs = Number.parseInt(token.slice(0, ISSUED_DIGITS), 16);
 	return (
 		issuedMs <= nowMs + 5_000 && nowMs - issuedMs <= FRESH_SECONDS * 1000 && issuedMs >= notBeforeMs
 	);
+}
+
+/**
+ * Who this trigger is, independent of its token: the workflow, the node and the scope, keyed
+ * with the credential's API key. The token rotates whenever the registrations are rewritten;
+ * this does not, so a copy of the database taken before a rotation still recognises the
+ * original's answer to a probe (registrations.ts).
+ */
+export function triggerIdentity(apiKey: string, owner: TokenOwner): string {
+	return createHmac('sha256', apiKey)
+		.update(`trio-vms-trigger-identity|${owner.workflowId ?? ''}|${owner.nodeId}|${owner.scope}`)
+		.digest('hex');
 }

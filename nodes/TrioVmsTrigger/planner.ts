@@ -14,7 +14,7 @@ import {
 	type WebhookRegistration,
 } from '../shared/webhookRegistrations';
 import { buildRegistrationUrl, readRegistrationUrl, urlBase } from './registrationUrls';
-import { hashToken } from './deliveryToken';
+import { hashToken, tokenIssuedAt } from './deliveryToken';
 import type { ScopeState } from './state';
 
 /** Compares event names the way a person would: case, spaces and punctuation ignored. */
@@ -142,6 +142,8 @@ export interface SyncPlan {
 	deactivate: RegistrationRequest[];
 	/** Hash of the token the registrations carry once the plan is carried out. */
 	tokenHash: string;
+	/** When that token was issued, where known. */
+	tokenIssuedAt?: number;
 }
 
 /** Whether a URL is exactly this node's registration URL for the event, with the token in force. */
@@ -202,7 +204,13 @@ export function planSync(input: {
 	const byId = new Map(listing.map((registration) => [registration.Id, registration]));
 	const claimed = new Set<string>();
 	const inForce = stored?.tokenHash;
-	const plan: SyncPlan = { unchanged: [], save: [], deactivate: [], tokenHash: inForce ?? '' };
+	const plan: SyncPlan = {
+		unchanged: [],
+		save: [],
+		deactivate: [],
+		tokenHash: inForce ?? '',
+		tokenIssuedAt: stored?.tokenIssuedAt,
+	};
 	const decided: Array<PlannedSave & { same: boolean }> = [];
 
 	for (const event of events) {
@@ -247,6 +255,7 @@ export function planSync(input: {
 	} else {
 		plan.save = decided.map(({ event, request }) => ({ event, request }));
 		plan.tokenHash = hashToken(token);
+		plan.tokenIssuedAt = tokenIssuedAt(token);
 	}
 
 	for (const registration of listing) {
@@ -273,4 +282,44 @@ export function planRemoval(input: {
 			(registration) => isActive(registration) && belongsToNode(registration, base, input.stored),
 		)
 		.map((registration) => deactivation(registration));
+}
+
+/** What came back from probing the address the stored registrations were made for. */
+export type ProbeOutcome =
+	/** No HTTP answer: refused, timed out, no route, TLS failure, name not found. */
+	{ kind: 'noAnswer'; reason: string } | { kind: 'answered'; status: number; body: unknown };
+
+export type OldAddressVerdict =
+	/** The old address reaches this same n8n (its address changed, the old one still routes here). */
+	| 'sameN8n'
+	/** Something answered there and positively said this webhook does not exist. */
+	| 'nobodyThere'
+	/** The same workflow's trigger answers there from another n8n: this n8n runs on a copy. */
+	| 'anotherN8n'
+	/** Anything else: a failed probe, a gateway error, an unexpected answer. */
+	| 'doubt';
+
+/**
+ * Whose the stored registrations are, from the probe of their old address. Only a positive
+ * answer lets this n8n deactivate or repoint them: its own answer (sameN8n), or an HTTP server
+ * there saying the webhook is unknown (404 or 410, what n8n answers for a webhook no active
+ * workflow holds). A probe that fails for any reason is doubt, and doubt counts as a copy: a
+ * production restarting, or a staging with no way out, must not lose its registrations.
+ */
+export function judgeOldAddress(
+	outcome: ProbeOutcome,
+	expected: { probe: string; self: string },
+): OldAddressVerdict {
+	if (outcome.kind === 'noAnswer') return 'doubt';
+	const { status, body } = outcome;
+	if (status === 404 || status === 410) return 'nobodyThere';
+	if (status < 200 || status > 299 || !body || typeof body !== 'object') return 'doubt';
+	const reply = body as { probe?: unknown; self?: unknown };
+	if (reply.probe !== expected.probe) return 'doubt';
+	return reply.self === expected.self ? 'sameN8n' : 'anotherN8n';
+}
+
+/** Whether a verdict lets this n8n treat the stored registrations as its own. */
+export function ownsStoredRegistrations(verdict: OldAddressVerdict): boolean {
+	return verdict === 'sameN8n' || verdict === 'nobodyThere';
 }

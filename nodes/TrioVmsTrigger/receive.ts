@@ -14,7 +14,9 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IDataObject } from 'n8n-workflow';
 
 import { isTrioEventName, TRIO_EVENTS, type TrioEventName } from '../shared/events';
+import { simplifyJob } from '../shared/jobOutput';
 import { describeIssues } from '../shared/schemas';
+import { deliveryFingerprint } from './dedup';
 
 // ------------------------------------------------------------------ verification
 
@@ -26,10 +28,20 @@ function digest(value: string): Buffer {
  * Constant-time comparison of the received token with the stored hash of the expected one.
  * Comparing hashes never depends on (or reveals) the tokens' lengths.
  */
-export function tokenMatches(expectedHash: string | undefined, received: unknown): boolean {
-	if (typeof expectedHash !== 'string' || !/^[0-9a-f]{64}$/.test(expectedHash)) return false;
+export function tokenMatches(
+	expectedHash: string | readonly string[] | undefined,
+	received: unknown,
+): boolean {
 	if (typeof received !== 'string' || received.length === 0) return false;
-	return timingSafeEqual(Buffer.from(expectedHash, 'hex'), digest(received));
+	const hashes = typeof expectedHash === 'string' ? [expectedHash] : (expectedHash ?? []);
+	const received256 = digest(received);
+	let matched = false;
+	// Every accepted hash is compared, so the time taken does not say which one matched.
+	for (const hash of hashes) {
+		if (typeof hash !== 'string' || !/^[0-9a-f]{64}$/.test(hash)) continue;
+		if (timingSafeEqual(Buffer.from(hash, 'hex'), received256)) matched = true;
+	}
+	return matched;
 }
 
 /** A query parameter as one string: repeated parameters (arrays) or nested objects do not count. */
@@ -151,9 +163,14 @@ export function buildItems(input: {
 	payload: unknown;
 	receivedAt: string;
 	split: boolean;
+	/** Job Update only: the simplified job (nodes/shared/jobOutput.ts) instead of every field. */
+	simplify?: boolean;
 }): IDataObject[] {
 	const { event, payload, receivedAt, split } = input;
 	const issues = validatePayload(event, payload);
+	if (input.simplify && event === 'Job Update' && isRecord(payload)) {
+		return [item(event, receivedAt, simplifyJob(payload), issues)];
+	}
 	if (!isRecord(payload)) {
 		// Not an object: emit it under `body` so nothing is lost.
 		const reason = Array.isArray(payload)
@@ -187,6 +204,23 @@ export function buildItems(input: {
 	});
 }
 
+/** 16 hex characters (64 bits): unique enough for any delivery window, short enough to read. */
+const DELIVERY_KEY_LENGTH = 16;
+
+/**
+ * What the trigger outputs for one accepted delivery: buildItems, each item with its
+ * `deliveryKey` last. The same delivery always gets the same key, in every process, so n8n's
+ * Remove Duplicates (whose memory n8n keeps in its database) can key on it across processes and
+ * restarts; a split delivery's items get `<key>:<index>`.
+ */
+export function deliveryItems(input: Parameters<typeof buildItems>[0]): IDataObject[] {
+	const items = buildItems(input);
+	const deliveryKey = deliveryFingerprint(input.event, input.payload).slice(0, DELIVERY_KEY_LENGTH);
+	if (items.length === 1) items[0].deliveryKey = deliveryKey;
+	else items.forEach((entry, index) => (entry.deliveryKey = `${deliveryKey}:${index}`));
+	return items;
+}
+
 // ------------------------------------------------------------------ the whole check
 
 /** Deeper than any payload of the spec (three levels) by far; deeper ones are refused. */
@@ -211,24 +245,33 @@ export type DeliveryVerdict =
 	| { kind: 'ignore'; message: string }
 	| { kind: 'accept'; event: TrioEventName; payload: unknown };
 
+const FORBIDDEN =
+	"Forbidden: this address accepts only deliveries from this workflow's Trio VMS webhook registrations";
+
+/**
+ * Step 1 on its own, for the receiver to run before it reads the body: an unauthenticated
+ * request must not make n8n read up to 16 MiB. Undefined when the token is accepted.
+ */
+export function judgeToken(
+	acceptedHashes: string | readonly string[] | undefined,
+	query: unknown,
+): { kind: 'refuse'; status: 403; message: string } | undefined {
+	if (tokenMatches(acceptedHashes, singleQueryValue(query, 'token'))) return undefined;
+	return { kind: 'refuse', status: 403, message: FORBIDDEN };
+}
+
 /** Steps 1-4 above: who may deliver, which event, whether the body is JSON, whether it is wanted. */
 export function judgeDelivery(input: {
-	/** SHA-256 (hex) of the token this node's registrations carry. */
-	expectedTokenHash: string | undefined;
+	/** SHA-256 (hex) of the token this node's registrations carry, or of each token accepted. */
+	expectedTokenHash: string | readonly string[] | undefined;
 	query: unknown;
 	contentType?: string;
 	parsedBody: unknown;
 	rawBody?: Buffer | string;
 	selectedEvents: readonly string[];
 }): DeliveryVerdict {
-	if (!tokenMatches(input.expectedTokenHash, singleQueryValue(input.query, 'token'))) {
-		return {
-			kind: 'refuse',
-			status: 403,
-			message:
-				"Forbidden: this address accepts only deliveries from this workflow's Trio VMS webhook registrations",
-		};
-	}
+	const refusal = judgeToken(input.expectedTokenHash, input.query);
+	if (refusal) return refusal;
 	const event = singleQueryValue(input.query, 'event');
 	if (!isTrioEventName(event)) {
 		return { kind: 'refuse', status: 400, message: `Unknown event "${event ?? ''}"` };

@@ -76,13 +76,24 @@ export function registrationName(
 	return `${prefix}: ${name}${suffix}`;
 }
 
+/** What a live trigger answers to a probe (see probeReply). */
+export interface ProbeReply {
+	/** HMAC of the nonce keyed with the trigger's identity: the same workflow's trigger answered. */
+	probe: string;
+	/** HMAC of the nonce and the answering n8n's own webhook URL: equal to the prober's own when both are one n8n. */
+	self: string;
+}
+
 /**
- * The answer a live trigger gives to a probe: an HMAC of the probe's nonce keyed with the hash
- * of its token. Only a holder of the same stored hash (the same workflow, or a copy of its
- * database) can give it, and it reveals nothing about the token.
+ * A live trigger's answer to a probe. Keyed with the trigger's identity (triggerIdentity), which
+ * does not rotate with the token; it reveals nothing about the identity, the token or the key.
  */
-export function probeAnswer(tokenHash: string, nonce: string): string {
-	return createHmac('sha256', tokenHash).update(nonce, 'utf8').digest('hex');
+export function probeReply(identity: string, nonce: string, ownWebhookUrl: string): ProbeReply {
+	const mac = (text: string) => createHmac('sha256', identity).update(text, 'utf8').digest('hex');
+	return {
+		probe: mac(`probe|${nonce}`),
+		self: mac(`self|${nonce}|${urlBase(ownWebhookUrl) ?? ''}`),
+	};
 }
 
 /** The URL that probes an address: the registration URL without token, with a nonce. */

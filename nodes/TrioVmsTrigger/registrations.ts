@@ -14,8 +14,10 @@ import {
 	type Logger,
 } from 'n8n-workflow';
 
+import { TRIO_CREDENTIAL_TYPE, type TrioCredentialData } from '../shared/credentials';
 import { hintForStatus } from '../shared/errors';
 import type { TrioEventName } from '../shared/events';
+import { unreachableAddressReason } from '../shared/publicAddress';
 import { createTrioClient, INTERACTIVE_CLIENT, type TrioClient } from '../shared/transport';
 import {
 	asRequest,
@@ -27,24 +29,27 @@ import {
 	type RegistrationRequest,
 	type WebhookRegistration,
 } from '../shared/webhookRegistrations';
-import { issueToken } from './deliveryToken';
+import { issueToken, triggerIdentity } from './deliveryToken';
 import { apiKeyOf, currentWebhookUrl, selectedEvents, tokenOwner, triggerKey } from './nodeContext';
 import {
 	checkInPlace,
+	judgeOldAddress,
+	ownsStoredRegistrations,
 	planRemoval,
 	planSync,
 	resolveRegistrationStrings,
+	type ProbeOutcome,
 	type SyncPlan,
 } from './planner';
 import {
 	buildRegistrationUrl,
-	probeAnswer,
+	probeReply,
 	probeUrl,
 	registrationName,
 	urlBase,
 } from './registrationUrls';
 import {
-	holdsPlainToken,
+	migratePlainTokens,
 	readScope,
 	rememberDeactivation,
 	scopeForMode,
@@ -55,6 +60,9 @@ import {
 } from './state';
 
 const ADMIN_STATUSES = new Set(['401', '403']);
+
+const SYNC_TRIGGER_HINT =
+	'Without such a key, use the Trio VMS Sync Trigger: it works with any API key and needs no administrator permission.';
 
 /**
  * Names the step in the error n8n shows when activation fails. For 401/403 the agency-admin
@@ -68,6 +76,7 @@ export function explainFailure(node: INode, step: string, error: unknown): Error
 		if (ADMIN_STATUSES.has(status) && !/administrator/i.test(message)) {
 			message += ` ${hintForStatus(Number(status), { webhookManagement: true })}`;
 		}
+		if (status === '403') message += `${/[.!?]$/.test(message) ? '' : '.'} ${SYNC_TRIGGER_HINT}`;
 		error.message = message;
 		return error;
 	}
@@ -151,16 +160,35 @@ async function readServiceEvents(
 
 const PROBE_TIMEOUT_MS = 3_000;
 
+/** Probes an address once; any failure without an HTTP answer is reported as such, never thrown. */
+async function probeOldAddress(context: IHookFunctions, url: string): Promise<ProbeOutcome> {
+	try {
+		const response = (await context.helpers.httpRequest({
+			method: 'POST',
+			url,
+			body: {},
+			json: true,
+			timeout: PROBE_TIMEOUT_MS,
+			disableFollowRedirect: true,
+			returnFullResponse: true,
+			ignoreHttpStatusErrors: true,
+		})) as { statusCode?: number; body?: unknown };
+		return { kind: 'answered', status: response.statusCode ?? 0, body: response.body };
+	} catch (error) {
+		return { kind: 'noAnswer', reason: error instanceof Error ? error.message : String(error) };
+	}
+}
+
 /**
- * The stored state, unless it belongs to another n8n. Stored registrations made for another
+ * The stored state, unless it may belong to another n8n. Stored registrations made for another
  * address are this node's when n8n's address changed, but another instance's when this n8n runs
- * on a copy of that one's database (a staging copy of production): then the old address still
- * answers, as a live trigger holding the same token hash. A copy must never take over or switch
- * off the original's registrations, so it starts from nothing; a moved n8n finds nobody at its
- * old address and moves its registrations.
+ * on a copy of that one's database (a staging copy of production). A copy must never take over
+ * or switch off the original's registrations, so unless the old address positively shows they
+ * are this n8n's (judgeOldAddress), this n8n starts from nothing and leaves them alone.
  */
 async function ownState(
 	context: IHookFunctions,
+	scope: RegistrationScope,
 	stored: ScopeState | undefined,
 	webhookUrl: string | undefined,
 ): Promise<ScopeState | undefined> {
@@ -168,24 +196,17 @@ async function ownState(
 	const event = (Object.keys(stored.ids) as TrioEventName[])[0] ?? selectedEvents(context)[0];
 	if (event === undefined) return stored;
 	const nonce = randomBytes(16).toString('hex');
-	let answer: unknown;
-	try {
-		answer = await context.helpers.httpRequest({
-			method: 'POST',
-			url: probeUrl(stored.webhookUrl, event, nonce),
-			body: {},
-			json: true,
-			timeout: PROBE_TIMEOUT_MS,
-			disableFollowRedirect: true,
-		});
-	} catch {
-		return stored;
-	}
-	const probe =
-		answer && typeof answer === 'object' ? (answer as { probe?: unknown }).probe : undefined;
-	if (probe !== probeAnswer(stored.tokenHash, nonce)) return stored;
+	const outcome = await probeOldAddress(context, probeUrl(stored.webhookUrl, event, nonce));
+	const identity = triggerIdentity(await apiKeyOf(context), tokenOwner(context, scope));
+	const verdict = judgeOldAddress(outcome, probeReply(identity, nonce, webhookUrl));
+	if (ownsStoredRegistrations(verdict)) return stored;
+	const old = urlBase(stored.webhookUrl) ?? 'another address';
+	const why =
+		verdict === 'anotherN8n'
+			? `the n8n at ${old} still runs this workflow: this n8n is a copy`
+			: `whether anything still runs at ${old} could not be told (${outcome.kind === 'noAnswer' ? outcome.reason : `it answered ${outcome.status}`})`;
 	context.logger.warn(
-		`Trio VMS Trigger: the webhook registrations this workflow remembers belong to the n8n at ${urlBase(stored.webhookUrl) ?? 'another address'}, which is still running; this n8n (a copy) registers its own and leaves those alone`,
+		`Trio VMS Trigger: the webhook registrations this workflow remembers were made for ${old}, and ${why}. This n8n registers its own and leaves those alone; if nothing runs at ${old} any more, switch them off in Trio VMS.`,
 	);
 	return undefined;
 }
@@ -195,11 +216,10 @@ export async function registrationsInPlace(context: IHookFunctions): Promise<boo
 	const webhookUrl = currentWebhookUrl(context);
 	const scope = scopeForMode(context.getMode());
 	const staticData = context.getWorkflowStaticData('node');
+	migratePlainTokens(staticData);
 	const stored = readScope(staticData, scope);
 	// Nothing remembered: `create` finds and reuses whatever is registered.
 	if (!stored) return false;
-	// An earlier version kept the token itself; from now on only its hash is kept.
-	if (holdsPlainToken(staticData, scope)) writeScope(staticData, scope, stored);
 	const listing = await readListing(
 		createTrioClient(context, INTERACTIVE_CLIENT),
 		context.getNode(),
@@ -211,6 +231,29 @@ export async function registrationsInPlace(context: IHookFunctions): Promise<boo
 	return check.inPlace;
 }
 
+/**
+ * The real service (Production or UAT) delivers from the internet: an address it cannot reach
+ * would be registered and never receive anything, so activation stops and says what to set. A
+ * Custom URL (the sandbox, a test fake) may deliver anywhere.
+ */
+async function refuseUnreachableAddress(
+	context: IHookFunctions,
+	webhookUrl: string,
+): Promise<void> {
+	const credentials = await context.getCredentials<TrioCredentialData>(TRIO_CREDENTIAL_TYPE);
+	if ((credentials.environment ?? 'production') === 'custom') return;
+	const reason = unreachableAddressReason(webhookUrl);
+	if (!reason) return;
+	throw new NodeOperationError(
+		context.getNode(),
+		`Trio VMS cannot send events to this workflow's address ${webhookUrl}: ${reason}`,
+		{
+			description:
+				"Set n8n's WEBHOOK_URL environment variable to n8n's public https:// address (for example https://n8n.your-agency.com/) and restart n8n. No public address? Use the Trio VMS Sync Trigger instead: it checks Trio for changes on a schedule and needs no public address.",
+		},
+	);
+}
+
 /** create: registers, re-activates or repoints one registration per selected event. */
 export async function activateRegistrations(context: IHookFunctions): Promise<void> {
 	const node = context.getNode();
@@ -219,9 +262,11 @@ export async function activateRegistrations(context: IHookFunctions): Promise<vo
 	if (events.length === 0) {
 		throw new NodeOperationError(node, 'Select at least one event in the Trio VMS Trigger');
 	}
+	await refuseUnreachableAddress(context, webhookUrl);
 	const scope = scopeForMode(context.getMode());
 	const staticData = context.getWorkflowStaticData('node');
-	const stored = await ownState(context, readScope(staticData, scope), webhookUrl);
+	migratePlainTokens(staticData);
+	const stored = await ownState(context, scope, readScope(staticData, scope), webhookUrl);
 	const client = createTrioClient(context, INTERACTIVE_CLIENT);
 
 	// Both reads at once; the listing's failure is the one reported when both fail.
@@ -284,6 +329,7 @@ async function carryOut(
 ): Promise<ScopeState> {
 	const { client, node, logger, webhookUrl } = run;
 	const state: ScopeState = { webhookUrl, tokenHash: plan.tokenHash, ids: {} };
+	if (plan.tokenIssuedAt !== undefined) state.tokenIssuedAt = plan.tokenIssuedAt;
 	for (const { event, id } of plan.unchanged) state.ids[event] = id;
 	const created: string[] = [];
 	try {
@@ -361,8 +407,9 @@ export async function removeRegistrations(context: IHookFunctions): Promise<void
 	const node = context.getNode();
 	const webhookUrl = context.getNodeWebhookUrl('default');
 	const staticData = context.getWorkflowStaticData('node');
+	migratePlainTokens(staticData);
 	const scope = scopeForRemoval(staticData, webhookUrl ?? '', context.getMode());
-	const stored = await ownState(context, readScope(staticData, scope), webhookUrl);
+	const stored = await ownState(context, scope, readScope(staticData, scope), webhookUrl);
 	const client = createTrioClient(context, INTERACTIVE_CLIENT);
 	let requests: RegistrationRequest[];
 	try {

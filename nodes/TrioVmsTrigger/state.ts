@@ -35,6 +35,12 @@ export interface ScopeState {
 	tokenHash: string;
 	/** Registration Id per event. */
 	ids: Partial<Record<TrioEventName, string>>;
+	/**
+	 * When the token in force was issued (ms; not secret, the token says it in clear). A fresh
+	 * token is accepted beside the stored one only when issued after it (delivery.ts), so a token
+	 * a rotation replaced is refused once n8n has saved the new hash. Absent in older data.
+	 */
+	tokenIssuedAt?: number;
 }
 
 /** n8n registers the editor's test URL in "manual" mode; activation uses every other mode. */
@@ -50,7 +56,7 @@ export function readScope(
 ): ScopeState | undefined {
 	const raw = staticData[scope];
 	if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return undefined;
-	const { webhookUrl, tokenHash, token, ids } = raw as Record<string, unknown>;
+	const { webhookUrl, tokenHash, token, ids, tokenIssuedAt } = raw as Record<string, unknown>;
 	if (typeof webhookUrl !== 'string') return undefined;
 	let hash: string;
 	if (typeof tokenHash === 'string' && HASH.test(tokenHash)) hash = tokenHash;
@@ -62,13 +68,29 @@ export function readScope(
 			if (isTrioEventName(event) && typeof id === 'string' && id) cleanIds[event] = id;
 		}
 	}
-	return { webhookUrl, tokenHash: hash, ids: cleanIds };
+	const state: ScopeState = { webhookUrl, tokenHash: hash, ids: cleanIds };
+	if (typeof tokenIssuedAt === 'number' && Number.isFinite(tokenIssuedAt))
+		state.tokenIssuedAt = tokenIssuedAt;
+	return state;
 }
 
 /** Whether the scope was written by an earlier version, with the token itself. */
-export function holdsPlainToken(staticData: IDataObject, scope: RegistrationScope): boolean {
+function holdsPlainToken(staticData: IDataObject, scope: RegistrationScope): boolean {
 	const raw = staticData[scope];
 	return !!raw && typeof raw === 'object' && 'token' in raw;
+}
+
+/**
+ * Rewrites every scope an earlier version wrote with the token itself as its hash. Run by each
+ * webhook method (checkExists, create, delete), whichever n8n runs: n8n 2.x runs none of them at
+ * restart, and never saves static data written while receiving, so deliveries accept the old
+ * token (readScope hashes it) until one of these runs.
+ */
+export function migratePlainTokens(staticData: IDataObject): void {
+	for (const scope of SCOPES) {
+		if (holdsPlainToken(staticData, scope))
+			writeScope(staticData, scope, readScope(staticData, scope));
+	}
 }
 
 export function writeScope(
@@ -84,6 +106,7 @@ export function writeScope(
 		webhookUrl: state.webhookUrl,
 		tokenHash: state.tokenHash,
 		ids: { ...state.ids },
+		...(state.tokenIssuedAt !== undefined ? { tokenIssuedAt: state.tokenIssuedAt } : {}),
 	};
 }
 

@@ -41,7 +41,7 @@ const DEFINITIONS = [
 	{
 		name: 'Job Update',
 		description:
-			'A job is opened, updated while open, or closed (open-position count changes do not fire it)',
+			'Fires on every change to a job: when it opens, on each update while open, and when it closes (open-position count changes do not fire it). For new jobs only, use the Trio VMS Sync Trigger with Changes set to Opened.',
 		payload: jobSchema,
 		payloadShown: true,
 		batched: false,

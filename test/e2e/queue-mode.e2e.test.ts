@@ -1106,6 +1106,10 @@ describeWithN8n('2.x', 'Trio VMS in production-shaped n8n 2.x (PostgreSQL, queue
 		stack = await startAgain({ sameAddress: false });
 		extraStops.push(() => oldProxy.stop());
 		expect(stack.proxy.url).not.toBe(oldProxy.url);
+		// The old address still reaches this n8n (the old name kept pointing at its load balancer):
+		// the trigger recognises its own answer there. Were nothing to answer, it would act as a
+		// copy and leave the old registrations alone (issue 22, point 3; see the engine tests).
+		oldProxy.setTargets([stack.proxy.url]);
 		for (const workflow of pair) {
 			workflow.url = stack.productionWebhookUrl(workflow.webhookId, 'webhook');
 		}

@@ -4,6 +4,7 @@ import {
 	hashToken,
 	isFreshToken,
 	issueToken,
+	tokenIssuedAt,
 	type TokenOwner,
 } from '../../../nodes/TrioVmsTrigger/deliveryToken';
 
@@ -41,5 +42,17 @@ describe('delivery tokens', () => {
 		expect(isFreshToken(KEY, OWNER, token.toUpperCase(), NOW)).toBe(false);
 		expect(isFreshToken(KEY, OWNER, [token], NOW)).toBe(false);
 		expect(isFreshToken('', OWNER, token, NOW)).toBe(false);
+	});
+});
+
+describe('token issue times', () => {
+	it('are read back to the millisecond, so two rotations in one second are told apart', () => {
+		const first = issueToken(KEY, OWNER, NOW + 1);
+		const second = issueToken(KEY, OWNER, NOW + 2);
+		expect(tokenIssuedAt(first)).toBe(NOW + 1);
+		expect(tokenIssuedAt(second)).toBe(NOW + 2);
+		expect(isFreshToken(KEY, OWNER, first, NOW + 10, NOW + 2)).toBe(false);
+		expect(isFreshToken(KEY, OWNER, second, NOW + 10, NOW + 2)).toBe(true);
+		expect(tokenIssuedAt('nope')).toBeUndefined();
 	});
 });

@@ -1,12 +1,40 @@
 /** What n8n reads from the trigger's description before the node runs for a delivery. */
+import { NodeHelpers, type INode, type INodeParameters } from 'n8n-workflow';
+
+import { TRIO_EVENTS } from '../../../nodes/shared/events';
 import { TrioVmsTrigger } from '../../../nodes/TrioVmsTrigger/TrioVmsTrigger.node';
 
 const { description } = new TrioVmsTrigger();
 
+/** The parameters n8n shows (with their defaults) for a node at this version with these values. */
+function shown(typeVersion: number, values: INodeParameters): INodeParameters {
+	const node = { typeVersion, parameters: values } as unknown as INode;
+	return (
+		NodeHelpers.getNodeParameters(description.properties, values, true, false, node, description) ??
+		{}
+	);
+}
+
+/** Every description and hint a user reads in the node's panel. */
+function userTexts(): string[] {
+	const texts: string[] = [];
+	const walk = (properties: unknown[]) => {
+		for (const property of properties as Array<Record<string, unknown>>) {
+			// Option names are event names; n8n's own word "items" may appear in labels.
+			for (const key of ['description', 'hint']) {
+				if (typeof property[key] === 'string') texts.push(property[key] as string);
+			}
+			if (Array.isArray(property.options)) walk(property.options);
+		}
+	};
+	walk(description.properties);
+	return texts;
+}
+
 describe('trigger description', () => {
-	it('offers 1.1 to new workflows and keeps 1 for saved ones', () => {
-		expect(description.version).toEqual([1, 1.1]);
-		expect(description.defaultVersion).toBe(1.1);
+	it('offers 1.2 to new workflows and keeps 1 and 1.1 for saved ones', () => {
+		expect(description.version).toEqual([1, 1.1, 1.2]);
+		expect(description.defaultVersion).toBe(1.2);
 	});
 
 	it('declares its webhook with fixed values, so n8n evaluates no expression per delivery', () => {
@@ -16,5 +44,72 @@ describe('trigger description', () => {
 			}
 		}
 		expect(description.webhooks).toHaveLength(1);
+	});
+
+	it('offers Simplify, on by default, for Job Update from version 1.2 only', () => {
+		expect(shown(1.2, { events: ['Job Update'] }).simplify).toBe(true);
+		expect(shown(1.2, { events: ['Submission Update'] })).not.toHaveProperty('simplify');
+		expect(shown(1.1, { events: ['Job Update'] })).not.toHaveProperty('simplify');
+		expect(shown(1, { events: ['Job Update'] })).not.toHaveProperty('simplify');
+	});
+
+	it('puts Deliveries to Remember under Options from 1.2, and keeps it at the top for saved workflows', () => {
+		const options = description.properties.find((property) => property.name === 'options');
+		expect(options).toMatchObject({
+			displayName: 'Options',
+			type: 'collection',
+			placeholder: 'Add Option',
+		});
+		expect(
+			options?.options?.map((option) => (option as { displayName: string }).displayName),
+		).toEqual(['Deliveries to Remember']);
+		expect(shown(1.2, { events: ['Job Update'] })).not.toHaveProperty('duplicateWindow');
+		expect(shown(1.2, { events: ['Job Update'] })).toHaveProperty('options');
+		for (const version of [1, 1.1]) {
+			expect(shown(version, { events: ['Job Update'] }).duplicateWindow).toBe(100);
+			expect(shown(version, { events: ['Job Update'] })).not.toHaveProperty('options');
+			expect(
+				shown(version, { events: ['Job Update'], ignoreDuplicates: false }),
+			).not.toHaveProperty('duplicateWindow');
+		}
+	});
+
+	it('labels the event selector "Events" and keeps one short notice', () => {
+		const events = description.properties.find((property) => property.name === 'events');
+		expect(events?.displayName).toBe('Events');
+		const notices = description.properties.filter((property) => property.type === 'notice');
+		expect(notices).toHaveLength(1);
+		expect(notices[0].displayName.length).toBeLessThanOrEqual(200);
+		expect(notices[0].displayName).toMatch(/Sync Trigger/);
+	});
+
+	it('explains in the trigger panel what "Listen for test event" waits for and how to test without waiting', () => {
+		const panel = description.triggerPanel;
+		expect(panel).toMatchObject({
+			header: expect.stringMatching(/only when something changes/),
+			executionsHelp: {
+				inactive: expect.stringMatching(/Listen for test event.*pin a sample.*sample-payloads/s),
+				active: expect.stringMatching(/Executions/),
+			},
+			activationHint: expect.stringMatching(/publish/),
+		});
+	});
+
+	it('says that Job Update fires on updates too, and where to go for new jobs only', () => {
+		const jobUpdate = TRIO_EVENTS['Job Update'].description;
+		expect(jobUpdate).toMatch(/each update while open/);
+		expect(jobUpdate).toMatch(/Sync Trigger with Changes set to Opened/);
+		const events = description.properties.find((property) => property.name === 'events');
+		expect(events?.options).toContainEqual(
+			expect.objectContaining({ value: 'Job Update', description: jobUpdate }),
+		);
+	});
+
+	it('shows no API field names', () => {
+		for (const text of userTexts()) {
+			expect(text).not.toMatch(
+				/\b(Items|Action|ModifiedDateUtc|NumberOfCurrentOpenPositions|IsActive|Url)\b/,
+			);
+		}
 	});
 });

@@ -7,6 +7,7 @@
  * same behaviour is checked through a real n8n in test/e2e/trigger.e2e.test.ts.
  */
 import { createServer } from 'node:http';
+import { Readable } from 'node:stream';
 
 import { Logger } from '@n8n/backend-common';
 import { Container } from '@n8n/di';
@@ -17,7 +18,7 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import type { WebhookRegistration } from '../../../nodes/shared/schemas';
 import { startSandbox, type RunningSandbox } from '../../../sandbox';
 import { deliveryMemory, memoryKey } from '../../../nodes/TrioVmsTrigger/dedup';
-import { hashToken } from '../../../nodes/TrioVmsTrigger/deliveryToken';
+import { hashToken, tokenIssuedAt } from '../../../nodes/TrioVmsTrigger/deliveryToken';
 import { trioCredentials } from '../../support/engine/engine';
 import {
 	triggerHooks,
@@ -158,6 +159,7 @@ describe('activation lifecycle', () => {
 			webhookUrl: url,
 			tokenHash: hashToken(token),
 			ids: { 'Job Update': registered[0].Id, 'Per Diem Shift Opened': registered[1].Id },
+			tokenIssuedAt: tokenIssuedAt(token),
 		});
 		// Every request carried the admin key from the credential, through its authenticate.
 		expect(new Set(sandbox.requests().map((request) => request.key))).toEqual(new Set(['admin']));
@@ -207,19 +209,46 @@ describe('activation lifecycle', () => {
 		});
 	});
 
-	it("moves the registrations when n8n's webhook address changes", async () => {
+	it("moves the registrations when n8n's webhook address changes and the old address still reaches this n8n", async () => {
+		const behindDoor: { hooks?: TriggerHooks } = {};
+		const door = await frontDoor(() => behindDoor.hooks);
+		try {
+			const hooks = triggerHooks({
+				parameters: { events: ['Job Update'] },
+				credentials: trioCredentials(sandbox.url, sandbox.adminKey),
+				workflowName: 'Shifts to Slack',
+				instanceUrl: door.url,
+			});
+			behindDoor.hooks = hooks;
+			await hooks.activate();
+			// n8n restarts with another WEBHOOK_URL and re-activates the workflow ('init'); the old
+			// address still routes to it, so its own probe reaches itself.
+			hooks.instanceUrl = 'https://new-host.agency.test';
+			const moved = await hooks.webhookUrl();
+			expect(moved).toBe(`https://new-host.agency.test/webhook/${hooks.node.webhookId}/webhook`);
+			expect(await hooks.activate({ activation: 'init' })).toBe(false);
+			const after = await registrations();
+			expect(after).toHaveLength(1);
+			expect(after[0].IsActive).toBe(true);
+			expect(after[0].Url?.startsWith(`${moved}?`)).toBe(true);
+			expect(scopeOf(hooks).webhookUrl).toBe(moved);
+		} finally {
+			await door.close();
+		}
+	});
+
+	it("leaves the old registrations alone when n8n's address changed and the old one cannot be reached", async () => {
 		const hooks = hooksFor(['Job Update']);
 		await hooks.activate();
-		// n8n restarts with another WEBHOOK_URL and re-activates the workflow ('init').
+		const [before] = await registrations();
+		// The old address does not resolve (or this n8n has no way out): doubt, so act as a copy.
 		hooks.instanceUrl = 'https://new-host.agency.test';
-		const moved = await hooks.webhookUrl();
-		expect(moved).toBe(`https://new-host.agency.test/webhook/${hooks.node.webhookId}/webhook`);
-		expect(await hooks.activate({ activation: 'init' })).toBe(false);
-		const after = await registrations();
-		expect(after).toHaveLength(1);
-		expect(after[0].IsActive).toBe(true);
-		expect(after[0].Url?.startsWith(`${moved}?`)).toBe(true);
-		expect(scopeOf(hooks).webhookUrl).toBe(moved);
+		await hooks.activate({ activation: 'init' });
+		const after = await active();
+		expect(after).toHaveLength(2);
+		expect(after.find((registration) => registration.Id === before.Id)).toEqual(before);
+		await hooks.deactivate();
+		expect(await active()).toEqual([before]);
 	});
 
 	it('keeps test registrations apart from production ones', async () => {
@@ -247,9 +276,45 @@ describe('activation lifecycle', () => {
 		expect(hooks.staticData('test')).not.toHaveProperty('test');
 	});
 
+	it('refuses, before any request, an address the real service cannot reach, saying what to set', async () => {
+		for (const environment of ['production', 'uat']) {
+			for (const instanceUrl of [
+				'http://localhost:5678',
+				'https://192.168.1.20',
+				'https://n8n.local',
+			]) {
+				const hooks = triggerHooks({
+					parameters: { events: ['Job Update'] },
+					credentials: { environment, tenant: 'ahsa', apiKey: 'any-key' },
+					workflowName: 'Shifts to Slack',
+					instanceUrl,
+				});
+				const failure = await hooks.activate().then(
+					() => undefined,
+					(error: Error & { description?: string }) => error,
+				);
+				expect(failure?.message).toMatch(/Trio VMS cannot send events to this workflow's address/);
+				expect(failure?.description).toMatch(/WEBHOOK_URL/);
+				expect(failure?.description).toMatch(/Sync Trigger .*needs no public address/);
+				expect(hooks.staticData()).toEqual({});
+			}
+		}
+		// A Custom URL credential (the sandbox here) accepts any address, plain http included.
+		const custom = triggerHooks({
+			parameters: { events: ['Job Update'] },
+			credentials: trioCredentials(sandbox.url, sandbox.adminKey),
+			instanceUrl: 'http://localhost:5678',
+		});
+		await custom.activate();
+		expect(await active()).toHaveLength(1);
+		expect(requestLog().every((line) => line.endsWith('admin'))).toBe(true);
+	});
+
 	it('fails with the agency-admin message for a key without permission', async () => {
 		const hooks = hooksFor(['Job Update'], {}, sandbox.key);
-		await expect(hooks.activate()).rejects.toThrow(/agency administrator permission/);
+		await expect(hooks.activate()).rejects.toThrow(
+			/agency administrator permission.*Trio VMS Sync Trigger: it works with any API key/,
+		);
 		// Stopped at the two reads (sent together): nothing was sent to be created.
 		expect(requestLog().sort()).toEqual([
 			'GET /api/v3/Webhooks 403 agency',
@@ -352,6 +417,47 @@ describe('the delivery secret', () => {
 		expect(delivery.workflowData).toHaveLength(1);
 	});
 
+	it('accepts the plain token an earlier version saved without writing static data, and any webhook method migrates both scopes', async () => {
+		const first = hooksFor(['Job Update']);
+		await first.activate();
+		await first.activate({ target: 'test' });
+		const token = await tokenOf(first);
+		const testToken = await tokenOf(first, 'test');
+		const { webhookUrl, ids } = scopeOf(first);
+		const testScope = scopeOf(first, 'test');
+		const legacyData = {
+			production: { webhookUrl, token, ids },
+			test: { webhookUrl: testScope.webhookUrl, token: testToken, ids: testScope.ids },
+		};
+		// n8n 2.x restarts without running any webhook method: deliveries meet the old data.
+		const legacy = triggerHooks({
+			parameters: { events: ['Job Update'] },
+			credentials: trioCredentials(sandbox.url, sandbox.adminKey),
+			workflowName: 'Shifts to Slack',
+			instanceUrl: INSTANCE,
+			workflowId: first.workflowId,
+			nodeId: first.node.id,
+			webhookId: first.node.webhookId,
+			staticData: { 'node:Trio VMS Trigger': legacyData },
+		});
+		const delivery = await legacy.deliver({
+			query: { event: 'Job Update', token },
+			body: PAYLOADS['Job Update'],
+		});
+		expect(delivery.workflowData).toHaveLength(1);
+		expect(legacy.staticData()).toEqual(legacyData);
+		// The user deactivates the workflow: delete clears production and migrates the test scope.
+		await legacy.deactivate();
+		expect(JSON.stringify(legacy.staticData())).not.toContain(testToken);
+		expect(legacy.staticData()).toEqual({
+			test: {
+				webhookUrl: testScope.webhookUrl,
+				tokenHash: hashToken(testToken),
+				ids: testScope.ids,
+			},
+		});
+	});
+
 	it('rotates when registrations are rewritten: the old token is refused afterwards', async () => {
 		const hooks = hooksFor(['Job Update']);
 		await hooks.activate();
@@ -373,7 +479,7 @@ describe('the delivery secret', () => {
  * node's webhook(), so another n8n can reach this one at its address.
  */
 async function frontDoor(
-	hooks: () => TriggerHooks,
+	hooks: () => TriggerHooks | undefined,
 ): Promise<{ url: string; close(): Promise<void> }> {
 	const server = createServer((request, response) => {
 		const chunks: Buffer[] = [];
@@ -381,7 +487,16 @@ async function frontDoor(
 		request.on('end', () => {
 			const text = Buffer.concat(chunks).toString('utf8');
 			const query = Object.fromEntries(new URL(request.url ?? '/', 'http://x').searchParams);
-			hooks()
+			const behind = hooks();
+			if (!behind) {
+				// What n8n answers for a webhook no active workflow holds.
+				response.writeHead(404, { 'Content-Type': 'application/json' });
+				response.end(
+					JSON.stringify({ code: 404, message: 'The requested webhook is not registered.' }),
+				);
+				return;
+			}
+			behind
 				.deliver({ query, body: text ? (JSON.parse(text) as unknown) : {} })
 				.then((delivery) => {
 					response.writeHead(delivery.status ?? 200, { 'Content-Type': 'application/json' });
@@ -405,6 +520,8 @@ describe("another n8n with this workflow's data", () => {
 			credentials: trioCredentials(sandbox.url, sandbox.adminKey),
 			workflowName: 'Shifts to Slack',
 			instanceUrl,
+			workflowId: original.workflowId,
+			nodeId: original.node.id,
 			webhookId: original.node.webhookId,
 			staticData: { 'node:Trio VMS Trigger': original.staticData() },
 		});
@@ -440,25 +557,119 @@ describe("another n8n with this workflow's data", () => {
 		}
 	});
 
-	it('a moved n8n (nobody answers at the old address) moves its registrations and leaves none active there', async () => {
+	it('a moved n8n (the old address answers that the webhook is unknown) moves its registrations and leaves none active there', async () => {
 		const behindDoor: { hooks?: TriggerHooks } = {};
-		const door = await frontDoor(() => behindDoor.hooks as TriggerHooks);
+		const door = await frontDoor(() => behindDoor.hooks);
+		try {
+			const original = triggerHooks({
+				parameters: { events: ['Job Update'] },
+				credentials: trioCredentials(sandbox.url, sandbox.adminKey),
+				workflowName: 'Shifts to Slack',
+				instanceUrl: door.url,
+			});
+			behindDoor.hooks = original;
+			await original.activate();
+			const [before] = await active();
+			// Whatever now runs at the old address answers as n8n does for an unknown webhook.
+			behindDoor.hooks = undefined;
+			const moved = sameWorkflowAt(original, 'https://n8n.new-address.test');
+			await moved.activate();
+			const after = await active();
+			expect(after).toHaveLength(1);
+			expect(after[0].Id).toBe(before.Id);
+			expect(after[0].Url).toMatch(/^https:\/\/n8n\.new-address\.test\/webhook\//);
+		} finally {
+			await door.close();
+		}
+	});
+
+	it('a copy whose probe fails (production restarting: connection refused) neither switches off nor repoints the original registrations', async () => {
+		const behindDoor: { hooks?: TriggerHooks } = {};
+		const door = await frontDoor(() => behindDoor.hooks);
 		const original = triggerHooks({
-			parameters: { events: ['Job Update'] },
+			parameters: { events: ['Job Update', 'Submission Update'] },
 			credentials: trioCredentials(sandbox.url, sandbox.adminKey),
 			workflowName: 'Shifts to Slack',
 			instanceUrl: door.url,
 		});
 		behindDoor.hooks = original;
 		await original.activate();
-		const [before] = await active();
+		const production = await active();
+		expect(production).toHaveLength(2);
 		await door.close();
-		const moved = sameWorkflowAt(original, 'https://n8n.new-address.test');
-		await moved.activate();
-		const after = await active();
-		expect(after).toHaveLength(1);
-		expect(after[0].Id).toBe(before.Id);
-		expect(after[0].Url).toMatch(/^https:\/\/n8n\.new-address\.test\/webhook\//);
+		const copy = triggerHooks({
+			parameters: { events: ['Job Update', 'Submission Update'] },
+			credentials: trioCredentials(sandbox.url, sandbox.adminKey),
+			workflowName: 'Shifts to Slack',
+			instanceUrl: 'https://staging.agency.test',
+			workflowId: original.workflowId,
+			nodeId: original.node.id,
+			webhookId: original.node.webhookId,
+			staticData: { 'node:Trio VMS Trigger': original.staticData() },
+		});
+		// Staging switches the copied workflow off, then on.
+		await copy.deactivate();
+		expect(await active()).toEqual(production);
+		await copy.activate();
+		const afterActivation = await active();
+		expect(afterActivation).toHaveLength(4);
+		expect(afterActivation.filter((r) => production.some((p) => p.Id === r.Id))).toEqual(
+			production,
+		);
+		await copy.deactivate();
+		expect(await active()).toEqual(production);
+	});
+
+	it('a copy taken before production rotated its token is still recognised as a copy', async () => {
+		let original: TriggerHooks | undefined;
+		const door = await frontDoor(() => original);
+		try {
+			original = triggerHooks({
+				parameters: { events: ['Job Update'] },
+				credentials: trioCredentials(sandbox.url, sandbox.adminKey),
+				workflowName: 'Shifts to Slack',
+				instanceUrl: door.url,
+			});
+			await original.activate();
+			const tokenAtCopy = await tokenOf(original);
+			const copy = sameWorkflowAt(original, 'https://staging.agency.test');
+			// Production rewrites its registrations after the copy was taken: its token rotates.
+			original.edit({ events: ['Job Update', 'Submission Update'] });
+			await original.activate();
+			expect(await tokenOf(original)).not.toBe(tokenAtCopy);
+			const production = await active();
+			expect(production).toHaveLength(2);
+			await copy.activate();
+			expect((await active()).filter((r) => production.some((p) => p.Id === r.Id))).toEqual(
+				production,
+			);
+			await copy.deactivate();
+			expect(await active()).toEqual(production);
+		} finally {
+			await door.close();
+		}
+	});
+
+	it('switches off its own registrations at an old address that still reaches this same n8n', async () => {
+		const behindDoor: { hooks?: TriggerHooks } = {};
+		const door = await frontDoor(() => behindDoor.hooks);
+		try {
+			const hooks = triggerHooks({
+				parameters: { events: ['Job Update'] },
+				credentials: trioCredentials(sandbox.url, sandbox.adminKey),
+				workflowName: 'Shifts to Slack',
+				instanceUrl: door.url,
+			});
+			behindDoor.hooks = hooks;
+			await hooks.activate();
+			expect(await active()).toHaveLength(1);
+			// Deactivated after n8n's address changed, before any re-activation.
+			hooks.instanceUrl = 'https://new-host.agency.test';
+			await hooks.deactivate();
+			expect(await active()).toEqual([]);
+		} finally {
+			await door.close();
+		}
 	});
 });
 
@@ -566,6 +777,64 @@ describe('receiving deliveries', () => {
 		expect(refused.workflowData).toBeUndefined();
 	});
 
+	it('accepts a freshly rotated token before n8n has saved its hash, and the stored one meanwhile', async () => {
+		const hooks = await activeHooks(['Job Update']);
+		const before = await tokenOf(hooks);
+		// What n8n saved before the rotation, still all a delivery reads right after it.
+		const beforeRotation = { 'node:Trio VMS Trigger': hooks.staticData() };
+		hooks.edit({ events: ['Job Update', 'Submission Update'] });
+		await hooks.activate();
+		const after = await tokenOf(hooks);
+		expect(after).not.toBe(before);
+		for (const token of [after, before]) {
+			const delivery = await hooks.deliver({
+				query: { event: 'Job Update', token },
+				body: { ...PAYLOADS['Job Update'], Number: token === after ? 1 : 2 },
+				staticData: beforeRotation,
+			});
+			expect(delivery.status).toBeUndefined();
+			expect(delivery.workflowData?.[0]).toHaveLength(1);
+		}
+		// Once n8n has saved the new hash, the token it replaced is refused although still fresh.
+		const refused = await hooks.deliver({
+			query: { event: 'Job Update', token: before },
+			body: PAYLOADS['Job Update'],
+		});
+		expect(refused.status).toBe(403);
+	});
+
+	it('checks the token before reading a body n8n did not read', async () => {
+		const hooks = await activeHooks(['Job Update']);
+		const bodyOf = (text: string) => {
+			let read = false;
+			const stream = new Readable({
+				read() {
+					read = true;
+					this.push(Buffer.from(text));
+					this.push(null);
+				},
+			});
+			return { stream, wasRead: () => read };
+		};
+		const unauthenticated = bodyOf('x'.repeat(1024));
+		const refused = await hooks.deliver({
+			query: { event: 'Job Update', token: 'wrong' },
+			contentType: 'application/octet-stream',
+			unreadBody: unauthenticated.stream,
+		});
+		expect(refused.status).toBe(403);
+		expect(unauthenticated.wasRead()).toBe(false);
+
+		const authenticated = bodyOf(JSON.stringify(PAYLOADS['Job Update']));
+		const accepted = await hooks.deliver({
+			query: { event: 'Job Update', token: await tokenOf(hooks) },
+			contentType: 'application/octet-stream',
+			unreadBody: authenticated.stream,
+		});
+		expect(accepted.workflowData?.[0]).toHaveLength(1);
+		expect(authenticated.wasRead()).toBe(true);
+	});
+
 	it('forgets the issued token on deactivation', async () => {
 		const hooks = await activeHooks(['Submission Update']);
 		const token = await tokenOf(hooks);
@@ -628,6 +897,83 @@ describe('receiving deliveries', () => {
 		});
 		expect(test.workflowData).toBeDefined();
 		expect(test.status).toBeUndefined();
+	});
+
+	describe('node versions', () => {
+		async function versionHooks(
+			typeVersion: number,
+			extra: INodeParameters = {},
+			events = ['Job Update'],
+		): Promise<TriggerHooks> {
+			const hooks = triggerHooks({
+				parameters: { events, ...extra },
+				credentials: trioCredentials(sandbox.url, sandbox.adminKey),
+				workflowName: 'Shifts to Slack',
+				instanceUrl: INSTANCE,
+				typeVersion,
+			});
+			await hooks.activate();
+			return hooks;
+		}
+
+		async function jobItem(hooks: TriggerHooks, number: number): Promise<IDataObject> {
+			const delivery = await hooks.deliver({
+				query: { event: 'Job Update', token: await tokenOf(hooks) },
+				body: { ...PAYLOADS['Job Update'], Number: number },
+			});
+			expect(delivery.workflowData?.[0]).toHaveLength(1);
+			return delivery.workflowData?.[0][0].json as IDataObject;
+		}
+
+		it('gives new workflows (1.2) the simplified job, metadata first and deliveryKey kept', async () => {
+			const json = await jobItem(await versionHooks(1.2), 7001);
+			expect(Object.keys(json).slice(0, 2)).toEqual(['event', 'receivedAt']);
+			expect(json).toMatchObject({
+				event: 'Job Update',
+				Number: 7001,
+				Specialties: 'ICU',
+				ShiftDescription: 'Nights',
+			});
+			expect(json).not.toHaveProperty('Shift');
+			expect(json).not.toHaveProperty('ModifiedDateUtc');
+			expect(json.deliveryKey).toMatch(/^[0-9a-f]{16}$/);
+			const raw = await jobItem(await versionHooks(1.2, { simplify: false }), 7002);
+			expect(raw).toHaveProperty('Shift');
+		});
+
+		it('keeps saved workflows (1 and 1.1) on the raw job, whatever Simplify says', async () => {
+			for (const [index, version] of [1, 1.1].entries()) {
+				const json = await jobItem(await versionHooks(version, { simplify: true }), 7100 + index);
+				expect(json).toHaveProperty('Shift');
+				expect(json).toHaveProperty('ModifiedDateUtc');
+				expect(Object.keys(json).slice(0, 2)).toEqual(['event', 'receivedAt']);
+			}
+		});
+
+		it('reads Deliveries to Remember at the top for 1 and 1.1, and under Options from 1.2', async () => {
+			for (const [index, { version, parameters, remembers }] of [
+				{ version: 1.1, parameters: { duplicateWindow: 1 }, remembers: 1 },
+				{ version: 1.2, parameters: { options: { duplicateWindow: 1 } }, remembers: 1 },
+				// A top-level value left in a 1.2 node is not read: the default (100) holds.
+				{ version: 1.2, parameters: { duplicateWindow: 1 }, remembers: 100 },
+			].entries()) {
+				const hooks = await versionHooks(version, parameters, ['Per Diem Shift Removed']);
+				const token = await tokenOf(hooks);
+				const run = `${index}-${Date.now()}`;
+				const send = (id: string) =>
+					hooks.deliver({
+						query: { event: 'Per Diem Shift Removed', token },
+						body: { ...PAYLOADS['Per Diem Shift Removed'], Id: `${id}-${run}` },
+					});
+				const first = 'first';
+				expect((await send(first)).workflowData).toHaveLength(1);
+				expect((await send('second')).workflowData).toHaveLength(1);
+				const again = await send(first);
+				// A window of 1: the second delivery pushed the first out of the memory.
+				if (remembers === 1) expect(again.workflowData).toHaveLength(1);
+				else expect(again.body).toEqual({ received: true, duplicate: true });
+			}
+		});
 	});
 
 	it('drops duplicates (200, no workflow) when asked to, and only then', async () => {

@@ -2,6 +2,7 @@ import { TRIO_EVENT_NAMES } from '../../../nodes/shared/events';
 import {
 	buildItems,
 	judgeDelivery,
+	judgeToken,
 	MAX_PAYLOAD_DEPTH,
 	nestsDeeperThan,
 	readJsonBody,
@@ -382,5 +383,79 @@ describe('payloads built to break the receiver', () => {
 		});
 		expect(verdict).toMatchObject({ kind: 'refuse', status: 400 });
 		expect(nestsDeeperThan({ a: { b: { c: 1 } } }, MAX_PAYLOAD_DEPTH)).toBe(false);
+	});
+});
+
+const judgeBase = {
+	contentType: 'application/json',
+	parsedBody: PAYLOADS['Job Update'],
+	rawBody: Buffer.from(JSON.stringify(PAYLOADS['Job Update'])),
+	selectedEvents: ['Job Update'],
+};
+
+describe('judgeToken: the token on its own, before any body is read', () => {
+	const OTHER = 'b'.repeat(64);
+
+	it('accepts any of the accepted tokens (the stored one, or a fresh one not saved yet)', () => {
+		const accepted = [TOKEN_HASH, hashToken(OTHER)];
+		expect(judgeToken(accepted, { token: TOKEN })).toBeUndefined();
+		expect(judgeToken(accepted, { token: OTHER })).toBeUndefined();
+		expect(tokenMatches(accepted, OTHER)).toBe(true);
+		expect(
+			judgeDelivery({
+				...judgeBase,
+				expectedTokenHash: accepted,
+				query: { event: 'Job Update', token: OTHER },
+			}).kind,
+		).toBe('accept');
+	});
+
+	it('refuses with 403 a token outside the list, a missing one, and anything when nothing is accepted', () => {
+		expect(judgeToken([TOKEN_HASH], { token: OTHER })).toMatchObject({
+			kind: 'refuse',
+			status: 403,
+		});
+		expect(judgeToken([TOKEN_HASH], {})).toMatchObject({ status: 403 });
+		expect(judgeToken([], { token: TOKEN })).toMatchObject({ status: 403 });
+		expect(judgeToken(undefined, { token: TOKEN })).toMatchObject({ status: 403 });
+		expect(judgeToken(['not a hash'], { token: TOKEN })).toMatchObject({ status: 403 });
+	});
+});
+
+describe('buildItems with Simplify', () => {
+	it('gives Job Update the simplified job after event and receivedAt, and leaves other events as sent', () => {
+		const [job] = buildItems({
+			event: 'Job Update',
+			payload: PAYLOADS['Job Update'],
+			receivedAt: AT,
+			split: true,
+			simplify: true,
+		});
+		expect(Object.keys(job).slice(0, 2)).toEqual(['event', 'receivedAt']);
+		expect(job).toMatchObject({ Number: 1001, Specialties: 'ICU', ShiftDescription: 'Nights' });
+		expect(job).not.toHaveProperty('Shift');
+		const [submission] = buildItems({
+			event: 'Submission Update',
+			payload: PAYLOADS['Submission Update'],
+			receivedAt: AT,
+			split: true,
+			simplify: true,
+		});
+		expect(submission).toEqual({
+			event: 'Submission Update',
+			receivedAt: AT,
+			...PAYLOADS['Submission Update'],
+		});
+	});
+
+	it('keeps the validation note on a simplified job that differs from its documented shape', () => {
+		const [job] = buildItems({
+			event: 'Job Update',
+			payload: { Number: 1 },
+			receivedAt: AT,
+			split: true,
+			simplify: true,
+		});
+		expect(job).toMatchObject({ event: 'Job Update', Number: 1, _validation: { valid: false } });
 	});
 });

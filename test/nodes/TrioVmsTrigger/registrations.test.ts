@@ -4,6 +4,8 @@ import type { WebhookRegistration } from '../../../nodes/shared/schemas';
 import { readRegistrationList as readListing } from '../../../nodes/shared/webhookRegistrations';
 import {
 	checkInPlace,
+	judgeOldAddress,
+	ownsStoredRegistrations,
 	planRemoval,
 	planSync,
 	resolveRegistrationStrings,
@@ -11,12 +13,13 @@ import {
 } from '../../../nodes/TrioVmsTrigger/planner';
 import {
 	buildRegistrationUrl,
+	probeReply,
 	readRegistrationUrl,
 	registrationName,
 	urlBase,
 } from '../../../nodes/TrioVmsTrigger/registrationUrls';
 import { explainFailure } from '../../../nodes/TrioVmsTrigger/registrations';
-import { hashToken } from '../../../nodes/TrioVmsTrigger/deliveryToken';
+import { hashToken, triggerIdentity } from '../../../nodes/TrioVmsTrigger/deliveryToken';
 import type { ScopeState } from '../../../nodes/TrioVmsTrigger/state';
 
 const URL_NOW = 'https://n8n.agency.com/webhook/abc-123/webhook';
@@ -469,8 +472,9 @@ describe('explainFailure', () => {
 				httpCode: '403',
 			},
 		);
+		// The Sync Trigger is named after it (issue 19): it works with any key.
 		expect(explainFailure(node, 'Step', error).message).toBe(
-			'Step failed. Trio VMS answered 403 Forbidden: needs the agency administrator permission',
+			'Step failed. Trio VMS answered 403 Forbidden: needs the agency administrator permission. Without such a key, use the Trio VMS Sync Trigger: it works with any API key and needs no administrator permission.',
 		);
 	});
 
@@ -483,5 +487,76 @@ describe('explainFailure', () => {
 		expect(explainFailure(node, 'Step', error).message).toBe('Step failed. Trio VMS answered 500');
 		expect(explainFailure(node, 'Step', new Error('boom'))).toBeInstanceOf(NodeOperationError);
 		expect(explainFailure(node, 'Step', new Error('boom')).message).toBe('Step failed: boom');
+	});
+});
+
+describe('judgeOldAddress: whose the stored registrations are, from a probe of their old address', () => {
+	const identity = triggerIdentity('key', { workflowId: 'w1', nodeId: 'n1', scope: 'production' });
+	const nonce = 'nonce-1';
+	const expected = probeReply(identity, nonce, URL_NOW);
+	const answered = (status: number, body: unknown) => ({ kind: 'answered' as const, status, body });
+
+	it('treats every probe without an HTTP answer as doubt, which counts as a copy', () => {
+		for (const reason of [
+			'connect ECONNREFUSED',
+			'getaddrinfo ENOTFOUND',
+			'timeout',
+			'CERT_HAS_EXPIRED',
+		]) {
+			const verdict = judgeOldAddress({ kind: 'noAnswer', reason }, expected);
+			expect(verdict).toBe('doubt');
+			expect(ownsStoredRegistrations(verdict)).toBe(false);
+		}
+	});
+
+	it('treats gateway errors, other statuses and unexpected bodies as doubt', () => {
+		for (const outcome of [
+			answered(502, 'Bad Gateway'),
+			answered(503, {}),
+			answered(500, expected),
+			answered(401, {}),
+			answered(301, {}),
+			answered(200, 'OK'),
+			answered(200, { received: true }),
+			answered(200, { probe: 'something else', self: expected.self }),
+		]) {
+			expect(judgeOldAddress(outcome, expected)).toBe('doubt');
+		}
+	});
+
+	it('takes a 404 or 410 (what n8n answers for an unknown webhook) as proof that nobody is there', () => {
+		expect(judgeOldAddress(answered(404, { message: 'not registered' }), expected)).toBe(
+			'nobodyThere',
+		);
+		expect(judgeOldAddress(answered(410, ''), expected)).toBe('nobodyThere');
+		expect(ownsStoredRegistrations('nobodyThere')).toBe(true);
+	});
+
+	it("recognises this same n8n's answer, and tells another n8n with the same workflow from it", () => {
+		expect(judgeOldAddress(answered(200, expected), expected)).toBe('sameN8n');
+		expect(ownsStoredRegistrations('sameN8n')).toBe(true);
+		const elsewhere = probeReply(identity, nonce, URL_OLD);
+		expect(judgeOldAddress(answered(200, elsewhere), expected)).toBe('anotherN8n');
+		expect(ownsStoredRegistrations('anotherN8n')).toBe(false);
+	});
+
+	it('answers with the same identity whatever the token, and differently for another workflow or key', () => {
+		// The identity holds no token: a rotation after a copy was taken changes nothing.
+		const again = triggerIdentity('key', { workflowId: 'w1', nodeId: 'n1', scope: 'production' });
+		expect(probeReply(again, nonce, URL_OLD)).toEqual(probeReply(identity, nonce, URL_OLD));
+		const other = triggerIdentity('key', { workflowId: 'w2', nodeId: 'n1', scope: 'production' });
+		expect(judgeOldAddress(answered(200, probeReply(other, nonce, URL_NOW)), expected)).toBe(
+			'doubt',
+		);
+		const otherKey = triggerIdentity('key2', {
+			workflowId: 'w1',
+			nodeId: 'n1',
+			scope: 'production',
+		});
+		expect(judgeOldAddress(answered(200, probeReply(otherKey, nonce, URL_NOW)), expected)).toBe(
+			'doubt',
+		);
+		// Another nonce, another answer: an old answer cannot be replayed.
+		expect(probeReply(identity, 'nonce-2', URL_NOW)).not.toEqual(expected);
 	});
 });

@@ -61,6 +61,12 @@ export interface TriggerHooksOptions {
 	nodeName?: string;
 	/** The saved node's webhookId (default a new one): the same workflow as another TriggerHooks. */
 	webhookId?: string;
+	/** The saved node's version; default the node's defaultVersion, as for a new workflow. */
+	typeVersion?: number;
+	/** The workflow's id (default a new one): a copy of another n8n's database keeps it. */
+	workflowId?: string;
+	/** The saved node's id (default a new one): a copy of another n8n's database keeps it. */
+	nodeId?: string;
 }
 
 interface HookCallOptions {
@@ -82,6 +88,12 @@ interface DeliveryRequest {
 	/** The bytes n8n read from the socket; default the body's text. */
 	rawBody?: Buffer;
 	headers?: Record<string, string>;
+	/**
+	 * A request n8n did not read: for a content type n8n does not parse, the express request
+	 * reaches webhook() as an unread stream without rawBody. When given, the request is this
+	 * stream (with method, headers and query set on it) and `body`/`rawBody` are ignored.
+	 */
+	unreadBody?: NodeJS.ReadableStream;
 	/**
 	 * The static data the delivery's Workflow is built with. Default: what n8n saved last (for a
 	 * test delivery: what the test registration cached). n8n builds a new Workflow from the
@@ -196,6 +208,16 @@ class DeliveryResponse {
 
 function deliveryRequest(input: DeliveryRequest): IDataObject {
 	const contentType = input.contentType ?? 'application/json; charset=utf-8';
+	if (input.unreadBody) {
+		return Object.assign(input.unreadBody, {
+			method: 'POST',
+			headers: { 'content-type': contentType, ...input.headers },
+			contentType: contentType.split(';')[0].trim().toLowerCase(),
+			query: input.query ?? {},
+			params: {},
+			body: {},
+		}) as unknown as IDataObject;
+	}
 	const text =
 		typeof input.body === 'string'
 			? input.body
@@ -233,13 +255,15 @@ function deliveryRequest(input: DeliveryRequest): IDataObject {
 }
 
 export function triggerHooks(options: TriggerHooksOptions): TriggerHooks {
-	const workflowId = `trigger-workflow-${randomUUID()}`;
+	const workflowId = options.workflowId ?? `trigger-workflow-${randomUUID()}`;
 	const workflowName = options.workflowName ?? 'Shifts to Slack';
 	const typeName = options.nodeType ?? 'trioVmsTrigger';
 	// As the editor saves a webhook node: with an id and a webhookId (n8n's resolveNodeWebhookId).
 	const savedNode: INode = {
 		...completeNode(
 			{
+				...(options.nodeId ? { id: options.nodeId } : {}),
+				...(options.typeVersion !== undefined ? { typeVersion: options.typeVersion } : {}),
 				name: options.nodeName ?? 'Trio VMS Trigger',
 				type: typeName,
 				parameters: structuredClone(options.parameters),
