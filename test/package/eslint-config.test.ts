@@ -1,3 +1,8 @@
+/* eslint
+	"@n8n/community-nodes/no-restricted-globals": "off",
+	"@n8n/community-nodes/no-restricted-imports": "off",
+	"@typescript-eslint/no-unused-vars": ["error", {"argsIgnorePattern": "^_", "varsIgnorePattern": "^_"}]
+	-- not in the package: n8n's rules for the code users install do not apply here */
 /**
  * The project lints the package with n8n's own rules: for every file n8n lints (package.json,
  * nodes/, credentials/), each rule of n8n's configuration (@n8n/node-cli/eslint, what

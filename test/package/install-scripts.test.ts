@@ -1,3 +1,6 @@
+/* eslint
+	"@n8n/community-nodes/no-restricted-imports": "off"
+	-- not in the package: n8n's rules for the code users install do not apply here */
 /**
  * A plain `npm ci` installs the dev dependencies: every package in the lockfile that has an install
  * script is reviewed in package.json's `allowScripts` (npm 11.16+), and the README's commands and
