@@ -70,6 +70,9 @@ export function npmEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
 			lower === 'npm_config_local_prefix' ||
 			lower === 'npm_config_prefix' ||
 			lower === 'npm_config_global_prefix' ||
+			// The repository's .npmrc turns install scripts off for its own dev dependencies, and
+			// npm passes that down to scripts; the harness's npm calls choose for themselves.
+			lower === 'npm_config_ignore_scripts' ||
 			lower.startsWith('npm_lifecycle_') ||
 			lower.startsWith('npm_package_') ||
 			lower === 'init_cwd'
