@@ -12,6 +12,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 
+import { npmEnv } from '../support/harness/install';
 import { REPO_ROOT } from '../support/harness/pack';
 
 interface Manifest {
@@ -45,6 +46,18 @@ function npmrc(file: string): Record<string, string> {
 describe('installing the dev dependencies', () => {
 	it("keeps every dependency's install script off, on npm 10 as on npm 11", () => {
 		expect(npmrc('.npmrc')).toMatchObject({ 'ignore-scripts': 'true' });
+	});
+
+	it("leaves the harness's own installs (n8n's sqlite3 rebuild) their install scripts", () => {
+		// `npm test` passes the .npmrc setting down as npm_config_ignore_scripts.
+		const saved = process.env.npm_config_ignore_scripts;
+		process.env.npm_config_ignore_scripts = 'true';
+		try {
+			expect(npmEnv()).not.toHaveProperty('npm_config_ignore_scripts');
+		} finally {
+			if (saved === undefined) delete process.env.npm_config_ignore_scripts;
+			else process.env.npm_config_ignore_scripts = saved;
+		}
 	});
 
 	it('has every install script in the lockfile reviewed as not needed', () => {
