@@ -1,3 +1,8 @@
+/* eslint
+	"@n8n/community-nodes/no-restricted-globals": "off",
+	"@n8n/community-nodes/no-restricted-imports": "off",
+	"@n8n/community-nodes/require-node-api-error": "off"
+	-- not in the package: n8n's rules for the code users install do not apply here */
 /**
  * npx tsx scripts/screenshots.ts [--no-build] [--out DIR] [--only a,b,c,d]
  *

@@ -1,3 +1,7 @@
+/* eslint
+	"@n8n/community-nodes/no-restricted-globals": "off",
+	"no-console": "off"
+	-- not in the package: n8n's rules for the code users install do not apply here */
 /**
  * The counted faults suite (issue #10): the sandbox injects faults (5xx at a share of requests,
  * 429 with Retry-After, latency past the deadline, connections dropped before and after the

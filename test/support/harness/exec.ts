@@ -1,3 +1,8 @@
+/* eslint
+	"@n8n/community-nodes/no-dangerous-functions": "off",
+	"@n8n/community-nodes/no-restricted-globals": "off",
+	"@n8n/community-nodes/no-restricted-imports": "off"
+	-- not in the package: n8n's rules for the code users install do not apply here */
 import { spawn } from 'node:child_process';
 import type { SpawnOptions } from 'node:child_process';
 

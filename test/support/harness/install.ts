@@ -1,3 +1,8 @@
+/* eslint
+	"@n8n/community-nodes/no-restricted-globals": "off",
+	"@n8n/community-nodes/no-restricted-imports": "off",
+	"@n8n/community-nodes/require-node-api-error": "off"
+	-- not in the package: n8n's rules for the code users install do not apply here */
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -65,6 +70,9 @@ export function npmEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
 			lower === 'npm_config_local_prefix' ||
 			lower === 'npm_config_prefix' ||
 			lower === 'npm_config_global_prefix' ||
+			// The repository's .npmrc turns install scripts off for its own dev dependencies, and
+			// npm passes that down to scripts; the harness's npm calls choose for themselves.
+			lower === 'npm_config_ignore_scripts' ||
 			lower.startsWith('npm_lifecycle_') ||
 			lower.startsWith('npm_package_') ||
 			lower === 'init_cwd'

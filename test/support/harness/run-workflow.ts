@@ -1,3 +1,6 @@
+/* eslint
+	"@n8n/community-nodes/no-restricted-globals": "off"
+	-- not in the package: n8n's rules for the code users install do not apply here */
 import { randomUUID } from 'node:crypto';
 
 import type { ExecutionRecord, N8nInstance } from './n8n';
