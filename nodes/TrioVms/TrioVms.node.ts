@@ -24,7 +24,10 @@ export class TrioVms implements INodeType {
 		name: 'trioVms',
 		icon: { light: 'file:trioVms.svg', dark: 'file:trioVms.dark.svg' },
 		group: ['transform'],
-		version: 1,
+		// 1.1: Job Get and Get Many output the simplified job by default (Output), and agents are not
+		// offered the Webhook resource. 1 keeps saved workflows' raw Job Get and Simplify switch.
+		version: [1, 1.1],
+		defaultVersion: 1.1,
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
 		description:
 			'Work with the Trio VMS healthcare staffing platform: read open jobs, find or create candidates, submit them with their profile, answer offers and manage webhooks',

@@ -54,3 +54,75 @@ export function simplifyJob(job: IDataObject): IDataObject {
 	}
 	return simple;
 }
+
+/** Every top-level field of a job (spec 2.3), offered under Output → Selected Fields. */
+export const JOB_FIELDS = [
+	'Number',
+	'Title',
+	'JobStatus',
+	'JobStatusReason',
+	'StartDate',
+	'NumberOfPositions',
+	'NumberOfOpenPositions',
+	'NumberOfCurrentOpenPositions',
+	'ClientNumber',
+	'ClientName',
+	'UnitName',
+	'FacilityName',
+	'FacilityDescription',
+	'JobType',
+	'PrimaryAddress',
+	'AltAddress',
+	'City',
+	'State',
+	'StateAbbreviation',
+	'ZipCode',
+	'PrimaryPhone',
+	'AltPhone',
+	'Profession',
+	'InternalRate',
+	'Description',
+	'DurationDescription',
+	'RateDescription',
+	'OnCallDescription',
+	'WeekendDescription',
+	'LicenseDescription',
+	'RequirementDescription',
+	'AllowsCompactLicense',
+	'RelationshipManager',
+	'RelationshipManagerEmail',
+	'RelationshipManagerPhone',
+	'PlacementCoordinator',
+	'PlacementCoordinatorEmail',
+	'PlacementCoordinatorPhone',
+	'IsLocums',
+	'Specialties',
+	'Segments',
+	'Certifications',
+	'StateLicenses',
+	'Shift',
+	'OrientationDates',
+	'ModifiedDateUtc',
+] as const;
+
+/** The chosen fields as sent (any letter case), always with the job's Number so items stay identifiable. */
+export function pickJobFields(job: IDataObject, fields: readonly string[]): IDataObject {
+	const picked: IDataObject = {};
+	for (const name of ['Number', ...fields]) {
+		if (hasField(job, name)) picked[name] = fieldOf(job, name) as IDataObject[string];
+	}
+	return picked;
+}
+
+export type JobOutput = 'simple' | 'raw' | 'fields';
+
+/** A job as the node's Output setting asks for it. */
+export function shapeJob(
+	job: IDataObject,
+	output: JobOutput,
+	fields: readonly string[],
+): IDataObject {
+	if (output === 'raw') return job;
+	if (output === 'fields') return pickJobFields(job, fields);
+	return simplifyJob(job);
+}

@@ -110,3 +110,8 @@ const STATE_ABBREVIATIONS = new Set(US_STATES.map((state) => state.abbreviation)
 export function isUsStateAbbreviation(value: string): boolean {
 	return STATE_ABBREVIATIONS.has(value);
 }
+
+/** The one state dropdown of every node: the name shown, the abbreviation sent. */
+export const US_STATE_OPTIONS: ReadonlyArray<{ name: string; value: string }> = [...US_STATES]
+	.sort((a, b) => a.name.localeCompare(b.name))
+	.map((state) => ({ name: state.name, value: state.abbreviation }));

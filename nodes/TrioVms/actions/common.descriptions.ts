@@ -2,8 +2,9 @@
  * Fields that several operations share, and the small helpers that place fields under one
  * resource and operation. Each operation file still lists its own fields in order.
  */
-import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
+import { JOB_FIELDS, shapeJob, type JobOutput } from '../../shared/jobOutput';
 import { limited } from '../helpers/output';
 
 const PAUSE_OPTION: INodeProperties = {
@@ -22,7 +23,7 @@ export function optionsCollection(extra: INodeProperties[] = []): INodePropertie
 		displayName: 'Options',
 		name: 'options',
 		type: 'collection',
-		placeholder: 'Add option',
+		placeholder: 'Add Option',
 		default: {},
 		options: [...extra, PAUSE_OPTION].sort((a, b) => a.displayName.localeCompare(b.displayName)),
 	};
@@ -127,10 +128,79 @@ export function applyReturnAllOrLimit<T>(
 	return limited(list, returnAll, returnAll ? 0 : context.getNodeParameter('limit', itemIndex, 50));
 }
 
-export const modifiedAfterFilter = (what: string): INodeProperties => ({
-	displayName: 'Modified After',
-	name: 'modifiedAfter',
-	type: 'dateTime',
-	default: '',
-	description: `Only return ${what} changed after this moment. A plain date (2026-03-01) means midnight UTC; a date and time without an offset is read in the workflow's time zone.`,
-});
+export function modifiedAfterFilter(what: string, note?: string): INodeProperties {
+	const sentences = [
+		`Only return ${what} changed after this moment. A plain date (2026-03-01) means midnight UTC; a date and time without an offset is read in the workflow's time zone.`,
+	];
+	if (note) sentences.push(note);
+	return {
+		displayName: 'Modified After',
+		name: 'modifiedAfter',
+		type: 'dateTime',
+		default: '',
+		description: sentences.join(' '),
+	};
+}
+
+/** Version 1.1 onwards: the Output choice replaces version 1's Simplify switch (Get Many) or raw job (Get). */
+const FROM_VERSION_1_1 = { '@version': [{ _cnd: { gte: 1.1 } }] };
+
+/** A job field name in words: `NumberOfOpenPositions` -> "Number of Open Positions". */
+function fieldWords(name: string): string {
+	return name
+		.replace(/Utc$/, ' (UTC)')
+		.replace(/([a-z])([A-Z])/g, '$1 $2')
+		.replace(/ (Of|And) /g, (word) => word.toLowerCase());
+}
+
+/**
+ * Output as n8n's own nodes offer it (Microsoft Outlook, Gmail): Simplified for people,
+ * Raw for everything Trio sends, Selected Fields for an AI agent that needs only a few.
+ */
+export function jobOutputProperties(): INodeProperties[] {
+	return [
+		{
+			displayName: 'Output',
+			name: 'output',
+			type: 'options',
+			default: 'simple',
+			displayOptions: { show: FROM_VERSION_1_1 },
+			options: [
+				{
+					name: 'Simplified',
+					value: 'simple',
+					description:
+						'Number, title, status, facility, city, state, profession, specialties, start date, shift, rate and open positions',
+				},
+				{ name: 'Raw', value: 'raw', description: 'Every detail Trio sends' },
+				{ name: 'Selected Fields', value: 'fields', description: 'Only the fields you choose' },
+			],
+		},
+		{
+			displayName: 'Fields',
+			name: 'fields',
+			type: 'multiOptions',
+			default: [],
+			description: 'The job details to output; the job number is always included',
+			displayOptions: { show: { ...FROM_VERSION_1_1, output: ['fields'] } },
+			options: JOB_FIELDS.filter((name) => name !== 'Number').map((name) => ({
+				name: fieldWords(name),
+				value: name,
+			})),
+		},
+	];
+}
+
+/** Jobs shaped as the node asks: version 1 knew only Get Many's Simplify switch (Get was raw). */
+export function shapeJobs(
+	context: IExecuteFunctions,
+	itemIndex: number,
+	jobs: IDataObject[],
+	version1: JobOutput,
+): IDataObject[] {
+	if (context.getNode().typeVersion < 1.1) return jobs.map((job) => shapeJob(job, version1, []));
+	const output = context.getNodeParameter('output', itemIndex, 'simple') as JobOutput;
+	const fields =
+		output === 'fields' ? (context.getNodeParameter('fields', itemIndex, []) as string[]) : [];
+	return jobs.map((job) => shapeJob(job, output, fields));
+}

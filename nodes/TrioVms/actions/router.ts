@@ -22,6 +22,23 @@ export const OPERATIONS: Record<TrioResource, Record<string, TrioOperation>> = {
 	webhook: webhook.operations,
 };
 
+/** Operations that read a whole list: run once per input item, each reads the same list again. */
+const LIST_OPERATIONS = new Set([
+	'job.getAll',
+	'submission.getAll',
+	'submission.getWithdrawReasons',
+	'webhook.getAll',
+	'webhook.getEvents',
+]);
+
+/**
+ * An AI agent must not register webhooks: a prompt injection could point one at an outside
+ * address and receive candidates' personal data. n8n names a node used as a tool "<type>Tool".
+ */
+function refusesForAgents(context: IExecuteFunctions, resource: TrioResource): boolean {
+	return resource === 'webhook' && context.getNode().type.endsWith('Tool');
+}
+
 function pauseFrom(options: IDataObject): number {
 	const pause = Number(options.pauseBetweenCallsMs ?? 0);
 	return Number.isFinite(pause) && pause > 0 ? Math.min(pause, 600_000) : 0;
@@ -56,6 +73,23 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 			this.getNode(),
 			`The operation "${operation}" of "${resource}" is not supported`,
 		);
+	}
+
+	if (refusesForAgents(this, resource)) {
+		throw new NodeOperationError(
+			this.getNode(),
+			'Webhook registrations cannot be managed by an AI agent',
+			{
+				description:
+					'Use the Trio VMS node (not as a tool) or the Trio VMS Trigger to manage webhook registrations. Agents can read jobs, find and create candidates, and work with submissions.',
+			},
+		);
+	}
+	if (items.length > 1 && LIST_OPERATIONS.has(`${resource}.${operation}`)) {
+		this.addExecutionHints({
+			message: `This node ran ${items.length} times, once for each input item, and read the same list each time. To read it once, turn on Execute Once in the node's settings.`,
+			location: 'outputPane',
+		});
 	}
 
 	const options = this.getNodeParameter('options', 0, {}) as IDataObject;

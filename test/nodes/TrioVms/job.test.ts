@@ -1,20 +1,34 @@
 /** Job: Get and Get Many, run through n8n's engine against the sandbox. */
 import { SIMPLE_JOB_FIELDS } from '../../../nodes/shared/jobOutput';
+import type { NodeExecutionHint } from 'n8n-workflow';
+
+import {
+	NODE_UNDER_TEST,
+	runNode,
+	trioCredentials,
+	type EngineRun,
+} from '../../support/engine/engine';
+import { ScriptedServer } from '../../support/scripted-server';
 import { byNumber, errorText, fromList, useSandbox } from '../../support/sandbox-harness';
 
 const t = useSandbox({ jobs: 40 });
+
+function hintsOf(result: EngineRun): NodeExecutionHint[] {
+	return result.run.data.resultData.runData[NODE_UNDER_TEST]?.[0]?.hints ?? [];
+}
 
 function openJobs() {
 	return t.sandbox.store.listJobs();
 }
 
 describe('Job: Get', () => {
-	it('reads one job by number, with every field', async () => {
+	it('reads one job by number, with every field when Output is Raw', async () => {
 		const [first] = openJobs();
 		const { output, error } = await t.run({
 			resource: 'job',
 			operation: 'get',
 			job: byNumber(first.Number),
+			output: 'raw',
 		});
 		expect(error).toBeUndefined();
 		expect(output).toHaveLength(1);
@@ -27,6 +41,41 @@ describe('Job: Get', () => {
 		expect(t.apiRequests().map((r) => `${r.method} ${r.path}`)).toEqual([
 			`GET /api/v3/Job/${first.Number}`,
 		]);
+	});
+
+	it('outputs the simplified job by default, flat, under the service names', async () => {
+		const [first] = openJobs();
+		const { output } = await t.run({
+			resource: 'job',
+			operation: 'get',
+			job: byNumber(first.Number),
+		});
+		expect(Object.keys(output[0].json)).toEqual(
+			SIMPLE_JOB_FIELDS.filter((name) => name !== 'NumberOfCurrentOpenPositions'),
+		);
+		expect(output[0].json).toMatchObject({ Number: first.Number, Title: first.Title });
+	});
+
+	it('outputs only the selected fields, always with the job number', async () => {
+		const [first] = openJobs();
+		const { output } = await t.run({
+			resource: 'job',
+			operation: 'get',
+			job: byNumber(first.Number),
+			output: 'fields',
+			fields: ['Title', 'City'],
+		});
+		expect(output[0].json).toEqual({ Number: first.Number, Title: first.Title, City: first.City });
+	});
+
+	it('keeps a saved version 1 node raw, as it was', async () => {
+		const [first] = openJobs();
+		const { output } = await t.run(
+			{ resource: 'job', operation: 'get', job: byNumber(first.Number) },
+			{ typeVersion: 1 },
+		);
+		expect(output[0].json).toHaveProperty('Description', first.Description);
+		expect(output[0].json).toHaveProperty('Certifications');
 	});
 
 	it('takes the job picked from the list', async () => {
@@ -101,12 +150,12 @@ describe('Job: Get Many', () => {
 		expect(t.apiRequests()[0].query).toEqual({});
 	});
 
-	it('returns every open and on-hold job with Return All, raw when Simplify is off', async () => {
+	it('returns every open and on-hold job with Return All, raw when Output is Raw', async () => {
 		const { output } = await t.run({
 			resource: 'job',
 			operation: 'getAll',
 			returnAll: true,
-			simplify: false,
+			output: 'raw',
 		});
 		expect(output).toHaveLength(openJobs().length);
 		expect(output[0].json).toHaveProperty('Description');
@@ -189,10 +238,64 @@ describe('Job: Get Many', () => {
 		expect(errorText(bad.error).message).toContain('"State" must be a two-letter US state');
 	});
 
+	it('keeps a saved version 1 node on its Simplify switch', async () => {
+		const raw = await t.run(
+			{ resource: 'job', operation: 'getAll', limit: 1, simplify: false },
+			{ typeVersion: 1 },
+		);
+		expect(raw.output[0].json).toHaveProperty('Certifications');
+		const simple = await t.run(
+			{ resource: 'job', operation: 'getAll', limit: 1 },
+			{ typeVersion: 1 },
+		);
+		expect(Object.keys(simple.output[0].json)).toEqual([...SIMPLE_JOB_FIELDS]);
+	});
+
+	it('suggests Execute Once when a list ran once per input item', async () => {
+		const three = await t.run(
+			{ resource: 'job', operation: 'getAll', limit: 1 },
+			{ input: [{}, {}, {}] },
+		);
+		expect(three.output).toHaveLength(3);
+		expect(hintsOf(three).map((hint) => hint.message)).toEqual([
+			expect.stringContaining('Execute Once'),
+		]);
+		const once = await t.run({ resource: 'job', operation: 'getAll', limit: 1 });
+		expect(hintsOf(once)).toEqual([]);
+		const get = await t.run(
+			{ resource: 'job', operation: 'get', job: byNumber(openJobs()[0].Number) },
+			{ input: [{}, {}] },
+		);
+		expect(hintsOf(get)).toEqual([]);
+	});
+
 	it('reports the current open-position count in the list', async () => {
 		const [job] = openJobs();
 		await t.scenario('POST', `/jobs/${job.Number}/open-positions`, { count: 0 });
 		const { output } = await t.run({ resource: 'job', operation: 'getAll', limit: 1 });
 		expect(output[0].json.NumberOfCurrentOpenPositions).toBe(0);
+	});
+});
+
+describe('Job: Get Many against an answer in camelCase', () => {
+	const server = ScriptedServer.forEachTest();
+	const camel = [
+		{ number: 1, title: 'ICU RN', jobStatus: 'Open', stateAbbreviation: 'TX' },
+		{ number: 2, title: 'ER RN', jobStatus: 'OnHold', stateAbbreviation: 'CA' },
+	];
+
+	it('filters by status and state in any letter case instead of silently dropping every job', async () => {
+		server.respond({ json: camel }, { json: camel });
+		const credentials = trioCredentials(server.baseUrl, 'key');
+		const held = await runNode({
+			parameters: { resource: 'job', operation: 'getAll', filters: { jobStatus: 'OnHold' } },
+			credentials,
+		});
+		expect(held.output.map((item) => item.json.Number)).toEqual([2]);
+		const texas = await runNode({
+			parameters: { resource: 'job', operation: 'getAll', filters: { state: 'TX' } },
+			credentials,
+		});
+		expect(texas.output.map((item) => item.json.Title)).toEqual(['ICU RN']);
 	});
 });

@@ -2,6 +2,7 @@
 import type { IDataObject, INodeParameterResourceLocator } from 'n8n-workflow';
 
 import { TRIO_EVENT_NAMES, TRIO_EVENTS } from '../../../nodes/shared/events';
+import { PACKAGE_NAME } from '../../support/engine/node-types';
 import { errorText, useSandbox } from '../../support/sandbox-harness';
 
 const t = useSandbox({ jobs: 5 });
@@ -277,5 +278,25 @@ describe("the trigger's delivery secret in Webhook output", () => {
 		// Update re-sends the registration as the service has it, token included.
 		const atService = [...t.sandbox.store.registrations.values()].find((r) => r.Id === id);
 		expect(atService?.Url).toBe(url);
+	});
+});
+
+describe('Webhook resource and AI agents', () => {
+	it('refuses every Webhook operation when an AI agent runs the node, before sending anything', async () => {
+		const { error } = await t.run(
+			{ resource: 'webhook', operation: 'getAll', returnAll: true },
+			{ nodeType: `${PACKAGE_NAME}.trioVmsTool` },
+		);
+		expect(errorText(error).message).toBe('Webhook registrations cannot be managed by an AI agent');
+		expect(t.apiRequests()).toHaveLength(0);
+	});
+
+	it('still serves an agent the other resources', async () => {
+		const { output, error } = await t.run(
+			{ resource: 'job', operation: 'getAll', limit: 2 },
+			{ nodeType: `${PACKAGE_NAME}.trioVmsTool` },
+		);
+		expect(error).toBeUndefined();
+		expect(output).toHaveLength(2);
 	});
 });

@@ -9,7 +9,7 @@ import { UnexpectedError } from 'n8n-workflow';
 import { TestBinarySource, TestCollect, TestStart } from './test-nodes';
 import { TestTransportProbe } from './transport-probe.node';
 
-const PACKAGE_NAME = 'n8n-nodes-trio-vms';
+export const PACKAGE_NAME = 'n8n-nodes-trio-vms';
 
 type NodeTypeLoader = () => INodeType | IVersionedNodeType;
 
@@ -52,6 +52,8 @@ export class EngineNodeTypes implements INodeTypes {
 		// Workflows exported from n8n use the package-qualified name; tests may use the short one.
 		this.register(`${PACKAGE_NAME}.trioVms`, TRIO_VMS);
 		this.register('trioVms', TRIO_VMS);
+		// n8n names a usableAsTool node used by an AI agent "<type>Tool"; the class is the same.
+		this.register(`${PACKAGE_NAME}.trioVmsTool`, TRIO_VMS);
 		this.register(`${PACKAGE_NAME}.trioVmsTrigger`, TRIO_VMS_TRIGGER);
 		this.register('trioVmsTrigger', TRIO_VMS_TRIGGER);
 		this.register(`${PACKAGE_NAME}.trioVmsSyncTrigger`, TRIO_VMS_SYNC_TRIGGER);

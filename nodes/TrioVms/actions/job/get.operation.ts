@@ -9,10 +9,16 @@ import { PATHS } from '../../../shared/service';
 import type { TrioClient } from '../../../shared/transport';
 import { objectOf } from '../../helpers/output';
 import { positiveInteger } from '../../helpers/validation';
-import { jobLocator, optionsCollection } from '../common.descriptions';
+import {
+	jobLocator,
+	jobOutputProperties,
+	optionsCollection,
+	shapeJobs,
+} from '../common.descriptions';
 
 const properties: INodeProperties[] = [
 	jobLocator('The job to read: pick an open or on-hold job from the list, or give its number'),
+	...jobOutputProperties(),
 	optionsCollection(),
 ];
 
@@ -37,5 +43,5 @@ export async function execute(
 		itemIndex,
 		context: { subject: `job ${number}` },
 	});
-	return objectOf(job, { Number: number });
+	return shapeJobs(this, itemIndex, [objectOf(job, { Number: number })], 'raw')[0];
 }

@@ -5,17 +5,19 @@ import {
 	type INodeProperties,
 } from 'n8n-workflow';
 
-import { PATHS } from '../../../shared/service';
+import { fieldOf } from '../../../shared/fields';
+import { PATHS, US_STATE_OPTIONS } from '../../../shared/service';
 import type { TrioClient } from '../../../shared/transport';
 import { toModifiedDateQuery } from '../../helpers/dates';
 import { objectsOf } from '../../helpers/output';
-import { simplifyJob } from '../../../shared/jobOutput';
 import { optionalText, stateAbbreviation } from '../../helpers/validation';
 import {
 	applyReturnAllOrLimit,
+	jobOutputProperties,
 	modifiedAfterFilter,
 	optionsCollection,
 	returnAllAndLimit,
+	shapeJobs,
 } from '../common.descriptions';
 
 const properties: INodeProperties[] = [
@@ -27,7 +29,10 @@ const properties: INodeProperties[] = [
 		placeholder: 'Add Filter',
 		default: {},
 		options: [
-			modifiedAfterFilter('jobs'),
+			modifiedAfterFilter(
+				'jobs',
+				'Open-position counts are current only without this filter: Trio does not count a change of open positions as a modification.',
+			),
 			{
 				displayName: 'Job Status',
 				name: 'jobStatus',
@@ -43,19 +48,12 @@ const properties: INodeProperties[] = [
 			{
 				displayName: 'State',
 				name: 'state',
-				type: 'string',
-				default: '',
-				placeholder: 'e.g. TX',
-				description: 'Only return jobs in this US state (abbreviation or name)',
+				type: 'options',
+				options: [...US_STATE_OPTIONS],
+				default: 'TX',
+				description: 'Only return jobs in this US state',
 			},
 		],
-	},
-	{
-		displayName:
-			'Open-position counts are only current when Modified After is empty: Trio does not count a change of open positions as a modification.',
-		name: 'openPositionsNotice',
-		type: 'notice',
-		default: '',
 	},
 	{
 		displayName: 'Simplify',
@@ -63,8 +61,9 @@ const properties: INodeProperties[] = [
 		type: 'boolean',
 		default: true,
 		description: 'Whether to return a simplified version of the response instead of the raw data',
-		hint: 'Simplified: number, title, status, facility, client, city, state, profession, specialties, start date, shift, rate, positions and modified date',
+		displayOptions: { show: { '@version': [1] } },
 	},
+	...jobOutputProperties(),
 	optionsCollection(),
 ];
 
@@ -79,7 +78,6 @@ export async function execute(
 	client: TrioClient,
 ): Promise<IDataObject[]> {
 	const filters = this.getNodeParameter('filters', itemIndex, {}) as IDataObject;
-	const simplify = this.getNodeParameter('simplify', itemIndex, true) as boolean;
 
 	const modifiedDate = toModifiedDateQuery(
 		filters.modifiedAfter,
@@ -101,10 +99,15 @@ export async function execute(
 	let jobs = objectsOf(response);
 	if (jobStatus)
 		jobs = jobs.filter(
-			(job) => String(job.JobStatus ?? '').toLowerCase() === jobStatus.toLowerCase(),
+			(job) => String(fieldOf(job, 'JobStatus') ?? '').toLowerCase() === jobStatus.toLowerCase(),
 		);
 	if (state)
-		jobs = jobs.filter((job) => String(job.StateAbbreviation ?? '').toUpperCase() === state);
+		jobs = jobs.filter(
+			(job) => String(fieldOf(job, 'StateAbbreviation') ?? '').toUpperCase() === state,
+		);
 	jobs = applyReturnAllOrLimit(this, itemIndex, jobs);
-	return simplify ? jobs.map(simplifyJob) : jobs;
+	const simplify =
+		this.getNode().typeVersion < 1.1 &&
+		(this.getNodeParameter('simplify', itemIndex, true) as boolean);
+	return shapeJobs(this, itemIndex, jobs, simplify ? 'simple' : 'raw');
 }

@@ -5,6 +5,7 @@ import {
 	type INodeProperties,
 } from 'n8n-workflow';
 
+import { fieldOf } from '../../../shared/fields';
 import { PATHS } from '../../../shared/service';
 import type { TrioClient } from '../../../shared/transport';
 import { toModifiedDateQuery } from '../../helpers/dates';
@@ -89,10 +90,14 @@ export async function execute(
 	});
 	let submissions = objectsOf(response);
 	if (jobNumber !== undefined)
-		submissions = submissions.filter((s) => Number(s.JobNumber) === jobNumber);
+		submissions = submissions.filter((s) => Number(fieldOf(s, 'JobNumber')) === jobNumber);
 	if (candidateNumber !== undefined)
-		submissions = submissions.filter((s) => Number(s.CandidateNumber) === candidateNumber);
+		submissions = submissions.filter(
+			(s) => Number(fieldOf(s, 'CandidateNumber')) === candidateNumber,
+		);
 	if (status)
-		submissions = submissions.filter((s) => String(s.Status ?? '').toLowerCase() === status);
+		submissions = submissions.filter(
+			(s) => String(fieldOf(s, 'Status') ?? '').toLowerCase() === status,
+		);
 	return applyReturnAllOrLimit(this, itemIndex, submissions);
 }
