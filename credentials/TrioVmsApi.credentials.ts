@@ -52,7 +52,7 @@ export class TrioVmsApi implements ICredentialType {
 				{
 					name: 'Custom URL',
 					value: 'custom',
-					description: 'Any other address, such as the local Trio sandbox',
+					description: 'Another address, such as a test copy of Trio',
 				},
 			],
 			default: 'production',
@@ -64,7 +64,7 @@ export class TrioVmsApi implements ICredentialType {
 			default: 'ahsa',
 			required: true,
 			description:
-				'The managed-service provider part of the address, e.g. "ahsa" in https://api.triovms.com/ahsa',
+				'Your managed-service provider\'s part of the address, e.g. "ahsa" in https://api.triovms.com/ahsa. Ask your MSP contact if unsure.',
 			displayOptions: { show: { environment: ['production', 'uat'] } },
 		},
 		{
@@ -75,7 +75,7 @@ export class TrioVmsApi implements ICredentialType {
 			required: true,
 			placeholder: 'http://127.0.0.1:4010',
 			description:
-				'Everything before /api/v3. It must start with https://; http:// is accepted only for this machine, e.g. the address printed by "npm run sandbox"',
+				'The address of the Trio service, up to but not including /api/v3. It must start with https://; http:// works only for a test service on this computer.',
 			displayOptions: { show: { environment: ['custom'] } },
 		},
 	];

@@ -300,3 +300,63 @@ describe('Webhook resource and AI agents', () => {
 		expect(output).toHaveLength(2);
 	});
 });
+
+describe('Webhook addresses the real Trio cannot reach', () => {
+	const production = { apiKey: 'key', environment: 'production', tenant: 'ahsa' };
+
+	it.each([
+		['https://localhost:5678/webhook/trio', 'localhost'],
+		['https://192.168.1.20/webhook/trio', 'private'],
+		['https://n8n.internal/webhook/trio', 'inside your network'],
+	])('refuses %s on Production before sending anything', async (url, reason) => {
+		const { error } = await t.run(
+			{ resource: 'webhook', operation: 'create', name: 'n8n', url, events: ['Job Update'] },
+			{ credentials: production },
+		);
+		expect(errorText(error).message).toContain(
+			'"URL" is an address Trio VMS cannot send events to',
+		);
+		expect(errorText(error).message).toContain(reason);
+		expect(errorText(error).description).toContain('Trio VMS Sync Trigger');
+		expect(t.apiRequests()).toHaveLength(0);
+	});
+
+	it('refuses plain http on Production as anywhere else', async () => {
+		const { error } = await t.run(
+			{
+				resource: 'webhook',
+				operation: 'create',
+				name: 'n8n',
+				url: 'http://n8n.example.com/webhook/trio',
+				events: ['Job Update'],
+			},
+			{ credentials: production },
+		);
+		expect(errorText(error).message).toContain('"URL" must start with https://');
+		expect(t.apiRequests()).toHaveLength(0);
+	});
+
+	it('refuses it on Update too', async () => {
+		const { error } = await t.run(
+			{
+				resource: 'webhook',
+				operation: 'update',
+				webhook: { __rl: true, mode: 'id', value: 'x' },
+				updateFields: { url: 'https://10.0.0.5/hook' },
+			},
+			{ credentials: { ...production, environment: 'uat' } },
+		);
+		expect(errorText(error).message).toContain('private');
+	});
+
+	it('keeps accepting a local address on a Custom URL (a test copy of Trio)', async () => {
+		const { error } = await t.run({
+			resource: 'webhook',
+			operation: 'create',
+			name: 'local',
+			url: 'http://127.0.0.1:9/hook',
+			events: ['Job Update'],
+		});
+		expect(error).toBeUndefined();
+	});
+});

@@ -6,10 +6,10 @@ import {
 } from 'n8n-workflow';
 
 import type { TrioClient } from '../../../shared/transport';
-import { optionalBoolean, requiredText, webhookUrl } from '../../helpers/validation';
+import { optionalBoolean, requiredText } from '../../helpers/validation';
 import { optionsCollection } from '../common.descriptions';
 import { saveRegistration, withoutSecrets } from '../../../shared/webhookRegistrations';
-import { ADMIN_NOTICE, eventsField, readEvents } from './webhookFields';
+import { ADMIN_NOTICE, deliverableUrl, eventsField, readEvents } from './webhookFields';
 
 const properties: INodeProperties[] = [
 	ADMIN_NOTICE,
@@ -55,7 +55,7 @@ export async function execute(
 ): Promise<IDataObject> {
 	const request = {
 		Name: requiredText(this.getNodeParameter('name', itemIndex, ''), 'Name'),
-		Url: webhookUrl(this.getNodeParameter('url', itemIndex, ''), 'URL'),
+		Url: await deliverableUrl(this, this.getNodeParameter('url', itemIndex, ''), itemIndex),
 		Events: readEvents(this.getNodeParameter('events', itemIndex, []), 'Event Names or IDs'),
 		IsActive: optionalBoolean(this.getNodeParameter('isActive', itemIndex, true), 'Active') ?? true,
 	};

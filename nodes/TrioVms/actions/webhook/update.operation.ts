@@ -7,9 +7,15 @@ import {
 
 import type { TrioClient } from '../../../shared/transport';
 import type { RegistrationRequest } from '../../../shared/webhookRegistrations';
-import { FieldError, optionalBoolean, requiredText, webhookUrl } from '../../helpers/validation';
+import { FieldError, optionalBoolean, requiredText } from '../../helpers/validation';
 import { optionsCollection, webhookLocator } from '../common.descriptions';
-import { ADMIN_NOTICE, eventsField, readEvents, updateRegistration } from './webhookFields';
+import {
+	ADMIN_NOTICE,
+	deliverableUrl,
+	eventsField,
+	readEvents,
+	updateRegistration,
+} from './webhookFields';
 
 const properties: INodeProperties[] = [
 	ADMIN_NOTICE,
@@ -66,7 +72,7 @@ export async function execute(
 	const changes = this.getNodeParameter('updateFields', itemIndex, {}) as IDataObject;
 	const update: Partial<RegistrationRequest> = {};
 	if ('name' in changes) update.Name = requiredText(changes.name, 'Name');
-	if ('url' in changes) update.Url = webhookUrl(changes.url, 'URL');
+	if ('url' in changes) update.Url = await deliverableUrl(this, changes.url, itemIndex);
 	if ('events' in changes) update.Events = readEvents(changes.events, 'Event Names or IDs');
 	if ('isActive' in changes) update.IsActive = optionalBoolean(changes.isActive, 'Active') ?? true;
 	if (!Object.keys(update).length) {

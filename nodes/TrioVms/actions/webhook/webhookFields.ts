@@ -2,8 +2,10 @@
  * Fields and checks shared by the webhook operations, and the read-merge-save that Update and
  * Deactivate share. The requests themselves live in nodes/shared/webhookRegistrations.ts.
  */
-import type { IDataObject, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
+import { TRIO_CREDENTIAL_TYPE, type TrioCredentialData } from '../../../shared/credentials';
+import { unreachableAddressReason } from '../../../shared/publicAddress';
 import type { TrioClient } from '../../../shared/transport';
 import {
 	asRequest,
@@ -13,7 +15,7 @@ import {
 	type RegistrationRequest,
 	type WebhookRegistration,
 } from '../../../shared/webhookRegistrations';
-import { FieldError, isBlank, shown } from '../../helpers/validation';
+import { FieldError, isBlank, shown, webhookUrl } from '../../helpers/validation';
 
 export const eventsField: INodeProperties = {
 	displayName: 'Event Names or IDs',
@@ -86,4 +88,29 @@ export async function updateRegistration(
 		itemIndex,
 	});
 	return withoutSecrets(saved.answer);
+}
+
+/**
+ * The URL, refused when the real service (Production or UAT) could never deliver to it: it
+ * would be registered and stay silent. The trigger applies the same rule at activation; a
+ * Custom URL (a test copy of Trio on this computer) may deliver anywhere.
+ */
+export async function deliverableUrl(
+	context: IExecuteFunctions,
+	value: unknown,
+	itemIndex: number,
+): Promise<string> {
+	const url = webhookUrl(value, 'URL');
+	const credentials = await context.getCredentials<TrioCredentialData>(
+		TRIO_CREDENTIAL_TYPE,
+		itemIndex,
+	);
+	if ((credentials.environment ?? 'production') === 'custom') return url;
+	const reason = unreachableAddressReason(url);
+	if (!reason) return url;
+	throw new FieldError(
+		'URL',
+		`is an address Trio VMS cannot send events to: ${reason}`,
+		'Give a public https:// address. To start n8n workflows from Trio events, use the Trio VMS Trigger, or the Trio VMS Sync Trigger when n8n has no public address.',
+	);
 }
