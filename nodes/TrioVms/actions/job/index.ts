@@ -24,7 +24,7 @@ export const description: INodeProperties[] = [
 				name: 'Get Many',
 				value: 'getAll',
 				description: 'Get many open and on-hold jobs, optionally only those modified after a date',
-				action: 'Get many open and on-hold jobs',
+				action: 'Get many jobs that are open or on hold',
 			},
 		],
 		default: 'getAll',
