@@ -35,7 +35,10 @@ function syntheticStateBytes(count: number): number {
 		ModifiedDateUtc: new Date(start + index * 362_880 + (index % 997)).toISOString(),
 		NumberOfCurrentOpenPositions: index % 5,
 	}));
-	const { next } = diffJobs(undefined, readJobs(items), { full: true, emitExisting: false });
+	const { next } = diffJobs(undefined, readJobs(items).records, {
+		full: true,
+		emitExisting: false,
+	});
 	return stateBytes({ sync: storeState(next as JobState) as unknown as IDataObject });
 }
 

@@ -1,212 +1,26 @@
+/**
+ * The Trio VMS Sync Trigger: polls Trio on n8n's schedule and emits every job or submission
+ * change once. The node holds its description; a poll's steps are in poll.ts, the rules in
+ * diff.ts, the item shapes in items.ts and what it remembers in state.ts.
+ */
 import {
-	NodeApiError,
 	NodeConnectionTypes,
-	NodeOperationError,
-	type IDataObject,
 	type INodeExecutionData,
 	type INodeType,
 	type INodeTypeDescription,
 	type IPollFunctions,
-	type JsonObject,
 } from 'n8n-workflow';
 
 import { TRIO_CREDENTIAL_TYPE } from '../shared/credentials';
-import { JOB_STATUSES, PATHS } from '../shared/service';
-import { createTrioClient, type TrioClient } from '../shared/transport';
+import { US_STATE_OPTIONS } from '../shared/service';
 import {
 	DEFAULT_FULL_LIST_EVERY,
+	DEFAULT_MAX_DROP_PERCENT,
 	DEFAULT_OVERLAP_SECONDS,
-	diffJobs,
-	diffSubmissions,
 	JOB_CHANGES,
-	jobItem,
-	listFilter,
-	passesJobFilters,
-	planPoll,
 	SUBMISSION_CHANGES,
-	submissionItem,
-	type JobChange,
-	type PollPlan,
 } from './diff';
-import {
-	field,
-	readJob,
-	readJobs,
-	readSubmissions,
-	stampOf,
-	UnreadableAnswerError,
-} from './records';
-import { readState, writeState, type WatchKind } from './state';
-
-interface PollSettings {
-	watch: WatchKind;
-	emitExisting: boolean;
-	changes: string[];
-	fullListEvery: number;
-	overlapSeconds: number;
-}
-
-function settings(context: IPollFunctions): PollSettings {
-	const watch = context.getNodeParameter('watch', 'jobs') as WatchKind;
-	const options = context.getNodeParameter('options', {}) as IDataObject;
-	const fullListEvery = Number(options.fullListEvery ?? DEFAULT_FULL_LIST_EVERY);
-	const overlapSeconds = Number(options.overlapSeconds ?? DEFAULT_OVERLAP_SECONDS);
-	if (!Number.isInteger(fullListEvery) || fullListEvery < 1)
-		throw new NodeOperationError(
-			context.getNode(),
-			'Full List Every must be a whole number, 1 or more',
-		);
-	if (!Number.isFinite(overlapSeconds) || overlapSeconds < 0)
-		throw new NodeOperationError(context.getNode(), 'Overlap (Seconds) must be 0 or more');
-	const changes = context.getNodeParameter(
-		watch === 'jobs' ? 'jobChanges' : 'submissionChanges',
-		[],
-	) as string[];
-	return {
-		watch,
-		emitExisting: context.getNodeParameter('emitExisting', false) as boolean,
-		changes,
-		fullListEvery,
-		overlapSeconds,
-	};
-}
-
-/** Reads a list answer, or fails loudly: the state must not move on an answer it cannot read. */
-function readOrFail<T>(context: IPollFunctions, read: () => T): T {
-	try {
-		return read();
-	} catch (error) {
-		if (!(error instanceof UnreadableAnswerError))
-			throw new NodeOperationError(context.getNode(), error as Error);
-		throw new NodeApiError(context.getNode(), { message: error.message } as JsonObject, {
-			message: `Trio VMS sent an answer the Sync Trigger cannot read: ${error.message}`,
-			description:
-				'Nothing was emitted and the remembered state was kept, so the next poll tries again.',
-		});
-	}
-}
-
-async function listRecords(client: TrioClient, path: string, plan: PollPlan): Promise<unknown> {
-	return await client.request({
-		method: 'GET',
-		path,
-		query: plan.full ? undefined : { modifiedDate: plan.modifiedDate },
-		context: { subject: path === PATHS.jobs ? 'the job list' : 'the submission list' },
-	});
-}
-
-/** `GET /Job/{number}` for a closed job; undefined when the service no longer knows it (404). */
-async function fetchClosedJob(
-	context: IPollFunctions,
-	client: TrioClient,
-	number: number,
-): Promise<IDataObject | undefined> {
-	try {
-		const body = await client.request({
-			method: 'GET',
-			path: PATHS.job,
-			pathParams: { number },
-			context: { subject: `job ${number}` },
-		});
-		return readOrFail(context, () => readJob(body, number));
-	} catch (error) {
-		if (error instanceof NodeApiError && String(error.httpCode) === '404') return undefined;
-		throw asNodeError(context, error);
-	}
-}
-
-/** The transport's failures are node errors already, with Trio's message; anything else becomes one. */
-function asNodeError(context: IPollFunctions, error: unknown): NodeApiError | NodeOperationError {
-	if (error instanceof NodeApiError || error instanceof NodeOperationError) return error;
-	return new NodeOperationError(context.getNode(), error instanceof Error ? error : String(error));
-}
-
-async function pollJobs(
-	context: IPollFunctions,
-	client: TrioClient,
-	options: PollSettings,
-	manual: boolean,
-): Promise<IDataObject[]> {
-	const staticData = context.getWorkflowStaticData('node');
-	const state = readState(staticData, 'jobs');
-	const plan = planPoll(state, options);
-	const body = await listRecords(client, PATHS.jobs, plan);
-	const records = readOrFail(context, () => readJobs(body));
-	const diff = diffJobs(state, records, { full: plan.full, emitExisting: options.emitExisting });
-	const wanted = diff.changes.filter((change) => options.changes.includes(change.change));
-	// Every request happens before the state is touched: a failure here loses nothing.
-	const ready: JobChange[] = [];
-	for (const change of wanted) {
-		if (change.change === 'closed' && !change.job)
-			ready.push({ ...change, job: await fetchClosedJob(context, client, change.number) });
-		else ready.push(change);
-	}
-	const detectedAt = new Date().toISOString();
-	const filters = {
-		statuses: listFilter(context.getNodeParameter('filters.jobStatuses', [])),
-		states: listFilter(context.getNodeParameter('filters.states', '')),
-		professions: listFilter(context.getNodeParameter('filters.professions', '')),
-	};
-	const items = ready
-		.map((change) => jobItem(change, detectedAt))
-		.filter((item) => passesJobFilters(item, filters));
-	if (!manual) writeState(staticData, diff.next);
-	else if (items.length === 0) {
-		// Fetch Test Event: nothing pending, so show the most recently modified job as a sample.
-		const sample = await sampleRecord(client, PATHS.jobs, plan, records, 'ModifiedDateUtc');
-		if (sample) items.push(jobItem({ change: 'opened', number: 0, job: sample }, detectedAt));
-	}
-	return items;
-}
-
-async function pollSubmissions(
-	context: IPollFunctions,
-	client: TrioClient,
-	options: PollSettings,
-	manual: boolean,
-): Promise<IDataObject[]> {
-	const staticData = context.getWorkflowStaticData('node');
-	const state = readState(staticData, 'submissions');
-	const plan = planPoll(state, options);
-	const body = await listRecords(client, PATHS.submissions, plan);
-	const records = readOrFail(context, () => readSubmissions(body));
-	const diff = diffSubmissions(state, records, {
-		full: plan.full,
-		emitExisting: options.emitExisting,
-	});
-	const items = diff.changes
-		.filter((change) => options.changes.includes(change.change))
-		.map(submissionItem);
-	if (!manual) writeState(staticData, diff.next);
-	else if (items.length === 0) {
-		const sample = await sampleRecord(client, PATHS.submissions, plan, records, 'ModifiedDateUTC');
-		if (sample) items.push(submissionItem({ change: 'created', number: 0, submission: sample }));
-	}
-	return items;
-}
-
-/** The most recently modified record, from this poll's answer or, when it was empty, the full list. */
-async function sampleRecord(
-	client: TrioClient,
-	path: string,
-	plan: PollPlan,
-	records: Array<{ stamp: string | null; raw: IDataObject }>,
-	stampField: string,
-): Promise<IDataObject | undefined> {
-	let candidates = records;
-	if (candidates.length === 0 && !plan.full) {
-		const body = await listRecords(client, path, { full: true });
-		candidates = (Array.isArray(body) ? body : [])
-			.filter((raw): raw is IDataObject => !!raw && typeof raw === 'object')
-			.map((raw) => {
-				return { stamp: stampOf(field(raw, stampField)), raw };
-			});
-	}
-	let best: { stamp: string | null; raw: IDataObject } | undefined;
-	for (const record of candidates)
-		if (!best || (record.stamp ?? '') > (best.stamp ?? '')) best = record;
-	return best?.raw;
-}
+import { pollTrio } from './poll';
 
 export class TrioVmsSyncTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -231,13 +45,6 @@ export class TrioVmsSyncTrigger implements INodeType {
 			},
 		],
 		properties: [
-			{
-				displayName:
-					'Works with any agency API key (no administrator permission needed). Each poll asks Trio only for what changed since the last one; every few polls it reads the whole list to find closed jobs and open-position changes.',
-				name: 'notice',
-				type: 'notice',
-				default: '',
-			},
 			{
 				displayName: 'Watch',
 				name: 'watch',
@@ -266,22 +73,22 @@ export class TrioVmsSyncTrigger implements INodeType {
 					{
 						name: 'Opened',
 						value: 'opened',
-						description: 'First seen, or back in the list after being closed',
+						description: 'A new job, or one back after being closed',
 					},
 					{
 						name: 'Updated',
 						value: 'updated',
-						description: 'ModifiedDateUtc moved (put on hold included)',
+						description: 'The facility changed the job (putting it on hold included)',
 					},
 					{
 						name: 'Closed',
 						value: 'closed',
-						description: 'No longer returned by the full job list',
+						description: 'The job is no longer open or on hold',
 					},
 					{
 						name: 'Open Positions Changed',
 						value: 'openPositionsChanged',
-						description: 'NumberOfCurrentOpenPositions differs from the last full list',
+						description: 'The number of positions still to fill changed',
 					},
 				],
 				default: [...JOB_CHANGES],
@@ -295,12 +102,12 @@ export class TrioVmsSyncTrigger implements INodeType {
 					{
 						name: 'Created',
 						value: 'created',
-						description: 'A submission seen for the first time',
+						description: 'A new submission',
 					},
 					{
 						name: 'Status Changed',
 						value: 'statusChanged',
-						description: 'Status or StatusCode differs from the last seen',
+						description: 'The submission moved to another status, e.g. Offered',
 					},
 				],
 				default: [...SUBMISSION_CHANGES],
@@ -324,6 +131,14 @@ export class TrioVmsSyncTrigger implements INodeType {
 					'Whether the first poll emits every current submission as created. Off: it only records them, and later polls emit what changes.',
 			},
 			{
+				displayName: 'Simplify',
+				name: 'simplify',
+				type: 'boolean',
+				default: true,
+				description:
+					'Whether to return about ten fields per job or submission instead of everything Trio sends',
+			},
+			{
 				displayName: 'Filters',
 				name: 'filters',
 				type: 'collection',
@@ -335,7 +150,11 @@ export class TrioVmsSyncTrigger implements INodeType {
 						displayName: 'Job Status',
 						name: 'jobStatuses',
 						type: 'multiOptions',
-						options: JOB_STATUSES.map((status) => ({ name: status, value: status })),
+						options: [
+							{ name: 'Open', value: 'Open' },
+							{ name: 'On Hold', value: 'OnHold' },
+							{ name: 'Closed', value: 'Closed' },
+						],
 						default: [],
 						description:
 							'Emit only jobs in these statuses after the change (a closed job is Closed)',
@@ -351,10 +170,10 @@ export class TrioVmsSyncTrigger implements INodeType {
 					{
 						displayName: 'State',
 						name: 'states',
-						type: 'string',
-						default: '',
-						placeholder: 'TX, CA',
-						description: 'Emit only jobs in these states: abbreviations or names, comma-separated',
+						type: 'multiOptions',
+						options: [...US_STATE_OPTIONS],
+						default: [],
+						description: 'Emit only jobs in these states',
 					},
 				],
 			},
@@ -372,7 +191,17 @@ export class TrioVmsSyncTrigger implements INodeType {
 						typeOptions: { minValue: 1 },
 						default: DEFAULT_FULL_LIST_EVERY,
 						description:
-							'Read the whole list every this many polls, to find closed jobs and open-position changes (the other polls ask only for what changed). 1 reads it every time.',
+							'Read the whole list every this many polls, to find closed jobs and changed open positions (the other polls ask Trio only for what changed). 1 reads it every time.',
+					},
+					{
+						displayName: 'Most Jobs Closing at Once (%)',
+						name: 'maxDropPercent',
+						type: 'number',
+						typeOptions: { minValue: 0, maxValue: 100 },
+						default: DEFAULT_MAX_DROP_PERCENT,
+						displayOptions: { show: { '/watch': ['jobs'] } },
+						description:
+							'When the job list suddenly lacks more than this share of the known jobs, the trigger stops with an error instead of reporting them all closed: such a list is most likely cut short. 100 accepts any list.',
 					},
 					{
 						displayName: 'Overlap (Seconds)',
@@ -381,7 +210,7 @@ export class TrioVmsSyncTrigger implements INodeType {
 						typeOptions: { minValue: 0 },
 						default: DEFAULT_OVERLAP_SECONDS,
 						description:
-							'Ask for changes from this long before the newest change already seen, so that a change stamped with the same time but published later is not lost. Changes seen before are recognised and not emitted twice.',
+							'Ask for changes from this long before the newest change already seen, so that one Trio records late is not missed. Changes seen before are not emitted twice.',
 					},
 				],
 			},
@@ -389,13 +218,6 @@ export class TrioVmsSyncTrigger implements INodeType {
 	};
 
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
-		const options = settings(this);
-		const manual = this.getMode() === 'manual';
-		const client = createTrioClient(this);
-		const items =
-			options.watch === 'submissions'
-				? await pollSubmissions(this, client, options, manual)
-				: await pollJobs(this, client, options, manual);
-		return items.length > 0 ? [this.helpers.returnJsonArray(items)] : null;
+		return await pollTrio(this);
 	}
 }

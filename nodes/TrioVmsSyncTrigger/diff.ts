@@ -1,14 +1,13 @@
 /**
  * The Sync Trigger's decisions, as pure functions: which list to ask for (planPoll), what
- * changed between the remembered state and a list answer (diffJobs, diffSubmissions), and the
- * items that go out (filters and item shapes). The node only wires them to the service and to
- * n8n; every rule lives here and is tested without HTTP.
+ * changed between the remembered state and a list answer (diffJobs, diffSubmissions). The item
+ * shapes and filters are in items.ts, the steps of a poll in poll.ts; every rule here is tested
+ * without HTTP.
  */
 import type { IDataObject } from 'n8n-workflow';
 
 import {
 	displayStamp,
-	field,
 	laterStamp,
 	stampMs,
 	type JobRecord,
@@ -64,6 +63,8 @@ export interface JobChange {
 	previous?: IDataObject;
 	/** For `closed`: what the state remembered about the job. */
 	last?: JobEntry;
+	/** Why the job's details could not be read, in words (the change is still emitted). */
+	problem?: string;
 }
 
 export interface JobDiff {
@@ -76,6 +77,43 @@ export interface DiffOptions {
 	full: boolean;
 	/** With no state yet: emit every current record as opened / created. */
 	emitExisting: boolean;
+	/**
+	 * Stamps after this (the service's own time plus a margin, normal form) do not move the
+	 * watermark: one record stamped 2099 would otherwise blind every cheap poll until then.
+	 */
+	notAfter?: string | null;
+	/** A full list missing more than this share of the known jobs is refused (0 to 1). */
+	maxDropShare?: number;
+}
+
+/** Below this many known jobs the share rule does not apply: a few closures can be most of them. */
+export const MIN_JOBS_FOR_DROP_RULE = 10;
+export const DEFAULT_MAX_DROP_PERCENT = 50;
+
+/** A full list that lost too many known jobs at once: most likely cut short, not mass closure. */
+export class ListShrankError extends Error {
+	constructor(
+		readonly missing: number,
+		readonly known: number,
+	) {
+		super(`The full job list lacks ${missing} of the ${known} jobs known so far`);
+	}
+}
+
+/** The watermark moves to `stamp` unless it lies beyond what the service itself calls now. */
+function nextWatermark(
+	watermark: string | null,
+	stamp: string | null,
+	notAfter: string | null | undefined,
+): string | null {
+	if (stamp !== null && notAfter && stamp > notAfter) return watermark;
+	return laterStamp(watermark, stamp);
+}
+
+/** A record neither remembered nor newer than what was forgotten at the size limit is new. */
+function isForgotten(state: SyncState<unknown> | undefined, stamp: string | null): boolean {
+	const floor = state?.forgottenUpTo ?? null;
+	return floor !== null && stamp !== null && stamp <= floor;
 }
 
 /**
@@ -92,10 +130,19 @@ export function diffJobs(
 	const changes: JobChange[] = [];
 	let watermark = state?.watermark ?? null;
 	const seen = new Set<number>();
+	for (const record of listing) seen.add(record.number);
+
+	if (options.full && state) {
+		let missing = 0;
+		for (const number of previousEntries.numbers()) if (!seen.has(number)) missing++;
+		const known = previousEntries.size;
+		const share = options.maxDropShare ?? DEFAULT_MAX_DROP_PERCENT / 100;
+		if (known >= MIN_JOBS_FOR_DROP_RULE && missing > share * known)
+			throw new ListShrankError(missing, known);
+	}
 
 	for (const record of listing) {
-		seen.add(record.number);
-		watermark = laterStamp(watermark, record.stamp);
+		watermark = nextWatermark(watermark, record.stamp, options.notAfter);
 		// Against what is known so far, so a record listed twice in one answer counts once.
 		const before = entries.get(record.number);
 		if (record.status === 'Closed') {
@@ -125,7 +172,8 @@ export function diffJobs(
 			continue;
 		}
 		if (!before) {
-			changes.push({ change: 'opened', number: record.number, job: record.raw });
+			if (!isForgotten(state, record.stamp))
+				changes.push({ change: 'opened', number: record.number, job: record.raw });
 			continue;
 		}
 		if (record.stamp !== before.stamp || record.status !== before.status) {
@@ -149,10 +197,18 @@ export function diffJobs(
 		}
 	}
 
+	let missing = (state?.missing ?? []).filter((number) => !seen.has(number));
 	if (options.full && state) {
-		// Spec 3.1: a job the full list no longer returns is closed.
+		// Spec 3.1: a job the full list no longer returns is closed. One list cut short must not
+		// close it, so it is closed when the next full list misses it too.
+		const missedBefore = new Set(state.missing);
+		missing = [];
 		for (const number of previousEntries.numbers()) {
 			if (seen.has(number)) continue;
+			if (!missedBefore.has(number)) {
+				missing.push(number);
+				continue;
+			}
 			entries.delete(number);
 			changes.push({ change: 'closed', number, last: previousEntries.get(number) });
 		}
@@ -165,6 +221,9 @@ export function diffJobs(
 			watermark,
 			pollsSinceFullList: options.full ? 0 : (state?.pollsSinceFullList ?? 0) + 1,
 			entries,
+			missing,
+			forgottenUpTo: state?.forgottenUpTo ?? null,
+			reported: state?.reported ?? [],
 		},
 	};
 }
@@ -193,9 +252,10 @@ export function diffSubmissions(
 	let watermark = state?.watermark ?? null;
 
 	for (const record of listing) {
-		watermark = laterStamp(watermark, record.stamp);
+		watermark = nextWatermark(watermark, record.stamp, options.notAfter);
 		// Against what is known so far, so a record listed twice in one answer counts once.
 		const before = entries.get(record.number);
+		if (!before && state && isForgotten(state, record.stamp)) continue;
 		if (
 			!before ||
 			before.stamp !== record.stamp ||
@@ -237,91 +297,9 @@ export function diffSubmissions(
 			watermark,
 			pollsSinceFullList: options.full ? 0 : (state?.pollsSinceFullList ?? 0) + 1,
 			entries,
+			missing: [],
+			forgottenUpTo: state?.forgottenUpTo ?? null,
+			reported: state?.reported ?? [],
 		},
 	};
-}
-
-// ---------------------------------------------------------------- items and filters
-
-/** Sets a field under the name the record already uses for it, whatever its letter case. */
-function setField(record: IDataObject, name: string, value: unknown): void {
-	const wanted = name.toLowerCase();
-	const key = Object.keys(record).find((existing) => existing.toLowerCase() === wanted) ?? name;
-	record[key] = value as IDataObject[string];
-}
-
-/**
- * The item a job change becomes: `change` first, then the job as the service returned it.
- * A closed job is the one `GET /Job/{number}` returned (or what the state remembered when the
- * service no longer knows it), with `JobStatus: "Closed"` and `closedDetectedAt`.
- */
-export function jobItem(change: JobChange, detectedAt: string): IDataObject {
-	const item: IDataObject = { change: change.change, ...(change.job ?? {}) };
-	if (change.change === 'closed') {
-		if (!change.job) {
-			item.Number = change.number;
-			if (change.last) {
-				item.ModifiedDateUtc = displayStamp(change.last.stamp);
-				if (change.last.openPositions !== null)
-					item.NumberOfCurrentOpenPositions = change.last.openPositions;
-			}
-		}
-		if (change.last && change.last.status !== 'Closed')
-			item.previous = { JobStatus: change.last.status };
-		setField(item, 'JobStatus', 'Closed');
-		item.closedDetectedAt = detectedAt;
-	} else if (change.previous) {
-		item.previous = change.previous;
-	}
-	return item;
-}
-
-export function submissionItem(change: SubmissionChange): IDataObject {
-	const item: IDataObject = { change: change.change, ...change.submission };
-	if (change.previous) item.previous = change.previous;
-	return item;
-}
-
-export interface JobFilters {
-	/** Empty: every status. */
-	statuses: string[];
-	/** State abbreviations (or names); empty: every state. */
-	states: string[];
-	/** Professions; empty: every profession. */
-	professions: string[];
-}
-
-/** Splits a comma-separated list typed by a user into trimmed, non-empty values. */
-export function listFilter(value: unknown): string[] {
-	if (Array.isArray(value))
-		return value
-			.map(String)
-			.map((v) => v.trim())
-			.filter(Boolean);
-	if (typeof value !== 'string') return [];
-	return value
-		.split(',')
-		.map((part) => part.trim())
-		.filter(Boolean);
-}
-
-function text(value: unknown): string {
-	return typeof value === 'string' ? value.trim().toLowerCase() : '';
-}
-
-/** Whether a job item (after the change: a closed job is Closed) passes the filters. */
-export function passesJobFilters(item: IDataObject, filters: JobFilters): boolean {
-	if (filters.statuses.length && !filters.statuses.includes(String(field(item, 'JobStatus'))))
-		return false;
-	if (filters.states.length) {
-		const abbreviation = text(field(item, 'StateAbbreviation'));
-		const name = text(field(item, 'State'));
-		if (!filters.states.some((state) => [abbreviation, name].includes(state.toLowerCase())))
-			return false;
-	}
-	if (filters.professions.length) {
-		const profession = text(field(item, 'Profession'));
-		if (!filters.professions.some((wanted) => wanted.toLowerCase() === profession)) return false;
-	}
-	return true;
 }

@@ -9,6 +9,8 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
+import { fieldOf as field } from '../shared/fields';
+
 /** A list item as the service sent it, with the few fields the sync reads pulled out. */
 export interface JobRecord {
 	number: number;
@@ -80,13 +82,7 @@ export function laterStamp(a: string | null, b: string | null): string | null {
 	return b > a ? b : a;
 }
 
-/** The value of a field whatever the letter case of its name (exact name first). */
-export function field(record: IDataObject, name: string): unknown {
-	if (name in record) return record[name];
-	const wanted = name.toLowerCase();
-	for (const key of Object.keys(record)) if (key.toLowerCase() === wanted) return record[key];
-	return undefined;
-}
+export { field };
 
 function wholeNumber(value: unknown): number | null {
 	if (typeof value === 'number' && Number.isSafeInteger(value)) return value;
@@ -94,41 +90,106 @@ function wholeNumber(value: unknown): number | null {
 	return null;
 }
 
-function listOf(body: unknown, what: string): IDataObject[] {
+function listOf(body: unknown, what: string): unknown[] {
 	if (!Array.isArray(body))
 		throw new UnreadableAnswerError(
 			`The ${what} list answer is not a JSON array (got ${body === null ? 'null' : typeof body})`,
 		);
-	return body.map((item, index) => {
-		if (!item || typeof item !== 'object' || Array.isArray(item))
-			throw new UnreadableAnswerError(`Item ${index} of the ${what} list is not an object`);
-		return item as IDataObject;
-	});
+	return body;
 }
 
-function numberOf(raw: IDataObject, index: number, what: string): number {
+/** A list item the sync cannot read: reported once, never allowed to stop the others. */
+export interface UnreadableRecord {
+	/** The record's number when that much could be read. */
+	number: number | null;
+	/** What is wrong, in words. */
+	problem: string;
+	raw: unknown;
+	/** Identifies the record as sent, so it is reported once and not at every poll. */
+	fingerprint: string;
+}
+
+export interface ListReading<R> {
+	records: R[];
+	unreadable: UnreadableRecord[];
+}
+
+/** A short, stable digest of a record as sent (FNV-1a over its JSON): no crypto needed here. */
+function fingerprintOf(raw: unknown): string {
+	let text: string;
+	try {
+		text = JSON.stringify(raw) ?? String(raw);
+	} catch {
+		text = String(raw);
+	}
+	let hash = 0x811c9dc5;
+	for (let index = 0; index < text.length; index++) {
+		hash ^= text.charCodeAt(index);
+		hash = Math.imul(hash, 0x01000193) >>> 0;
+	}
+	return `${hash.toString(36)}.${text.length.toString(36)}`;
+}
+
+class RecordProblem extends Error {
+	constructor(
+		message: string,
+		readonly number: number | null,
+	) {
+		super(message);
+	}
+}
+
+function numberOf(raw: IDataObject, what: string): number {
 	const number = wholeNumber(field(raw, 'Number'));
 	if (number === null)
-		throw new UnreadableAnswerError(`Item ${index} of the ${what} list has no whole Number`);
+		throw new RecordProblem(
+			`This ${what} has no number Trio VMS could be asked about (Number: ${JSON.stringify(field(raw, 'Number')) ?? 'missing'})`,
+			null,
+		);
 	return number;
 }
 
-function stampAt(raw: IDataObject, name: string, index: number, what: string): string | null {
+function stampAt(raw: IDataObject, name: string, number: number, what: string): string | null {
 	const value = field(raw, name);
 	const stamp = readStamp(value);
 	if (stamp === false)
-		throw new UnreadableAnswerError(
-			`${name} of item ${index} of the ${what} list is not a date-time: ${JSON.stringify(value)}`,
+		throw new RecordProblem(
+			`The last-changed time of ${what} ${number} is not a date and time: ${JSON.stringify(value)}`,
+			number,
 		);
 	return stamp;
 }
 
-export function readJobs(body: unknown): JobRecord[] {
-	return listOf(body, 'job').map((raw, index) => {
+/** Each item read on its own: one that cannot be read is set aside, the others go on. */
+function readEach<R>(body: unknown, what: string, read: (raw: IDataObject) => R): ListReading<R> {
+	const reading: ListReading<R> = { records: [], unreadable: [] };
+	for (const raw of listOf(body, what)) {
+		let problem: RecordProblem | undefined;
+		try {
+			if (!raw || typeof raw !== 'object' || Array.isArray(raw))
+				throw new RecordProblem(`An entry of the ${what} list is not a ${what}`, null);
+			reading.records.push(read(raw as IDataObject));
+		} catch (error) {
+			problem = error instanceof RecordProblem ? error : new RecordProblem(String(error), null);
+		}
+		if (problem)
+			reading.unreadable.push({
+				number: problem.number,
+				problem: problem.message,
+				raw,
+				fingerprint: fingerprintOf(raw),
+			});
+	}
+	return reading;
+}
+
+export function readJobs(body: unknown): ListReading<JobRecord> {
+	return readEach(body, 'job', (raw) => {
+		const number = numberOf(raw, 'job');
 		const status = field(raw, 'JobStatus');
 		return {
-			number: numberOf(raw, index, 'job'),
-			stamp: stampAt(raw, 'ModifiedDateUtc', index, 'job'),
+			number,
+			stamp: stampAt(raw, 'ModifiedDateUtc', number, 'job'),
 			status: typeof status === 'string' && status ? status : 'Open',
 			openPositions: wholeNumber(field(raw, 'NumberOfCurrentOpenPositions')),
 			raw,
@@ -136,12 +197,13 @@ export function readJobs(body: unknown): JobRecord[] {
 	});
 }
 
-export function readSubmissions(body: unknown): SubmissionRecord[] {
-	return listOf(body, 'submission').map((raw, index) => {
+export function readSubmissions(body: unknown): ListReading<SubmissionRecord> {
+	return readEach(body, 'submission', (raw) => {
+		const number = numberOf(raw, 'submission');
 		const status = field(raw, 'Status');
 		return {
-			number: numberOf(raw, index, 'submission'),
-			stamp: stampAt(raw, 'ModifiedDateUTC', index, 'submission'),
+			number,
+			stamp: stampAt(raw, 'ModifiedDateUTC', number, 'submission'),
 			status: typeof status === 'string' ? status : '',
 			statusCode: wholeNumber(field(raw, 'StatusCode')),
 			raw,

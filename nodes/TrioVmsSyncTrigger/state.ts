@@ -9,6 +9,10 @@
  *
  * - `wm`: the watermark, the newest ModifiedDateUtc the service itself has sent (never n8n's clock);
  * - `n`: polls since the last full list;
+ * - `m`: jobs missing from the last full list (closed only when missing from the next one too);
+ * - `f`: the newest stamp among records forgotten at the size limit: a record not remembered
+ *   but stamped at or before it is an old one, not a new one;
+ * - `r`: fingerprints of unreadable records already reported (each is reported once);
  * - `e`: one short string per record. Jobs: `stamp|status|open positions`, submissions:
  *   `stamp|status code|status`. The stamp is milliseconds since the epoch in base 36, plus
  *   `.dddd` when the service's value had digits below the millisecond; `O` and `H` stand for
@@ -46,6 +50,12 @@ export interface SyncState<Entry> {
 	watermark: string | null;
 	pollsSinceFullList: number;
 	entries: Entries<Entry>;
+	/** Jobs the last full list did not hold (a job is closed when two full lists in a row miss it). */
+	missing: number[];
+	/** Records stamped at or before this and not remembered were forgotten at the size limit. */
+	forgottenUpTo: string | null;
+	/** Unreadable records already reported. */
+	reported: string[];
 }
 
 export type JobState = SyncState<JobEntry>;
@@ -57,7 +67,13 @@ interface StoredState {
 	wm: string | null;
 	n: number;
 	e: Record<string, string>;
+	m?: number[];
+	f?: string | null;
+	r?: string[];
 }
+
+/** Unreadable records remembered as reported; older ones may be reported again. */
+const MAX_REPORTED = 500;
 
 const STATUS_CODES: Record<string, string> = { Open: 'O', OnHold: 'H' };
 const STATUS_NAMES: Record<string, string> = { O: 'Open', H: 'OnHold' };
@@ -190,23 +206,26 @@ export class Entries<Entry> implements Iterable<[number, Entry]> {
 		return new Entries(this.codec, this.stored, this.changes);
 	}
 
-	/** The stored form, bounded to `limit` records; only changed entries are encoded. */
-	toRecord(limit = MAX_ENTRIES): Record<string, string> {
+	/**
+	 * The stored form, bounded to `limit` records (only changed entries are encoded), and the
+	 * newest stamp among the records left out.
+	 */
+	toRecord(limit = MAX_ENTRIES): { record: Record<string, string>; forgottenUpTo: string | null } {
 		if (this.size > limit) {
 			const record: Record<string, string> = {};
-			for (const [number, entry] of bound(
+			const { kept, forgottenUpTo } = bound(
 				new Map(this) as Map<number, Entry & { stamp: string | null }>,
 				limit,
-			))
-				record[number] = this.codec.encode(entry);
-			return record;
+			);
+			for (const [number, entry] of kept) record[number] = this.codec.encode(entry);
+			return { record, forgottenUpTo };
 		}
 		const record: Record<string, string> = { ...this.stored };
 		for (const [number, entry] of this.changes) {
 			if (entry === null) delete record[number];
 			else record[number] = this.codec.encode(entry);
 		}
-		return record;
+		return { record, forgottenUpTo: null };
 	}
 }
 
@@ -255,28 +274,47 @@ export function readState(
 		watermark: stored.wm,
 		pollsSinceFullList: stored.n,
 		entries,
+		missing: Array.isArray(stored.m) ? stored.m.filter(Number.isSafeInteger) : [],
+		forgottenUpTo: typeof stored.f === 'string' ? stored.f : null,
+		reported: Array.isArray(stored.r) ? stored.r.filter((r) => typeof r === 'string') : [],
 	} as JobState | SubmissionState;
 }
 
-/** Keeps the MAX_ENTRIES most recently modified entries (records without a stamp go first). */
+/**
+ * Keeps the `limit` most recently modified entries (records without a stamp go first) and says
+ * up to which stamp records were forgotten, so they are not taken for new ones later.
+ */
 export function bound<Entry extends { stamp: string | null }>(
 	entries: Map<number, Entry>,
 	limit = MAX_ENTRIES,
-): Map<number, Entry> {
-	if (entries.size <= limit) return entries;
-	const kept = [...entries].sort(([, a], [, b]) => ((b.stamp ?? '') > (a.stamp ?? '') ? 1 : -1));
-	return new Map(kept.slice(0, limit));
+): { kept: Map<number, Entry>; forgottenUpTo: string | null } {
+	if (entries.size <= limit) return { kept: entries, forgottenUpTo: null };
+	const sorted = [...entries].sort(([, a], [, b]) => ((b.stamp ?? '') > (a.stamp ?? '') ? 1 : -1));
+	let forgottenUpTo: string | null = null;
+	for (const [, entry] of sorted.slice(limit))
+		if (entry.stamp !== null && (forgottenUpTo === null || entry.stamp > forgottenUpTo))
+			forgottenUpTo = entry.stamp;
+	return { kept: new Map(sorted.slice(0, limit)), forgottenUpTo };
 }
 
 /** The stored form; written into static data in one assignment, only after a poll succeeded. */
-export function storeState(state: JobState | SubmissionState): StoredState {
-	return {
+export function storeState(state: JobState | SubmissionState, limit = MAX_ENTRIES): StoredState {
+	const { record, forgottenUpTo } = state.entries.toRecord(limit);
+	const floor =
+		forgottenUpTo !== null && (state.forgottenUpTo === null || forgottenUpTo > state.forgottenUpTo)
+			? forgottenUpTo
+			: state.forgottenUpTo;
+	const stored: StoredState = {
 		v: STATE_VERSION,
 		kind: state.kind,
 		wm: state.watermark,
 		n: state.pollsSinceFullList,
-		e: state.entries.toRecord(),
+		e: record,
 	};
+	if (state.missing.length) stored.m = state.missing;
+	if (floor !== null) stored.f = floor;
+	if (state.reported.length) stored.r = state.reported.slice(-MAX_REPORTED);
+	return stored;
 }
 
 export function writeState(staticData: IDataObject, state: JobState | SubmissionState): void {

@@ -291,6 +291,12 @@ export class TrioClient {
 	/** Counts what actually went over the wire; benchmarks and tests read it. */
 	readonly stats = { requests: 0, retries: 0 };
 
+	/**
+	 * The service's own clock at its last successful answer (its Date header), so a caller can
+	 * tell a timestamp in the future from the service's point of view; undefined without one.
+	 */
+	serviceDateMs: number | undefined;
+
 	constructor(
 		private readonly functions: TrioFunctions,
 		private readonly options: TrioClientOptions = {},
@@ -392,7 +398,11 @@ export class TrioClient {
 
 			const body = parseBody(raw, response.headers ?? {});
 			if (response.statusCode !== 429) this.pacer.accepted(startedAt);
-			if (response.statusCode >= 200 && response.statusCode < 300) return body as T;
+			if (response.statusCode >= 200 && response.statusCode < 300) {
+				const serviceDate = Date.parse(String(response.headers?.date ?? ''));
+				if (Number.isFinite(serviceDate)) this.serviceDateMs = serviceDate;
+				return body as T;
+			}
 
 			const retryAfter = parseRetryAfter(response.headers?.['retry-after']);
 			const honouredRetryAfter =

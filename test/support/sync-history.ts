@@ -42,8 +42,8 @@ export async function agency(sandbox: RunningSandbox, path: string, json: unknow
 export interface Expected {
 	number: number;
 	change: string;
-	/** Only at a full list. */
-	atFullList: boolean;
+	/** How many full lists must pass first: 0 the next poll, 1 the next full list, 2 the one after. */
+	fullLists: number;
 }
 
 /** `number:change` keys, sorted, for comparing what was emitted with what was expected. */
@@ -61,15 +61,20 @@ export class Ledger {
 	/** Jobs touched since the last full list: each job changes at most once per interval. */
 	readonly touched = new Set<number>();
 
-	expect(number: number, change: string, atFullList = false): void {
-		this.pending.push({ number, change, atFullList });
+	expect(number: number, change: string, fullLists: boolean | number = 0): void {
+		this.pending.push({ number, change, fullLists: Number(fullLists) });
 	}
 
 	/** What the next poll must emit, and forget it (call after the poll succeeded). */
 	take(full: boolean): string[] {
-		const due = this.pending.filter((entry) => full || !entry.atFullList);
+		const due = this.pending.filter(
+			(entry) => entry.fullLists === 0 || (full && entry.fullLists === 1),
+		);
 		this.pending = this.pending.filter((entry) => !due.includes(entry));
-		if (full) this.touched.clear();
+		if (full) {
+			for (const entry of this.pending) entry.fullLists = Math.max(0, entry.fullLists - 1);
+			this.touched.clear();
+		}
 		return keys(due);
 	}
 

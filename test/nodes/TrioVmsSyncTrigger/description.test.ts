@@ -88,3 +88,43 @@ describe('Sync Trigger description', () => {
 		}
 	});
 });
+
+describe("Sync Trigger in a recruiter's words", () => {
+	const texts: string[] = [];
+	const collect = (properties: INodeProperties[]) => {
+		for (const property of properties) {
+			texts.push(property.displayName, property.description ?? '', property.hint ?? '');
+			for (const option of (property.options ?? []) as unknown as Array<Record<string, unknown>>) {
+				texts.push(
+					String(option.name ?? option.displayName ?? ''),
+					String(option.description ?? ''),
+				);
+				if (Array.isArray(option.options)) collect([option as unknown as INodeProperties]);
+			}
+		}
+	};
+	collect(description.properties);
+	collect(
+		description.properties.flatMap((p) =>
+			p.type === 'collection' ? (p.options as INodeProperties[]) : [],
+		),
+	);
+
+	it('names no API field and shows job statuses as words', () => {
+		for (const text of texts)
+			expect(text).not.toMatch(/ModifiedDate|NumberOf|StatusCode|OnHold|JobStatus/);
+		expect(texts).toContain('On Hold');
+	});
+
+	it('simplifies by default, picks states from the one US state list and shows no notice', () => {
+		const simplify = description.properties.find((p) => p.name === 'simplify');
+		expect(simplify).toMatchObject({ type: 'boolean', default: true });
+		const filters = description.properties.find((p) => p.name === 'filters');
+		const states = (filters?.options as INodeProperties[]).find((p) => p.name === 'states');
+		expect(states).toMatchObject({ type: 'multiOptions', default: [] });
+		expect((states?.options as unknown[]).length).toBeGreaterThanOrEqual(50);
+		expect(description.properties.filter((p) => p.type === 'notice')).toEqual([]);
+		const options = description.properties.find((p) => p.name === 'options');
+		expect((options?.options as INodeProperties[]).map((p) => p.name)).toContain('maxDropPercent');
+	});
+});

@@ -5,11 +5,15 @@
 import {
 	diffJobs,
 	diffSubmissions,
+	ListShrankError,
+	planPoll,
+} from '../../../nodes/TrioVmsSyncTrigger/diff';
+import {
 	jobItem,
 	listFilter,
 	passesJobFilters,
-	planPoll,
-} from '../../../nodes/TrioVmsSyncTrigger/diff';
+	submissionItem,
+} from '../../../nodes/TrioVmsSyncTrigger/items';
 import {
 	displayStamp,
 	readJobs,
@@ -49,7 +53,14 @@ function job(number: number, modified: string | null, extra: Record<string, unkn
 }
 
 function jobs(...items: Array<ReturnType<typeof job>>) {
-	return readJobs(items);
+	return readJobs(items).records;
+}
+
+/** Two full lists in a row: a job missing from both is closed. */
+function twice(state: JobState, listing: ReturnType<typeof jobs>) {
+	const once = diffJobs(state, listing, { full: true, emitExisting: false });
+	const again = diffJobs(once.next, listing, { full: true, emitExisting: false });
+	return { once, again };
 }
 
 /** The normal form of a stamp the test knows to be readable. */
@@ -89,20 +100,39 @@ describe('reading list answers', () => {
 	it('reads field names in any letter case and keeps every field', () => {
 		const [record] = readJobs([
 			{ number: 7, modifieddateutc: T1, jobStatus: 'OnHold', extra: { a: 1 } },
-		]);
+		]).records;
 		expect(record).toMatchObject({ number: 7, status: 'OnHold', stamp: norm(T1) });
 		expect(record.raw.extra).toEqual({ a: 1 });
 		const [submission] = readSubmissions([
 			{ Number: 90001, Status: 'Offered', StatusCode: 3, ModifiedDateUtc: T1 },
-		]);
+		]).records;
 		expect(submission).toMatchObject({ number: 90001, statusCode: 3, status: 'Offered' });
 	});
 
-	it('fails loudly on an answer it cannot read', () => {
+	it('fails loudly on an answer that is not a list at all', () => {
 		expect(() => readJobs({ jobs: [] })).toThrow(UnreadableAnswerError);
-		expect(() => readJobs([{ Title: 'no number' }])).toThrow(/no whole Number/);
-		expect(() => readJobs([job(1, 'soon')])).toThrow(/ModifiedDateUtc of item 0.*not a date-time/);
-		expect(() => readSubmissions(['x'])).toThrow(/not an object/);
+	});
+
+	it('sets aside each record it cannot read, in words, and reads the others', () => {
+		const reading = readJobs([
+			{ Title: 'no number' },
+			job(1, '/Date(1767225600000)/'),
+			job(2, T1),
+			'x',
+			job(3, T1, { Number: '3a' }),
+		]);
+		expect(reading.records.map((r) => r.number)).toEqual([2]);
+		expect(reading.unreadable.map((r) => [r.number, r.problem])).toEqual([
+			[null, expect.stringContaining('no number')],
+			[1, expect.stringContaining('last-changed time of job 1 is not a date and time')],
+			[null, expect.stringContaining('not a job')],
+			[null, expect.stringContaining('"3a"')],
+		]);
+		// The same record sent again is recognised, so it is reported once.
+		expect(readJobs([job(1, '/Date(1767225600000)/')]).unreadable[0].fingerprint).toBe(
+			reading.unreadable[1].fingerprint,
+		);
+		expect(readSubmissions(['x']).unreadable).toHaveLength(1);
 	});
 });
 
@@ -150,11 +180,11 @@ describe('state', () => {
 		]);
 		expect(copy.get(3)?.status).toBe('OnHold');
 		// Entry 2 was never read or changed: its stored string is copied as it is.
-		expect(copy.toRecord()).toEqual({
+		expect(copy.toRecord().record).toEqual({
 			'2': 'kept as stored',
 			'3': expect.stringMatching(/\|H\|$/),
 		});
-		expect(entries.toRecord()).toEqual(stored);
+		expect(entries.toRecord().record).toEqual(stored);
 		expect([...copy.copy()].map(([number]) => number).sort()).toEqual([2, 3]);
 	});
 
@@ -162,10 +192,11 @@ describe('state', () => {
 		const entries = new Map(
 			[1, 2, 3].map((n) => [n, { stamp: norm(`2026-03-0${n}`), status: 'Open' }]),
 		);
-		expect([...bound(entries, 2).keys()].sort()).toEqual([2, 3]);
+		expect([...bound(entries, 2).kept.keys()].sort()).toEqual([2, 3]);
+		expect(bound(entries, 2).forgottenUpTo).toBe(norm('2026-03-01'));
 		const lazy = new Entries(JOB_CODEC);
 		for (const [number, entry] of entries) lazy.set(number, { ...entry, openPositions: null });
-		expect(Object.keys(lazy.toRecord(2)).sort()).toEqual(['2', '3']);
+		expect(Object.keys(lazy.toRecord(2).record).sort()).toEqual(['2', '3']);
 	});
 });
 
@@ -176,6 +207,9 @@ describe('planPoll', () => {
 		watermark,
 		pollsSinceFullList: n,
 		entries: emptyEntries('jobs'),
+		missing: [],
+		forgottenUpTo: null,
+		reported: [],
 	});
 
 	it('reads the full list for a new state, without a watermark, and every N polls', () => {
@@ -236,10 +270,12 @@ describe('diffJobs', () => {
 		const full = diffJobs(cheap.next, listing, { full: true, emitExisting: false });
 		expect(full.changes.map((c) => [c.number, c.change, c.previous])).toEqual([
 			[1, 'openPositionsChanged', { NumberOfCurrentOpenPositions: 2 }],
-			[2, 'closed', undefined],
 		]);
-		expect(full.next.entries.has(2)).toBe(false);
-		expect(full.next.pollsSinceFullList).toBe(0);
+		expect(full.next.missing).toEqual([2]);
+		const again = diffJobs(full.next, listing, { full: true, emitExisting: false });
+		expect(again.changes.map((c) => [c.number, c.change])).toEqual([[2, 'closed']]);
+		expect(again.next.entries.has(2)).toBe(false);
+		expect(again.next.pollsSinceFullList).toBe(0);
 	});
 
 	it('reports a hold as updated with the previous status, and a reopened job as opened', () => {
@@ -251,7 +287,7 @@ describe('diffJobs', () => {
 			change: 'updated',
 			previous: { ModifiedDateUtc: T1, JobStatus: 'Open' },
 		});
-		const closed = diffJobs(first.next, jobs(job(1, T1)), { full: true, emitExisting: false });
+		const closed = twice(first.next, jobs(job(1, T1))).again;
 		const reopened = diffJobs(closed.next, jobs(job(2, T3)), { full: false, emitExisting: false });
 		expect(reopened.changes.map((c) => [c.number, c.change])).toEqual([[2, 'opened']]);
 	});
@@ -272,24 +308,21 @@ describe('diffSubmissions', () => {
 	});
 
 	it('emits created for new submissions and statusChanged only when the status differs', () => {
-		const first = diffSubmissions(undefined, readSubmissions([sub(1, 'Offered', 3, T1)]), {
+		const read = (...items: unknown[]) => readSubmissions(items).records;
+		const first = diffSubmissions(undefined, read(sub(1, 'Offered', 3, T1)), {
 			full: true,
 			emitExisting: false,
 		});
 		const next = diffSubmissions(
 			first.next,
-			readSubmissions([
-				sub(1, 'Accepted', 4, T2),
-				sub(2, 'Submitted', 1, T2),
-				sub(1, 'Accepted', 4, T2),
-			]),
+			read(sub(1, 'Accepted', 4, T2), sub(2, 'Submitted', 1, T2), sub(1, 'Accepted', 4, T2)),
 			{ full: false, emitExisting: false },
 		);
 		expect(next.changes.map((c) => [c.number, c.change, c.previous])).toEqual([
 			[1, 'statusChanged', { Status: 'Offered', StatusCode: 3, ModifiedDateUTC: T1 }],
 			[2, 'created', undefined],
 		]);
-		const same = diffSubmissions(next.next, readSubmissions([sub(2, 'Submitted', 1, T3)]), {
+		const same = diffSubmissions(next.next, read(sub(2, 'Submitted', 1, T3)), {
 			full: false,
 			emitExisting: false,
 		});
@@ -298,30 +331,141 @@ describe('diffSubmissions', () => {
 	});
 });
 
+describe('trust under hostile lists', () => {
+	const many = Array.from({ length: 20 }, (_, index) => job(index + 1, T1));
+	const known = diffJobs(undefined, jobs(...many), { full: true, emitExisting: false }).next;
+
+	it('refuses a full list that lost more than the allowed share of the known jobs', () => {
+		expect(() => diffJobs(known, [], { full: true, emitExisting: false })).toThrow(ListShrankError);
+		expect(() =>
+			diffJobs(known, jobs(...many.slice(0, 9)), { full: true, emitExisting: false }),
+		).toThrow(/lacks 11 of the 20 jobs/);
+		// Half of them may go at once by default, and any share when the user allows it.
+		expect(
+			diffJobs(known, jobs(...many.slice(0, 10)), { full: true, emitExisting: false }).next.missing,
+		).toHaveLength(10);
+		expect(() =>
+			diffJobs(known, [], { full: true, emitExisting: false, maxDropShare: 1 }),
+		).not.toThrow();
+	});
+
+	it('closes nothing on one list cut short: a job back in the next list was never closed', () => {
+		const short = diffJobs(known, jobs(...many.slice(0, 15)), { full: true, emitExisting: false });
+		expect(short.changes).toEqual([]);
+		const whole = diffJobs(short.next, jobs(...many), { full: true, emitExisting: false });
+		expect(whole.changes).toEqual([]);
+		expect(whole.next.missing).toEqual([]);
+		expect(whole.next.entries.size).toBe(20);
+	});
+
+	it('does not let a stamp beyond the service clock move the watermark', () => {
+		const notAfter = norm('2026-03-02T00:00:00Z');
+		const next = diffJobs(known, jobs(job(30, '2099-01-01T00:00:00Z'), job(31, T3)), {
+			full: false,
+			emitExisting: false,
+			notAfter,
+		});
+		expect(next.changes.map((c) => c.number)).toEqual([30, 31]);
+		expect(next.next.watermark).toBe(norm(T3));
+	});
+
+	it('does not take records forgotten at the size limit for new ones', () => {
+		const stored = storeState({ ...known }, 5);
+		const bounded = readState({ sync: stored as never }, 'jobs') as JobState;
+		expect(bounded.entries.size).toBe(5);
+		expect(bounded.forgottenUpTo).toBe(norm(T1));
+		const full = diffJobs(bounded, jobs(...many, job(21, T3)), { full: true, emitExisting: false });
+		expect(full.changes.map((c) => [c.number, c.change])).toEqual([[21, 'opened']]);
+		const subs = diffSubmissions(
+			{ ...bounded, kind: 'submissions', entries: emptyEntries('submissions') },
+			readSubmissions([{ Number: 1, Status: 'Submitted', StatusCode: 1, ModifiedDateUTC: T1 }])
+				.records,
+			{ full: true, emitExisting: false },
+		);
+		expect(subs.changes).toEqual([]);
+	});
+});
+
 describe('items and filters', () => {
-	it('builds a closed item from the last known job, in the letter case the service used', () => {
+	const at = '2026-03-02T00:00:00.000Z';
+
+	it('starts every item with the same metadata as the webhook trigger, then the simplified job', () => {
+		const item = jobItem(
+			{ change: 'updated', number: 1, job: job(1, T1), previous: { JobStatus: 'Open' } },
+			at,
+			true,
+		);
+		expect(Object.keys(item).slice(0, 3)).toEqual(['event', 'change', 'receivedAt']);
+		expect(item).toMatchObject({
+			event: 'Job Update',
+			change: 'updated',
+			receivedAt: at,
+			Number: 1,
+			Title: 'Job 1',
+			previousJobStatus: 'Open',
+		});
+		for (const value of Object.values(item))
+			if (value !== null) expect(typeof value).not.toBe('object');
+		expect(Object.keys(item).length).toBeLessThanOrEqual(17);
+		const raw = jobItem({ change: 'updated', number: 1, job: job(1, T1), previous: {} }, at, false);
+		expect(raw).toMatchObject({ State: 'Texas', previous: {} });
+		const submission = submissionItem(
+			{
+				change: 'statusChanged',
+				number: 9,
+				submission: { Number: 9, Status: 'Offered', StatusCode: 3, Extra: { a: 1 } },
+				previous: { Status: 'Submitted', StatusCode: 1 },
+			},
+			at,
+			true,
+		);
+		expect(submission).toEqual({
+			event: 'Submission Update',
+			change: 'statusChanged',
+			receivedAt: at,
+			Number: 9,
+			Status: 'Offered',
+			previousStatus: 'Submitted',
+			previousStatusCode: 1,
+		});
+	});
+
+	it('builds a closed item from the job Trio gave, or the last known one, in its letter case', () => {
 		const item = jobItem(
 			{
 				change: 'closed',
 				number: 5,
-				job: { number: 5, jobStatus: 'Open', StateAbbreviation: 'TX' },
+				job: { number: 5, jobStatus: 'Closed', StateAbbreviation: 'TX' },
 				last: { stamp: norm(T1), status: 'OnHold', openPositions: 1 },
 			},
-			'2026-03-02T00:00:00.000Z',
+			at,
+			false,
 		);
 		expect(item).toEqual({
+			event: 'Job Update',
 			change: 'closed',
+			receivedAt: at,
 			number: 5,
 			jobStatus: 'Closed',
 			StateAbbreviation: 'TX',
 			previous: { JobStatus: 'OnHold' },
-			closedDetectedAt: '2026-03-02T00:00:00.000Z',
 		});
 		const remembered = jobItem(
-			{ change: 'closed', number: 6, last: { stamp: null, status: 'Open', openPositions: null } },
-			'2026-03-02T00:00:00.000Z',
+			{
+				change: 'closed',
+				number: 6,
+				last: { stamp: null, status: 'Open', openPositions: null },
+				problem: 'Trio VMS did not give this job',
+			},
+			at,
+			true,
 		);
-		expect(remembered).toMatchObject({ change: 'closed', Number: 6, JobStatus: 'Closed' });
+		expect(remembered).toMatchObject({
+			change: 'closed',
+			Number: 6,
+			JobStatus: 'Closed',
+			problem: 'Trio VMS did not give this job',
+		});
 	});
 
 	it('filters by status, state (abbreviation or name) and profession', () => {
@@ -331,6 +475,7 @@ describe('items and filters', () => {
 		expect(passesJobFilters(item, { ...none, statuses: ['Open'] })).toBe(false);
 		expect(passesJobFilters(item, { ...none, states: listFilter('ca, texas') })).toBe(true);
 		expect(passesJobFilters(item, { ...none, states: ['CA'] })).toBe(false);
+		expect(passesJobFilters(item, { ...none, states: listFilter(['TX']) })).toBe(true);
 		expect(passesJobFilters(item, { ...none, professions: listFilter(' rn ,LPN') })).toBe(true);
 		expect(passesJobFilters(item, { ...none, professions: ['CNA'] })).toBe(false);
 	});

@@ -47,7 +47,11 @@ describe('Sync Trigger, submissions', () => {
 		'every status change and creation exactly once, the service clock %s',
 		async (_label, offsetMs) => {
 			sandbox.store.clock.set({ offsetMs });
-			const trigger = poller({ watch: 'submissions', options: { fullListEvery: 3 } });
+			const trigger = poller({
+				watch: 'submissions',
+				simplify: false,
+				options: { fullListEvery: 3 },
+			});
 			expect((await trigger.poll()).items).toEqual([]);
 			const openJob = sandbox.store.listJobs().find((job) => job.JobStatus === 'Open')!;
 			const reason = SANDBOX_WITHDRAW_REASONS[0];
@@ -174,10 +178,9 @@ describe('Sync Trigger, first run, filters and Fetch Test Event', () => {
 		await scenario(sandbox, 'POST', '/jobs', { State: 'Texas', StateAbbreviation: 'TX' });
 		const result = await trigger.poll();
 		// The hold is an update to OnHold (filtered out by status), the count change and the new
-		// job are change types not asked for.
-		expect(emittedKeys(result.items)).toEqual(
-			[`${inTexas[0].Number}:updated`, `${inTexas[2].Number}:closed`].sort(),
-		);
+		// job are change types not asked for; the closure waits for a second full list.
+		expect(emittedKeys(result.items)).toEqual([`${inTexas[0].Number}:updated`]);
+		expect(emittedKeys((await trigger.poll()).items)).toEqual([`${inTexas[2].Number}:closed`]);
 		expect((await trigger.poll()).items).toEqual([]);
 	});
 
@@ -200,6 +203,15 @@ describe('Sync Trigger, first run, filters and Fetch Test Event', () => {
 		expect(emittedKeys((await trigger.poll()).items)).toEqual([`${job.Number}:updated`]);
 		const quiet = await trigger.poll({ mode: 'manual' });
 		expect(quiet.items).toHaveLength(1);
+
+		// Many pending changes: the test event shows a few, never the whole list.
+		for (const each of sandbox.store.listJobs().slice(0, 8))
+			await scenario(sandbox, 'PATCH', `/jobs/${each.Number}`, { Title: 'Many pending' });
+		const few = await trigger.poll({ mode: 'manual' });
+		expect(few.items).toHaveLength(3);
+		const everything = await trigger.poll({ mode: 'manual' });
+		expect(everything.items).toHaveLength(3);
+		expect((await trigger.poll()).items.length).toBeGreaterThanOrEqual(8);
 
 		const submissions = poller({ watch: 'submissions' });
 		const submissionSample = await submissions.poll({ mode: 'manual' });
@@ -249,10 +261,11 @@ describe('Sync Trigger, what n8n and the service can do to it', () => {
 	});
 
 	test('a closed job the service no longer knows is emitted from what the trigger remembered', async () => {
-		const trigger = poller({ watch: 'jobs', options: { fullListEvery: 1 } });
+		const trigger = poller({ watch: 'jobs', simplify: false, options: { fullListEvery: 1 } });
 		await trigger.poll();
 		const job = sandbox.store.listJobs().find((each) => each.JobStatus === 'OnHold')!;
 		await scenario(sandbox, 'POST', `/jobs/${job.Number}/close`, {});
+		expect((await trigger.poll()).items).toEqual([]);
 		sandbox.setFaults({
 			endpoints: { [`GET /api/v3/Job/${job.Number}`]: { failNext: 1, failStatus: 404 } },
 		});
@@ -260,15 +273,56 @@ describe('Sync Trigger, what n8n and the service can do to it', () => {
 		expect(result.error).toBeUndefined();
 		expect(result.items).toEqual([
 			{
+				event: 'Job Update',
 				change: 'closed',
+				receivedAt: expect.any(String),
 				Number: job.Number,
 				ModifiedDateUtc: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T.*Z$/),
 				NumberOfCurrentOpenPositions: job.NumberOfCurrentOpenPositions,
 				JobStatus: 'Closed',
 				previous: { JobStatus: 'OnHold' },
-				closedDetectedAt: expect.any(String),
 			},
 		]);
+	});
+
+	test('a closed job whose details Trio refuses does not stop the trigger: it is emitted, and so is the next new job', async () => {
+		const trigger = poller({ watch: 'jobs', options: { fullListEvery: 1 } });
+		await trigger.poll();
+		const job = sandbox.store.listJobs().find((each) => each.JobStatus === 'Open')!;
+		await scenario(sandbox, 'POST', `/jobs/${job.Number}/close`, {});
+		await trigger.poll();
+		sandbox.setFaults({
+			endpoints: { [`GET /api/v3/Job/${job.Number}`]: { failNext: 10, failStatus: 500 } },
+		});
+		const closed = await trigger.poll();
+		expect(closed.error).toBeUndefined();
+		expect(closed.items).toEqual([
+			expect.objectContaining({
+				change: 'closed',
+				Number: job.Number,
+				JobStatus: 'Closed',
+				problem: expect.stringContaining("Trio VMS did not give this job's details"),
+			}),
+		]);
+		const added = await scenario(sandbox, 'POST', '/jobs', { Title: 'After the refusal' });
+		expect(emittedKeys((await trigger.poll()).items)).toEqual([`${added.Number}:opened`]);
+		sandbox.clearFaults();
+	});
+
+	test('a submission list Trio does not offer says so, and what to use instead', async () => {
+		const trigger = poller({ watch: 'submissions' });
+		sandbox.setFaults({
+			endpoints: { 'GET /api/v3/Submission': { failNext: 1, failStatus: 404 } },
+		});
+		const result = await trigger.poll();
+		sandbox.clearFaults();
+		expect(result.error?.message).toContain(
+			'The Sync Trigger could not read the submission list from Trio VMS (404)',
+		);
+		expect((result.error as { description?: string }).description).toContain(
+			'Trio VMS Trigger with the Submission Update event',
+		);
+		expect(trigger.staticData()).toEqual({});
 	});
 
 	test('a service clock that jumps back further than the overlap: the next full list still emits the change', async () => {

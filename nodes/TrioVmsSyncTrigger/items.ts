@@ -1,0 +1,158 @@
+/**
+ * What the Sync Trigger emits: one item per change, with the same metadata names the webhook
+ * trigger uses (`event`, `receivedAt`) followed by `change`, then the record, simplified or as
+ * Trio sent it. Pure.
+ */
+import type { IDataObject } from 'n8n-workflow';
+
+import { fieldOf, hasField } from '../shared/fields';
+import { simplifyJob } from '../shared/jobOutput';
+import type { JobChange, SubmissionChange } from './diff';
+import { displayStamp, type UnreadableRecord } from './records';
+
+export const JOB_EVENT = 'Job Update';
+export const SUBMISSION_EVENT = 'Submission Update';
+
+/** The submission fields a recruiter reads, flat, under the service's names. */
+const SIMPLE_SUBMISSION_FIELDS = [
+	'Number',
+	'Status',
+	'StatusReason',
+	'JobNumber',
+	'CandidateNumber',
+	'StartDate',
+	'BillRateAmount',
+	'ModifiedDateUTC',
+] as const;
+
+function pick(record: IDataObject, names: readonly string[]): IDataObject {
+	const picked: IDataObject = {};
+	for (const name of names)
+		if (hasField(record, name)) picked[name] = fieldOf(record, name) as IDataObject[string];
+	return picked;
+}
+
+/** Sets a field under the name the record already uses for it, whatever its letter case. */
+function setField(record: IDataObject, name: string, value: unknown): void {
+	const wanted = name.toLowerCase();
+	const key = Object.keys(record).find((existing) => existing.toLowerCase() === wanted) ?? name;
+	record[key] = value as IDataObject[string];
+}
+
+/** Simplified items carry what was before as flat fields named in words. */
+const FLAT_PREVIOUS: Record<string, string> = {
+	JobStatus: 'previousJobStatus',
+	NumberOfCurrentOpenPositions: 'previousOpenPositions',
+	Status: 'previousStatus',
+	StatusCode: 'previousStatusCode',
+};
+
+function withPrevious(item: IDataObject, previous: IDataObject | undefined, simplify: boolean) {
+	if (!previous) return item;
+	if (!simplify) {
+		item.previous = previous;
+		return item;
+	}
+	for (const [name, flat] of Object.entries(FLAT_PREVIOUS))
+		if (name in previous) item[flat] = previous[name];
+	return item;
+}
+
+/**
+ * The job a change is about. A closed job is the one `GET /Job/{number}` returned, or what the
+ * state remembered when Trio no longer gives it; its status is the one Trio gave, else Closed.
+ */
+export function changedJob(change: JobChange): IDataObject {
+	if (change.change !== 'closed') return change.job ?? { Number: change.number };
+	const job: IDataObject = change.job ? { ...change.job } : { Number: change.number };
+	if (!change.job && change.last) {
+		job.ModifiedDateUtc = displayStamp(change.last.stamp);
+		if (change.last.openPositions !== null)
+			job.NumberOfCurrentOpenPositions = change.last.openPositions;
+	}
+	if (!change.job || !fieldOf(job, 'JobStatus')) setField(job, 'JobStatus', 'Closed');
+	return job;
+}
+
+export function jobItem(change: JobChange, receivedAt: string, simplify: boolean): IDataObject {
+	const job = changedJob(change);
+	const item: IDataObject = {
+		event: JOB_EVENT,
+		change: change.change,
+		receivedAt,
+		...(simplify ? simplifyJob(job) : job),
+	};
+	let previous = change.previous;
+	if (change.change === 'closed' && change.last && change.last.status !== 'Closed')
+		previous = { JobStatus: change.last.status };
+	withPrevious(item, previous, simplify);
+	if (change.problem) item.problem = change.problem;
+	return item;
+}
+
+export function submissionItem(
+	change: SubmissionChange,
+	receivedAt: string,
+	simplify: boolean,
+): IDataObject {
+	const item: IDataObject = {
+		event: SUBMISSION_EVENT,
+		change: change.change,
+		receivedAt,
+		...(simplify ? pick(change.submission, SIMPLE_SUBMISSION_FIELDS) : change.submission),
+	};
+	return withPrevious(item, change.previous, simplify);
+}
+
+/** A record Trio sent that cannot be read: said once, in words, so it is never silently lost. */
+export function unreadableItem(
+	event: string,
+	record: UnreadableRecord,
+	receivedAt: string,
+): IDataObject {
+	const item: IDataObject = { event, change: 'unreadable', receivedAt };
+	if (record.number !== null) item.Number = record.number;
+	item.problem = `${record.problem}. The Sync Trigger skipped it and carries on with the others; it reports it once.`;
+	item.record = record.raw as IDataObject;
+	return item;
+}
+
+export interface JobFilters {
+	/** Empty: every status. */
+	statuses: string[];
+	/** State abbreviations; empty: every state. */
+	states: string[];
+	/** Professions; empty: every profession. */
+	professions: string[];
+}
+
+/** Splits a comma-separated list typed by a user into trimmed, non-empty values. */
+export function listFilter(value: unknown): string[] {
+	const parts = Array.isArray(value)
+		? value.map(String)
+		: typeof value === 'string'
+			? value.split(',')
+			: [];
+	return parts.map((part) => part.trim()).filter(Boolean);
+}
+
+function text(value: unknown): string {
+	return typeof value === 'string' ? value.trim().toLowerCase() : '';
+}
+
+/** Whether a changed job passes the node's filters (read before the item is simplified). */
+export function passesJobFilters(job: IDataObject, filters: JobFilters): boolean {
+	if (filters.statuses.length && !filters.statuses.includes(String(fieldOf(job, 'JobStatus'))))
+		return false;
+	if (filters.states.length) {
+		const abbreviation = text(fieldOf(job, 'StateAbbreviation'));
+		const name = text(fieldOf(job, 'State'));
+		if (!filters.states.some((state) => [abbreviation, name].includes(state.toLowerCase())))
+			return false;
+	}
+	if (filters.professions.length) {
+		const profession = text(fieldOf(job, 'Profession'));
+		if (!filters.professions.some((wanted) => wanted.toLowerCase() === profession)) return false;
+	}
+	return true;
+}
