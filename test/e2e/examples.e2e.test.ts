@@ -48,7 +48,7 @@ import {
 const EXAMPLES_DIR = path.join(REPO_ROOT, 'examples');
 const SAMPLE_DATA_DIR = path.join(EXAMPLES_DIR, 'sample-data');
 const EXAMPLE_FILES = [
-	'01-new-job-to-slack.json',
+	'01-new-jobs-to-slack.json',
 	'02-spreadsheet-to-submissions.json',
 	'03-offer-approval-then-accept.json',
 	'04-nightly-job-sync-to-data-table.json',
@@ -485,19 +485,31 @@ describeWithN8n(
 
 		// -------------------------------------------------------------- 1. job -> Slack
 
-		test('01: a job opened and then closed in Trio gives one Slack message each, built from the job', async () => {
-			const example = forTest('01-new-job-to-slack.json', credential);
-			const trigger = nodeNamed(example, 'When a job is opened, updated or closed');
-			expect(trigger.parameters.events).toEqual(['Job Update']);
+		test('01: each new job gives one Slack message, built from the simplified job; an update or a closure posts nothing', async () => {
+			const example = forTest('01-new-jobs-to-slack.json', credential);
+			const trigger = nodeNamed(example, 'When a new job is posted');
+			expect(trigger.type).toBe(`${PACKAGE}.trioVmsSyncTrigger`);
+			expect(trigger.parameters).toEqual(
+				expect.objectContaining({ watch: 'jobs', jobChanges: ['opened'] }),
+			);
 			expect(nodeNamed(example, 'Post in Slack').type).toBe('n8n-nodes-base.slack');
 			swapSlackForReceiver(example, `${receiver.url}/slack-01`);
+			// Every 5 seconds instead of 5 minutes, so the test need not wait; n8n refuses a seconds
+			// field with "*" in it (polls under a minute), so the seconds are listed.
+			trigger.parameters.pollTimes = {
+				item: [{ mode: 'custom', cronExpression: '0,5,10,15,20,25,30,35,40,45,50,55 * * * * *' }],
+			};
+			const jobLists = () =>
+				sandbox.requests().filter((request) => request.route === 'GET /api/v3/Job').length;
+			sandbox.clearRequests();
 			const workflow = await createWorkflow(example);
-			await activateTrigger(workflow, trigger);
+			await n8n.activate(workflow.id);
+			// The publishing poll and one scheduled poll: the jobs already open are now remembered.
+			await waitFor('two polls of the job list', async () => (jobLists() >= 2 ? true : undefined));
 
 			const job = await scenario<{ Number: number }>('POST', '/jobs', {
 				Title: 'Travel RN - ICU (Nights)',
 				FacilityName: 'Saint Alphonsus Medical Center',
-				UnitName: '4 West ICU',
 				City: 'Boise',
 				State: 'Idaho',
 				StateAbbreviation: 'ID',
@@ -517,25 +529,28 @@ describeWithN8n(
 			expect(opened.body).toEqual({
 				channel: '#open-jobs',
 				text: [
-					`:hospital: *Open job*: Travel RN - ICU (Nights) (job ${job.Number})`,
-					'*Facility:* Saint Alphonsus Medical Center, 4 West ICU',
+					`:hospital: *New job*: Travel RN - ICU (Nights) (job ${job.Number})`,
+					'*Facility:* Saint Alphonsus Medical Center',
 					'*Location:* Boise, ID',
 					// Midnight UTC, shown as the date Trio sends although n8n runs at UTC+14.
 					'*Start date:* 2027-02-15',
 					'*Shift:* 3x12 Nights 19:00-07:30',
 					'*Rate:* $2,850/wk',
-					'*Open positions:* 2 of 3',
+					'*Open positions:* 2',
 				].join('\n'),
 			});
 
+			// An update and a closure of a posted job post nothing; the next new job posts once.
+			await scenario('PATCH', `/jobs/${job.Number}`, { Title: 'Travel RN - ICU (Days)' });
 			await scenario('POST', `/jobs/${job.Number}/close`, { reason: 'Filled by another agency' });
+			const next = await scenario<{ Number: number }>('POST', '/jobs', { Title: 'Charge RN' });
 			const messages = await receiver.waitFor('/slack-01', 2);
 			expect((messages[1].body as { text: string }).text.split('\n')[0]).toBe(
-				`:no_entry: *Job closed*: Travel RN - ICU (Nights) (job ${job.Number})`,
+				`:hospital: *New job*: Charge RN (job ${next.Number})`,
 			);
-
-			await successfulExecutions(workflow, 2);
-			await deactivateTrigger(workflow, trigger);
+			const seen = jobLists();
+			await waitFor('two more polls', async () => (jobLists() >= seen + 2 ? true : undefined));
+			await n8n.deactivate(workflow.id);
 			expect(receiver.received.filter((request) => request.path === '/slack-01')).toHaveLength(2);
 		});
 

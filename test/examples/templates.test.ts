@@ -1,0 +1,60 @@
+/* eslint
+	"@n8n/community-nodes/no-restricted-globals": "off",
+	"@n8n/community-nodes/no-restricted-imports": "off"
+	-- not in the package: n8n's rules for the code users install do not apply here */
+/**
+ * The example workflows are templates a recruiter imports: each has a name, a description and
+ * sticky notes that say what to set up and what each step does. Whether they still import and
+ * run is the real-n8n examples suite's job.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+
+const EXAMPLES = path.join(__dirname, '..', '..', 'examples');
+const files = fs.readdirSync(EXAMPLES).filter((file) => /^\d\d-.*\.json$/.test(file));
+
+interface Template {
+	name?: string;
+	description?: string;
+	nodes: Array<{
+		type: string;
+		name: string;
+		position: [number, number];
+		parameters: { content?: string; width?: number; height?: number };
+	}>;
+}
+
+describe.each(files)('example %s', (file) => {
+	const template = JSON.parse(fs.readFileSync(path.join(EXAMPLES, file), 'utf8')) as Template;
+	const stickies = template.nodes.filter((node) => node.type === 'n8n-nodes-base.stickyNote');
+	const notes = stickies.map((node) => node.parameters.content ?? '');
+	const steps = template.nodes.filter((node) => node.type !== 'n8n-nodes-base.stickyNote');
+
+	it('has a name and a description in words', () => {
+		expect(template.name).toMatch(/^Trio VMS: /);
+		expect((template.description ?? '').length).toBeGreaterThan(60);
+		expect(template.description).not.toMatch(/ModifiedDate|NumberOf|api\/v3/);
+	});
+
+	it('carries sticky notes that say what to set up, and every step sits on a note explaining it', () => {
+		expect(notes.join('\n')).toMatch(/credential/i);
+		for (const note of notes) expect(note).toMatch(/^## /);
+		// n8n's defaults for a sticky note without a size: 240 x 160.
+		const onNote = (x: number, y: number) =>
+			stickies.some(({ position: [left, top], parameters }) => {
+				const width = parameters.width ?? 240;
+				const height = parameters.height ?? 160;
+				return x >= left && x <= left + width && y >= top && y <= top + height;
+			});
+		expect(steps.filter((step) => !onNote(...step.position)).map((step) => step.name)).toEqual([]);
+	});
+
+	it('uses the Trio VMS nodes with the credential placeholder a user replaces', () => {
+		const trio = steps.filter((node) => node.type.startsWith('n8n-nodes-trio-vms.'));
+		expect(trio.length).toBeGreaterThan(0);
+	});
+});
+
+it('finds the five examples', () => {
+	expect(files).toHaveLength(5);
+});
