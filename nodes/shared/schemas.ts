@@ -10,6 +10,8 @@
 import { DateTime } from 'luxon';
 import { z } from 'zod';
 
+import { fieldOf } from './fields';
+
 import { isUsStateAbbreviation } from './service';
 
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
@@ -428,8 +430,9 @@ export type NamedIdentifier = z.infer<typeof namedIdentifierSchema>;
 /** Reads the name out of a list item that is either a string or an object with `Name`. */
 export function nameOfListItem(item: unknown): string | undefined {
 	if (typeof item === 'string') return item;
-	if (item && typeof item === 'object' && typeof (item as { Name?: unknown }).Name === 'string') {
-		return (item as { Name: string }).Name;
+	if (item && typeof item === 'object' && !Array.isArray(item)) {
+		const name = fieldOf(item as Record<string, never>, 'Name');
+		if (typeof name === 'string') return name;
 	}
 	return undefined;
 }

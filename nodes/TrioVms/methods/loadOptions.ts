@@ -13,6 +13,7 @@ import { nameOfListItem } from '../../shared/schemas';
 import { PATHS } from '../../shared/service';
 import { createTrioClient, INTERACTIVE_CLIENT } from '../../shared/transport';
 import { listOf } from '../helpers/output';
+import { withdrawReasonNames } from '../actions/submission/reasoned';
 
 async function loadNames(
 	context: ILoadOptionsFunctions,
@@ -46,13 +47,7 @@ export async function getWithdrawReasons(
 	try {
 		const client = createTrioClient(this, INTERACTIVE_CLIENT);
 		const response = await client.request({ method: 'GET', path: PATHS.withdrawReasons });
-		names = [
-			...new Set(
-				listOf(response)
-					.map((entry) => nameOfListItem(entry)?.trim())
-					.filter((name): name is string => !!name),
-			),
-		];
+		names = withdrawReasonNames(response);
 	} catch (error) {
 		throw new NodeOperationError(
 			this.getNode(),

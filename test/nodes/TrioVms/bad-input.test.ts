@@ -123,7 +123,8 @@ const CASES: Case[] = [
 		expected: expected as RegExp,
 	})),
 	...[
-		[{ state: '' }, 'State', /required/],
+		// A wholly empty entry is skipped (rows with fewer licenses); one with a date but no state is not.
+		[{ state: '', expirationDate: '2027-05-31' }, 'State', /required/],
 		[{ state: 'XX' }, 'State', /two-letter US state/],
 		[{ state: 'Texass' }, 'State', /two-letter US state/],
 		[{ expirationDate: '2027-02-29' }, 'Expiration Date', /not a real calendar date/],

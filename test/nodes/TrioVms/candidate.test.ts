@@ -174,6 +174,85 @@ describe('Candidate: Create', () => {
 		expect(t.apiRequests()).toHaveLength(0);
 	});
 
+	it('lets rows with fewer licenses share one node: an empty entry is skipped', async () => {
+		const { output, error } = await t.run(
+			{
+				resource: 'candidate',
+				operation: 'create',
+				...rowParameters,
+				stateLicenses: {
+					license: [
+						{ state: '={{ $json.license1 }}', expirationDate: '={{ $json.expires1 }}' },
+						{ state: '={{ $json.license2 }}', expirationDate: '={{ $json.expires2 }}' },
+					],
+				},
+			},
+			{
+				input: [
+					{
+						first: 'One',
+						last: 'License',
+						email: 'one@agency.example',
+						license1: 'TX',
+						expires1: '2027-05-31',
+						license2: '',
+						expires2: '',
+					},
+					{
+						first: 'Two',
+						last: 'Licenses',
+						email: 'two@agency.example',
+						license1: 'TX',
+						expires1: '',
+						license2: 'CA',
+						expires2: '2028-01-31',
+					},
+				],
+			},
+		);
+		expect(error).toBeUndefined();
+		expect(output.map((item) => item.json.stateLicenses)).toEqual([
+			[{ state: 'TX', isCompact: false, expirationDate: '2027-05-31' }],
+			[
+				{ state: 'TX', isCompact: false, expirationDate: null },
+				{ state: 'CA', isCompact: false, expirationDate: '2028-01-31' },
+			],
+		]);
+	});
+
+	it('takes several licenses from one cell or expression: "TX, CA", a list of states or of licenses', async () => {
+		const create = (licenseList: string | Array<string | IDataObject>, email: string) =>
+			t.run(
+				{
+					resource: 'candidate',
+					operation: 'create',
+					firstName: 'List',
+					lastName: 'Licenses',
+					email,
+					additionalFields: { licenseList: '={{ $json.licenses }}' },
+				},
+				{ input: [{ licenses: licenseList }] },
+			);
+		const text = await create('TX, california; NY', 'list1@agency.example');
+		expect(text.output[0].json.stateLicenses).toEqual([
+			{ state: 'TX', isCompact: false, expirationDate: null },
+			{ state: 'CA', isCompact: false, expirationDate: null },
+			{ state: 'NY', isCompact: false, expirationDate: null },
+		]);
+		const objects = await create(
+			[{ State: 'FL', IsCompact: true, ExpirationDate: '2028-01-31' }, 'GA'],
+			'list2@agency.example',
+		);
+		expect(objects.output[0].json.stateLicenses).toEqual([
+			{ state: 'FL', isCompact: true, expirationDate: '2028-01-31' },
+			{ state: 'GA', isCompact: false, expirationDate: null },
+		]);
+		const wrong = await create('TX, Texass', 'list3@agency.example');
+		expect(errorText(wrong.error).message).toContain(
+			'"State Licenses (List) (license 2): State" must be a two-letter US state',
+		);
+	});
+
 	it('refuses the same state twice', async () => {
 		const { error } = await t.run({
 			resource: 'candidate',

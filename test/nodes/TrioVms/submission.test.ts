@@ -344,6 +344,33 @@ describe('Submission: Create', () => {
 			expect(t.sandbox.store.submissions.size).toBe(before + 1);
 		});
 
+		it.each([404, 405, 500])(
+			'says plainly when the duplicate check cannot run (%i on the submission list), and submits nothing',
+			async (status) => {
+				const job = openJob();
+				const candidate = notYetSubmitted(job.Number);
+				t.sandbox.setFaults({
+					endpoints: { 'GET /api/v3/Submission': { failNext: 5, failStatus: status } },
+				});
+				const before = t.sandbox.store.submissions.size;
+				const { error } = await t.run(
+					createParameters({
+						job: byNumber(job.Number),
+						candidateNumber: String(candidate),
+						options: { skipIfAlreadySubmitted: true },
+					}),
+					{ inputBinary: [pdfFile] },
+				);
+				t.sandbox.clearFaults();
+				expect(errorText(error).message).toContain(
+					`Could not check whether candidate ${candidate} is already submitted to job ${job.Number}, so nothing was submitted`,
+				);
+				expect(errorText(error).description).toContain('switch off "Skip If Already Submitted"');
+				expect(t.apiRequests().filter((r) => r.method === 'POST')).toHaveLength(0);
+				expect(t.sandbox.store.submissions.size).toBe(before);
+			},
+		);
+
 		it('sends it again only after a 429, which is a refusal before any work', async () => {
 			const before = t.sandbox.store.submissions.size;
 			t.sandbox.setFaults({
@@ -478,7 +505,7 @@ describe('Submission: Accept, Decline, Withdraw', () => {
 		expect(record.actionDescription).toBe('');
 	});
 
-	it('passes on the service refusing a reason that is not on its list (400)', async () => {
+	it("refuses a reason that is not on Trio's list before sending, and lists the valid ones", async () => {
 		const number = await newSubmission();
 		const { error } = await t.run({
 			resource: 'submission',
@@ -486,6 +513,37 @@ describe('Submission: Accept, Decline, Withdraw', () => {
 			submissionNumber: number,
 			reason: 'Because',
 		});
+		expect(errorText(error).message).toBe(
+			'"Reason Name or ID" "Because" is not one of Trio\'s withdraw reasons',
+		);
+		expect(errorText(error).description).toContain(SANDBOX_WITHDRAW_REASONS.join('; '));
+		expect(t.apiRequests().map((r) => r.method)).toEqual(['GET']);
+	});
+
+	it("sends a reason in Trio's own spelling whatever its letter case", async () => {
+		const number = await newSubmission();
+		const { output, error } = await t.run({
+			resource: 'submission',
+			operation: 'withdraw',
+			submissionNumber: number,
+			reason: SANDBOX_WITHDRAW_REASONS[0].toUpperCase(),
+		});
+		expect(error).toBeUndefined();
+		expect(output[0].json.StatusReason).toBe(SANDBOX_WITHDRAW_REASONS[0]);
+	});
+
+	it("sends a typed reason as it is when Trio's list cannot be read, and passes on Trio's refusal (400)", async () => {
+		const number = await newSubmission();
+		t.sandbox.setFaults({
+			endpoints: { 'GET /api/v3/Submission/WithdrawReasons': { failNext: 5, failStatus: 404 } },
+		});
+		const { error } = await t.run({
+			resource: 'submission',
+			operation: 'withdraw',
+			submissionNumber: number,
+			reason: 'Because',
+		});
+		t.sandbox.clearFaults();
 		expect(errorText(error).message).toContain('Trio VMS answered 400 Bad Request');
 		expect(errorText(error).description).toContain('must be one of the withdraw reasons');
 	});

@@ -4,6 +4,7 @@
  */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
+import { fieldOf } from '../../../shared/fields';
 import {
 	candidateCreateSchema,
 	type CandidateCreateRequest,
@@ -29,7 +30,7 @@ export const emailField: INodeProperties = {
 	placeholder: 'name@email.com',
 	default: '',
 	required: true,
-	description: "The candidate's e-mail address; Trio identifies candidates by it",
+	description: "The candidate's email address; Trio finds candidates by it",
 };
 
 export const candidateFields: INodeProperties[] = [
@@ -54,7 +55,8 @@ export const candidateFields: INodeProperties[] = [
 		typeOptions: { multipleValues: true },
 		placeholder: 'Add State License',
 		default: {},
-		description: "The candidate's professional licenses, one per state",
+		description:
+			"The candidate's professional licenses, one per state. An entry whose State is empty is skipped, so rows with fewer licenses can share one node.",
 		options: [
 			{
 				displayName: 'License',
@@ -112,6 +114,15 @@ export const candidateFields: INodeProperties[] = [
 				description: 'Whether the candidate is nicotine free',
 			},
 			{
+				displayName: 'State Licenses (List)',
+				name: 'licenseList',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. TX, CA',
+				description:
+					'Several licenses from one spreadsheet cell or expression, added to State Licenses: states such as "TX, CA", or an expression giving a list of states or of licenses with state, isCompact and expirationDate',
+			},
+			{
 				displayName: 'Phone',
 				name: 'phone',
 				type: 'string',
@@ -153,8 +164,19 @@ export function readCandidate(this: IExecuteFunctions, itemIndex: number): Candi
 
 	const licenses: CandidateStateLicense[] = [];
 	const seen = new Set<string>();
-	(Array.isArray(licenseEntries) ? licenseEntries : []).forEach((entry, index) => {
-		const where = `State Licenses (license ${index + 1})`;
+	const entries = [
+		...(Array.isArray(licenseEntries) ? licenseEntries : []).map((entry, index) => ({
+			entry,
+			where: `State Licenses (license ${index + 1})`,
+		})),
+		...licensesFromList(additional.licenseList).map((entry, index) => ({
+			entry,
+			where: `State Licenses (List) (license ${index + 1})`,
+		})),
+	];
+	for (const { entry, where } of entries) {
+		// A spreadsheet row with fewer licenses than columns leaves whole entries empty.
+		if (isBlank(entry.state) && isBlank(entry.expirationDate)) continue;
 		if (isBlank(entry.state)) throw new FieldError(`${where}: State`, 'is required but empty');
 		const state = stateAbbreviation(entry.state, `${where}: State`);
 		if (seen.has(state)) {
@@ -171,11 +193,38 @@ export function readCandidate(this: IExecuteFunctions, itemIndex: number): Candi
 		const expirationDate = toDateOnly(entry.expirationDate, `${where}: Expiration Date`);
 		if (expirationDate !== undefined) license.expirationDate = expirationDate;
 		licenses.push(license);
-	});
+	}
 	if (licenses.length) body.stateLicenses = licenses;
 
 	// The shared schema is the service's rule book: nothing it refuses is sent.
 	const checked = candidateCreateSchema.safeParse(body);
 	if (!checked.success) throw fieldErrorFromZod(checked.error, LABELS);
 	return body;
+}
+
+/**
+ * Licenses given at once: a text of states ("TX, CA"), or a list of states or of license
+ * objects (state, isCompact, expirationDate in any letter case), as a spreadsheet cell or an
+ * expression gives them.
+ */
+export function licensesFromList(value: unknown): IDataObject[] {
+	if (value === undefined || value === null) return [];
+	if (typeof value === 'string')
+		return value
+			.split(/[,;\n]/)
+			.map((part) => part.trim())
+			.filter(Boolean)
+			.map((state) => ({ state }));
+	const list = Array.isArray(value) ? value : [value];
+	return list.map((item) => {
+		if (item && typeof item === 'object' && !Array.isArray(item)) {
+			const record = item as IDataObject;
+			return {
+				state: fieldOf(record, 'state') as IDataObject[string],
+				isCompact: fieldOf(record, 'isCompact') as IDataObject[string],
+				expirationDate: fieldOf(record, 'expirationDate') as IDataObject[string],
+			};
+		}
+		return { state: item as IDataObject[string] };
+	});
 }

@@ -16,13 +16,6 @@ import {
 } from './candidateRequests';
 
 const properties: INodeProperties[] = [
-	{
-		displayName:
-			'By default Create first looks the e-mail up and outputs the existing candidate instead of creating a second one (_trio.action "found"), so re-running a sheet or retrying the node makes no duplicates. Turn off "Skip If Email Exists" to always create.',
-		name: 'duplicateNotice',
-		type: 'notice',
-		default: '',
-	},
 	emailField,
 	...candidateFields,
 	optionsCollection([
@@ -32,7 +25,7 @@ const properties: INodeProperties[] = [
 			type: 'boolean',
 			default: true,
 			description:
-				'Whether to look the e-mail up first and output the existing candidate (the oldest when several share it) instead of creating another. After a failure that leaves it unknown whether the candidate was created, the node also looks again before reporting. Turn off to create a new candidate every time.',
+				'Whether to look the email up first and output the existing candidate (the oldest when several share it) instead of creating another, so a re-run or a retry creates nobody twice. Turn off only to create a new candidate every time.',
 		},
 	]),
 ];

@@ -15,7 +15,7 @@ const properties: INodeProperties[] = [
 	{ ...emailField, description: 'The e-mail address to look up' },
 	{
 		displayName:
-			'Outputs one item per matching candidate and nothing when none matches. Turn on "Always Output Data" in the node settings to continue with an empty item instead.',
+			"When nobody has the email, this outputs nothing and the workflow stops here. To go on with an empty item, turn on Always Output Data in the node's settings.",
 		name: 'findNotice',
 		type: 'notice',
 		default: '',

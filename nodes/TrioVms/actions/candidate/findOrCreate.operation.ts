@@ -12,16 +12,9 @@ import { createCandidateLookingAgain, findCandidates, oldestCandidate } from './
 
 const properties: INodeProperties[] = [
 	{
-		displayName:
-			'Looks the e-mail up first and creates the candidate only when nobody has it, so re-running a sheet never makes duplicates. The output\'s _trio.action says "found", "created" or "createdDespiteError" (the request failed, but a second look found the candidate).',
-		name: 'findOrCreateNotice',
-		type: 'notice',
-		default: '',
-	},
-	{
 		...emailField,
 		description:
-			"The candidate's e-mail address: looked up first, and used for the new candidate if none matches",
+			"The candidate's email address: looked up first, and used for the new candidate if none matches",
 	},
 	...candidateFields,
 	optionsCollection(),

@@ -18,22 +18,22 @@ export const description: INodeProperties[] = [
 				name: 'Create',
 				value: 'create',
 				description:
-					'Create a new candidate (name, e-mail, phone, state licenses); returns the candidate number',
-				action: 'Create a candidate',
+					'Create a candidate from name, email, phone and state licenses; returns the candidate number. If the email is already in Trio, outputs that candidate instead (Skip If Email Exists, on by default), so a re-run creates nobody twice.',
+				action: 'Create a candidate and return their number',
 			},
 			{
 				name: 'Find by Email',
 				value: 'findByEmail',
 				description:
-					'Find the candidates that have an e-mail address; returns nothing when none matches',
+					'Find the candidates with an email address; returns their numbers, or nothing when none matches',
 				action: 'Find candidates by email',
 			},
 			{
 				name: 'Find or Create',
 				value: 'findOrCreate',
 				description:
-					'Find a candidate by e-mail, or create one when none matches; returns the candidate number either way',
-				action: 'Find or create a candidate',
+					'Find the candidate by email first, and create them only when none matches; returns the candidate number either way. The usual choice for spreadsheet rows.',
+				action: 'Find a candidate by email or create them',
 			},
 		],
 		default: 'findOrCreate',

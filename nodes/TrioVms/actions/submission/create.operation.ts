@@ -1,8 +1,11 @@
 import {
+	NodeApiError,
+	NodeOperationError,
 	updateDisplayOptions,
 	type IDataObject,
 	type IExecuteFunctions,
 	type INodeProperties,
+	type JsonObject,
 } from 'n8n-workflow';
 
 import type { MultipartPart } from '../../../shared/multipart';
@@ -48,9 +51,9 @@ const properties: INodeProperties[] = [
 		type: 'string',
 		default: 'data',
 		required: true,
-		hint: 'The name of the input binary field holding the candidate profile document',
+		hint: "The input binary field holding the candidate's resume",
 		description:
-			'The candidate profile document to upload: PDF, DOC, DOCX, RTF or TXT, under 2.5 MB. Trio requires one with every submission.',
+			"The candidate's resume (Trio calls it the candidate profile document): PDF, DOC, DOCX, RTF or TXT, under 2.5 MB. Trio requires one with every submission.",
 	},
 	{
 		displayName: 'Additional Fields',
@@ -148,13 +151,6 @@ const properties: INodeProperties[] = [
 			},
 		],
 	},
-	{
-		displayName:
-			'A submission is sent once and never repeated automatically (only when Trio refuses it with "Too Many Requests"). By default the node first checks whether the candidate is already submitted to the job and, if the request fails, whether it went through anyway. The output\'s _trio.action says "created", "alreadySubmitted" or "createdDespiteError".',
-		name: 'onceNotice',
-		type: 'notice',
-		default: '',
-	},
 	optionsCollection([
 		{
 			displayName: 'Skip If Already Submitted',
@@ -162,7 +158,7 @@ const properties: INodeProperties[] = [
 			type: 'boolean',
 			default: true,
 			description:
-				'Whether to look for a submission of this candidate to this job first (in any status) and output it instead of submitting again, so re-running a workflow or retrying the node never submits twice. After a failure that leaves it unknown whether the submission was created, the node also looks again before reporting. Turn off to submit the candidate again on purpose.',
+				'Whether to look for a submission of this candidate to this job first (in any status) and output it instead of submitting again, so re-running a workflow or retrying the node never submits twice. Turn off to submit the candidate again on purpose.',
 		},
 		{
 			displayName: 'File Name',
@@ -254,6 +250,32 @@ function formParts(fields: SubmissionCreateFields): MultipartPart[] {
 	return parts;
 }
 
+/**
+ * The duplicate check reads Trio's submission list, whose address the spec does not show: when
+ * Trio does not answer it, say so plainly, and that nothing was submitted.
+ */
+function checkFailed(
+	context: IExecuteFunctions,
+	error: unknown,
+	jobNumber: number,
+	candidateNumber: number,
+	itemIndex: number,
+): NodeApiError | NodeOperationError {
+	if (!(error instanceof NodeApiError))
+		return error instanceof NodeOperationError
+			? error
+			: new NodeOperationError(context.getNode(), error as Error, { itemIndex });
+	const status = Number(error.httpCode);
+	if (status !== 404 && status !== 405 && !(status >= 500)) return error;
+	return new NodeApiError(context.getNode(), {} as JsonObject, {
+		message: `Could not check whether candidate ${candidateNumber} is already submitted to job ${jobNumber}, so nothing was submitted (Trio VMS answered ${error.httpCode ?? 'with an error'} to the list of submissions)`,
+		description:
+			'The check reads the list of your submissions, which Trio may not offer to this API key. To submit without it, switch off "Skip If Already Submitted" under Options: a re-run or a retry could then submit the candidate twice.',
+		httpCode: error.httpCode ?? undefined,
+		itemIndex,
+	});
+}
+
 export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
@@ -321,7 +343,12 @@ export async function execute(
 
 	// Every check of the item is done above, so a bad row fails the same way whether or not it was submitted.
 	const index = submissionIndexFor(client);
-	const existing = await index.find(jobNumber, candidateNumber, itemIndex);
+	let existing: IDataObject[];
+	try {
+		existing = await index.find(jobNumber, candidateNumber, itemIndex);
+	} catch (error) {
+		throw checkFailed(this, error, jobNumber, candidateNumber, itemIndex);
+	}
 	if (existing.length) {
 		return { ...existing[0], _trio: { action: 'alreadySubmitted', matchCount: existing.length } };
 	}

@@ -5,10 +5,11 @@
  */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
+import { nameOfListItem } from '../../../shared/schemas';
 import { PATHS } from '../../../shared/service';
 import type { TrioClient } from '../../../shared/transport';
-import { objectOf } from '../../helpers/output';
-import { optionalText, positiveInteger, requiredText } from '../../helpers/validation';
+import { listOf, objectOf } from '../../helpers/output';
+import { FieldError, optionalText, positiveInteger, requiredText } from '../../helpers/validation';
 import { optionsCollection, submissionNumberField } from '../common.descriptions';
 
 export function reasonedProperties(action: 'decline' | 'withdraw'): INodeProperties[] {
@@ -41,6 +42,52 @@ export function reasonedProperties(action: 'decline' | 'withdraw'): INodePropert
 	];
 }
 
+/** The reasons of a withdraw-reasons answer: names, trimmed, once each. */
+export function withdrawReasonNames(response: unknown): string[] {
+	return [
+		...new Set(
+			listOf(response)
+				.map((entry) => nameOfListItem(entry)?.trim())
+				.filter((name): name is string => !!name),
+		),
+	];
+}
+
+/** Trio's reasons, read once per execution; undefined when Trio does not give them. */
+const reasonsByClient = new WeakMap<TrioClient, Promise<string[] | undefined>>();
+
+function knownReasons(client: TrioClient): Promise<string[] | undefined> {
+	let reasons = reasonsByClient.get(client);
+	if (!reasons) {
+		reasons = client
+			.request({ method: 'GET', path: PATHS.withdrawReasons })
+			.then((response) => {
+				const names = withdrawReasonNames(response);
+				return names.length ? names : undefined;
+			})
+			.catch(() => undefined);
+		reasonsByClient.set(client, reasons);
+	}
+	return reasons;
+}
+
+/**
+ * The reason as Trio lists it. Checked against Trio's list when it can be read, so a typo is
+ * caught before anything is sent and the error shows the valid reasons; sent as typed otherwise.
+ */
+async function checkedReason(client: TrioClient, typed: string): Promise<string> {
+	const reasons = await knownReasons(client);
+	if (!reasons) return typed;
+	const wanted = typed.trim().toLowerCase();
+	const match = reasons.find((reason) => reason.toLowerCase() === wanted);
+	if (match) return match;
+	throw new FieldError(
+		'Reason Name or ID',
+		`"${typed}" is not one of Trio's withdraw reasons`,
+		`Use one of: ${reasons.join('; ')}.`,
+	);
+}
+
 export async function sendReasoned(
 	this: IExecuteFunctions,
 	itemIndex: number,
@@ -51,7 +98,10 @@ export async function sendReasoned(
 		this.getNodeParameter('submissionNumber', itemIndex, ''),
 		'Submission Number',
 	);
-	const reason = requiredText(this.getNodeParameter('reason', itemIndex, ''), 'Reason Name or ID');
+	const reason = await checkedReason(
+		client,
+		requiredText(this.getNodeParameter('reason', itemIndex, ''), 'Reason Name or ID'),
+	);
 	const description = optionalText(
 		this.getNodeParameter('description', itemIndex, ''),
 		'Description',
