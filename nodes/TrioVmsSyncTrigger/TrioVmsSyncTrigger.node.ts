@@ -12,7 +12,7 @@ import {
 } from 'n8n-workflow';
 
 import { TRIO_CREDENTIAL_TYPE } from '../shared/credentials';
-import { US_STATE_OPTIONS } from '../shared/service';
+import { JOB_STATUS_OPTIONS, US_STATE_OPTIONS } from '../shared/service';
 import {
 	DEFAULT_FULL_LIST_EVERY,
 	DEFAULT_MAX_DROP_PERCENT,
@@ -150,11 +150,7 @@ export class TrioVmsSyncTrigger implements INodeType {
 						displayName: 'Job Status',
 						name: 'jobStatuses',
 						type: 'multiOptions',
-						options: [
-							{ name: 'Open', value: 'Open' },
-							{ name: 'On Hold', value: 'OnHold' },
-							{ name: 'Closed', value: 'Closed' },
-						],
+						options: [...JOB_STATUS_OPTIONS],
 						default: [],
 						description:
 							'Emit only jobs in these statuses after the change (a closed job is Closed)',

@@ -87,7 +87,7 @@ export interface DiffOptions {
 }
 
 /** Below this many known jobs the share rule does not apply: a few closures can be most of them. */
-export const MIN_JOBS_FOR_DROP_RULE = 10;
+const MIN_JOBS_FOR_DROP_RULE = 10;
 export const DEFAULT_MAX_DROP_PERCENT = 50;
 
 /** A full list that lost too many known jobs at once: most likely cut short, not mass closure. */

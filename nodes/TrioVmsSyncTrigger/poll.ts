@@ -66,7 +66,7 @@ import {
 } from './state';
 
 /** Fetch Test Event shows a sample of what a poll emits, never the whole list. */
-export const TEST_EVENT_ITEMS = 3;
+const TEST_EVENT_ITEMS = 3;
 
 /** A stamp this far beyond the service's own clock does not move the watermark. */
 const FUTURE_MARGIN_MS = 60 * 60_000;

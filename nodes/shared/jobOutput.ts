@@ -106,7 +106,7 @@ export const JOB_FIELDS = [
 ] as const;
 
 /** The chosen fields as sent (any letter case), always with the job's Number so items stay identifiable. */
-export function pickJobFields(job: IDataObject, fields: readonly string[]): IDataObject {
+function pickJobFields(job: IDataObject, fields: readonly string[]): IDataObject {
 	const picked: IDataObject = {};
 	for (const name of ['Number', ...fields]) {
 		if (hasField(job, name)) picked[name] = fieldOf(job, name) as IDataObject[string];

@@ -28,8 +28,17 @@ export const PATHS = {
 } as const;
 
 /** The job states of spec 3.1; the list endpoint returns only the first two. */
-export const JOB_STATUSES = ['Open', 'OnHold', 'Closed'] as const;
+const JOB_STATUSES = ['Open', 'OnHold', 'Closed'] as const;
 export type JobStatus = (typeof JOB_STATUSES)[number];
+const JOB_STATUS_WORDS: Record<JobStatus, string> = {
+	Open: 'Open',
+	OnHold: 'On Hold',
+	Closed: 'Closed',
+};
+
+/** The one job status dropdown of every node: the words shown, Trio's value sent. */
+export const JOB_STATUS_OPTIONS: ReadonlyArray<{ name: string; value: JobStatus }> =
+	JOB_STATUSES.map((status) => ({ name: JOB_STATUS_WORDS[status], value: status }));
 
 /** "Under 2.5 MB" read conservatively: 2,500,000 bytes or more is refused. */
 export const PROFILE_FILE_MAX_BYTES = 2_500_000;

@@ -7,7 +7,7 @@
  * The demo stack: the package built and packed, the Trio sandbox, a real n8n 2.x with the
  * package installed, the "Trio VMS account" credential pointing at the sandbox and every
  * examples/*.json imported with that credential. Shared by scripts/demo.ts (for people)
- * and scripts/screenshots.ts (for docs/screenshots), so both show the same thing.
+ * and the real-n8n suites, so both show the same thing.
  *
  * Everything started is registered with a Cleanup as soon as it exists, so an interrupted
  * or failed start-up stops what it got to (see lifecycle.ts).
@@ -31,10 +31,9 @@ import type { Cleanup } from './lifecycle';
 export { REPO_ROOT };
 
 export const CREDENTIAL_NAME = 'Trio VMS account';
-export const CREDENTIAL_TYPE = 'trioVmsApi';
+const CREDENTIAL_TYPE = 'trioVmsApi';
 const PACKAGE_NAME = 'n8n-nodes-trio-vms';
-export const ACTION_NODE_TYPE = `${PACKAGE_NAME}.trioVms`;
-export const TRIGGER_NODE_TYPE = `${PACKAGE_NAME}.trioVmsTrigger`;
+const TRIGGER_NODE_TYPE = `${PACKAGE_NAME}.trioVmsTrigger`;
 const SYNC_TRIGGER_NODE_TYPE = `${PACKAGE_NAME}.trioVmsSyncTrigger`;
 export const DEFAULT_SANDBOX_PORT = 4010;
 const EXAMPLES_DIR = path.join(REPO_ROOT, 'examples');

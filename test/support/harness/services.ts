@@ -92,6 +92,19 @@ async function aptInstall(packages: string[]): Promise<void> {
 	}
 }
 
+export const CHROMIUM = '/usr/bin/chromium';
+
+/**
+ * Debian's Chromium for the editor test, installed with apt-get when absent (never a browser
+ * build downloaded by a tool). Its package ships no service, so nothing is left running.
+ */
+export async function ensureChromium(): Promise<string> {
+	if (!fs.existsSync(CHROMIUM)) await aptInstall(['chromium']);
+	if (!fs.existsSync(CHROMIUM))
+		throw new Error(`apt-get installed chromium, but ${CHROMIUM} is missing`);
+	return CHROMIUM;
+}
+
 function postgresBinDir(): string | undefined {
 	const root = '/usr/lib/postgresql';
 	if (!fs.existsSync(root)) return undefined;

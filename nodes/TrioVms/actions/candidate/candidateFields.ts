@@ -207,7 +207,7 @@ export function readCandidate(this: IExecuteFunctions, itemIndex: number): Candi
  * objects (state, isCompact, expirationDate in any letter case), as a spreadsheet cell or an
  * expression gives them.
  */
-export function licensesFromList(value: unknown): IDataObject[] {
+function licensesFromList(value: unknown): IDataObject[] {
 	if (value === undefined || value === null) return [];
 	if (typeof value === 'string')
 		return value

@@ -6,7 +6,7 @@ import {
 } from 'n8n-workflow';
 
 import { fieldOf } from '../../../shared/fields';
-import { PATHS, US_STATE_OPTIONS } from '../../../shared/service';
+import { JOB_STATUS_OPTIONS, PATHS, US_STATE_OPTIONS } from '../../../shared/service';
 import type { TrioClient } from '../../../shared/transport';
 import { toModifiedDateQuery } from '../../helpers/dates';
 import { objectsOf } from '../../helpers/output';
@@ -37,10 +37,8 @@ const properties: INodeProperties[] = [
 				displayName: 'Job Status',
 				name: 'jobStatus',
 				type: 'options',
-				options: [
-					{ name: 'Open', value: 'Open' },
-					{ name: 'On Hold', value: 'OnHold' },
-				],
+				// The job list holds open and on-hold jobs only (spec 3.1).
+				options: JOB_STATUS_OPTIONS.filter((option) => option.value !== 'Closed'),
 				default: 'Open',
 				description:
 					'Only return jobs with this status (Trio lists open and on-hold jobs; a job no longer listed is closed)',
