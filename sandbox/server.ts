@@ -298,6 +298,11 @@ export class Sandbox {
 					finish(null, 'dropped after handler');
 					return;
 				}
+				const gatewayStatus = this.faults.failAfterHandler(keys);
+				if (gatewayStatus !== undefined) {
+					entry.fault = `failAfterHandler ${gatewayStatus} (handler answered ${result.status})`;
+					result = faultResult({ kind: 'fail', status: gatewayStatus, body: 'text' });
+				}
 			}
 		} catch (error) {
 			result = this.errorResult(error);

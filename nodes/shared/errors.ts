@@ -239,7 +239,9 @@ export function serviceError(node: INode, failure: ServiceFailure): NodeApiError
 		headline,
 	);
 	// A 5xx may come after the service did the work: for a create, its outcome is unknown.
-	if (status >= 500 && failure.context?.creates) markOutcomeUnknown(error);
+	// A gateway's 502/504 says nothing about the service behind it, which may still store the record.
+	if (status >= 500 && failure.context?.creates)
+		markOutcomeUnknown(error, status === 502 || status === 504);
 	return error;
 }
 
@@ -335,6 +337,7 @@ export function connectionError(node: INode, failure: ConnectionFailure): NodeAp
 		),
 		message,
 	);
-	if (failure.outcomeUnknown) markOutcomeUnknown(error, timedOut);
+	// Broken after sending: the service may have the whole request and still be storing it.
+	if (failure.outcomeUnknown) markOutcomeUnknown(error, true);
 	return error;
 }

@@ -95,6 +95,7 @@ export async function createCandidate(
 		body,
 		idempotent: false,
 		itemIndex,
+		createKey: `candidate with the email ${body.email1.trim().toLowerCase()}`,
 	});
 	return objectOf(created, { ...(body as unknown as IDataObject) });
 }
