@@ -6,6 +6,8 @@ import {
 	formatFieldErrors,
 	hintForStatus,
 	isOutcomeUnknown,
+	htmlToText,
+	MAX_CLEANED_CHARS,
 	readServiceMessage,
 	redact,
 	serviceError,
@@ -94,6 +96,23 @@ describe('readServiceMessage', () => {
 		);
 	});
 
+	// Issue 22 point 8: the clean-up's patterns are quadratic, so it must never see a whole large
+	// body. Counted, not timed: a spy stands in for the clean-up and records what it is handed.
+	it('hands the HTML clean-up at most MAX_CLEANED_CHARS of a 1 MB pathological body', () => {
+		const seen: number[] = [];
+		const spy = (text: string) => {
+			seen.push(text.length);
+			return htmlToText(text);
+		};
+		const pathological = '<a'.repeat(512 * 1024);
+		const message = readServiceMessage(pathological, spy).message;
+		expect(seen).toEqual([MAX_CLEANED_CHARS]);
+		expect(message.length).toBeLessThanOrEqual(300);
+		seen.length = 0;
+		readServiceMessage([pathological, { detail: pathological }], spy);
+		expect(Math.max(...seen)).toBeLessThanOrEqual(MAX_CLEANED_CHARS);
+	});
+
 	it('cuts a long text to one readable line', () => {
 		const message = readServiceMessage('x'.repeat(1_000)).message;
 		expect(message).toHaveLength(300);
@@ -147,6 +166,12 @@ describe('redact and formatting', () => {
 				'key1',
 			),
 		).toBe('Url https://n8n.example/webhook/x?event=Job%20Update&token=cccc[redacted] is taken');
+		// Issue 22 point 12: `token=` is masked whatever precedes it in a non-JSON body.
+		for (const before of ['', ' ', '&', '&amp;', '&#38;', '\\u0026', 'callback?']) {
+			expect(redact(`bad url ${before}token=${token} here`, undefined)).toBe(
+				`bad url ${before}token=cccc[redacted] here`,
+			);
+		}
 		// A one-to-three character "secret" would shred the message rather than protect anything.
 		expect(redact('abc', 'b')).toBe('abc');
 	});
