@@ -197,6 +197,9 @@ describe('Modified After', () => {
 	it('converts date-times with an offset to UTC', () => {
 		expect(toModifiedDateQuery('2026-03-01T07:00:00Z', 'x')).toBe('2026-03-01T07:00:00Z');
 		expect(toModifiedDateQuery('2026-03-01T02:00:00-05:00', 'x')).toBe('2026-03-01T07:00:00Z');
+		// The ends of the real range are accepted.
+		expect(toModifiedDateQuery('2026-03-01T00:00:00-12:00', 'x')).toBe('2026-03-01T12:00:00Z');
+		expect(toModifiedDateQuery('2026-03-01T14:00:00+14:00', 'x')).toBe('2026-03-01T00:00:00Z');
 		expect(toModifiedDateQuery('2026-03-01T12:30:00.250+0530', 'x')).toBe(
 			'2026-03-01T07:00:00.250Z',
 		);
