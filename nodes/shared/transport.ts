@@ -155,6 +155,11 @@ export function rememberUncertainCreate(key: string, now = Date.now()): number {
 	return until;
 }
 
+/** Forgets every outcome-unknown create; tests call it when they reset the service's faults. */
+export function forgetUncertainCreates(): void {
+	uncertainCreates.clear();
+}
+
 function utcTime(ms: number): string {
 	return `${new Date(ms).toISOString().slice(11, 16)} UTC`;
 }
