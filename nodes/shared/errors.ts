@@ -6,6 +6,8 @@
 import type { INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
+import { labelOfField } from './fieldLabels';
+
 export interface ServiceMessage {
 	/** One line: what the service said, or a stand-in when it said nothing. */
 	message: string;
@@ -151,6 +153,8 @@ export interface FailureContext {
 	webhookManagement?: boolean;
 	/** The request may have created something (its outcome matters on 5xx). */
 	creates?: boolean;
+	/** The operation's own service field name -> label, on top of the shared FIELD_LABELS. */
+	fieldLabels?: Record<string, string>;
 }
 
 export function hintForStatus(status: number, context: FailureContext = {}): string {
@@ -185,6 +189,35 @@ export function formatFieldErrors(fieldErrors: Record<string, string[]>): string
 		.join('\n');
 }
 
+/** Titles that only say field errors follow: never a headline when a field error can be one. */
+const GENERIC_VALIDATION =
+	/^(one or more validation errors occurred\.?|one or more fields are invalid\.?)$/i;
+
+function escapeRegExp(text: string): string {
+	return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/**
+ * Field errors in the user's words: each named by its label, and the service's name for it
+ * inside the message ("The email1 field is required.") replaced by the label too.
+ */
+export function fieldErrorsInWords(
+	fieldErrors: Record<string, string[]>,
+	extraLabels: Record<string, string> = {},
+): string[] {
+	return Object.entries(fieldErrors).map(([field, messages]) => {
+		const label = labelOfField(field, extraLabels);
+		if (!label) return `${field}: ${messages.join(' ')}`;
+		const bare = field.replace(/^\$\.?/, '');
+		// Only a name no one would write in prose (email1, CandidateNumber) is replaced inside the
+		// message: "reason" or "Email" may be the service's own words.
+		if (!/\d|[a-z][A-Z]|[.[]/.test(bare)) return `${label}: ${messages.join(' ')}`;
+		const named = new RegExp(`(^|[^\\w.$])(\\$\\.)?${escapeRegExp(bare)}(?![\\w])`, 'gi');
+		const text = messages.map((message) => message.replace(named, `$1${label}`)).join(' ');
+		return `${label}: ${text}`;
+	});
+}
+
 /**
  * The trigger's delivery secret travels as `token=` in registration URLs, which the service may
  * echo in an error and the Webhook operations would output; it is shown only as its first four
@@ -202,6 +235,12 @@ export function redact(text: string, secret: string | undefined): string {
 	return masked.split(secret).join('[redacted]');
 }
 
+/** What to do about a field Trio refused: fix that field (named by its label) and run again. */
+function fieldHint(firstField: string): string {
+	const field = firstField.slice(0, firstField.indexOf(':'));
+	return `Trio VMS refused the value of "${field}". Correct it in the node, or in the input data mapped into it, then run the node again.`;
+}
+
 export interface ServiceFailure {
 	status: number;
 	body: unknown;
@@ -217,17 +256,24 @@ export interface ServiceFailure {
 export function serviceError(node: INode, failure: ServiceFailure): NodeApiError {
 	const { status, secret } = failure;
 	const { message, fieldErrors } = readServiceMessage(failure.body);
-	const fieldText = formatFieldErrors(fieldErrors);
+	const fieldLines = fieldErrorsInWords(fieldErrors, failure.context?.fieldLabels);
 	// Problem details often carry the status text as their title: "403 Forbidden: Forbidden: ..." says nothing twice.
 	const label = statusText(status);
 	const said = message.toLowerCase().startsWith(`${label.toLowerCase()}: `)
 		? message.slice(label.length + 2)
 		: message;
-	const headline = redact(`Trio VMS answered ${status} ${label}: ${said}`, secret);
+	// The first field error is the headline of a refused request (400, 422) or of any answer that
+	// says nothing more; "One or more validation errors occurred." never hides it.
+	const generic = GENERIC_VALIDATION.test(said.trim());
+	const fieldFirst = fieldLines.length > 0 && (status === 400 || status === 422 || generic);
+	const [firstField, ...otherFields] = fieldFirst ? fieldLines : [undefined, ...fieldLines];
+	const headline = redact(`Trio VMS answered ${status} ${label}: ${firstField ?? said}`, secret);
+	const saidElsewhere = firstField && !generic ? said : undefined;
 	const description = redact(
 		[
-			fieldText,
-			hintForStatus(status, failure.context),
+			otherFields.join('\n'),
+			saidElsewhere,
+			firstField ? fieldHint(firstField) : hintForStatus(status, failure.context),
 			`Request: ${failure.method} ${failure.path}`,
 		]
 			.filter(Boolean)
