@@ -52,6 +52,10 @@ export interface RunningSandbox {
 	clearRequests(): void;
 	setFaults(config: Partial<FaultConfig>): void;
 	clearFaults(): void;
+	/** The latencies (ms) of the requests a latency fault is holding now. */
+	heldRequests(): number[];
+	/** Ends every latency fault's wait now. */
+	releaseHeld(): void;
 	/** Reseeds all data; clears registrations (unless kept), faults and logs. */
 	reset(options?: { seed?: number; jobs?: number; keepWebhooks?: boolean }): void;
 	/** Unexpected exceptions the server answered with 500. */
@@ -123,6 +127,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
 		clearRequests: () => sandbox.requests.clear(),
 		setFaults: (config) => sandbox.faults.set(faultConfigSchema.parse(config)),
 		clearFaults: () => sandbox.faults.clear(),
+		heldRequests: () => sandbox.heldRequests(),
+		releaseHeld: () => sandbox.releaseHeld(),
 		reset: (resetOptions) => sandbox.reset(resetOptions),
 		get internalErrors() {
 			return sandbox.internalErrors;

@@ -64,7 +64,11 @@ export class Sandbox {
 	private readonly apiRouter: Router<ApiRoute>;
 	private readonly scenarioRouter: Router<Handler>;
 	private readonly server: http.Server;
-	private readonly delays = new Set<{ timer: NodeJS.Timeout; resolve: () => void }>();
+	private readonly delays = new Set<{
+		timer: NodeJS.Timeout;
+		resolve: () => void;
+		ms: number;
+	}>();
 	private stopping?: Promise<void>;
 
 	constructor(readonly config: SandboxConfig) {
@@ -118,15 +122,25 @@ export class Sandbox {
 		return this.url;
 	}
 
+	/** The latencies (ms) of the requests a fault is holding now: tests see a delay without timing it. */
+	heldRequests(): number[] {
+		return [...this.delays].map((delay) => delay.ms);
+	}
+
+	/** Ends every fault delay now, so held requests go on at once. */
+	releaseHeld(): void {
+		for (const delay of this.delays) {
+			clearTimeout(delay.timer);
+			delay.resolve();
+		}
+		this.delays.clear();
+	}
+
 	/** Closes the server, in-flight deliveries and fault delays: nothing is left open. */
 	stop(): Promise<void> {
 		this.stopping ??= (async () => {
 			await this.deliveries.stop();
-			for (const delay of this.delays) {
-				clearTimeout(delay.timer);
-				delay.resolve();
-			}
-			this.delays.clear();
+			this.releaseHeld();
 			await new Promise<void>((resolve) => {
 				this.server.close(() => resolve());
 				this.server.closeAllConnections();
@@ -178,6 +192,7 @@ export class Sandbox {
 					resolve();
 				}, ms),
 				resolve,
+				ms,
 			};
 			this.delays.add(entry);
 		});
