@@ -56,6 +56,8 @@ export interface RunningSandbox {
 	heldRequests(): number[];
 	/** Ends every latency fault's wait now. */
 	releaseHeld(): void;
+	/** The clock rate limits count on (undefined: the machine's), so a test can run on virtual time. */
+	useFaultClock(now: (() => number) | undefined): void;
 	/** Reseeds all data; clears registrations (unless kept), faults and logs. */
 	reset(options?: { seed?: number; jobs?: number; keepWebhooks?: boolean }): void;
 	/** Unexpected exceptions the server answered with 500. */
@@ -129,6 +131,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
 		clearFaults: () => sandbox.faults.clear(),
 		heldRequests: () => sandbox.heldRequests(),
 		releaseHeld: () => sandbox.releaseHeld(),
+		useFaultClock: (now) => {
+			sandbox.faultClock = now ?? (() => Date.now());
+		},
 		reset: (resetOptions) => sandbox.reset(resetOptions),
 		get internalErrors() {
 			return sandbox.internalErrors;

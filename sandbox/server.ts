@@ -122,6 +122,9 @@ export class Sandbox {
 		return this.url;
 	}
 
+	/** What the rate limit counts its window on: the machine's time unless a test gives its own. */
+	faultClock: () => number = () => Date.now();
+
 	/** The latencies (ms) of the requests a fault is holding now: tests see a delay without timing it. */
 	heldRequests(): number[] {
 		return [...this.delays].map((delay) => delay.ms);
@@ -281,7 +284,7 @@ export class Sandbox {
 				entry.fault = `latency ${latency}ms`;
 				await this.delay(latency);
 			}
-			const decision = this.faults.before(keys);
+			const decision = this.faults.before(keys, this.faultClock());
 			if (decision.kind === 'drop') {
 				entry.fault = 'drop';
 				drop();

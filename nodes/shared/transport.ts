@@ -16,7 +16,7 @@ import type {
 } from 'n8n-workflow';
 import { createHash } from 'node:crypto';
 
-import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import {
 	BaseUrlError,
@@ -444,7 +444,7 @@ export class TrioClient {
 					attempt < this.retry.maxRetries
 				) {
 					this.stats.retries++;
-					await sleep(backoffDelay(attempt, this.retry));
+					await this.pacer.wait(backoffDelay(attempt, this.retry));
 					continue;
 				}
 				const failure = connectionError(this.node, {
@@ -476,7 +476,7 @@ export class TrioClient {
 			if (retryable && attempt < this.retry.maxRetries) {
 				const delay = honouredRetryAfter ?? backoffDelay(attempt, this.retry);
 				this.stats.retries++;
-				await sleep(delay);
+				await this.pacer.wait(delay);
 				continue;
 			}
 			const failure = serviceError(this.node, {
