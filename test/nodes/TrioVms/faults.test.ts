@@ -22,7 +22,14 @@ import type { RunNodeOptions } from '../../support/engine/engine';
 import { trioCredentials } from '../../support/engine/engine';
 import { triggerHooks } from '../../support/engine/trigger-hooks';
 import { probe } from '../../support/probe';
-import { byNumber, errorText, submitPairs, useSandbox } from '../../support/sandbox-harness';
+import {
+	byNumber,
+	errorText,
+	PDF_FILE,
+	SUBMIT_PAIRS,
+	submitPairs,
+	useSandbox,
+} from '../../support/sandbox-harness';
 
 const t = useSandbox({ jobs: 40 });
 
@@ -245,6 +252,32 @@ describe('creates are never duplicated', () => {
 		expect(storedSubmissions(pair.job, pair.candidate)).toBe(0);
 		failedClearly();
 	});
+
+	// Issue 22 point 5: reproduced as 504, then two POSTs (the retry saw nothing yet and re-sent).
+	it.each([502, 504])(
+		'%i after Trio stored the submission, under Retry On Fail with the duplicate check off: stored once, the retry refused',
+		async (status) => {
+			const [pair] = freshPairs(1);
+			t.sandbox.setFaults({
+				endpoints: {
+					'POST /api/v3/Submission': { failAfterHandlerNext: 1, failStatus: status },
+				},
+			});
+			const { error } = await t.run(
+				{ ...SUBMIT_PAIRS, options: { skipIfAlreadySubmitted: false } },
+				{
+					input: [pair],
+					inputBinary: [PDF_FILE],
+					settings: { retryOnFail: true, maxTries: 3, waitBetweenTries: 1 },
+				},
+			);
+			expectOnce([storedSubmissions(pair.job, pair.candidate)]);
+			expect(t.apiRequests().filter((request) => request.method === 'POST')).toHaveLength(1);
+			expect(errorText(error).message).toContain('Not sent: the same submission');
+			expect(errorText(error).description).toContain('Get Many');
+			failedClearly();
+		},
+	);
 
 	it('429 with Retry-After on a submission: sent again after the wait, stored once', async () => {
 		const pairs = freshPairs(2);
