@@ -541,7 +541,7 @@ export class TrioClient {
 		const what = request.createKey ?? 'request';
 		return new NodeOperationError(
 			this.node,
-			`Not sent: the same ${what} failed a few minutes ago in a way that leaves it unknown whether Trio VMS created it`,
+			`Not sent: the same ${what} failed in the last few minutes in a way that leaves it unknown whether Trio VMS created it`,
 			{
 				itemIndex: request.itemIndex,
 				description: `A gateway error (502 or 504) or a connection broken after sending hid the result of the earlier request, so it may have been created. Sending it again could create it twice. Look for it in Trio VMS, or run Get Many; this refusal ends at ${utcTime(until)}, after which it can be sent again if it is not there.`,
