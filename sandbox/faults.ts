@@ -38,6 +38,11 @@ const endpointFaultSchema = z
 		dropRate: z.number().min(0).max(1).optional(),
 		/** Run the handler (the change happens), then close the socket without an answer. */
 		dropAfterHandlerNext: z.number().int().min(0).optional(),
+		/**
+		 * Run the handler (the change happens), then answer `failStatus` (default 504) as a gateway
+		 * that gave up waiting would: the client cannot tell whether anything was stored.
+		 */
+		failAfterHandlerNext: z.number().int().min(0).optional(),
 		/** Make the handler throw an unexpected error: proves a 500 is answered, never a crash. */
 		throwNext: z.number().int().min(0).optional(),
 	})
@@ -172,6 +177,21 @@ export class Faults {
 		return this.entries(keys).some(([, fault]) => this.consume(fault, 'dropAfterHandlerNext'));
 	}
 
+	/** The status to answer after the handler ran, or undefined when no such fault fires. */
+	failAfterHandler(keys: readonly string[]): number | undefined {
+		for (const [, fault] of this.entries(keys)) {
+			if (!this.consume(fault, 'failAfterHandlerNext')) continue;
+			const statuses =
+				fault.failStatus === undefined
+					? [504]
+					: Array.isArray(fault.failStatus)
+						? fault.failStatus
+						: [fault.failStatus];
+			return this.rng.pick(statuses);
+		}
+		return undefined;
+	}
+
 	/** Counts `failAfter` down; at 0 it fires once and is removed. */
 	private failAfterFires(fault: EndpointFault): boolean {
 		if (fault.failAfter === undefined) return false;
@@ -185,7 +205,8 @@ export class Faults {
 
 	private consume(
 		fault: EndpointFault,
-		counter: 'dropNext' | 'failNext' | 'throwNext' | 'dropAfterHandlerNext',
+		counter:
+			'dropNext' | 'failNext' | 'throwNext' | 'dropAfterHandlerNext' | 'failAfterHandlerNext',
 	): boolean {
 		const left = fault[counter] ?? 0;
 		if (left <= 0) return false;

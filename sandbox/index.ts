@@ -52,6 +52,12 @@ export interface RunningSandbox {
 	clearRequests(): void;
 	setFaults(config: Partial<FaultConfig>): void;
 	clearFaults(): void;
+	/** The latencies (ms) of the requests a latency fault is holding now. */
+	heldRequests(): number[];
+	/** Ends every latency fault's wait now. */
+	releaseHeld(): void;
+	/** The clock rate limits count on (undefined: the machine's), so a test can run on virtual time. */
+	useFaultClock(now: (() => number) | undefined): void;
 	/** Reseeds all data; clears registrations (unless kept), faults and logs. */
 	reset(options?: { seed?: number; jobs?: number; keepWebhooks?: boolean }): void;
 	/** Unexpected exceptions the server answered with 500. */
@@ -123,6 +129,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
 		clearRequests: () => sandbox.requests.clear(),
 		setFaults: (config) => sandbox.faults.set(faultConfigSchema.parse(config)),
 		clearFaults: () => sandbox.faults.clear(),
+		heldRequests: () => sandbox.heldRequests(),
+		releaseHeld: () => sandbox.releaseHeld(),
+		useFaultClock: (now) => {
+			sandbox.faultClock = now ?? (() => Date.now());
+		},
 		reset: (resetOptions) => sandbox.reset(resetOptions),
 		get internalErrors() {
 			return sandbox.internalErrors;

@@ -69,7 +69,11 @@ export class Sandbox {
 	private readonly apiRouter: Router<ApiRoute>;
 	private readonly scenarioRouter: Router<Handler>;
 	private readonly server: http.Server;
-	private readonly delays = new Set<{ timer: NodeJS.Timeout; resolve: () => void }>();
+	private readonly delays = new Set<{
+		timer: NodeJS.Timeout;
+		resolve: () => void;
+		ms: number;
+	}>();
 	private stopping?: Promise<void>;
 
 	constructor(readonly config: SandboxConfig) {
@@ -123,15 +127,28 @@ export class Sandbox {
 		return this.url;
 	}
 
+	/** What the rate limit counts its window on: the machine's time unless a test gives its own. */
+	faultClock: () => number = () => Date.now();
+
+	/** The latencies (ms) of the requests a fault is holding now: tests see a delay without timing it. */
+	heldRequests(): number[] {
+		return [...this.delays].map((delay) => delay.ms);
+	}
+
+	/** Ends every fault delay now, so held requests go on at once. */
+	releaseHeld(): void {
+		for (const delay of this.delays) {
+			clearTimeout(delay.timer);
+			delay.resolve();
+		}
+		this.delays.clear();
+	}
+
 	/** Closes the server, in-flight deliveries and fault delays: nothing is left open. */
 	stop(): Promise<void> {
 		this.stopping ??= (async () => {
 			await this.deliveries.stop();
-			for (const delay of this.delays) {
-				clearTimeout(delay.timer);
-				delay.resolve();
-			}
-			this.delays.clear();
+			this.releaseHeld();
 			await new Promise<void>((resolve) => {
 				this.server.close(() => resolve());
 				this.server.closeAllConnections();
@@ -183,6 +200,7 @@ export class Sandbox {
 					resolve();
 				}, ms),
 				resolve,
+				ms,
 			};
 			this.delays.add(entry);
 		});
@@ -271,7 +289,7 @@ export class Sandbox {
 				entry.fault = `latency ${latency}ms`;
 				await this.delay(latency);
 			}
-			const decision = this.faults.before(keys);
+			const decision = this.faults.before(keys, this.faultClock());
 			if (decision.kind === 'drop') {
 				entry.fault = 'drop';
 				drop();
@@ -302,6 +320,11 @@ export class Sandbox {
 					drop();
 					finish(null, 'dropped after handler');
 					return;
+				}
+				const gatewayStatus = this.faults.failAfterHandler(keys);
+				if (gatewayStatus !== undefined) {
+					entry.fault = `failAfterHandler ${gatewayStatus} (handler answered ${result.status})`;
+					result = faultResult({ kind: 'fail', status: gatewayStatus, body: 'text' });
 				}
 			}
 		} catch (error) {

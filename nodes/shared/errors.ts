@@ -6,6 +6,8 @@
 import type { INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
+import { labelOfField } from './fieldLabels';
+
 export interface ServiceMessage {
 	/** One line: what the service said, or a stand-in when it said nothing. */
 	message: string;
@@ -73,7 +75,15 @@ const HTML_ENTITIES: Record<string, string> = {
 	'#39': "'",
 };
 
-function htmlToText(html: string): string {
+/**
+ * The most of a text body the clean-up reads. The tag patterns take time growing with the square
+ * of what they read (a body of unclosed "<" makes each one scan to the end): 40 KB took 0.7 s and
+ * 1 MB would hold n8n for minutes. The message keeps 300 characters, and a gateway's page says
+ * its words well within the first few kilobytes.
+ */
+export const MAX_CLEANED_CHARS = 8_000;
+
+export function htmlToText(html: string): string {
 	return html
 		.replace(HTML_NON_TEXT, ' ')
 		.replace(HTML_TAG, ' ')
@@ -82,14 +92,21 @@ function htmlToText(html: string): string {
 		.trim();
 }
 
-export function readServiceMessage(rawBody: unknown): ServiceMessage {
+/**
+ * `clean` is the HTML clean-up; tests pass a spy to see that it is only ever handed a bounded
+ * text (MAX_CLEANED_CHARS), whatever the body's size.
+ */
+export function readServiceMessage(
+	rawBody: unknown,
+	clean: (text: string) => string = htmlToText,
+): ServiceMessage {
 	const body = parseIfJson(rawBody);
 	if (body === undefined || body === null || (typeof body === 'string' && !body.trim())) {
 		return { message: 'The service gave no details', fieldErrors: {} };
 	}
 	if (typeof body === 'string') {
 		// A gateway's HTML error page is noise; keep its words, cut to one readable line.
-		const text = htmlToText(body);
+		const text = clean(body.slice(0, MAX_CLEANED_CHARS));
 		return {
 			message:
 				text.length > 300 ? `${text.slice(0, 297)}...` : text || 'The service gave no details',
@@ -97,7 +114,7 @@ export function readServiceMessage(rawBody: unknown): ServiceMessage {
 		};
 	}
 	if (Array.isArray(body)) {
-		const texts = body.map((entry) => asText(entry) ?? readServiceMessage(entry).message);
+		const texts = body.map((entry) => asText(entry) ?? readServiceMessage(entry, clean).message);
 		return { message: texts.join('; ') || 'The service gave no details', fieldErrors: {} };
 	}
 	if (typeof body !== 'object') return { message: String(body), fieldErrors: {} };
@@ -136,6 +153,8 @@ export interface FailureContext {
 	webhookManagement?: boolean;
 	/** The request may have created something (its outcome matters on 5xx). */
 	creates?: boolean;
+	/** The operation's own service field name -> label, on top of the shared FIELD_LABELS. */
+	fieldLabels?: Record<string, string>;
 }
 
 export function hintForStatus(status: number, context: FailureContext = {}): string {
@@ -170,16 +189,43 @@ export function formatFieldErrors(fieldErrors: Record<string, string[]>): string
 		.join('\n');
 }
 
+/** Titles that only say field errors follow: never a headline when a field error can be one. */
+const GENERIC_VALIDATION =
+	/^(one or more validation errors occurred\.?|one or more fields are invalid\.?)$/i;
+
+function escapeRegExp(text: string): string {
+	return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/**
+ * Field errors in the user's words: each named by its label, and the service's name for it
+ * inside the message ("The email1 field is required.") replaced by the label too.
+ */
+export function fieldErrorsInWords(
+	fieldErrors: Record<string, string[]>,
+	extraLabels: Record<string, string> = {},
+): string[] {
+	return Object.entries(fieldErrors).map(([field, messages]) => {
+		const label = labelOfField(field, extraLabels);
+		if (!label) return `${field}: ${messages.join(' ')}`;
+		const bare = field.replace(/^\$\.?/, '');
+		// Only a name no one would write in prose (email1, CandidateNumber) is replaced inside the
+		// message: "reason" or "Email" may be the service's own words.
+		if (!/\d|[a-z][A-Z]|[.[]/.test(bare)) return `${label}: ${messages.join(' ')}`;
+		const named = new RegExp(`(^|[^\\w.$])(\\$\\.)?${escapeRegExp(bare)}(?![\\w])`, 'gi');
+		const text = messages.map((message) => message.replace(named, `$1${label}`)).join(' ');
+		return `${label}: ${text}`;
+	});
+}
+
 /**
  * The trigger's delivery secret travels as `token=` in registration URLs, which the service may
  * echo in an error and the Webhook operations would output; it is shown only as its first four
- * characters, enough to tell two registrations apart.
+ * characters, enough to tell two registrations apart. Any `token=` is masked, whatever comes
+ * before it (`&`, `&amp;`, `&#38;`, `\u0026`, a space, the start of a plain-text body).
  */
 export function maskUrlTokens(text: string): string {
-	return text.replace(
-		/([?&](?:amp;)?token(?:=|%3D))([^&\s"'<>\\]{4})[^&\s"'<>\\]*/gi,
-		'$1$2[redacted]',
-	);
+	return text.replace(/(token(?:=|%3D))([^&\s"'<>\\]{4})[^&\s"'<>\\]*/gi, '$1$2[redacted]');
 }
 
 /** Removes every occurrence of a secret (the API key, delivery tokens) from a text. */
@@ -187,6 +233,12 @@ export function redact(text: string, secret: string | undefined): string {
 	const masked = maskUrlTokens(text);
 	if (!secret || secret.length < 4) return masked;
 	return masked.split(secret).join('[redacted]');
+}
+
+/** What to do about a field Trio refused: fix that field (named by its label) and run again. */
+function fieldHint(firstField: string): string {
+	const field = firstField.slice(0, firstField.indexOf(':'));
+	return `Trio VMS refused the value of "${field}". Correct it in the node, or in the input data mapped into it, then run the node again.`;
 }
 
 export interface ServiceFailure {
@@ -204,17 +256,24 @@ export interface ServiceFailure {
 export function serviceError(node: INode, failure: ServiceFailure): NodeApiError {
 	const { status, secret } = failure;
 	const { message, fieldErrors } = readServiceMessage(failure.body);
-	const fieldText = formatFieldErrors(fieldErrors);
+	const fieldLines = fieldErrorsInWords(fieldErrors, failure.context?.fieldLabels);
 	// Problem details often carry the status text as their title: "403 Forbidden: Forbidden: ..." says nothing twice.
 	const label = statusText(status);
 	const said = message.toLowerCase().startsWith(`${label.toLowerCase()}: `)
 		? message.slice(label.length + 2)
 		: message;
-	const headline = redact(`Trio VMS answered ${status} ${label}: ${said}`, secret);
+	// The first field error is the headline of a refused request (400, 422) or of any answer that
+	// says nothing more; "One or more validation errors occurred." never hides it.
+	const generic = GENERIC_VALIDATION.test(said.trim());
+	const fieldFirst = fieldLines.length > 0 && (status === 400 || status === 422 || generic);
+	const [firstField, ...otherFields] = fieldFirst ? fieldLines : [undefined, ...fieldLines];
+	const headline = redact(`Trio VMS answered ${status} ${label}: ${firstField ?? said}`, secret);
+	const saidElsewhere = firstField && !generic ? said : undefined;
 	const description = redact(
 		[
-			fieldText,
-			hintForStatus(status, failure.context),
+			otherFields.join('\n'),
+			saidElsewhere,
+			firstField ? fieldHint(firstField) : hintForStatus(status, failure.context),
 			`Request: ${failure.method} ${failure.path}`,
 		]
 			.filter(Boolean)
@@ -239,7 +298,9 @@ export function serviceError(node: INode, failure: ServiceFailure): NodeApiError
 		headline,
 	);
 	// A 5xx may come after the service did the work: for a create, its outcome is unknown.
-	if (status >= 500 && failure.context?.creates) markOutcomeUnknown(error);
+	// A gateway's 502/504 says nothing about the service behind it, which may still store the record.
+	if (status >= 500 && failure.context?.creates)
+		markOutcomeUnknown(error, status === 502 || status === 504);
 	return error;
 }
 
@@ -335,6 +396,7 @@ export function connectionError(node: INode, failure: ConnectionFailure): NodeAp
 		),
 		message,
 	);
-	if (failure.outcomeUnknown) markOutcomeUnknown(error, timedOut);
+	// Broken after sending: the service may have the whole request and still be storing it.
+	if (failure.outcomeUnknown) markOutcomeUnknown(error, true);
 	return error;
 }

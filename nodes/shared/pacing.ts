@@ -36,6 +36,31 @@ const MAX_REMEMBERED = 200;
 
 const remembered = new Map<string, number>();
 
+/**
+ * When the last paced call of a shared pace started: the next node of the execution keeps the
+ * pause after the previous node's last call too, instead of starting with a call right after it.
+ */
+const lastStarts = new Map<string, number>();
+
+/** The time a pacer reads and waits on. */
+export interface PacerClock {
+	now(): number;
+	sleep(ms: number): Promise<void>;
+}
+
+const REAL_CLOCK: PacerClock = { now: () => Date.now(), sleep: async (ms) => await sleep(ms) };
+
+let currentClock: PacerClock = REAL_CLOCK;
+
+/**
+ * Replaces the clock of the pacers created from now on (undefined: the real one again). Tests
+ * give the pacer and the sandbox's rate limit one virtual clock, so what they prove about the
+ * pace does not depend on how fast the machine runs.
+ */
+export function usePacerClock(replacement: PacerClock | undefined): void {
+	currentClock = replacement ?? REAL_CLOCK;
+}
+
 /** Which calls share a pace: one execution's calls to one service with one API key. */
 export function paceKey(executionId: string, apiRoot: string, apiKey: string): string {
 	return createHash('sha256').update(`${executionId}\n${apiRoot}\n${apiKey}`).digest('hex');
@@ -68,27 +93,37 @@ export class CallPacer {
 	/** How often a call waited for its turn, and the pause learned from refusals; tests read it. */
 	readonly stats = { waits: 0, learnedPauseMs: 0 };
 
+	private readonly clock: PacerClock = currentClock;
+
 	/** @param minPauseMs the user's Pause Between Calls: the pace never goes below it. */
 	constructor(private readonly minPauseMs = 0) {}
+
+	/** Waits `ms` on the pacer's clock (the transport's retries wait here too). */
+	async wait(ms: number): Promise<void> {
+		await this.clock.sleep(ms);
+	}
 
 	/** Shares the pace under `key` (see paceKey): adopts one learned earlier in the execution. */
 	share(key: string): void {
 		this.key = key;
 		const earlier = remembered.get(key);
 		if (earlier !== undefined && earlier > this.stats.learnedPauseMs) this.setLearned(earlier);
+		this.lastStartedAt = Math.max(this.lastStartedAt, lastStarts.get(key) ?? 0);
 	}
 
 	/** Waits for the call's turn; returns when it started (ms since the epoch). */
 	async nextCall(): Promise<number> {
 		const pause = Math.max(this.minPauseMs, this.stats.learnedPauseMs);
 		if (pause > 0 && this.lastStartedAt > 0) {
-			const wait = this.lastStartedAt + pause - Date.now();
+			const wait = this.lastStartedAt + pause - this.clock.now();
 			if (wait > 0) {
 				this.stats.waits++;
-				await sleep(wait);
+				await this.clock.sleep(wait);
 			}
 		}
-		this.lastStartedAt = Date.now();
+		this.lastStartedAt = this.clock.now();
+		if (this.key !== undefined && this.stats.learnedPauseMs > 0)
+			setNewest(lastStarts, this.key, this.lastStartedAt, MAX_REMEMBERED);
 		return this.lastStartedAt;
 	}
 

@@ -14,7 +14,9 @@ import type {
 	IPollFunctions,
 	IWebhookFunctions,
 } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
+import { createHash } from 'node:crypto';
+
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import {
 	BaseUrlError,
@@ -24,6 +26,7 @@ import {
 } from './credentials';
 import { connectionError, redact, serviceError, type FailureContext } from './errors';
 import { encodeMultipart, type MultipartPart } from './multipart';
+import { setNewest } from './boundedMap';
 import { CallPacer, paceKey } from './pacing';
 
 export type TrioFunctions =
@@ -49,6 +52,12 @@ export interface TrioRequest {
 	idempotent?: boolean;
 	itemIndex?: number;
 	context?: FailureContext;
+	/**
+	 * For a create: what it makes, in words ("submission of candidate 5001 to job 100001"). After
+	 * a failure that leaves its outcome unknown, the same create is refused for a while
+	 * (UNCERTAIN_CREATE_MS), so Retry On Fail or a re-run cannot make it twice.
+	 */
+	createKey?: string;
 }
 
 export interface RetryPolicy {
@@ -113,6 +122,56 @@ const BROKEN_CODES = new Set([
 	'UND_ERR_SOCKET',
 ]);
 
+/**
+ * How long a create whose outcome is unknown blocks the same create. A gateway's 502/504 or a
+ * connection broken after sending says nothing about the service behind it, which may store the
+ * record seconds later, after a look for it found nothing; ten minutes outlasts that and n8n's
+ * Retry On Fail (at most 5 tries, 5 seconds apart) while letting a user try again the same day.
+ */
+export const UNCERTAIN_CREATE_MS = 10 * 60_000;
+const MAX_UNCERTAIN_CREATES = 1_000;
+
+/** Outcome-unknown creates of this process: key -> when the refusal ends (ms since the epoch). */
+const uncertainCreates = new Map<string, number>();
+
+/** One service, one API key (hashed: no key sits in a map key), one create. */
+function uncertainCreateKey(apiRoot: string, apiKey: string, createKey: string): string {
+	const keyHash = createHash('sha256').update(apiKey).digest('hex').slice(0, 16);
+	return `${apiRoot}\n${keyHash}\n${createKey.toLowerCase()}`;
+}
+
+/** When the refusal of this create ends, or undefined when it is not refused. */
+export function uncertainCreateRefusedUntil(key: string, now = Date.now()): number | undefined {
+	const until = uncertainCreates.get(key);
+	if (until === undefined) return undefined;
+	if (until > now) return until;
+	uncertainCreates.delete(key);
+	return undefined;
+}
+
+export function rememberUncertainCreate(key: string, now = Date.now()): number {
+	const until = now + UNCERTAIN_CREATE_MS;
+	setNewest(uncertainCreates, key, until, MAX_UNCERTAIN_CREATES);
+	return until;
+}
+
+/** Forgets every outcome-unknown create; tests call it when they reset the service's faults. */
+export function forgetUncertainCreates(): void {
+	uncertainCreates.clear();
+}
+
+function utcTime(ms: number): string {
+	return `${new Date(ms).toISOString().slice(11, 16)} UTC`;
+}
+
+/** What the user is told about the refusal that follows an outcome-unknown create. */
+function refusalAdvice(what: string, until: number): string {
+	return `Until ${utcTime(until)} this node refuses to send the same ${what} again (also under Retry On Fail or a re-run), so it cannot be created twice. Meanwhile look for it in Trio VMS, or run Get Many; after ${utcTime(until)} it can be sent again if it is not there.`;
+}
+
+/** A 502 or 504 comes from a gateway that gave up: the service behind it may still store the record. */
+const GATEWAY_GAVE_UP = new Set([502, 504]);
+
 interface RawResponse {
 	statusCode: number;
 	headers: Record<string, unknown>;
@@ -150,33 +209,67 @@ function isReadable(value: unknown): value is Readable {
 	);
 }
 
-/** Reads an answer's body up to `maxBytes`, giving up at `deadline` (ms since the epoch). */
-async function readBody(body: unknown, maxBytes: number, deadline: number): Promise<Buffer> {
+/** The answer's Content-Length when it is a plain whole number; undefined otherwise. */
+function declaredLength(headers: Record<string, unknown> | undefined): number | undefined {
+	const value = headers?.['content-length'];
+	const text = Array.isArray(value) ? value[0] : value;
+	if (typeof text !== 'string' && typeof text !== 'number') return undefined;
+	return /^\d{1,15}$/.test(String(text).trim()) ? Number(text) : undefined;
+}
+
+/**
+ * Reads an answer's body up to `maxBytes`, giving up at `deadline` (ms since the epoch). When the
+ * answer declares its length, a larger one is refused before a byte is read, and the body is
+ * read into one buffer of that length: no list of chunks to keep and join (the job list is
+ * about 17 MB in a thousand chunks). A body longer than it declared is still read and counted.
+ */
+async function readBody(
+	body: unknown,
+	maxBytes: number,
+	deadline: number,
+	headers?: Record<string, unknown>,
+): Promise<Buffer> {
 	if (!isReadable(body)) {
 		if (body === undefined || body === null) return Buffer.alloc(0);
 		return Buffer.isBuffer(body) ? body : Buffer.from(String(body), 'utf8');
 	}
+	const tooLarge = () =>
+		new TransportLimitError('ERESPONSETOOLARGE', `the answer is larger than ${maxBytes} bytes`);
+	const declared = declaredLength(headers);
+	if (declared !== undefined && declared > maxBytes) {
+		const error = tooLarge();
+		body.destroy(error);
+		throw error;
+	}
 	const reading = new Promise<Buffer>((resolve, reject) => {
+		let whole = declared ? Buffer.allocUnsafe(declared) : undefined;
 		const chunks: Buffer[] = [];
 		let size = 0;
 		body.on('data', (chunk) => {
 			const buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk, 'utf8');
+			const at = size;
 			size += buffer.length;
 			if (size > maxBytes) {
-				const tooLarge = new TransportLimitError(
-					'ERESPONSETOOLARGE',
-					`the answer is larger than ${maxBytes} bytes`,
-				);
-				body.destroy(tooLarge);
-				reject(tooLarge);
+				const error = tooLarge();
+				body.destroy(error);
+				reject(error);
 				return;
+			}
+			if (whole && size <= whole.length) {
+				buffer.copy(whole, at);
+				return;
+			}
+			// Longer than declared (or no length given): collect the chunks.
+			if (whole) {
+				chunks.push(whole.subarray(0, at));
+				whole = undefined;
 			}
 			chunks.push(buffer);
 		});
 		let ended = false;
 		body.on('end', () => {
 			ended = true;
-			resolve(Buffer.concat(chunks, size));
+			resolve(whole ? whole.subarray(0, size) : Buffer.concat(chunks, size));
 		});
 		// Closed before its end: the answer was cut short, which is a broken connection, never
 		// half a body to parse.
@@ -350,6 +443,14 @@ export class TrioClient {
 		const path = fillPath(request.path, request.pathParams);
 		const idempotent = request.idempotent ?? request.method === 'GET';
 		const options = this.buildOptions(request, `${root}${path}`);
+		const uncertainKey =
+			request.createKey && !idempotent
+				? uncertainCreateKey(root, this.secret ?? '', request.createKey)
+				: undefined;
+		if (uncertainKey && request.createKey) {
+			const until = uncertainCreateRefusedUntil(uncertainKey);
+			if (until !== undefined) throw this.refusedCreate(request, until);
+		}
 
 		for (let attempt = 0; ; attempt++) {
 			const startedAt = await this.pacer.nextCall();
@@ -372,6 +473,7 @@ export class TrioClient {
 					response.body,
 					this.options.maxResponseBytes ?? MAX_RESPONSE_BYTES,
 					deadline,
+					response.headers,
 				);
 			} catch (error) {
 				const code = errorCode(error);
@@ -383,10 +485,10 @@ export class TrioClient {
 					attempt < this.retry.maxRetries
 				) {
 					this.stats.retries++;
-					await sleep(backoffDelay(attempt, this.retry));
+					await this.pacer.wait(backoffDelay(attempt, this.retry));
 					continue;
 				}
-				throw connectionError(this.node, {
+				const failure = connectionError(this.node, {
 					code,
 					method: request.method,
 					path,
@@ -394,6 +496,9 @@ export class TrioClient {
 					outcomeUnknown: reachedService && !idempotent,
 					secret: this.secret,
 				});
+				if (uncertainKey && reachedService && code !== 'ERESPONSETOOLARGE')
+					this.remember(failure, uncertainKey, request);
+				throw failure;
 			}
 
 			const body = parseBody(raw, response.headers ?? {});
@@ -416,10 +521,10 @@ export class TrioClient {
 			if (retryable && attempt < this.retry.maxRetries) {
 				const delay = honouredRetryAfter ?? backoffDelay(attempt, this.retry);
 				this.stats.retries++;
-				await sleep(delay);
+				await this.pacer.wait(delay);
 				continue;
 			}
-			throw serviceError(this.node, {
+			const failure = serviceError(this.node, {
 				status: response.statusCode,
 				body,
 				method: request.method,
@@ -428,7 +533,30 @@ export class TrioClient {
 				context: { creates: !idempotent, ...request.context },
 				secret: this.secret,
 			});
+			if (uncertainKey && GATEWAY_GAVE_UP.has(response.statusCode))
+				this.remember(failure, uncertainKey, request);
+			throw failure;
 		}
+	}
+
+	/** Blocks the same create for a while and says so in the error. */
+	private remember(error: NodeApiError, key: string, request: TrioRequest): void {
+		const until = rememberUncertainCreate(key);
+		error.description = [error.description, refusalAdvice(request.createKey ?? 'request', until)]
+			.filter(Boolean)
+			.join('\n\n');
+	}
+
+	private refusedCreate(request: TrioRequest, until: number): NodeOperationError {
+		const what = request.createKey ?? 'request';
+		return new NodeOperationError(
+			this.node,
+			`Not sent: the same ${what} failed in the last few minutes in a way that leaves it unknown whether Trio VMS created it`,
+			{
+				itemIndex: request.itemIndex,
+				description: `A gateway error (502 or 504) or a connection broken after sending hid the result of the earlier request, so it may have been created. Sending it again could create it twice. Look for it in Trio VMS, or run Get Many; this refusal ends at ${utcTime(until)}, after which it can be sent again if it is not there.`,
+			},
+		);
 	}
 
 	private buildOptions(request: TrioRequest, url: string): IHttpRequestOptions {

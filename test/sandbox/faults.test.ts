@@ -20,6 +20,13 @@ beforeEach(async () => {
 	await scenario(sandbox, 'DELETE', '/requests');
 });
 
+/** Polls a condition on the event loop (bounded: at most 20,000 turns). */
+async function waitUntil(condition: () => boolean): Promise<void> {
+	for (let turn = 0; turn < 20_000 && !condition(); turn++)
+		await new Promise((resolve) => setImmediate(resolve));
+	expect(condition()).toBe(true);
+}
+
 async function putFaults(config: unknown): Promise<void> {
 	const result = await scenario(sandbox, 'PUT', '/faults', config);
 	expect(result.status).toBe(200);
@@ -73,15 +80,30 @@ describe('fault configuration', () => {
 });
 
 describe('latency', () => {
-	test('latencyMs delays the answer', async () => {
-		await putFaults({ endpoints: { 'GET /api/v3/Job/{number}': { latencyMs: 300 } } });
-		const started = Date.now();
-		expect((await api(sandbox, '/Job/100001')).status).toBe(200);
-		expect(Date.now() - started).toBeGreaterThanOrEqual(290);
-		await api(sandbox, '/Submission/WithdrawReasons');
+	// Issue 22 point 12: this measured the elapsed time. Now the answer is shown to wait for the
+	// delay: with a latency far beyond the test's timeout, it comes only when the delay is ended.
+	test('latencyMs holds the answer until its delay ends', async () => {
+		await putFaults({ endpoints: { 'GET /api/v3/Job/{number}': { latencyMs: 120_000 } } });
+		let answered = false;
+		const answer = api(sandbox, '/Job/100001').then((result) => {
+			answered = true;
+			return result;
+		});
+		await waitUntil(() => sandbox.heldRequests().length === 1);
+		expect(sandbox.heldRequests()).toEqual([120_000]);
+		// Another endpoint is answered meanwhile, and the held one still is not.
+		expect((await api(sandbox, '/Submission/WithdrawReasons')).status).toBe(200);
+		expect(answered).toBe(false);
+		sandbox.releaseHeld();
+		expect((await answer).status).toBe(200);
 		// The latency applies only to the endpoint it names.
-		expect(sandbox.requests().map((request) => [request.path, request.fault ?? null])).toEqual([
-			['/api/v3/Job/100001', expect.stringContaining('latency')],
+		expect(
+			sandbox
+				.requests()
+				.map((request) => [request.path, request.fault ?? null])
+				.sort(),
+		).toEqual([
+			['/api/v3/Job/100001', 'latency 120000ms'],
 			['/api/v3/Submission/WithdrawReasons', null],
 		]);
 	});
@@ -226,6 +248,27 @@ describe('dropped connections', () => {
 			}),
 		]);
 	});
+
+	test.each([502, 504])(
+		'failAfterHandlerNext creates, then answers %i as a gateway that gave up would',
+		async (status) => {
+			await putFaults({
+				endpoints: { 'POST /api/v3/candidates': { failAfterHandlerNext: 1, failStatus: status } },
+			});
+			const candidate = newCandidate();
+			expect((await api(sandbox, '/candidates', { json: candidate })).status).toBe(status);
+			expect(await candidatesWith(candidate.email1)).toBe(1);
+			const log = (await scenario(sandbox, 'GET', '/requests?method=POST&path=/api/v3/candidates'))
+				.body;
+			expect(log).toEqual([
+				expect.objectContaining({
+					status,
+					fault: `failAfterHandler ${status} (handler answered 200)`,
+				}),
+			]);
+			expect((await api(sandbox, '/candidates', { json: newCandidate() })).status).toBe(200);
+		},
+	);
 
 	test('dropAfterHandlerNext creates, then closes the socket: the outcome is unknown to the client', async () => {
 		await putFaults({ endpoints: { 'POST /api/v3/candidates': { dropAfterHandlerNext: 1 } } });

@@ -23,7 +23,8 @@ const US_DATE = /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/;
 /** Spreadsheet day numbers count from 1899-12-30; 2,958,465 is 9999-12-31. */
 const SPREADSHEET_EPOCH = DateTime.fromObject({ year: 1899, month: 12, day: 30 }, { zone: 'utc' });
 const LAST_SPREADSHEET_DAY = 2_958_465;
-/** Real UTC offsets run from -12:00 to +14:00. */
+/** Real UTC offsets run from -12:00 (Baker Island) to +14:00 (Line Islands): the rule and its message agree. */
+const MIN_OFFSET_MINUTES = -12 * 60;
 const MAX_OFFSET_MINUTES = 14 * 60;
 
 /** What a user gave, sorted once: an instant (Date, luxon DateTime, epoch number) or text. */
@@ -128,7 +129,7 @@ function readDateTime(text: string, field: string, formats: string): WrittenDate
 	let zone: Zone | undefined;
 	if (match[8]) {
 		const minutes = offsetMinutes(match[8]);
-		if (!(Math.abs(minutes) <= MAX_OFFSET_MINUTES)) {
+		if (!(minutes >= MIN_OFFSET_MINUTES && minutes <= MAX_OFFSET_MINUTES)) {
 			throw new FieldError(
 				field,
 				`has an offset that no place on earth uses (${match[8]}); offsets run from -12:00 to +14:00: ${shown(text)}`,

@@ -97,16 +97,34 @@ function isPdf(data: Buffer): boolean {
 	return data.subarray(0, 1024).includes('%PDF-', 0, 'latin1');
 }
 
+/** Local file header and central directory header signatures, and where each keeps its name. */
+const ZIP_HEADERS = [
+	{ signature: ZIP_SIGNATURE, nameLengthAt: 26, nameAt: 30 },
+	{ signature: Buffer.from([0x50, 0x4b, 0x01, 0x02]), nameLengthAt: 28, nameAt: 46 },
+];
+
+/** The exact part names in a ZIP's local headers and central directory (names are stored uncompressed). */
+function zipEntryNames(data: Buffer): Set<string> {
+	const names = new Set<string>();
+	for (const { signature, nameLengthAt, nameAt } of ZIP_HEADERS) {
+		for (let at = data.indexOf(signature); at !== -1; at = data.indexOf(signature, at + 4)) {
+			if (at + nameAt > data.length) break;
+			const length = data.readUInt16LE(at + nameLengthAt);
+			if (length === 0 || at + nameAt + length > data.length) continue;
+			names.add(data.toString('latin1', at + nameAt, at + nameAt + length));
+		}
+	}
+	return names;
+}
+
 /**
- * A Word document is a ZIP whose parts include [Content_Types].xml and the word/ folder; an
- * .xlsx or any other ZIP has the first but not the second. Part names are stored uncompressed.
+ * A Word document is a ZIP with the parts [Content_Types].xml and word/document.xml, exactly so
+ * named: an .xlsx, or any ZIP that merely mentions "word/" somewhere, is not one.
  */
 function isWordZip(data: Buffer): boolean {
-	return (
-		data.subarray(0, 4).equals(ZIP_SIGNATURE) &&
-		data.includes('[Content_Types].xml', 0, 'latin1') &&
-		data.includes('word/', 0, 'latin1')
-	);
+	if (!data.subarray(0, 4).equals(ZIP_SIGNATURE)) return false;
+	const names = zipEntryNames(data);
+	return names.has('[Content_Types].xml') && names.has('word/document.xml');
 }
 
 /** Text: UTF-8 (or ASCII) without NUL bytes, or UTF-16 marked with its byte order mark. */

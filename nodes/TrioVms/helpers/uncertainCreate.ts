@@ -53,7 +53,7 @@ export async function createThenLookAgain(steps: UncertainCreate): Promise<Creat
 		return { action: 'createdDespiteError', record: look.value, error: error.message };
 	// After a timeout the service may still be working on the request: finding nothing yet proves nothing.
 	const verdict = mayStillBeRunning(error)
-		? `A check right after the failure found no ${steps.what} in Trio VMS yet, but Trio may still be working on the request that timed out: check again in a few minutes before running this item again.`
+		? `A check right after the failure found no ${steps.what} in Trio VMS yet, but Trio may still be working on the request (a gateway gave up waiting, or the connection broke or timed out after sending): check again in a few minutes before running this item again.`
 		: `A check right after the failure found no ${steps.what} in Trio VMS, so it was not created: it is safe to run this item again.`;
 	error.description = [verdict, error.description].filter(Boolean).join('\n\n');
 	throw error;

@@ -72,8 +72,12 @@ export function requiredText(value: unknown, field: string): string {
 	return text;
 }
 
-/** Zero-width and other invisible characters that ride along when addresses are copied from the web or a sheet. */
-const INVISIBLE = /[\u00AD\u180E\u200B-\u200F\u2060-\u2064\uFEFF]/g;
+/**
+ * Zero-width and other invisible characters that ride along when addresses are copied from the
+ * web or a sheet, and the bidi controls phones add around copied contacts (U+061C, U+200E/200F,
+ * U+202A-202E, U+2066-2069).
+ */
+const INVISIBLE = /[\u00AD\u061C\u180E\u200B-\u200F\u202A-\u202E\u2060-\u2069\uFEFF]/g;
 
 /**
  * An e-mail address as a person means it: invisible characters, a `mailto:` prefix and angle

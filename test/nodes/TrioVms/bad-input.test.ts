@@ -11,7 +11,7 @@
 import type { ICredentialDataDecryptedObject, IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { trioCredentials } from '../../support/engine/engine';
-import { byNumber, DOCX, errorText, PDF, useSandbox } from '../../support/sandbox-harness';
+import { byNumber, DOCX, errorText, PDF, useSandbox, wordZip } from '../../support/sandbox-harness';
 
 const t = useSandbox({ jobs: 6 });
 
@@ -82,6 +82,9 @@ const CASES: Case[] = [
 		['a European date', '31.05.2026'],
 		['a boolean', true],
 		['a list', ['2026-03-01']],
+		// Issue 22 point 12: below -12:00 no place on earth is.
+		['an offset of -13:30', '2026-03-01T07:00:00-13:30'],
+		['an offset of +14:30', '2026-03-01T07:00:00+14:30'],
 	].map(([what, value]): Case => ({
 		name: `Job Get Many: Modified After as ${String(what)}`,
 		parameters: {
@@ -222,6 +225,17 @@ const CASES: Case[] = [
 		['a .exe', { fileName: 'cv.exe', data: PDF }, /not accepted/],
 		['a PDF named .docx', { fileName: 'cv.docx', data: PDF }, /content is a PDF/],
 		['a DOCX named .pdf', { fileName: 'cv.pdf', data: DOCX }, /content is a DOCX/],
+		// Issue 22 point 12: a ZIP that only mentions "word/" is not a Word document.
+		[
+			'a ZIP with a "word/" folder but no word/document.xml, named .docx',
+			{ fileName: 'cv.docx', data: wordZip(['[Content_Types].xml', 'word/styles.xml']) },
+			/ZIP archive that is not a Word document/,
+		],
+		[
+			'a ZIP whose entry only contains "word/document.xml", named .docx',
+			{ fileName: 'cv.docx', data: wordZip(['[Content_Types].xml', 'old/word/document.xml']) },
+			/ZIP archive that is not a Word document/,
+		],
 		[
 			'binary data named .txt',
 			{ fileName: 'cv.txt', data: Buffer.from([0, 1, 2, 3]) },

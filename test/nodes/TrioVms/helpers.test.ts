@@ -142,6 +142,36 @@ describe('profile file checks', () => {
 		expect(
 			fieldError(() => checkProfileFile({ data: spreadsheet, fileName: 'cv.docx' })).message,
 		).toContain('a ZIP archive that is not a Word document');
+		// Issue 22 point 12: any entry containing "word/" used to pass.
+		for (const parts of [
+			['[Content_Types].xml', 'notes/word/readme.txt'],
+			['[Content_Types].xml', 'word/'],
+			['[Content_Types].xml', 'word/document.xml.bak'],
+			['word/document.xml'],
+		]) {
+			expect(
+				fieldError(() => checkProfileFile({ data: wordZip(parts), fileName: 'cv.docx' })).message,
+			).toContain('a ZIP archive that is not a Word document');
+		}
+		// A real Word file names its parts in the central directory too; a stream whose local
+		// headers carry no names (sizes in a data descriptor) is still read there.
+		const central = Buffer.concat(
+			['[Content_Types].xml', 'word/document.xml'].map((name) =>
+				Buffer.concat([
+					Buffer.from([0x50, 0x4b, 0x01, 0x02]),
+					Buffer.alloc(24),
+					Buffer.from([name.length, 0]),
+					Buffer.alloc(16),
+					Buffer.from(name, 'latin1'),
+				]),
+			),
+		);
+		const fromCentral = Buffer.concat([
+			Buffer.from([0x50, 0x4b, 0x03, 0x04]),
+			Buffer.alloc(40),
+			central,
+		]);
+		expect(checkProfileFile({ data: fromCentral, fileName: 'cv.docx' }).extension).toBe('docx');
 		const utf16 = Buffer.concat([
 			Buffer.from([0xff, 0xfe]),
 			Buffer.from('Jane Doe, RN', 'utf16le'),
@@ -200,6 +230,9 @@ describe('Modified After', () => {
 	it('converts date-times with an offset to UTC', () => {
 		expect(toModifiedDateQuery('2026-03-01T07:00:00Z', 'x')).toBe('2026-03-01T07:00:00Z');
 		expect(toModifiedDateQuery('2026-03-01T02:00:00-05:00', 'x')).toBe('2026-03-01T07:00:00Z');
+		// The ends of the real range are accepted.
+		expect(toModifiedDateQuery('2026-03-01T00:00:00-12:00', 'x')).toBe('2026-03-01T12:00:00Z');
+		expect(toModifiedDateQuery('2026-03-01T14:00:00+14:00', 'x')).toBe('2026-03-01T00:00:00Z');
 		expect(toModifiedDateQuery('2026-03-01T12:30:00.250+0530', 'x')).toBe(
 			'2026-03-01T07:00:00.250Z',
 		);

@@ -80,7 +80,10 @@ describe('Submission: Create is idempotent across runs', () => {
 		).toHaveLength(3);
 	});
 
-	it('under Retry On Fail with continue-on-fail, an error on the first item does not resubmit the others', async () => {
+	// Issue 22 point 5 changed this test: a 502 used to count as "did not run", so the retry
+	// submitted the first pair again. A gateway's 502 says nothing about the service behind it,
+	// so the pair is now refused until its outcome can be known.
+	it('under Retry On Fail with continue-on-fail, a 502 on the first item is not sent again, nor are the others', async () => {
 		const pairs = freshPairs(2);
 		t.sandbox.setFaults({
 			endpoints: { 'POST /api/v3/Submission': { failNext: 1, failStatus: 502 } },
@@ -89,11 +92,12 @@ describe('Submission: Create is idempotent across runs', () => {
 			settings: RETRY_ON_FAIL,
 			continueOnFail: true,
 		});
-		for (const pair of pairs) expect(storedCount(pair.job, pair.candidate)).toBe(1);
+		expect(storedCount(pairs[0].job, pairs[0].candidate)).toBe(0);
+		expect(storedCount(pairs[1].job, pairs[1].candidate)).toBe(1);
 		expect(error).toBeUndefined();
-		// n8n retried the node because its first output item was an error.
-		expect(actions(output)).toEqual(['created', 'alreadySubmitted']);
-		expect(submissionPosts()).toBe(3);
+		expect(String(output[0].json.error)).toContain('Not sent: the same submission of candidate');
+		expect(actions(output)[1]).toBe('alreadySubmitted');
+		expect(submissionPosts()).toBe(2);
 	});
 
 	it('a re-run of a failed execution submits only what the failed run did not', async () => {
@@ -141,6 +145,49 @@ describe('Submission: Create is idempotent across runs', () => {
 		expect(actions(rerun.output)).toEqual(['alreadySubmitted']);
 		expect(submissionPosts()).toBe(0);
 		expect(storedCount(pair.job, pair.candidate)).toBe(1);
+	});
+
+	it.each([502, 504])(
+		'a %i after Trio stored the submission is never followed by a second POST (Retry On Fail, re-run, check off)',
+		async (status) => {
+			const [pair] = freshPairs(1);
+			const options = { skipIfAlreadySubmitted: false };
+			t.sandbox.setFaults({
+				endpoints: {
+					'POST /api/v3/Submission': { failAfterHandlerNext: 1, failStatus: status },
+				},
+			});
+			const run = async () =>
+				await t.run(
+					{ ...SUBMIT_PAIRS, options },
+					{ input: [pair], inputBinary: [PDF_FILE], settings: RETRY_ON_FAIL },
+				);
+			const first = await run();
+			const rerun = await run();
+			expect(storedCount(pair.job, pair.candidate)).toBe(1);
+			expect(submissionPosts()).toBe(1);
+			const said = errorText(first.error);
+			expect(said.message).toContain(
+				`Not sent: the same submission of candidate ${pair.candidate} to job ${pair.job} failed`,
+			);
+			expect(said.description).toMatch(/may have been created/);
+			expect(said.description).toMatch(/Get Many/);
+			expect(said.description).toMatch(/this refusal ends at \d\d:\d\d UTC/);
+			expect(errorText(rerun.error).message).toContain('Not sent');
+		},
+	);
+
+	it('a 504 after Trio stored the submission: the look finds it, and the error of the first try says what the retry will do', async () => {
+		const [pair] = freshPairs(1);
+		t.sandbox.setFaults({
+			endpoints: { 'POST /api/v3/Submission': { failAfterHandlerNext: 1, failStatus: 504 } },
+		});
+		const { output, error } = await submitPairs(t, [pair], { settings: RETRY_ON_FAIL });
+		expect(error).toBeUndefined();
+		expect(actions(output)).toEqual(['createdDespiteError']);
+		expect(String((output[0].json._trio as IDataObject).error)).toContain('504');
+		expect(storedCount(pair.job, pair.candidate)).toBe(1);
+		expect(submissionPosts()).toBe(1);
 	});
 
 	it('submits a row only once when the same pair appears twice in one run', async () => {
@@ -238,6 +285,20 @@ describe('Candidate creates are idempotent across runs', () => {
 			expect(candidatePosts()).toBe(1);
 		},
 	);
+
+	it('Create with Skip If Email Exists off: a 504 after Trio stored the candidate blocks a second POST', async () => {
+		const email = 'gateway.gave.up@agency.example';
+		const parameters = { ...createRows('create'), options: { skipIfEmailExists: false } };
+		t.sandbox.setFaults({
+			endpoints: { 'POST /api/v3/candidates': { failAfterHandlerNext: 1, failStatus: 504 } },
+		});
+		const first = await t.run(parameters, { input: rows([email]), settings: RETRY_ON_FAIL });
+		expect(candidatesWith(email)).toBe(1);
+		expect(candidatePosts()).toBe(1);
+		expect(errorText(first.error).message).toContain(
+			`Not sent: the same candidate with the email ${email} failed`,
+		);
+	});
 
 	it('Create with Skip If Email Exists off creates every time', async () => {
 		const email = 'twice.on.purpose@agency.example';

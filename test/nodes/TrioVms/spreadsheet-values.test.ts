@@ -27,6 +27,23 @@ describe('dates from spreadsheets', () => {
 		expect(t.apiRequests()).toEqual([]);
 	});
 
+	// Issue 22 point 12: -13:30 used to pass although the message says offsets start at -12:00.
+	it.each(['+99:99', '-13:30', '-12:01', '+14:01'])(
+		'refuses the offset %s, which no place uses, and sends nothing',
+		async (offset) => {
+			const { error } = await t.run({
+				resource: 'job',
+				operation: 'getAll',
+				returnAll: true,
+				filters: { modifiedAfter: `2026-03-01T07:00:00${offset}` },
+			});
+			expect(errorText(error).message).toContain(
+				`"Modified After" has an offset that no place on earth uses (${offset}); offsets run from -12:00 to +14:00`,
+			);
+			expect(t.apiRequests()).toEqual([]);
+		},
+	);
+
 	it('refuses an offset that no place uses, and sends nothing', async () => {
 		const { error } = await t.run({
 			resource: 'job',
@@ -53,6 +70,32 @@ describe('e-mail addresses copied from elsewhere', () => {
 				email: '={{ $json.email }}',
 			},
 			{ input: [{ email: `\u200Bmailto:${candidate.email1}\u00A0\uFEFF` }] },
+		);
+		expect(error).toBeUndefined();
+		expect(output[0].json).toMatchObject({ number: candidate.number, _trio: { action: 'found' } });
+		expect(t.apiRequests().map((request) => request.method)).toEqual(['GET']);
+	});
+
+	// Issue 22 point 12: phones wrap copied contacts in bidi controls.
+	it.each([
+		['U+202A-202E', '\u202A\u202B\u202C\u202D\u202E'],
+		['U+2066-2069', '\u2066\u2067\u2068\u2069'],
+		['U+200E/200F and U+061C', '\u200E\u200F\u061C'],
+	])('finds the candidate behind an address wrapped in bidi controls (%s)', async (_, controls) => {
+		const [candidate] = [...t.sandbox.store.candidates.values()];
+		const { output, error } = await t.run(
+			{
+				resource: 'candidate',
+				operation: 'findOrCreate',
+				firstName: 'Any',
+				lastName: 'Body',
+				email: '={{ $json.email }}',
+			},
+			{
+				input: [
+					{ email: `${controls}${candidate.email1}${controls.split('').reverse().join('')}` },
+				],
+			},
 		);
 		expect(error).toBeUndefined();
 		expect(output[0].json).toMatchObject({ number: candidate.number, _trio: { action: 'found' } });

@@ -10,7 +10,14 @@
  */
 import fc from 'fast-check';
 
+import {
+	htmlToText,
+	MAX_CLEANED_CHARS,
+	readServiceMessage,
+	redact,
+} from '../../../nodes/shared/errors';
 import { encodeMultipart } from '../../../nodes/shared/multipart';
+import { nameOfListItem } from '../../../nodes/shared/schemas';
 import { readRegistrationList } from '../../../nodes/shared/webhookRegistrations';
 import {
 	toDateOnly,
@@ -121,6 +128,58 @@ describe('field checks and readers', () => {
 					} catch (error) {
 						if (!(error instanceof FieldError)) throw error;
 					}
+				},
+			),
+		);
+	});
+});
+
+describe('error bodies and emails (issue 22 points 8, 11, 12)', () => {
+	it('readServiceMessage hands the clean-up at most MAX_CLEANED_CHARS and never keeps a token', () => {
+		check(
+			fc.property(
+				fc.string({ maxLength: 200 }),
+				fc.integer({ min: 0, max: 20_000 }),
+				fc.stringMatching(/^[A-Za-z0-9]{8,40}$/),
+				fc.constantFrom('', ' ', '&', '&amp;', '?', '&#38;', '<p>'),
+				(text, filler, token, before) => {
+					const seen: number[] = [];
+					const body = `${'<'.repeat(filler)}${text} ${before}token=${token} end`;
+					const { message } = readServiceMessage(body, (part) => {
+						seen.push(part.length);
+						return htmlToText(part);
+					});
+					expect(Math.max(0, ...seen)).toBeLessThanOrEqual(MAX_CLEANED_CHARS);
+					expect(redact(message, undefined)).not.toContain(token.slice(4));
+				},
+			),
+		);
+	});
+
+	it('requiredEmail drops bidi controls wherever they sit in an address', () => {
+		const bidi = fc.constantFrom(
+			...'\u061C\u200E\u200F\u202A\u202B\u202C\u202D\u202E\u2066\u2067\u2068\u2069'.split(''),
+		);
+		check(
+			fc.property(
+				fc.array(bidi, { maxLength: 4 }),
+				fc.array(bidi, { maxLength: 4 }),
+				(front, back) => {
+					expect(
+						requiredEmail(`${front.join('')}jane@agency.example${back.join('')}`, 'Email'),
+					).toBe('jane@agency.example');
+				},
+			),
+		);
+	});
+
+	it('nameOfListItem reads a name in any letter case', () => {
+		check(
+			fc.property(
+				fc.constantFrom('name', 'Name', 'NAME', 'nAmE'),
+				fc.string({ minLength: 1 }),
+				(key, name) => {
+					expect(nameOfListItem({ [key]: name })).toBe(name);
 				},
 			),
 		);

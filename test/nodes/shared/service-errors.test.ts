@@ -9,6 +9,8 @@ import {
 	formatFieldErrors,
 	hintForStatus,
 	isOutcomeUnknown,
+	htmlToText,
+	MAX_CLEANED_CHARS,
 	readServiceMessage,
 	redact,
 	serviceError,
@@ -97,6 +99,23 @@ describe('readServiceMessage', () => {
 		);
 	});
 
+	// Issue 22 point 8: the clean-up's patterns are quadratic, so it must never see a whole large
+	// body. Counted, not timed: a spy stands in for the clean-up and records what it is handed.
+	it('hands the HTML clean-up at most MAX_CLEANED_CHARS of a 1 MB pathological body', () => {
+		const seen: number[] = [];
+		const spy = (text: string) => {
+			seen.push(text.length);
+			return htmlToText(text);
+		};
+		const pathological = '<a'.repeat(512 * 1024);
+		const message = readServiceMessage(pathological, spy).message;
+		expect(seen).toEqual([MAX_CLEANED_CHARS]);
+		expect(message.length).toBeLessThanOrEqual(300);
+		seen.length = 0;
+		readServiceMessage([pathological, { detail: pathological }], spy);
+		expect(Math.max(...seen)).toBeLessThanOrEqual(MAX_CLEANED_CHARS);
+	});
+
 	it('cuts a long text to one readable line', () => {
 		const message = readServiceMessage('x'.repeat(1_000)).message;
 		expect(message).toHaveLength(300);
@@ -150,6 +169,12 @@ describe('redact and formatting', () => {
 				'key1',
 			),
 		).toBe('Url https://n8n.example/webhook/x?event=Job%20Update&token=cccc[redacted] is taken');
+		// Issue 22 point 12: `token=` is masked whatever precedes it in a non-JSON body.
+		for (const before of ['', ' ', '&', '&amp;', '&#38;', '\\u0026', 'callback?']) {
+			expect(redact(`bad url ${before}token=${token} here`, undefined)).toBe(
+				`bad url ${before}token=cccc[redacted] here`,
+			);
+		}
 		// A one-to-three character "secret" would shred the message rather than protect anything.
 		expect(redact('abc', 'b')).toBe('abc');
 	});
@@ -173,7 +198,66 @@ describe('serviceError and connectionError', () => {
 		parameters: {},
 	};
 
-	it("builds a NodeApiError with the service's message, the field errors and the hint", () => {
+	// Issue 19 point 10 changed this test: the headline used to be "One or more validation errors
+	// occurred." with the field error below it; now the field error is the headline, by its label.
+	it.each([
+		[
+			'email1',
+			'The email1 field is not a valid e-mail address.',
+			'Email: The Email field is not a valid e-mail address.',
+		],
+		[
+			'$.CandidateNumber',
+			"'CandidateNumber' must be greater than 0.",
+			"Candidate: 'Candidate' must be greater than 0.",
+		],
+		['JobNumber', 'The JobNumber field is required.', 'Job: The Job field is required.'],
+		[
+			'CandidateProfileFile',
+			'The CandidateProfileFile field is required.',
+			'Resume: The Resume field is required.',
+		],
+		['request.StartDate', 'Could not read the date.', 'Start Date: Could not read the date.'],
+		['BillRateAmount', 'Must not be negative.', 'Bill Rate: Must not be negative.'],
+		['stateLicenses[0].state', 'Unknown state.', 'State Licenses (0.state): Unknown state.'],
+		['submissionNumber', 'Not found.', 'Submission: Not found.'],
+		['firstName', 'Required.', 'First Name: Required.'],
+		['phone1', 'Too long.', 'Phone: Too long.'],
+		['reason', 'Not a reason Trio knows.', 'Reason: Not a reason Trio knows.'],
+	])('names the field %s by its label', (field, said, headline) => {
+		const error = serviceError(node, {
+			status: 400,
+			body: {
+				title: 'One or more validation errors occurred.',
+				status: 400,
+				errors: { [field]: [said] },
+			},
+			method: 'POST',
+			path: '/candidates',
+		});
+		expect(error.message).toBe(`Trio VMS answered 400 Bad Request: ${headline}`);
+		expect(error.message).not.toContain('One or more validation errors occurred');
+		expect(error.description).not.toContain('One or more validation errors occurred');
+	});
+
+	it('puts the other field errors and a specific title in the description; an operation can add labels', () => {
+		const error = serviceError(node, {
+			status: 400,
+			body: {
+				title: 'The candidate could not be saved.',
+				errors: { email1: ['Taken.'], lastName: ['Required.'], Zip: ['Bad.'] },
+			},
+			method: 'POST',
+			path: '/candidates',
+			context: { fieldLabels: { zip: 'ZIP Code' } },
+		});
+		expect(error.message).toBe('Trio VMS answered 400 Bad Request: Email: Taken.');
+		expect(error.description).toContain('Last Name: Required.\nZIP Code: Bad.');
+		expect(error.description).toContain('The candidate could not be saved.');
+		expect(error.description).toContain('Correct it in the node');
+	});
+
+	it('builds a NodeApiError whose headline is the first field error, named by its label', () => {
 		const error = serviceError(node, {
 			status: 400,
 			body: { title: 'One or more validation errors occurred.', errors: { Email: ['Invalid.'] } },
@@ -181,11 +265,9 @@ describe('serviceError and connectionError', () => {
 			path: '/Submission',
 			itemIndex: 2,
 		});
-		expect(error.message).toBe(
-			'Trio VMS answered 400 Bad Request: One or more validation errors occurred.',
-		);
+		expect(error.message).toBe('Trio VMS answered 400 Bad Request: Email: Invalid.');
 		expect(error.description).toBe(
-			`Email: Invalid.\n\n${hintForStatus(400)}\n\nRequest: POST /Submission`,
+			'Trio VMS refused the value of "Email". Correct it in the node, or in the input data mapped into it, then run the node again.\n\nRequest: POST /Submission',
 		);
 		expect(error.httpCode).toBe('400');
 		expect(error.context.itemIndex).toBe(2);

@@ -51,14 +51,14 @@ describe('error bodies', () => {
 			CREATE,
 		);
 		expect(error).toMatchObject({ name: 'NodeApiError', httpCode: '400' });
+		// Issue 19 point 10: the first field error is the headline (it was the generic title).
 		expect(error.message).toBe(
-			'Trio VMS answered 400 Bad Request: One or more validation errors occurred.',
+			'Trio VMS answered 400 Bad Request: Email: The Email field is not a valid e-mail address.',
 		);
+		expect(error.description).toContain('Phone: Required.');
+		expect(error.description).not.toContain('One or more validation errors occurred');
 		expect(error.description).toContain(
-			'Email: The Email field is not a valid e-mail address.\nCandidate.Phone: Required.',
-		);
-		expect(error.description).toContain(
-			'The service rejected the data it was sent. Check the field named above',
+			'Trio VMS refused the value of "Email". Correct it in the node',
 		);
 		expect(error.description).toContain('Request: POST /Submission');
 	});

@@ -94,4 +94,56 @@ describe('transport limits', () => {
 			await close(big.server);
 		}
 	});
+	it('refuses an answer that declares a length beyond the bound before reading its body', async () => {
+		let requests = 0;
+		// Declares 20,000 bytes, sends ten and holds the rest: only the declared length can tell.
+		const declared = await listen((_request, response) => {
+			requests++;
+			response.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': '20000' });
+			response.write('[1,1,1,1,1');
+		});
+		try {
+			const { error } = await probe(
+				{ method: 'GET', path: '/Job' },
+				{
+					baseUrl: declared.url,
+					apiKey: API_KEY,
+					clientOptions: { maxResponseBytes: 10_000, retry: FAST_RETRY, timeoutMs: 600_000 },
+				},
+			);
+			expect(error?.message).toMatch(/with more than the node reads/);
+			expect(requests).toBe(1);
+		} finally {
+			await close(declared.server);
+		}
+	});
+
+	it('reads a chunked answer without a declared length whole, and still bounds it', async () => {
+		const chunked = await listen((request, response) => {
+			response.writeHead(200, { 'Content-Type': 'application/json' });
+			const count = request.url?.includes('big') ? 5_000 : 500;
+			response.write('[');
+			for (let index = 0; index < count; index++) response.write(`${index},`);
+			response.end(`${count}]`);
+		});
+		try {
+			const small = await probe(
+				{ method: 'GET', path: '/Job' },
+				{ baseUrl: chunked.url, apiKey: API_KEY, clientOptions: { retry: FAST_RETRY } },
+			);
+			expect(small.error).toBeUndefined();
+			expect(small.bodies[0]).toHaveLength(501);
+			const big = await probe(
+				{ method: 'GET', path: '/Job', query: { big: 1 } },
+				{
+					baseUrl: chunked.url,
+					apiKey: API_KEY,
+					clientOptions: { maxResponseBytes: 10_000, retry: FAST_RETRY },
+				},
+			);
+			expect(big.error?.message).toMatch(/with more than the node reads/);
+		} finally {
+			await close(chunked.server);
+		}
+	});
 });

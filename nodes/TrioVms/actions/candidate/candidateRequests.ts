@@ -4,6 +4,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
+import { fieldOf } from '../../../shared/fields';
 import type { CandidateCreateRequest } from '../../../shared/schemas';
 import { PATHS } from '../../../shared/service';
 import type { TrioClient } from '../../../shared/transport';
@@ -48,8 +49,8 @@ function wrappedList(response: IDataObject): unknown[] | undefined {
 
 /** The candidate's number, whatever the letter case of its name; undefined when missing. */
 function candidateNumber(candidate: IDataObject): number | undefined {
-	const key = Object.keys(candidate).find((name) => name.toLowerCase() === 'number');
-	const value = key === undefined ? undefined : Number(candidate[key]);
+	const found = fieldOf(candidate, 'number');
+	const value = found === undefined ? undefined : Number(found);
 	return value !== undefined && Number.isInteger(value) && value > 0 ? value : undefined;
 }
 
@@ -95,6 +96,7 @@ export async function createCandidate(
 		body,
 		idempotent: false,
 		itemIndex,
+		createKey: `candidate with the email ${body.email1.trim().toLowerCase()}`,
 	});
 	return objectOf(created, { ...(body as unknown as IDataObject) });
 }

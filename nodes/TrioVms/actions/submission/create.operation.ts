@@ -333,6 +333,7 @@ export async function execute(
 				idempotent: false,
 				itemIndex,
 				context: { subject: `job ${jobNumber} or candidate ${candidateNumber}` },
+				createKey: `submission of candidate ${candidateNumber} to job ${jobNumber}`,
 			}),
 			{ JobNumber: jobNumber, CandidateNumber: candidateNumber },
 		);

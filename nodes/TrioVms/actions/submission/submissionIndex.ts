@@ -10,18 +10,12 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
+import { fieldOf } from '../../../shared/fields';
 import { PATHS } from '../../../shared/service';
 import type { TrioClient } from '../../../shared/transport';
 import { isRecord } from '../../helpers/output';
 
 const LIST_KEYS = new Set(['value', 'items', 'data', 'submissions']);
-
-/** A field whatever the letter case of its name (`JobNumber`, `jobNumber`, `jobnumber`). */
-function field(record: IDataObject, name: string): unknown {
-	const lower = name.toLowerCase();
-	const key = Object.keys(record).find((candidate) => candidate.toLowerCase() === lower);
-	return key === undefined ? undefined : record[key];
-}
 
 function wholeNumber(value: unknown): number | undefined {
 	if (typeof value === 'string' && !value.trim()) return undefined;
@@ -56,8 +50,8 @@ export function readSubmissionList(response: unknown): IDataObject[] {
 	const unreadable = list.findIndex(
 		(entry) =>
 			!isRecord(entry) ||
-			wholeNumber(field(entry, 'JobNumber')) === undefined ||
-			wholeNumber(field(entry, 'CandidateNumber')) === undefined,
+			wholeNumber(fieldOf(entry, 'JobNumber')) === undefined ||
+			wholeNumber(fieldOf(entry, 'CandidateNumber')) === undefined,
 	);
 	if (unreadable !== -1) {
 		throw new Error(
@@ -92,15 +86,15 @@ export class SubmissionIndex {
 		if (!this.byPair) await this.load(itemIndex);
 		const found = this.byPair?.get(pairKey(jobNumber, candidateNumber)) ?? [];
 		return [...found].sort(
-			(a, b) => (wholeNumber(field(b, 'Number')) ?? 0) - (wholeNumber(field(a, 'Number')) ?? 0),
+			(a, b) => (wholeNumber(fieldOf(b, 'Number')) ?? 0) - (wholeNumber(fieldOf(a, 'Number')) ?? 0),
 		);
 	}
 
 	/** Adds a submission this execution created, so a later row of the same pair finds it. */
 	remember(submission: IDataObject): void {
 		if (!this.byPair) return;
-		const jobNumber = wholeNumber(field(submission, 'JobNumber'));
-		const candidateNumber = wholeNumber(field(submission, 'CandidateNumber'));
+		const jobNumber = wholeNumber(fieldOf(submission, 'JobNumber'));
+		const candidateNumber = wholeNumber(fieldOf(submission, 'CandidateNumber'));
 		if (jobNumber === undefined || candidateNumber === undefined) return;
 		const key = pairKey(jobNumber, candidateNumber);
 		const list = this.byPair.get(key) ?? [];
