@@ -201,7 +201,7 @@ function escapeRegExp(text: string): string {
  * Field errors in the user's words: each named by its label, and the service's name for it
  * inside the message ("The email1 field is required.") replaced by the label too.
  */
-export function fieldErrorsInWords(
+function fieldErrorsInWords(
 	fieldErrors: Record<string, string[]>,
 	extraLabels: Record<string, string> = {},
 ): string[] {

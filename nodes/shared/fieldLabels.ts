@@ -4,7 +4,7 @@
  * node, it is renamed here. Keys are the service's names in lower case (Trio's problem details
  * write them in either case); an operation may pass its own labels on top (FailureContext).
  */
-export const FIELD_LABELS: Readonly<Record<string, string>> = {
+const FIELD_LABELS: Readonly<Record<string, string>> = {
 	// Candidates (spec 2.1)
 	email1: 'Email',
 	email: 'Email',
