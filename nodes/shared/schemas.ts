@@ -37,7 +37,7 @@ const isoDateTime = z
 const email = z
 	.string()
 	.trim()
-	.regex(EMAIL, 'must be a valid e-mail address such as name@agency.com');
+	.regex(EMAIL, 'must be a valid email address such as name@agency.com');
 const stateAbbreviation = z
 	.string()
 	.refine(

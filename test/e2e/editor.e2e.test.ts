@@ -36,7 +36,7 @@ const LABELS = {
 	findByEmail: 'Find by Email',
 	findOrCreate: 'Find or Create',
 	decline: 'Decline',
-	emailError: '"Email" must be a valid e-mail address',
+	emailError: '"Email" must be a valid email address',
 } as const;
 
 const SCREENSHOTS = path.join(REPO_ROOT, 'docs', 'screenshots');

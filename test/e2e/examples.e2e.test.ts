@@ -709,7 +709,7 @@ describeWithN8n(
 				{
 					Email: 'tom.brown@example',
 					'Failed At': 'Find or create the candidate',
-					Reason: expect.stringContaining('"Email" must be a valid e-mail address'),
+					Reason: expect.stringContaining('"Email" must be a valid email address'),
 				},
 				{
 					Email: 'sam.lee@example.com',
@@ -839,7 +839,7 @@ describeWithN8n(
 			const example = forTest('03-offer-approval-then-accept.json', credential);
 			const trigger = nodeNamed(example, 'When a submission changes status');
 			expect(trigger.parameters.events).toEqual(['Submission Update']);
-			const mailNode = nodeNamed(example, 'Ask a recruiter by e-mail');
+			const mailNode = nodeNamed(example, 'Ask a recruiter by email');
 			expect(mailNode.parameters.operation).toBe('sendAndWait');
 			mailNode.credentials = { smtp: { ...smtpCredential } };
 			const workflow = await createWorkflow(example);

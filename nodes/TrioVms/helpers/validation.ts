@@ -98,7 +98,7 @@ export function requiredEmail(value: unknown, field: string): string {
 	if (!isValidEmail(text)) {
 		throw new FieldError(
 			field,
-			`must be a valid e-mail address such as name@agency.com, got ${shown(text)}`,
+			`must be a valid email address such as name@agency.com, got ${shown(text)}`,
 		);
 	}
 	return text;

@@ -59,7 +59,7 @@ describe('Candidate: Find by Email', () => {
 			{ input: [{ email: 'jane.doe@' }] },
 		);
 		expect(errorText(error).message).toBe(
-			'"Email" must be a valid e-mail address such as name@agency.com, got "jane.doe@"',
+			'"Email" must be a valid email address such as name@agency.com, got "jane.doe@"',
 		);
 		expect(t.apiRequests()).toHaveLength(0);
 	});
@@ -136,7 +136,7 @@ describe('Candidate: Create', () => {
 	});
 
 	it.each([
-		[{ email: 'ann@' }, '"Email" must be a valid e-mail address'],
+		[{ email: 'ann@' }, '"Email" must be a valid email address'],
 		[{ first: '  ' }, '"First Name" is required but empty'],
 		[
 			{ licenseState: 'Texass' },
@@ -361,7 +361,7 @@ describe('Candidate: Find or Create', () => {
 			[{ item: 1 }, 'created'],
 			[
 				{ item: 2 },
-				'"Email" must be a valid e-mail address such as name@agency.com, got "not-an-email"',
+				'"Email" must be a valid email address such as name@agency.com, got "not-an-email"',
 			],
 		]);
 		// The invalid row sent nothing: one lookup per valid row and one create.

@@ -338,7 +338,7 @@ describe('field checks', () => {
 	it('checks e-mail addresses', () => {
 		expect(requiredEmail(' jane@agency.com ', 'Email')).toBe('jane@agency.com');
 		expect(fieldError(() => requiredEmail('jane@agency', 'Email')).message).toBe(
-			'"Email" must be a valid e-mail address such as name@agency.com, got "jane@agency"',
+			'"Email" must be a valid email address such as name@agency.com, got "jane@agency"',
 		);
 		expect(fieldError(() => requiredEmail('', 'Email')).message).toBe(
 			'"Email" is required but empty',

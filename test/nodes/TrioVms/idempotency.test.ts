@@ -261,7 +261,7 @@ describe('Candidate creates are idempotent across runs', () => {
 		expect(rerun.error).toBeUndefined();
 		expect(actions(rerun.output)).toEqual(['found', 'created']);
 		expect(errorText(failed.error).description).toContain(
-			'found no candidate with the e-mail rerun.two@agency.example in Trio VMS, so it was not created: it is safe to run this item again.',
+			'found no candidate with the email rerun.two@agency.example in Trio VMS, so it was not created: it is safe to run this item again.',
 		);
 	});
 

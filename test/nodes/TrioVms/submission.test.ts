@@ -290,7 +290,7 @@ describe('Submission: Create', () => {
 				'an agency contact without a valid e-mail',
 				{ agencyContacts: { contact: [{ name: 'Pat', email: 'pat-at-agency' }] } },
 				[pdfFile],
-				'"Agency Contacts (contact 1): Email" must be a valid e-mail address',
+				'"Agency Contacts (contact 1): Email" must be a valid email address',
 			],
 			[
 				'an agency contact without a name',

@@ -64,7 +64,7 @@ async function lookUp(
 		path: PATHS.candidates,
 		query: { email },
 		itemIndex,
-		context: { subject: `candidate with e-mail ${email}` },
+		context: { subject: `candidate with email ${email}` },
 	});
 	return readCandidateList(response, email);
 }
@@ -119,7 +119,7 @@ export async function createCandidateLookingAgain(
 	itemIndex: number,
 ): Promise<IDataObject> {
 	const outcome = await createThenLookAgain({
-		what: `candidate with the e-mail ${body.email1}`,
+		what: `candidate with the email ${body.email1}`,
 		create: async () => await createCandidate(client, body, itemIndex),
 		lookAgain: async () => oldestCandidate(await findCandidates(client, body.email1, itemIndex)),
 	});

@@ -12,7 +12,7 @@ import { emailField } from './candidateFields';
 import { findCandidates } from './candidateRequests';
 
 const properties: INodeProperties[] = [
-	{ ...emailField, description: 'The e-mail address to look up' },
+	{ ...emailField, description: 'The email address to look up' },
 	{
 		displayName:
 			"When nobody has the email, this outputs nothing and the workflow stops here. To go on with an empty item, turn on Always Output Data in the node's settings.",
