@@ -97,3 +97,15 @@ describe('node description', () => {
 		expect(Object.keys(node.methods.listSearch).sort()).toEqual(['searchJobs', 'searchWebhooks']);
 	});
 });
+
+describe('what an AI agent is told about each operation', () => {
+	it('says in its action what the operation needs or returns, not only its name', () => {
+		const actions = resources.flatMap((resource) =>
+			operationsOf(resource).map((operation) => String(operation.action)),
+		);
+		expect(new Set(actions).size).toBe(actions.length);
+		for (const action of actions) expect(action.split(' ').length).toBeGreaterThanOrEqual(4);
+		expect(actions).toContain('Submit a candidate to a job with their resume');
+		expect(actions).toContain('Find a candidate by email or create them');
+	});
+});

@@ -22,47 +22,47 @@ export const description: INodeProperties[] = [
 				name: 'Accept',
 				value: 'accept',
 				description: 'Accept an offered submission, with an optional reason',
-				action: 'Accept a submission',
+				action: 'Accept an offered submission by its number',
 			},
 			{
 				name: 'Create',
 				value: 'create',
 				description:
 					'Submit a candidate to a job with their profile document (PDF, DOC, DOCX, RTF or TXT)',
-				action: 'Create a submission',
+				action: 'Submit a candidate to a job with their resume',
 			},
 			{
 				name: 'Decline',
 				value: 'decline',
 				description:
 					'Decline an offered submission, giving a reason from the withdraw reasons list',
-				action: 'Decline a submission',
+				action: 'Decline an offer with a reason from the list',
 			},
 			{
 				name: 'Get',
 				value: 'get',
 				description: 'Get one submission by its number, with its current status',
-				action: 'Get a submission',
+				action: 'Get a submission by its number',
 			},
 			{
 				name: 'Get Many',
 				value: 'getAll',
 				description:
 					'Get many of your submissions, optionally only those modified after a date or for one job or candidate',
-				action: 'Get many submissions',
+				action: 'Get many submissions by job, candidate or status',
 			},
 			{
 				name: 'Get Withdraw Reasons',
 				value: 'getWithdrawReasons',
 				description: 'Get the reasons Trio accepts when declining or withdrawing a submission',
-				action: 'Get withdraw reasons',
+				action: 'Get the reasons accepted to decline or withdraw',
 			},
 			{
 				name: 'Withdraw',
 				value: 'withdraw',
 				description:
 					'Withdraw a submitted candidate, giving a reason from the withdraw reasons list',
-				action: 'Withdraw a submission',
+				action: 'Withdraw a submission with a reason from the list',
 			},
 		],
 		default: 'create',

@@ -21,21 +21,21 @@ export const description: INodeProperties[] = [
 				value: 'create',
 				description:
 					'Register an HTTPS address to receive Trio events (needs agency administrator permission)',
-				action: 'Create a webhook registration',
+				action: 'Register an address for events',
 			},
 			{
 				name: 'Deactivate',
 				value: 'deactivate',
 				description:
 					'Switch a webhook registration off so Trio stops sending to it (Trio has no delete)',
-				action: 'Deactivate a webhook registration',
+				action: 'Switch off a webhook registration',
 			},
 			{
 				name: 'Get Available Events',
 				value: 'getEvents',
 				description:
 					'Get the event names that can be registered, such as Job Update and Submission Update',
-				action: 'Get available webhook events',
+				action: 'Get the events that can be registered',
 			},
 			{
 				name: 'Get Many',
