@@ -49,7 +49,7 @@ export const description: INodeProperties[] = [
 				value: 'getAll',
 				description:
 					'Get many of your submissions, optionally only those modified after a date or for one job or candidate',
-				action: 'Get many submissions by job, candidate or status',
+				action: 'Get many submissions of a job or a candidate',
 			},
 			{
 				name: 'Get Withdraw Reasons',
