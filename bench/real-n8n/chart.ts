@@ -11,7 +11,7 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-const CHROMIUM = '/usr/bin/chromium';
+import { CHROMIUM, CHROMIUM_ARGS } from '../../test/support/harness/services';
 
 export interface Bar {
 	label: string;
@@ -78,14 +78,7 @@ export async function renderPng(svg: string, pngPath: string): Promise<boolean> 
 		const context = await chromium.launchPersistentContext(profile, {
 			executablePath: CHROMIUM,
 			headless: true,
-			args: [
-				'--headless',
-				'--no-sandbox',
-				'--disable-gpu',
-				'--disable-background-networking',
-				'--disable-component-update',
-				'--no-first-run',
-			],
+			args: CHROMIUM_ARGS,
 		});
 		try {
 			const page = await context.newPage();

@@ -21,7 +21,7 @@ import { startSandbox, SANDBOX_WITHDRAW_REASONS, type RunningSandbox } from '../
 import { describeWithN8n } from '../support/harness/availability';
 import { startN8n, type N8nInstance } from '../support/harness/n8n';
 import { packPackage, REPO_ROOT } from '../support/harness/pack';
-import { CHROMIUM, ensureChromium } from '../support/harness/services';
+import { CHROMIUM, CHROMIUM_ARGS, ensureChromium } from '../support/harness/services';
 
 /** What the test looks for on screen: the words a recruiter reads. */
 const LABELS = {
@@ -60,14 +60,7 @@ const runnable = fs.existsSync(CHROMIUM) || canInstall || CI;
 		context = await chromium.launchPersistentContext(profile, {
 			executablePath,
 			headless: true,
-			args: [
-				'--headless',
-				'--no-sandbox',
-				'--disable-gpu',
-				'--disable-background-networking',
-				'--disable-component-update',
-				'--no-first-run',
-			],
+			args: CHROMIUM_ARGS,
 			viewport: { width: 1280, height: 800 },
 			deviceScaleFactor: 1,
 			locale: 'en-US',

@@ -94,6 +94,16 @@ async function aptInstall(packages: string[]): Promise<void> {
 
 export const CHROMIUM = '/usr/bin/chromium';
 
+/** Headless, without the sandbox (root in CI), and quiet: nothing fetched from outside. */
+export const CHROMIUM_ARGS = [
+	'--headless',
+	'--no-sandbox',
+	'--disable-gpu',
+	'--disable-background-networking',
+	'--disable-component-update',
+	'--no-first-run',
+];
+
 /**
  * Debian's Chromium for the editor test, installed with apt-get when absent (never a browser
  * build downloaded by a tool). Its package ships no service, so nothing is left running.
