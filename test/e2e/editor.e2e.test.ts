@@ -95,12 +95,34 @@ const runnable = fs.existsSync(CHROMIUM) || canInstall || CI;
 	const parameter = (name: string): Locator =>
 		page.locator(`[data-test-id="parameter-input-${name}"]`);
 
+	const optionNamed = (text: string): Locator =>
+		page
+			.locator('.el-select-dropdown__item:visible, [role="option"]:visible', { hasText: text })
+			.first();
+
+	/**
+	 * Opens a dropdown until the option shows: a list loaded from Trio may arrive after the
+	 * first click, and a click while the panel still settles can close it again (bounded).
+	 */
+	async function openUntilListed(name: string, option: string): Promise<Locator> {
+		const wanted = optionNamed(option);
+		for (let tries = 0; tries < 5; tries++) {
+			await parameter(name).click();
+			if (
+				await wanted.waitFor({ state: 'visible', timeout: 6_000 }).then(
+					() => true,
+					() => false,
+				)
+			)
+				return wanted;
+			await page.keyboard.press('Escape');
+		}
+		await expectVisible(wanted);
+		return wanted;
+	}
+
 	async function choose(name: string, option: string): Promise<void> {
-		await parameter(name).click();
-		await page
-			.locator('.el-select-dropdown__item:visible, [role="option"]:visible', { hasText: option })
-			.first()
-			.click();
+		await (await openUntilListed(name, option)).click();
 	}
 
 	test('adds the Trio credential by clicking, and n8n tests it against the sandbox', async () => {
@@ -264,14 +286,7 @@ const runnable = fs.existsSync(CHROMIUM) || canInstall || CI;
 		// Decline's reasons come from the sandbox.
 		await choose('resource', 'Submission');
 		await choose('operation', LABELS.decline);
-		await parameter('reason').click();
-		await expectVisible(
-			page
-				.locator('.el-select-dropdown__item:visible, [role="option"]:visible', {
-					hasText: SANDBOX_WITHDRAW_REASONS[0],
-				})
-				.first(),
-		);
+		await openUntilListed('reason', SANDBOX_WITHDRAW_REASONS[0]);
 		await page.keyboard.press('Escape');
 		await page.locator('[data-test-id="ndv-close-button"]').click();
 
