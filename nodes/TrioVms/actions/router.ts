@@ -99,11 +99,11 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
 		try {
 			const data = await run.execute.call(this, itemIndex, client);
-			returnData.push(
-				...this.helpers.constructExecutionMetaData(this.helpers.returnJsonArray(data), {
-					itemData: { item: itemIndex },
-				}),
-			);
+			// One pass, one object per output item: returnJsonArray and then
+			// constructExecutionMetaData would build and copy a whole job list twice, and spreading
+			// it into push() has a ceiling on the number of arguments.
+			for (const json of Array.isArray(data) ? data : [data])
+				returnData.push({ json, pairedItem: { item: itemIndex } });
 		} catch (caught) {
 			const error = itemError(this, caught, itemIndex);
 			if (this.continueOnFail()) {
