@@ -20,7 +20,12 @@ function jobGetMany(simplify: boolean): BenchmarkDefinition {
 			return benchmarkCase({
 				node: () =>
 					runNode({
-						parameters: { resource: 'job', operation: 'getAll', returnAll: true, simplify },
+						parameters: {
+							resource: 'job',
+							operation: 'getAll',
+							returnAll: true,
+							output: simplify ? 'simple' : 'raw',
+						},
 						credentials,
 					}),
 				async baseline() {
