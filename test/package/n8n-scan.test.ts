@@ -16,6 +16,10 @@ import * as path from 'node:path';
 import { runOrThrow } from '../support/harness/exec';
 import { packPackage, REPO_ROOT } from '../support/harness/pack';
 
+// Longer than the children's own bounds, so jest never walks away from a child that is still
+// running (its worker would then fail to exit).
+jest.setTimeout(180000);
+
 interface ScanReport {
 	passed: boolean;
 	message: string | null;

@@ -17,6 +17,10 @@ import { parse } from 'yaml';
 import { run } from '../support/harness/exec';
 import { REPO_ROOT } from '../support/harness/pack';
 
+// Longer than the children's own bounds, so jest never walks away from a child that is still
+// running (its worker would then fail to exit).
+jest.setTimeout(60000);
+
 interface Step {
 	name?: string;
 	uses?: string;

@@ -18,6 +18,10 @@ import { runOrThrow } from '../support/harness/exec';
 import { npmEnv } from '../support/harness/install';
 import { REPO_ROOT } from '../support/harness/pack';
 
+// Longer than the children's own bounds, so jest never walks away from a child that is still
+// running (its worker would then fail to exit).
+jest.setTimeout(180000);
+
 interface PackReport {
 	size: number;
 	unpackedSize: number;
