@@ -1,0 +1,56 @@
+import { SsrfBlockedHostnameError, SsrfBlockedIpError } from '@n8n/backend-network';
+import type { INode } from 'n8n-workflow';
+import { NodeApiError } from 'n8n-workflow';
+
+import { blockedAddress, blockedAddressError } from '../../../nodes/shared/ssrf';
+
+const node: INode = {
+	id: 'n',
+	name: 'Trio VMS',
+	type: 'n8n-nodes-trio-vms.trioVms',
+	typeVersion: 1,
+	position: [0, 0],
+	parameters: {},
+};
+
+describe("n8n's SSRF refusals", () => {
+	it('are recognised as n8n-core hands them over, wrapped in a NodeApiError', () => {
+		const wrapped = new NodeApiError(
+			node,
+			new SsrfBlockedIpError('127.0.0.1', 'localhost') as never,
+		);
+
+		expect(blockedAddress(wrapped)).toEqual({
+			hostname: 'localhost',
+			ip: '127.0.0.1',
+			deniedHostname: false,
+		});
+	});
+
+	it("name the variables that let the address through, which n8n's own text does not", () => {
+		const byIp = blockedAddressError(node, blockedAddress(new SsrfBlockedIpError('10.0.0.7'))!);
+		expect(byIp.message).toBe(
+			"n8n's SSRF protection blocked the request to 10.0.0.7: ask your n8n administrator to add 10.0.0.7's range to N8N_SSRF_ALLOWED_IP_RANGES",
+		);
+
+		const byName = blockedAddressError(
+			node,
+			blockedAddress(new SsrfBlockedIpError('127.0.0.1', 'trio.internal'))!,
+		);
+		expect(byName.message).toContain('add trio.internal to N8N_SSRF_ALLOWED_HOSTNAMES');
+		expect(byName.message).toContain("127.0.0.1's range to N8N_SSRF_ALLOWED_IP_RANGES");
+		expect(byName.description).toMatch(/^Nothing was sent to Trio VMS/);
+
+		const denied = blockedAddressError(
+			node,
+			blockedAddress(new SsrfBlockedHostnameError('api.triovms.com'))!,
+		);
+		expect(denied.message).toContain('remove api.triovms.com from N8N_SSRF_BLOCKED_HOSTNAMES');
+	});
+
+	it('leave every other failure alone', () => {
+		expect(blockedAddress(new Error('connect ECONNREFUSED 127.0.0.1:80'))).toBeUndefined();
+		expect(blockedAddress('blocked')).toBeUndefined();
+		expect(blockedAddress(undefined)).toBeUndefined();
+	});
+});
