@@ -28,6 +28,7 @@ import { connectionError, redact, serviceError, type FailureContext } from './er
 import { encodeMultipart, type MultipartPart } from './multipart';
 import { setNewest } from './boundedMap';
 import { CallPacer, paceKey } from './pacing';
+import { blockedAddress, blockedAddressError } from './ssrf';
 
 export type TrioFunctions =
 	IExecuteFunctions | ILoadOptionsFunctions | IHookFunctions | IWebhookFunctions | IPollFunctions;
@@ -592,6 +593,8 @@ export class TrioClient {
 	}
 
 	private unexpected(error: unknown, request: TrioRequest, path: string): Error {
+		const blocked = blockedAddress(error);
+		if (blocked) return blockedAddressError(this.node, blocked, request.itemIndex);
 		if (error instanceof NodeApiError || error instanceof NodeOperationError) {
 			error.message = redact(error.message, this.secret);
 			if (error.description) error.description = redact(error.description, this.secret);

@@ -617,7 +617,12 @@ export async function startStack(options: StackOptions, cleanup: Cleanup): Promi
 		line: '2.x',
 		tarball,
 		userFolder: options.userFolder,
-		env: { N8N_RESTRICT_FILE_ACCESS_TO: filesDir },
+		env: {
+			N8N_RESTRICT_FILE_ACCESS_TO: filesDir,
+			// As n8n 3.0 will by default, with the one range the sandbox needs let through.
+			N8N_SSRF_PROTECTION_ENABLED: 'true',
+			N8N_SSRF_ALLOWED_IP_RANGES: '127.0.0.0/8',
+		},
 	});
 	cleanup.add(`n8n (pid ${n8n.pid})`, () => n8n.stop());
 	cleanup.takeOverSignals();
