@@ -22,6 +22,7 @@ import type { N8nLine } from '../support/harness/install';
 import { startN8n, type ExecutionRecord, type N8nInstance } from '../support/harness/n8n';
 import { packPackage, REPO_ROOT } from '../support/harness/pack';
 import {
+	DURABLE_SCHEDULER,
 	jobSyncWorkflow,
 	SYNC_TRIGGER_NAME,
 	SYNC_TRIGGER_TYPE,
@@ -32,6 +33,19 @@ const LINES: N8nLine[] = (process.env.TRIO_SYNC_E2E_LINES?.split(',') as N8nLine
 	'1.x',
 ];
 const EXECUTION_TIMEOUT_MS = 60_000;
+
+interface Variant {
+	line: N8nLine;
+	name: string;
+	env: Record<string, string>;
+}
+
+const VARIANTS: Variant[] = LINES.flatMap((line) => [
+	{ line, name: `real n8n ${line}`, env: {} },
+	...(line === '2.x'
+		? [{ line, name: `real n8n ${line}, durable scheduler and cursors`, env: DURABLE_SCHEDULER }]
+		: []),
+]);
 
 interface Sandbox {
 	url: string;
@@ -71,8 +85,8 @@ function itemsOf(execution: ExecutionRecord): Item[] {
 
 const changes = (items: Item[]) => items.map((item) => `${item.Number}:${item.change}`).sort();
 
-for (const line of LINES) {
-	describeWithN8n(line, `Trio VMS Sync Trigger in real n8n ${line}`, () => {
+for (const { line, name, env } of VARIANTS) {
+	describeWithN8n(line, `Trio VMS Sync Trigger in ${name}`, () => {
 		let sandbox: Sandbox;
 		let n8n: N8nInstance;
 		let userFolder: string;
@@ -82,7 +96,7 @@ for (const line of LINES) {
 			sandbox = await loadStartSandbox()({ port: 0, quiet: true, jobs: 200 });
 			const tarball = await packPackage();
 			userFolder = fs.mkdtempSync(path.join(os.tmpdir(), `trio-sync-e2e-${line}-`));
-			n8n = await startN8n({ line, tarball, userFolder });
+			n8n = await startN8n({ line, tarball, userFolder, env });
 			const created = await n8n.createCredential('Trio sandbox (plain key)', 'trioVmsApi', {
 				apiKey: sandbox.key,
 				environment: 'custom',

@@ -5,6 +5,18 @@
  */
 import { randomUUID } from 'node:crypto';
 
+/**
+ * n8n's durable scheduler for poll triggers (2.36+; on by default for Schedule Triggers from
+ * 2.45) with durable cursors: runs are claimed from the database and the node's static data is
+ * committed together with the execution. The same story must hold under it.
+ */
+export const DURABLE_SCHEDULER = {
+	N8N_SCHEDULER_ENABLED: 'true',
+	N8N_SCHEDULER_POLL_TRIGGERS_ENABLED: 'true',
+	N8N_USE_WORKFLOW_PUBLICATION_SERVICE: 'true',
+	N8N_POLLER_DURABLE_CURSORS_ENABLED: 'true',
+};
+
 export const SYNC_TRIGGER_TYPE = 'n8n-nodes-trio-vms.trioVmsSyncTrigger';
 export const SYNC_TRIGGER_NAME = 'Trio VMS Sync Trigger';
 
