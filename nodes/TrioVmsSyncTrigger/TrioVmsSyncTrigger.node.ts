@@ -197,7 +197,7 @@ export class TrioVmsSyncTrigger implements INodeType {
 						default: DEFAULT_MAX_DROP_PERCENT,
 						displayOptions: { show: { '/watch': ['jobs'] } },
 						description:
-							'When the job list suddenly lacks more than this share of the known jobs, the trigger stops with an error instead of reporting them all closed: such a list is most likely cut short. 100 accepts any list.',
+							'When the job list suddenly lacks this share of the known jobs or more, the trigger stops with an error instead of reporting them all closed: such a list is most likely cut short. 100 accepts any list.',
 					},
 					{
 						displayName: 'Overlap (Seconds)',

@@ -8,6 +8,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import {
 	displayStamp,
+	isOlder,
 	laterStamp,
 	stampMs,
 	type JobRecord,
@@ -15,6 +16,7 @@ import {
 } from './records';
 import {
 	emptyEntries,
+	sameJobEntry,
 	type JobEntry,
 	type JobState,
 	type SubmissionState,
@@ -63,13 +65,28 @@ export interface JobChange {
 	previous?: IDataObject;
 	/** For `closed`: what the state remembered about the job. */
 	last?: JobEntry;
-	/** Why the job's details could not be read, in words (the change is still emitted). */
-	problem?: string;
 }
+
+/** A known job a full list did not hold: `GET /Job/{number}` decides what it means. */
+interface JobAbsence {
+	number: number;
+	last: JobEntry;
+}
+
+/** What `GET /Job/{number}` said about a job the full list did not hold. */
+export type JobLookup =
+	/** Closed (or another status that is not open), or 404/410: the job is gone. */
+	| { outcome: 'closed'; job?: IDataObject }
+	/** Open or On Hold: the list left it out, the job is still there. */
+	| { outcome: 'open' }
+	/** No answer (5xx, 429 after retries, a broken connection, an answer that is not a job). */
+	| { outcome: 'unanswered' };
 
 export interface JobDiff {
 	changes: JobChange[];
 	next: JobState;
+	/** Known jobs the full list did not hold, to be looked up one by one (settleAbsentJobs). */
+	absent: JobAbsence[];
 }
 
 export interface DiffOptions {
@@ -82,8 +99,16 @@ export interface DiffOptions {
 	 * watermark: one record stamped 2099 would otherwise blind every cheap poll until then.
 	 */
 	notAfter?: string | null;
-	/** A full list missing more than this share of the known jobs is refused (0 to 1). */
+	/**
+	 * Whether `notAfter` comes from n8n's clock because the service sent no Date header. Then a
+	 * watermark that no stamp may move (n8n's clock far behind the service's) is set to the
+	 * oldest stamp of the answer instead of staying unset.
+	 */
+	localClock?: boolean;
+	/** A full list missing this share of the known jobs or more is refused (0 to 1). */
 	maxDropShare?: number;
+	/** Numbers of records listed but unreadable: they are listed, so not missing. */
+	alsoListed?: Iterable<number>;
 }
 
 /** Below this many known jobs the share rule does not apply: a few closures can be most of them. */
@@ -110,6 +135,23 @@ function nextWatermark(
 	return laterStamp(watermark, stamp);
 }
 
+/**
+ * With no trustworthy clock (no Date header) and no stamp near n8n's, the oldest stamp of the
+ * answer: lower than the ideal watermark, so nothing is missed (what is seen again is dropped),
+ * and never an outlier beyond every other record.
+ */
+function fallbackWatermark(
+	watermark: string | null,
+	listing: Array<{ stamp: string | null }>,
+	options: DiffOptions,
+): string | null {
+	if (watermark !== null || !options.localClock) return watermark;
+	let oldest: string | null = null;
+	for (const record of listing)
+		if (record.stamp !== null && (oldest === null || record.stamp < oldest)) oldest = record.stamp;
+	return oldest;
+}
+
 /** A record neither remembered nor newer than what was forgotten at the size limit is new. */
 function isForgotten(state: SyncState<unknown> | undefined, stamp: string | null): boolean {
 	const floor = state?.forgottenUpTo ?? null;
@@ -117,8 +159,44 @@ function isForgotten(state: SyncState<unknown> | undefined, stamp: string | null
 }
 
 /**
+ * Refuses a full list that lacks `share` of the known jobs or more (10 of 20 at 50%): most
+ * likely cut short. Jobs already known to be left out of the list while Trio calls them open
+ * do not count, or they would refuse every full list once there are enough of them.
+ */
+function guardAgainstShortList(state: JobState, seen: Set<number>, share: number): void {
+	if (share >= 1) return;
+	const omitted = new Set(state.omitted);
+	let known = 0;
+	let missing = 0;
+	for (const number of state.entries.numbers()) {
+		if (omitted.has(number)) continue;
+		known++;
+		if (!seen.has(number)) missing++;
+	}
+	if (known >= MIN_JOBS_FOR_DROP_RULE && missing > 0 && missing >= share * known)
+		throw new ListShrankError(missing, known);
+}
+
+function jobEntry(record: JobRecord, openPositions: number | null): JobEntry {
+	const entry: JobEntry = {
+		stamp: record.stamp,
+		status: record.status,
+		openPositions,
+		stateAbbreviation: record.stateAbbreviation,
+		profession: record.profession,
+	};
+	if (!record.stateAbbreviation && record.stateName) entry.stateName = record.stateName;
+	return entry;
+}
+
+/**
  * Compares a list answer with the state. A record whose stamp equals the remembered one is the
- * same change seen again (the overlap window repeats records on purpose) and yields nothing.
+ * same change seen again (the overlap window repeats records on purpose) and yields nothing; a
+ * record older than the remembered one (listed twice, or from a replica lagging behind) is a
+ * stale copy and yields nothing either, nor moves the state back.
+ *
+ * A full list also returns the known jobs it did not hold (`absent`): spec 3.1 calls them
+ * closed, but `GET /Job/{number}` has the last word (settleAbsentJobs).
  */
 export function diffJobs(
 	state: JobState | undefined,
@@ -129,22 +207,17 @@ export function diffJobs(
 	const entries = previousEntries.copy();
 	const changes: JobChange[] = [];
 	let watermark = state?.watermark ?? null;
-	const seen = new Set<number>();
+	const seen = new Set<number>(options.alsoListed ?? []);
 	for (const record of listing) seen.add(record.number);
 
-	if (options.full && state) {
-		let missing = 0;
-		for (const number of previousEntries.numbers()) if (!seen.has(number)) missing++;
-		const known = previousEntries.size;
-		const share = options.maxDropShare ?? DEFAULT_MAX_DROP_PERCENT / 100;
-		if (known >= MIN_JOBS_FOR_DROP_RULE && missing > share * known)
-			throw new ListShrankError(missing, known);
-	}
+	if (options.full && state)
+		guardAgainstShortList(state, seen, options.maxDropShare ?? DEFAULT_MAX_DROP_PERCENT / 100);
 
 	for (const record of listing) {
 		watermark = nextWatermark(watermark, record.stamp, options.notAfter);
 		// Against what is known so far, so a record listed twice in one answer counts once.
 		const before = entries.get(record.number);
+		if (before && isOlder(record.stamp, before.stamp)) continue;
 		if (record.status === 'Closed') {
 			// The list should not hold closed jobs (spec 3.1); if it does, believe it.
 			if (before)
@@ -152,20 +225,13 @@ export function diffJobs(
 			entries.delete(record.number);
 			continue;
 		}
-		const entry: JobEntry = {
-			stamp: record.stamp,
-			status: record.status,
-			// Counts are current only in the full list; a cheap poll keeps the last full one.
-			openPositions: options.full ? record.openPositions : (before?.openPositions ?? null),
-		};
+		// Counts are current only in the full list; a cheap poll keeps the last full one.
+		const entry = jobEntry(
+			record,
+			options.full ? record.openPositions : (before?.openPositions ?? null),
+		);
 		// Unchanged entries keep their stored string (nothing to encode again).
-		if (
-			!before ||
-			before.stamp !== entry.stamp ||
-			before.status !== entry.status ||
-			before.openPositions !== entry.openPositions
-		)
-			entries.set(record.number, entry);
+		if (!before || !sameJobEntry(before, entry)) entries.set(record.number, entry);
 		if (!state) {
 			if (options.emitExisting && !before)
 				changes.push({ change: 'opened', number: record.number, job: record.raw });
@@ -197,35 +263,58 @@ export function diffJobs(
 		}
 	}
 
+	const absent: JobAbsence[] = [];
 	let missing = (state?.missing ?? []).filter((number) => !seen.has(number));
+	let omitted = (state?.omitted ?? []).filter((number) => !seen.has(number));
 	if (options.full && state) {
-		// Spec 3.1: a job the full list no longer returns is closed. One list cut short must not
-		// close it, so it is closed when the next full list misses it too.
-		const missedBefore = new Set(state.missing);
+		// What each job left out means is settled by its own lookup (settleAbsentJobs).
 		missing = [];
+		omitted = [];
 		for (const number of previousEntries.numbers()) {
 			if (seen.has(number)) continue;
-			if (!missedBefore.has(number)) {
-				missing.push(number);
-				continue;
-			}
-			entries.delete(number);
-			changes.push({ change: 'closed', number, last: previousEntries.get(number) });
+			const last = entries.get(number);
+			if (last) absent.push({ number, last });
 		}
 	}
 
 	return {
 		changes,
+		absent,
 		next: {
 			kind: 'jobs',
-			watermark,
+			watermark: fallbackWatermark(watermark, listing, options),
 			pollsSinceFullList: options.full ? 0 : (state?.pollsSinceFullList ?? 0) + 1,
 			entries,
 			missing,
+			omitted,
 			forgottenUpTo: state?.forgottenUpTo ?? null,
+			forgottenNumber: state?.forgottenNumber ?? null,
 			reported: state?.reported ?? [],
 		},
 	};
+}
+
+/**
+ * What the lookups of the jobs a full list left out mean: closed (Closed, another status that
+ * is not open, or 404/410) is emitted now and forgotten; Open or On Hold stays known and is
+ * asked about again at the next full list, without counting as missing; no answer is never a
+ * closure: the job stays known and missing, and is asked about again at the next full list.
+ */
+export function settleAbsentJobs(diff: JobDiff, lookups: ReadonlyMap<number, JobLookup>): JobDiff {
+	const entries = diff.next.entries.copy();
+	const changes = [...diff.changes];
+	const missing = [...diff.next.missing];
+	const omitted = [...diff.next.omitted];
+	for (const { number, last } of diff.absent) {
+		const lookup = lookups.get(number) ?? { outcome: 'unanswered' };
+		if (lookup.outcome === 'open') omitted.push(number);
+		else if (lookup.outcome === 'unanswered') missing.push(number);
+		else {
+			entries.delete(number);
+			changes.push({ change: 'closed', number, job: lookup.job, last });
+		}
+	}
+	return { changes, absent: [], next: { ...diff.next, entries, missing, omitted } };
 }
 
 export interface SubmissionChange {
@@ -240,7 +329,12 @@ export interface SubmissionDiff {
 	next: SubmissionState;
 }
 
-/** Submissions never leave the list; a change of Status or StatusCode is what counts. */
+/**
+ * Submissions never leave the list; a change of Status or StatusCode is what counts. A record
+ * older than the remembered one is a stale copy and yields nothing. A submission forgotten at
+ * the size limit that changes again is numbered at or below the highest forgotten number: it
+ * is a status change (what it was before is no longer known), not a new submission.
+ */
 export function diffSubmissions(
 	state: SubmissionState | undefined,
 	listing: SubmissionRecord[],
@@ -255,6 +349,7 @@ export function diffSubmissions(
 		watermark = nextWatermark(watermark, record.stamp, options.notAfter);
 		// Against what is known so far, so a record listed twice in one answer counts once.
 		const before = entries.get(record.number);
+		if (before && isOlder(record.stamp, before.stamp)) continue;
 		if (!before && state && isForgotten(state, record.stamp)) continue;
 		if (
 			!before ||
@@ -273,7 +368,12 @@ export function diffSubmissions(
 			continue;
 		}
 		if (!before) {
-			changes.push({ change: 'created', number: record.number, submission: record.raw });
+			const forgotten = state.forgottenNumber !== null && record.number <= state.forgottenNumber;
+			changes.push({
+				change: forgotten ? 'statusChanged' : 'created',
+				number: record.number,
+				submission: record.raw,
+			});
 			continue;
 		}
 		if (record.statusCode !== before.statusCode || record.status !== before.status) {
@@ -294,11 +394,13 @@ export function diffSubmissions(
 		changes,
 		next: {
 			kind: 'submissions',
-			watermark,
+			watermark: fallbackWatermark(watermark, listing, options),
 			pollsSinceFullList: options.full ? 0 : (state?.pollsSinceFullList ?? 0) + 1,
 			entries,
 			missing: [],
+			omitted: [],
 			forgottenUpTo: state?.forgottenUpTo ?? null,
+			forgottenNumber: state?.forgottenNumber ?? null,
 			reported: state?.reported ?? [],
 		},
 	};

@@ -66,9 +66,12 @@ export function changedJob(change: JobChange): IDataObject {
 	if (change.change !== 'closed') return change.job ?? { Number: change.number };
 	const job: IDataObject = change.job ? { ...change.job } : { Number: change.number };
 	if (!change.job && change.last) {
-		job.ModifiedDateUtc = displayStamp(change.last.stamp);
-		if (change.last.openPositions !== null)
-			job.NumberOfCurrentOpenPositions = change.last.openPositions;
+		const { last } = change;
+		job.ModifiedDateUtc = displayStamp(last.stamp);
+		if (last.openPositions !== null) job.NumberOfCurrentOpenPositions = last.openPositions;
+		if (last.stateAbbreviation) job.StateAbbreviation = last.stateAbbreviation;
+		if (last.stateName) job.State = last.stateName;
+		if (last.profession) job.Profession = last.profession;
 	}
 	if (!change.job || !fieldOf(job, 'JobStatus')) setField(job, 'JobStatus', 'Closed');
 	return job;
@@ -85,9 +88,7 @@ export function jobItem(change: JobChange, receivedAt: string, simplify: boolean
 	let previous = change.previous;
 	if (change.change === 'closed' && change.last && change.last.status !== 'Closed')
 		previous = { JobStatus: change.last.status };
-	withPrevious(item, previous, simplify);
-	if (change.problem) item.problem = change.problem;
-	return item;
+	return withPrevious(item, previous, simplify);
 }
 
 export function submissionItem(
@@ -138,6 +139,21 @@ export function listFilter(value: unknown): string[] {
 
 function text(value: unknown): string {
 	return typeof value === 'string' ? value.trim().toLowerCase() : '';
+}
+
+/**
+ * The filters a change is judged by. A closure built from what an earlier release remembered
+ * (which kept no state or profession) cannot be judged by them: it passes them, rather than
+ * being dropped without a word.
+ */
+export function filtersFor(change: JobChange, filters: JobFilters): JobFilters {
+	const last = change.change === 'closed' && !change.job ? change.last : undefined;
+	if (!last) return filters;
+	return {
+		statuses: filters.statuses,
+		states: last.stateAbbreviation === undefined ? [] : filters.states,
+		professions: last.profession === undefined ? [] : filters.professions,
+	};
 }
 
 /** Whether a changed job passes the node's filters (read before the item is simplified). */

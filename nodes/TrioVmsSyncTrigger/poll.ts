@@ -6,7 +6,7 @@
  *   2. ask for the full list or only what changed since the watermark (planPoll)
  *   3. read the answer record by record: one that cannot be read is reported, not fatal
  *   4. compare with the remembered state (diff), refusing a job list cut short
- *   5. jobs: confirm each closure with `GET /Job/{number}`
+ *   5. jobs: ask `GET /Job/{number}` about each known job the full list left out
  *   6. emit the wanted changes; remember the new state, unless this is Fetch Test Event
  *
  * Every request happens before the state is written: a failure loses nothing and the next poll
@@ -31,13 +31,17 @@ import {
 	diffSubmissions,
 	ListShrankError,
 	planPoll,
+	settleAbsentJobs,
 	type DiffOptions,
 	type JobChange,
+	type JobDiff,
+	type JobLookup,
 	type PollPlan,
 	type SubmissionChange,
 } from './diff';
 import {
 	changedJob,
+	filtersFor,
 	JOB_EVENT,
 	jobItem,
 	listFilter,
@@ -54,7 +58,9 @@ import {
 	readSubmissions,
 	stampOf,
 	UnreadableAnswerError,
+	type JobRecord,
 	type ListReading,
+	type SubmissionRecord,
 	type UnreadableRecord,
 } from './records';
 import {
@@ -62,6 +68,7 @@ import {
 	writeState,
 	type JobState,
 	type SubmissionState,
+	type SyncState,
 	type WatchKind,
 } from './state';
 
@@ -108,65 +115,89 @@ function settings(context: IPollFunctions): PollSettings {
 	};
 }
 
-interface Watched {
+/** What a diff returns: the changes, the next state, and for jobs the ones to look up. */
+interface Outcome<Change, State> {
+	changes: Change[];
+	next: State;
+}
+
+/**
+ * What differs between watching jobs and watching submissions. `Entry` is a read list record,
+ * `Change` an emitted change, `State` the remembered state and `Diff` what the diff returns.
+ */
+interface Watched<
+	Entry extends ListedRecord,
+	Change extends { change: string },
+	State extends JobState | SubmissionState,
+	Diff extends Outcome<Change, State> = Outcome<Change, State>,
+> {
 	kind: WatchKind;
 	event: string;
 	path: string;
 	/** The field holding a record's last-changed time. */
 	stampField: string;
-	read(body: unknown): ListReading<{ number: number; stamp: string | null; raw: IDataObject }>;
+	state(staticData: IDataObject): State | undefined;
+	read(body: unknown): ListReading<Entry>;
 	/** The changes and the next state; may throw ListShrankError. */
-	diff(
-		state: JobState | SubmissionState | undefined,
-		reading: ListReading<never>,
-		options: DiffOptions,
-	): { changes: Array<JobChange | SubmissionChange>; next: JobState | SubmissionState };
+	diff(state: State | undefined, reading: ListReading<Entry>, options: DiffOptions): Diff;
 	/** What a listing failure means for this kind of record, when it needs saying. */
 	listAdvice?: string;
-	/** Completes the wanted changes with further requests (closed jobs); may drop some. */
-	complete?(
-		context: IPollFunctions,
-		client: TrioClient,
-		changes: Array<JobChange | SubmissionChange>,
-		next: JobState | SubmissionState,
-	): Promise<Array<JobChange | SubmissionChange>>;
+	/** Completes the diff with further requests (the jobs a full list left out). */
+	complete?(client: TrioClient, diff: Diff): Promise<Outcome<Change, State>>;
 	/** Whether a change passes the node's filters. */
-	passes?(context: IPollFunctions, change: JobChange | SubmissionChange): boolean;
-	item(change: JobChange | SubmissionChange, receivedAt: string, simplify: boolean): IDataObject;
+	passes?(context: IPollFunctions, change: Change): boolean;
+	item(change: Change, receivedAt: string, simplify: boolean): IDataObject;
+	/** Fetch Test Event's sample, when nothing changed. */
+	sample(record: IDataObject): Change;
 }
 
-const JOBS: Watched = {
+/** The fields of a read record the poll's steps use. */
+interface ListedRecord {
+	number: number;
+	stamp: string | null;
+	raw: IDataObject;
+}
+
+const JOBS: Watched<JobRecord, JobChange, JobState, JobDiff> = {
 	kind: 'jobs',
 	event: JOB_EVENT,
 	path: PATHS.jobs,
 	stampField: 'ModifiedDateUtc',
+	state: (staticData) => readState(staticData, 'jobs'),
 	read: readJobs,
 	diff: (state, reading, options) =>
-		diffJobs(state as JobState | undefined, reading.records, options),
-	complete: confirmClosures,
+		diffJobs(state, reading.records, {
+			...options,
+			alsoListed: reading.unreadable.flatMap((record) =>
+				record.number === null ? [] : [record.number],
+			),
+		}),
+	complete: lookUpAbsentJobs,
 	passes(context, change) {
-		return passesJobFilters(changedJob(change as JobChange), {
+		const filters = {
 			statuses: listFilter(context.getNodeParameter('filters.jobStatuses', [])),
 			states: listFilter(context.getNodeParameter('filters.states', [])),
 			professions: listFilter(context.getNodeParameter('filters.professions', '')),
-		});
+		};
+		return passesJobFilters(changedJob(change), filtersFor(change, filters));
 	},
-	item: (change, receivedAt, simplify) => jobItem(change as JobChange, receivedAt, simplify),
+	item: jobItem,
+	sample: (job) => ({ change: 'opened', number: 0, job }),
 };
 
-const SUBMISSIONS: Watched = {
+const SUBMISSIONS: Watched<SubmissionRecord, SubmissionChange, SubmissionState> = {
 	kind: 'submissions',
 	event: SUBMISSION_EVENT,
 	path: PATHS.submissions,
 	stampField: 'ModifiedDateUTC',
+	state: (staticData) => readState(staticData, 'submissions'),
 	read: readSubmissions,
-	diff: (state, reading, options) =>
-		diffSubmissions(state as SubmissionState | undefined, reading.records, options),
+	diff: (state, reading, options) => diffSubmissions(state, reading.records, options),
 	// The spec does not show how submissions are listed: the service may not offer it at all.
 	listAdvice:
 		"Trio VMS may not offer the list of submissions to this API key: the way to list them is not part of Trio's published API. Nothing was emitted and what the trigger remembers was kept. To follow submissions, use the Trio VMS Trigger with the Submission Update event instead.",
-	item: (change, receivedAt, simplify) =>
-		submissionItem(change as SubmissionChange, receivedAt, simplify),
+	item: submissionItem,
+	sample: (submission) => ({ change: 'created', number: 0, submission }),
 };
 
 /** Polls of each node under way in this process: n8n starts the next one on schedule regardless. */
@@ -177,69 +208,89 @@ export async function pollTrio(context: IPollFunctions): Promise<INodeExecutionD
 	if (inFlight.has(key)) return null;
 	inFlight.add(key);
 	try {
-		const items = await pollOnce(context);
+		const options = settings(context);
+		const items =
+			options.watch === 'submissions'
+				? await pollOnce(context, options, SUBMISSIONS)
+				: await pollOnce(context, options, JOBS);
 		return items.length > 0 ? [context.helpers.returnJsonArray(items)] : null;
 	} finally {
 		inFlight.delete(key);
 	}
 }
 
-async function pollOnce(context: IPollFunctions): Promise<IDataObject[]> {
-	const options = settings(context);
+async function pollOnce<
+	Entry extends ListedRecord,
+	Change extends { change: string },
+	State extends JobState | SubmissionState,
+	Diff extends Outcome<Change, State>,
+>(
+	context: IPollFunctions,
+	options: PollSettings,
+	watched: Watched<Entry, Change, State, Diff>,
+): Promise<IDataObject[]> {
 	const manual = context.getMode() === 'manual';
-	const watched = options.watch === 'submissions' ? SUBMISSIONS : JOBS;
 	const client = createTrioClient(context);
 	const staticData = context.getWorkflowStaticData('node');
-	const state = readState(staticData, watched.kind as 'jobs') as
-		JobState | SubmissionState | undefined;
+	const state = watched.state(staticData);
 	const plan = planPoll(state, options);
 	const body = await listRecords(context, client, watched, plan);
 	const reading = readOrFail(context, () => watched.read(body));
-	const notAfter = serviceNowPlusMargin(client);
-	let diff: ReturnType<Watched['diff']>;
+	let diff: Diff;
 	try {
-		diff = watched.diff(state, reading as ListReading<never>, {
+		diff = watched.diff(state, reading, {
 			full: plan.full,
 			emitExisting: options.emitExisting,
-			notAfter,
+			notAfter: serviceNowPlusMargin(client),
+			localClock: client.serviceDateMs === undefined,
 			maxDropShare: options.maxDropShare,
 		});
 	} catch (error) {
 		if (error instanceof ListShrankError) throw listShrank(context, error);
 		throw asNodeError(context, error);
 	}
-	let wanted = diff.changes.filter((change) => options.changes.includes(change.change));
-	if (watched.complete) wanted = await watched.complete(context, client, wanted, diff.next);
-	if (watched.passes) wanted = wanted.filter((change) => watched.passes!(context, change));
+	const { changes, next } = watched.complete ? await watched.complete(client, diff) : diff;
+	let wanted = changes.filter((change) => options.changes.includes(change.change));
+	const passes = watched.passes;
+	if (passes) wanted = wanted.filter((change) => passes(context, change));
 
 	const receivedAt = new Date().toISOString();
-	const reported = new Set(state?.reported ?? []);
-	const unreadable = reading.unreadable.filter((record) => !reported.has(record.fingerprint));
+	const { unreadable, reported } = unreported(state, reading, plan.full);
 	const items = [
 		...unreadable.map((record) => unreadableItem(watched.event, record, receivedAt)),
 		...wanted.map((change) => watched.item(change, receivedAt, options.simplify)),
 	];
 	if (!manual) {
-		diff.next.reported = [...diff.next.reported, ...unreadable.map(fingerprint)];
-		writeState(staticData, diff.next);
+		next.reported = reported;
+		writeState(staticData, next);
 		return items;
 	}
 	if (items.length === 0) {
 		const sample = await sampleRecord(client, watched, plan, reading);
-		if (sample) {
-			const change = (
-				watched.kind === 'jobs'
-					? { change: 'opened', number: 0, job: sample }
-					: { change: 'created', number: 0, submission: sample }
-			) as JobChange | SubmissionChange;
-			items.push(watched.item(change, receivedAt, options.simplify));
-		}
+		if (sample) items.push(watched.item(watched.sample(sample), receivedAt, options.simplify));
 	}
 	return items.slice(0, TEST_EVENT_ITEMS);
 }
 
-function fingerprint(record: UnreadableRecord): string {
-	return record.fingerprint;
+/**
+ * The unreadable records not reported yet (each once, even when listed twice), and what to
+ * remember as reported: after a full list only the records still in it, so the memory never
+ * outgrows the list and a record reported once is never reported again while Trio lists it.
+ */
+function unreported(
+	state: SyncState<unknown> | undefined,
+	reading: ListReading<unknown>,
+	full: boolean,
+): { unreadable: UnreadableRecord[]; reported: string[] } {
+	const before = new Set(state?.reported ?? []);
+	const remembered = new Set(full ? [] : before);
+	const unreadable: UnreadableRecord[] = [];
+	for (const record of reading.unreadable) {
+		if (!before.has(record.fingerprint) && !remembered.has(record.fingerprint))
+			unreadable.push(record);
+		remembered.add(record.fingerprint);
+	}
+	return { unreadable, reported: [...remembered] };
 }
 
 /** The service's own time (its Date header) plus a margin, else n8n's, as a normal-form stamp. */
@@ -251,7 +302,7 @@ function serviceNowPlusMargin(client: TrioClient): string | null {
 async function listRecords(
 	context: IPollFunctions,
 	client: TrioClient,
-	watched: Watched,
+	watched: { kind: WatchKind; path: string; listAdvice?: string },
 	plan: PollPlan,
 ): Promise<unknown> {
 	try {
@@ -303,41 +354,23 @@ function listShrank(context: IPollFunctions, error: ListShrankError): NodeApiErr
 }
 
 /**
- * A job gone from two full lists is closed (spec 3.1), but `GET /Job/{number}` has the last
- * word: Open or On Hold means it is still there (no change, and it stays remembered); Closed or
- * 404 confirms the closure. Any other failure does not hold the poll up: the closure is emitted
- * with what was remembered and a `problem` that says why the details are missing.
+ * Asks `GET /Job/{number}` about each known job the full list left out, the first time it is
+ * missed: the service's own answer about the job decides (settleAbsentJobs).
  */
-async function confirmClosures(
-	_context: IPollFunctions,
+async function lookUpAbsentJobs(
 	client: TrioClient,
-	changes: Array<JobChange | SubmissionChange>,
-	next: JobState | SubmissionState,
-): Promise<Array<JobChange | SubmissionChange>> {
-	const confirmed: Array<JobChange | SubmissionChange> = [];
-	for (const change of changes) {
-		if (change.change !== 'closed' || (change as JobChange).job) {
-			confirmed.push(change);
-			continue;
-		}
-		const closed = change as JobChange;
-		const lookup = await lookUpJob(client, closed.number);
-		if (lookup.job) {
-			const status = String(field(lookup.job, 'JobStatus') ?? '');
-			if (status && status.toLowerCase() !== 'closed') {
-				if (closed.last) (next as JobState).entries.set(closed.number, closed.last);
-				continue;
-			}
-		}
-		confirmed.push({ ...closed, job: lookup.job, problem: lookup.problem });
-	}
-	return confirmed;
+	diff: JobDiff,
+): Promise<Outcome<JobChange, JobState>> {
+	const lookups = new Map<number, JobLookup>();
+	for (const { number } of diff.absent) lookups.set(number, await lookUpJob(client, number));
+	return settleAbsentJobs(diff, lookups);
 }
 
-async function lookUpJob(
-	client: TrioClient,
-	number: number,
-): Promise<{ job?: IDataObject; problem?: string }> {
+/** Open and On Hold, as Trio writes them or with a space: the statuses of a job still there. */
+const STILL_THERE = new Set(['open', 'onhold', 'on hold']);
+
+async function lookUpJob(client: TrioClient, number: number): Promise<JobLookup> {
+	let job: IDataObject;
 	try {
 		const body = await client.request({
 			method: 'GET',
@@ -345,24 +378,27 @@ async function lookUpJob(
 			pathParams: { number },
 			context: { subject: `job ${number}` },
 		});
-		return { job: readJob(body, number) };
+		job = readJob(body, number);
 	} catch (error) {
-		if (error instanceof NodeApiError && String(error.httpCode) === '404') return {};
-		const message = error instanceof Error ? error.message : String(error);
-		return {
-			problem: `Trio VMS did not give this job's details (${message}); the job is shown as last seen`,
-		};
+		const status = error instanceof NodeApiError ? String(error.httpCode) : '';
+		// Not found, or gone: Trio no longer knows the job.
+		if (status === '404' || status === '410') return { outcome: 'closed' };
+		return { outcome: 'unanswered' };
 	}
+	const status = String(field(job, 'JobStatus') ?? '')
+		.trim()
+		.toLowerCase();
+	return STILL_THERE.has(status) ? { outcome: 'open' } : { outcome: 'closed', job };
 }
 
 /** The most recently modified record, from this poll's answer or, when it was empty, the full list. */
 async function sampleRecord(
 	client: TrioClient,
-	watched: Watched,
+	watched: { path: string; stampField: string },
 	plan: PollPlan,
-	reading: ListReading<{ stamp: string | null; raw: IDataObject }>,
+	reading: ListReading<ListedRecord>,
 ): Promise<IDataObject | undefined> {
-	let candidates = reading.records;
+	let candidates: Array<{ stamp: string | null; raw: IDataObject }> = reading.records;
 	if (candidates.length === 0 && !plan.full) {
 		const body = await client.request({ method: 'GET', path: watched.path });
 		candidates = (Array.isArray(body) ? body : [])

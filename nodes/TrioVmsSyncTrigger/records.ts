@@ -19,6 +19,10 @@ export interface JobRecord {
 	status: string;
 	/** NumberOfCurrentOpenPositions, when present. */
 	openPositions: number | null;
+	/** StateAbbreviation, State and Profession as sent ('' when absent): what the filters read. */
+	stateAbbreviation: string;
+	stateName: string;
+	profession: string;
 	raw: IDataObject;
 }
 
@@ -73,6 +77,11 @@ export function displayStamp(stamp: string | null): string | null {
 /** Milliseconds since the epoch of a normal-form stamp. */
 export function stampMs(stamp: string): number {
 	return Date.parse(`${stamp.slice(0, 23)}Z`);
+}
+
+/** Whether a record's stamp is older than the remembered one: a stale copy, not a change. */
+export function isOlder(stamp: string | null, remembered: string | null): boolean {
+	return stamp !== null && remembered !== null && stamp < remembered;
 }
 
 /** The later of two normal-form stamps (they compare as strings). */
@@ -183,6 +192,10 @@ function readEach<R>(body: unknown, what: string, read: (raw: IDataObject) => R)
 	return reading;
 }
 
+function textOf(value: unknown): string {
+	return typeof value === 'string' ? value.trim() : '';
+}
+
 export function readJobs(body: unknown): ListReading<JobRecord> {
 	return readEach(body, 'job', (raw) => {
 		const number = numberOf(raw, 'job');
@@ -192,6 +205,9 @@ export function readJobs(body: unknown): ListReading<JobRecord> {
 			stamp: stampAt(raw, 'ModifiedDateUtc', number, 'job'),
 			status: typeof status === 'string' && status ? status : 'Open',
 			openPositions: wholeNumber(field(raw, 'NumberOfCurrentOpenPositions')),
+			stateAbbreviation: textOf(field(raw, 'StateAbbreviation')),
+			stateName: textOf(field(raw, 'State')),
+			profession: textOf(field(raw, 'Profession')),
 			raw,
 		};
 	});

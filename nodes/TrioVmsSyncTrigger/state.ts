@@ -9,16 +9,22 @@
  *
  * - `wm`: the watermark, the newest ModifiedDateUtc the service itself has sent (never n8n's clock);
  * - `n`: polls since the last full list;
- * - `m`: jobs missing from the last full list (closed only when missing from the next one too);
+ * - `m`: jobs missing from the last full list whose own lookup (`GET /Job/{number}`) gave no
+ *   answer: they are asked about again at the next full list, never closed on a failed lookup;
+ * - `o`: jobs missing from the last full list that their lookup still calls Open or On Hold:
+ *   asked about again at each full list, but not counted by the cut-short guard;
  * - `f`: the newest stamp among records forgotten at the size limit: a record not remembered
  *   but stamped at or before it is an old one, not a new one;
+ * - `fn`: the highest number among records forgotten at the size limit (see forgottenNumber);
  * - `r`: fingerprints of unreadable records already reported (each is reported once);
- * - `e`: one short string per record. Jobs: `stamp|status|open positions`, submissions:
+ * - `e`: one short string per record. Jobs: `stamp|status|open positions|state|profession`
+ *   (plus `|state name` when the job has no state abbreviation), submissions:
  *   `stamp|status code|status`. The stamp is milliseconds since the epoch in base 36, plus
  *   `.dddd` when the service's value had digits below the millisecond; `O` and `H` stand for
- *   Open and OnHold; an empty part means unknown.
+ *   Open and OnHold; an empty part means unknown. A job entry of three parts was stored by an
+ *   earlier release, which did not keep the state and profession.
  *
- * About 24 bytes per job: 10,000 jobs take about 240 KB (see bench/benchmarks/sync-trigger.ts).
+ * About 35 bytes per job: 10,000 jobs take about 350 KB (measured over the sandbox's jobs).
  */
 import type { IDataObject } from 'n8n-workflow';
 
@@ -36,6 +42,14 @@ export interface JobEntry {
 	status: string;
 	/** NumberOfCurrentOpenPositions as the last full list gave it; null when not seen in one. */
 	openPositions: number | null;
+	/**
+	 * What the State and Profession filters read, so a closure built from memory passes them as
+	 * the job did. Undefined when remembered by an earlier release that did not keep them.
+	 */
+	stateAbbreviation?: string;
+	/** The State name, kept only when the job has no abbreviation. */
+	stateName?: string;
+	profession?: string;
 }
 
 export interface SubmissionEntry {
@@ -50,11 +64,19 @@ export interface SyncState<Entry> {
 	watermark: string | null;
 	pollsSinceFullList: number;
 	entries: Entries<Entry>;
-	/** Jobs the last full list did not hold (a job is closed when two full lists in a row miss it). */
+	/** Jobs the last full list did not hold and whose lookup gave no answer: asked again. */
 	missing: number[];
+	/** Jobs the last full list did not hold but whose lookup calls them Open or On Hold. */
+	omitted: number[];
 	/** Records stamped at or before this and not remembered were forgotten at the size limit. */
 	forgottenUpTo: string | null;
-	/** Unreadable records already reported. */
+	/**
+	 * The highest number among records forgotten at the size limit. Trio numbers records as it
+	 * creates them, so a record not remembered but numbered at or below it was forgotten, not
+	 * created since.
+	 */
+	forgottenNumber: number | null;
+	/** Fingerprints of unreadable records already reported. */
 	reported: string[];
 }
 
@@ -68,12 +90,17 @@ interface StoredState {
 	n: number;
 	e: Record<string, string>;
 	m?: number[];
+	o?: number[];
 	f?: string | null;
+	fn?: number;
 	r?: string[];
 }
 
-/** Unreadable records remembered as reported; older ones may be reported again. */
-const MAX_REPORTED = 500;
+/**
+ * Unreadable records remembered as reported. Only those still in Trio's list are kept (see
+ * poll.ts), so this bound is only reached by a list of that many unreadable records.
+ */
+const MAX_REPORTED = MAX_ENTRIES;
 
 const STATUS_CODES: Record<string, string> = { Open: 'O', OnHold: 'H' };
 const STATUS_NAMES: Record<string, string> = { O: 'Open', H: 'OnHold' };
@@ -97,16 +124,43 @@ function safe(text: string): string {
 
 export function encodeJob(entry: JobEntry): string {
 	const status = STATUS_CODES[entry.status] ?? safe(entry.status);
-	return `${encodeStamp(entry.stamp)}|${status}|${entry.openPositions ?? ''}`;
+	const known = `${encodeStamp(entry.stamp)}|${status}|${entry.openPositions ?? ''}`;
+	if (
+		entry.stateAbbreviation === undefined &&
+		entry.profession === undefined &&
+		entry.stateName === undefined
+	)
+		return known;
+	const place = `${known}|${safe(entry.stateAbbreviation ?? '')}|${safe(entry.profession ?? '')}`;
+	return entry.stateName ? `${place}|${safe(entry.stateName)}` : place;
 }
 
 export function decodeJob(text: string): JobEntry {
-	const [stamp = '', status = '', positions = ''] = text.split('|');
-	return {
+	const parts = text.split('|');
+	const [stamp = '', status = '', positions = ''] = parts;
+	const entry: JobEntry = {
 		stamp: decodeStamp(stamp),
 		status: STATUS_NAMES[status] ?? status,
 		openPositions: positions === '' ? null : Number(positions),
 	};
+	if (parts.length > 3) {
+		entry.stateAbbreviation = parts[3];
+		entry.profession = parts[4] ?? '';
+		if (parts[5]) entry.stateName = parts[5];
+	}
+	return entry;
+}
+
+/** Whether two job entries are stored alike (an unchanged entry keeps its stored string). */
+export function sameJobEntry(a: JobEntry, b: JobEntry): boolean {
+	return (
+		a.stamp === b.stamp &&
+		a.status === b.status &&
+		a.openPositions === b.openPositions &&
+		a.stateAbbreviation === b.stateAbbreviation &&
+		a.stateName === b.stateName &&
+		a.profession === b.profession
+	);
 }
 
 export function encodeSubmission(entry: SubmissionEntry): string {
@@ -208,24 +262,24 @@ export class Entries<Entry> implements Iterable<[number, Entry]> {
 
 	/**
 	 * The stored form, bounded to `limit` records (only changed entries are encoded), and the
-	 * newest stamp among the records left out.
+	 * newest stamp and highest number among the records left out.
 	 */
-	toRecord(limit = MAX_ENTRIES): { record: Record<string, string>; forgottenUpTo: string | null } {
+	toRecord(limit = MAX_ENTRIES): { record: Record<string, string> } & Forgotten {
 		if (this.size > limit) {
 			const record: Record<string, string> = {};
-			const { kept, forgottenUpTo } = bound(
+			const { kept, forgottenUpTo, forgottenNumber } = bound(
 				new Map(this) as Map<number, Entry & { stamp: string | null }>,
 				limit,
 			);
 			for (const [number, entry] of kept) record[number] = this.codec.encode(entry);
-			return { record, forgottenUpTo };
+			return { record, forgottenUpTo, forgottenNumber };
 		}
 		const record: Record<string, string> = { ...this.stored };
 		for (const [number, entry] of this.changes) {
 			if (entry === null) delete record[number];
 			else record[number] = this.codec.encode(entry);
 		}
-		return { record, forgottenUpTo: null };
+		return { record, forgottenUpTo: null, forgottenNumber: null };
 	}
 }
 
@@ -275,31 +329,47 @@ export function readState(
 		pollsSinceFullList: stored.n,
 		entries,
 		missing: Array.isArray(stored.m) ? stored.m.filter(Number.isSafeInteger) : [],
+		omitted: Array.isArray(stored.o) ? stored.o.filter(Number.isSafeInteger) : [],
 		forgottenUpTo: typeof stored.f === 'string' ? stored.f : null,
+		forgottenNumber: Number.isSafeInteger(stored.fn) ? (stored.fn as number) : null,
 		reported: Array.isArray(stored.r) ? stored.r.filter((r) => typeof r === 'string') : [],
 	} as JobState | SubmissionState;
 }
 
+/** What was left out at the size limit: the newest stamp and the highest number among it. */
+interface Forgotten {
+	forgottenUpTo: string | null;
+	forgottenNumber: number | null;
+}
+
 /**
  * Keeps the `limit` most recently modified entries (records without a stamp go first) and says
- * up to which stamp records were forgotten, so they are not taken for new ones later.
+ * up to which stamp and number records were forgotten, so they are not taken for new ones later.
  */
 export function bound<Entry extends { stamp: string | null }>(
 	entries: Map<number, Entry>,
 	limit = MAX_ENTRIES,
-): { kept: Map<number, Entry>; forgottenUpTo: string | null } {
-	if (entries.size <= limit) return { kept: entries, forgottenUpTo: null };
+): { kept: Map<number, Entry> } & Forgotten {
+	if (entries.size <= limit) return { kept: entries, forgottenUpTo: null, forgottenNumber: null };
 	const sorted = [...entries].sort(([, a], [, b]) => ((b.stamp ?? '') > (a.stamp ?? '') ? 1 : -1));
 	let forgottenUpTo: string | null = null;
-	for (const [, entry] of sorted.slice(limit))
+	let forgottenNumber: number | null = null;
+	for (const [number, entry] of sorted.slice(limit)) {
 		if (entry.stamp !== null && (forgottenUpTo === null || entry.stamp > forgottenUpTo))
 			forgottenUpTo = entry.stamp;
-	return { kept: new Map(sorted.slice(0, limit)), forgottenUpTo };
+		if (forgottenNumber === null || number > forgottenNumber) forgottenNumber = number;
+	}
+	return { kept: new Map(sorted.slice(0, limit)), forgottenUpTo, forgottenNumber };
+}
+
+function higher(a: number | null, b: number | null): number | null {
+	if (a === null) return b;
+	return b === null || a > b ? a : b;
 }
 
 /** The stored form; written into static data in one assignment, only after a poll succeeded. */
 export function storeState(state: JobState | SubmissionState, limit = MAX_ENTRIES): StoredState {
-	const { record, forgottenUpTo } = state.entries.toRecord(limit);
+	const { record, forgottenUpTo, forgottenNumber } = state.entries.toRecord(limit);
 	const floor =
 		forgottenUpTo !== null && (state.forgottenUpTo === null || forgottenUpTo > state.forgottenUpTo)
 			? forgottenUpTo
@@ -312,7 +382,10 @@ export function storeState(state: JobState | SubmissionState, limit = MAX_ENTRIE
 		e: record,
 	};
 	if (state.missing.length) stored.m = state.missing;
+	if (state.omitted.length) stored.o = state.omitted;
 	if (floor !== null) stored.f = floor;
+	const numberFloor = higher(state.forgottenNumber, forgottenNumber);
+	if (numberFloor !== null) stored.fn = numberFloor;
 	if (state.reported.length) stored.r = state.reported.slice(-MAX_REPORTED);
 	return stored;
 }

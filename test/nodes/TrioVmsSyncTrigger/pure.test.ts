@@ -7,8 +7,12 @@ import {
 	diffSubmissions,
 	ListShrankError,
 	planPoll,
+	settleAbsentJobs,
+	type JobLookup,
 } from '../../../nodes/TrioVmsSyncTrigger/diff';
 import {
+	changedJob,
+	filtersFor,
 	jobItem,
 	listFilter,
 	passesJobFilters,
@@ -56,11 +60,15 @@ function jobs(...items: Array<ReturnType<typeof job>>) {
 	return readJobs(items).records;
 }
 
-/** Two full lists in a row: a job missing from both is closed. */
-function twice(state: JobState, listing: ReturnType<typeof jobs>) {
-	const once = diffJobs(state, listing, { full: true, emitExisting: false });
-	const again = diffJobs(once.next, listing, { full: true, emitExisting: false });
-	return { once, again };
+/** A full list, then every job it left out looked up with the same answer (Closed by default). */
+function settled(
+	state: JobState,
+	listing: ReturnType<typeof jobs>,
+	lookup: JobLookup = { outcome: 'closed' },
+	options: { maxDropShare?: number } = {},
+) {
+	const diff = diffJobs(state, listing, { full: true, emitExisting: false, ...options });
+	return settleAbsentJobs(diff, new Map(diff.absent.map(({ number }) => [number, lookup])));
 }
 
 /** The normal form of a stamp the test knows to be readable. */
@@ -147,6 +155,31 @@ describe('state', () => {
 		expect(decodeSubmission(encodeSubmission(submission))).toEqual(submission);
 	});
 
+	it('keeps what the State and Profession filters read; an entry of an earlier release reads as unknown', () => {
+		const entry = {
+			stamp: norm(T1),
+			status: 'Open',
+			openPositions: 3,
+			stateAbbreviation: 'TX',
+			profession: 'RN',
+		};
+		expect(encodeJob(entry)).toMatch(/^[0-9a-z]+\|O\|3\|TX\|RN$/);
+		expect(decodeJob(encodeJob(entry))).toEqual(entry);
+		const named = { ...entry, stateAbbreviation: '', stateName: 'Texas', profession: '' };
+		expect(decodeJob(encodeJob(named))).toEqual(named);
+		const earlier = decodeJob(encodeJob({ stamp: norm(T1), status: 'Open', openPositions: 3 }));
+		expect([earlier.stateAbbreviation, earlier.profession]).toEqual([undefined, undefined]);
+		const { next } = diffJobs(
+			undefined,
+			jobs(job(1, T1, { StateAbbreviation: '', State: 'Ohio' })),
+			{
+				full: true,
+				emitExisting: false,
+			},
+		);
+		expect(next.entries.get(1)).toMatchObject({ stateAbbreviation: '', stateName: 'Ohio' });
+	});
+
 	it('is versioned and kind-specific: anything else reads as new state', () => {
 		const staticData = {};
 		const { next } = diffJobs(undefined, jobs(job(1, T1)), { full: true, emitExisting: false });
@@ -155,6 +188,8 @@ describe('state', () => {
 			stamp: norm(T1),
 			status: 'Open',
 			openPositions: 2,
+			stateAbbreviation: 'TX',
+			profession: 'RN',
 		});
 		expect(readState(staticData, 'submissions')).toBeUndefined();
 		expect(readState({ sync: { ...storeState(next), v: 0 } }, 'jobs')).toBeUndefined();
@@ -208,7 +243,9 @@ describe('planPoll', () => {
 		pollsSinceFullList: n,
 		entries: emptyEntries('jobs'),
 		missing: [],
+		omitted: [],
 		forgottenUpTo: null,
+		forgottenNumber: null,
 		reported: [],
 	});
 
@@ -271,9 +308,13 @@ describe('diffJobs', () => {
 		expect(full.changes.map((c) => [c.number, c.change, c.previous])).toEqual([
 			[1, 'openPositionsChanged', { NumberOfCurrentOpenPositions: 2 }],
 		]);
-		expect(full.next.missing).toEqual([2]);
-		const again = diffJobs(full.next, listing, { full: true, emitExisting: false });
-		expect(again.changes.map((c) => [c.number, c.change])).toEqual([[2, 'closed']]);
+		// Job 2 is left out: its own lookup decides, at this first miss.
+		expect(full.absent.map((absence) => absence.number)).toEqual([2]);
+		const again = settleAbsentJobs(full, new Map([[2, { outcome: 'closed' } as const]]));
+		expect(again.changes.map((c) => [c.number, c.change])).toEqual([
+			[1, 'openPositionsChanged'],
+			[2, 'closed'],
+		]);
 		expect(again.next.entries.has(2)).toBe(false);
 		expect(again.next.pollsSinceFullList).toBe(0);
 	});
@@ -287,7 +328,7 @@ describe('diffJobs', () => {
 			change: 'updated',
 			previous: { ModifiedDateUtc: T1, JobStatus: 'Open' },
 		});
-		const closed = twice(first.next, jobs(job(1, T1))).again;
+		const closed = settled(first.next, jobs(job(1, T1)));
 		const reopened = diffJobs(closed.next, jobs(job(2, T3)), { full: false, emitExisting: false });
 		expect(reopened.changes.map((c) => [c.number, c.change])).toEqual([[2, 'opened']]);
 	});
@@ -340,22 +381,89 @@ describe('trust under hostile lists', () => {
 		expect(() =>
 			diffJobs(known, jobs(...many.slice(0, 9)), { full: true, emitExisting: false }),
 		).toThrow(/lacks 11 of the 20 jobs/);
-		// Half of them may go at once by default, and any share when the user allows it.
+		// Exactly half is refused too (10 of 20 at 50%); less than half passes, and any share
+		// when the user allows it.
+		expect(() =>
+			diffJobs(known, jobs(...many.slice(0, 10)), { full: true, emitExisting: false }),
+		).toThrow(/lacks 10 of the 20 jobs/);
 		expect(
-			diffJobs(known, jobs(...many.slice(0, 10)), { full: true, emitExisting: false }).next.missing,
-		).toHaveLength(10);
+			diffJobs(known, jobs(...many.slice(0, 11)), { full: true, emitExisting: false }).absent,
+		).toHaveLength(9);
+		expect(() =>
+			diffJobs(known, jobs(...many.slice(0, 16)), {
+				full: true,
+				emitExisting: false,
+				maxDropShare: 0.2,
+			}),
+		).toThrow(/lacks 4 of the 20 jobs/);
+		expect(() =>
+			diffJobs(known, jobs(...many), { full: true, emitExisting: false, maxDropShare: 0 }),
+		).not.toThrow();
 		expect(() =>
 			diffJobs(known, [], { full: true, emitExisting: false, maxDropShare: 1 }),
 		).not.toThrow();
 	});
 
 	it('closes nothing on one list cut short: a job back in the next list was never closed', () => {
-		const short = diffJobs(known, jobs(...many.slice(0, 15)), { full: true, emitExisting: false });
-		expect(short.changes).toEqual([]);
-		const whole = diffJobs(short.next, jobs(...many), { full: true, emitExisting: false });
-		expect(whole.changes).toEqual([]);
-		expect(whole.next.missing).toEqual([]);
-		expect(whole.next.entries.size).toBe(20);
+		for (const lookup of [{ outcome: 'open' }, { outcome: 'unanswered' }] as JobLookup[]) {
+			const short = settled(known, jobs(...many.slice(0, 15)), lookup);
+			expect(short.changes).toEqual([]);
+			const whole = diffJobs(short.next, jobs(...many), { full: true, emitExisting: false });
+			expect(whole.changes).toEqual([]);
+			expect([whole.next.missing, whole.next.omitted, whole.absent]).toEqual([[], [], []]);
+			expect(whole.next.entries.size).toBe(20);
+		}
+	});
+
+	it('closes a job at the first full list that misses it when its lookup says Closed, 404 or 410', () => {
+		const closedJob = { ...job(20, T2), JobStatus: 'Closed' };
+		const diff = diffJobs(known, jobs(...many.slice(0, 17)), { full: true, emitExisting: false });
+		const next = settleAbsentJobs(
+			diff,
+			new Map<number, JobLookup>([
+				[18, { outcome: 'closed' }],
+				[20, { outcome: 'closed', job: closedJob }],
+			]),
+		);
+		expect(next.changes.map((c) => [c.number, c.change, c.job])).toEqual([
+			[18, 'closed', undefined],
+			[20, 'closed', closedJob],
+		]);
+		expect(next.changes[0].last).toMatchObject({ stamp: norm(T1), status: 'Open' });
+		// Job 19 was not answered for: never closed on a failed lookup, asked again next time.
+		expect([next.next.missing, next.next.omitted]).toEqual([[19], []]);
+		expect([18, 19, 20].map((n) => next.next.entries.has(n))).toEqual([false, true, false]);
+		const again = diffJobs(next.next, jobs(...many.slice(0, 17)), {
+			full: true,
+			emitExisting: false,
+		});
+		expect(again.absent.map((absence) => absence.number)).toEqual([19]);
+		// A cheap poll keeps it missing; listing it again makes it known and listed.
+		const cheap = diffJobs(next.next, jobs(job(1, T1)), { full: false, emitExisting: false });
+		expect(cheap.next.missing).toEqual([19]);
+		expect(
+			diffJobs(next.next, jobs(job(19, T1)), { full: false, emitExisting: false }).next.missing,
+		).toEqual([]);
+	});
+
+	it('does not count jobs the list leaves out but Trio calls open as missing: full lists go on', () => {
+		// Five of twenty left out (25%), each still Open by its lookup.
+		const first = settled(known, jobs(...many.slice(5)), { outcome: 'open' });
+		expect(first.changes).toEqual([]);
+		expect(first.next.omitted).toEqual([1, 2, 3, 4, 5]);
+		expect(first.next.missing).toEqual([]);
+		// Five more closed: ten of twenty left out, but only five of the fifteen still listed
+		// before. Counting the first five would refuse every full list from now on.
+		const second = settled(first.next, jobs(...many.slice(10), job(21, T3)), { outcome: 'open' });
+		expect(second.changes.map((c) => [c.number, c.change])).toEqual([[21, 'opened']]);
+		const third = diffJobs(second.next, jobs(...many.slice(10), job(21, T3)), {
+			full: true,
+			emitExisting: false,
+		});
+		// They are still asked about at each full list, so a later closure is found.
+		expect(third.absent.map((absence) => absence.number)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+		const closedLater = settleAbsentJobs(third, new Map([[3, { outcome: 'closed' } as const]]));
+		expect(closedLater.changes.map((c) => [c.number, c.change])).toEqual([[3, 'closed']]);
 	});
 
 	it('does not let a stamp beyond the service clock move the watermark', () => {
@@ -383,6 +491,125 @@ describe('trust under hostile lists', () => {
 			{ full: true, emitExisting: false },
 		);
 		expect(subs.changes).toEqual([]);
+	});
+});
+
+describe('stale copies, clocks and forgotten records', () => {
+	const known = diffJobs(undefined, jobs(job(1, T1), job(2, T1)), {
+		full: true,
+		emitExisting: false,
+	}).next;
+
+	it('does not take a record older than the remembered one for a change, nor go back to it', () => {
+		// One answer lists job 1 twice, the new version first, then the old one.
+		const twice = diffJobs(
+			known,
+			jobs(job(1, T2, { Title: 'new' }), job(1, T1, { Title: 'old' })),
+			{
+				full: false,
+				emitExisting: false,
+			},
+		);
+		expect(twice.changes.map((c) => [c.change, c.job?.Title])).toEqual([['updated', 'new']]);
+		expect(twice.next.entries.get(1)?.stamp).toBe(norm(T2));
+		// A replica lagging behind answers v1 after v2, then v2 again: nothing more.
+		const lagging = diffJobs(twice.next, jobs(job(1, T1, { Title: 'old' })), {
+			full: true,
+			emitExisting: false,
+		});
+		expect(lagging.changes).toEqual([]);
+		expect(lagging.next.entries.get(1)?.stamp).toBe(norm(T2));
+		expect(
+			diffJobs(lagging.next, jobs(job(1, T2)), { full: false, emitExisting: false }).changes,
+		).toEqual([]);
+
+		const sub = (status: string, code: number, modified: string) => ({
+			Number: 7,
+			Status: status,
+			StatusCode: code,
+			ModifiedDateUTC: modified,
+		});
+		const subs = diffSubmissions(undefined, readSubmissions([sub('Submitted', 1, T1)]).records, {
+			full: true,
+			emitExisting: false,
+		});
+		const offered = diffSubmissions(
+			subs.next,
+			readSubmissions([sub('Offered', 3, T2), sub('Submitted', 1, T1)]).records,
+			{ full: false, emitExisting: false },
+		);
+		expect(offered.changes.map((c) => [c.change, c.submission.Status])).toEqual([
+			['statusChanged', 'Offered'],
+		]);
+		const old = diffSubmissions(offered.next, readSubmissions([sub('Submitted', 1, T1)]).records, {
+			full: true,
+			emitExisting: false,
+		});
+		expect(old.changes).toEqual([]);
+		expect(old.next.entries.get(7)?.status).toBe('Offered');
+	});
+
+	it("without a Date header, sets the watermark from the oldest stamp when none is near n8n's clock", () => {
+		// n8n's clock two hours behind every stamp: none may move the watermark by n8n's clock.
+		const notAfter = norm('2026-03-01T09:00:00Z');
+		const listing = jobs(job(1, T3), job(2, T1), job(3, T2));
+		const trusted = diffJobs(undefined, listing, { full: true, emitExisting: false, notAfter });
+		expect(trusted.next.watermark).toBeNull();
+		const local = diffJobs(undefined, listing, {
+			full: true,
+			emitExisting: false,
+			notAfter,
+			localClock: true,
+		});
+		expect(local.next.watermark).toBe(norm(T1));
+		// A stamp near n8n's clock still wins, and an outlier beyond it still cannot.
+		const mixed = diffJobs(undefined, jobs(job(1, '2026-03-01T08:00:00Z'), job(2, '2099-01-01')), {
+			full: true,
+			emitExisting: false,
+			notAfter,
+			localClock: true,
+		});
+		expect(mixed.next.watermark).toBe(norm('2026-03-01T08:00:00Z'));
+		const subs = diffSubmissions(
+			undefined,
+			readSubmissions([{ Number: 1, Status: 'Submitted', StatusCode: 1, ModifiedDateUTC: T2 }])
+				.records,
+			{ full: true, emitExisting: false, notAfter, localClock: true },
+		);
+		expect(subs.next.watermark).toBe(norm(T2));
+	});
+
+	it('emits a submission forgotten at the size limit that changes again as statusChanged', () => {
+		const sub = (n: number, status: string, code: number, modified: string) => ({
+			Number: n,
+			Status: status,
+			StatusCode: code,
+			ModifiedDateUTC: modified,
+		});
+		const listing = [1, 2, 3, 4, 5].map((n) => sub(n, 'Submitted', 1, `2026-03-01T10:0${n}:00Z`));
+		const first = diffSubmissions(undefined, readSubmissions(listing).records, {
+			full: true,
+			emitExisting: false,
+		});
+		// Bounded to three: submissions 1 and 2 (the least recently modified) are forgotten.
+		const bounded = readState({ sync: storeState(first.next, 3) as never }, 'submissions')!;
+		expect([bounded.entries.has(1), bounded.entries.has(2), bounded.forgottenNumber]).toEqual([
+			false,
+			false,
+			2,
+		]);
+		const next = diffSubmissions(
+			bounded,
+			readSubmissions([...listing.slice(1), sub(1, 'Offered', 3, T3), sub(6, 'Submitted', 1, T3)])
+				.records,
+			{ full: true, emitExisting: false },
+		);
+		expect(next.changes.map((c) => [c.number, c.change, c.previous])).toEqual([
+			[1, 'statusChanged', undefined],
+			[6, 'created', undefined],
+		]);
+		// The number floor is kept as the state is stored again.
+		expect(storeState(next.next).fn).toBe(2);
 	});
 });
 
@@ -454,8 +681,13 @@ describe('items and filters', () => {
 			{
 				change: 'closed',
 				number: 6,
-				last: { stamp: null, status: 'Open', openPositions: null },
-				problem: 'Trio VMS did not give this job',
+				last: {
+					stamp: null,
+					status: 'Open',
+					openPositions: null,
+					stateAbbreviation: 'TX',
+					profession: 'RN',
+				},
 			},
 			at,
 			true,
@@ -464,8 +696,31 @@ describe('items and filters', () => {
 			change: 'closed',
 			Number: 6,
 			JobStatus: 'Closed',
-			problem: 'Trio VMS did not give this job',
+			StateAbbreviation: 'TX',
+			Profession: 'RN',
 		});
+	});
+
+	it('lets a closure remembered by an earlier release through the State and Profession filters', () => {
+		const filters = { statuses: ['Closed'], states: ['CA'], professions: ['LPN'] };
+		const earlier = {
+			change: 'closed' as const,
+			number: 4,
+			last: { stamp: norm(T1), status: 'Open', openPositions: 1 },
+		};
+		expect(passesJobFilters(changedJob(earlier), filtersFor(earlier, filters))).toBe(true);
+		const remembered = {
+			...earlier,
+			last: { ...earlier.last, stateAbbreviation: 'TX', profession: 'RN' },
+		};
+		expect(passesJobFilters(changedJob(remembered), filtersFor(remembered, filters))).toBe(false);
+		const inCalifornia = {
+			...earlier,
+			last: { ...earlier.last, stateAbbreviation: 'CA', profession: 'LPN' },
+		};
+		expect(passesJobFilters(changedJob(inCalifornia), filtersFor(inCalifornia, filters))).toBe(
+			true,
+		);
 	});
 
 	it('filters by status, state (abbreviation or name) and profession', () => {
