@@ -7,8 +7,10 @@ import type {
 } from 'n8n-workflow';
 
 /**
- * The agency's API key and where the service lives. The key travels only in the X-API-KEY
- * header that n8n adds from `authenticate`; the nodes never read it themselves.
+ * The agency's API key and where the service lives. The key leaves n8n only in the X-API-KEY
+ * header that n8n adds from `authenticate`. The nodes read it, but only to mask it in error
+ * messages, to derive keys for their own memories (hashed) and to sign the trigger's delivery
+ * tokens; they never send it anywhere else.
  */
 export class TrioVmsApi implements ICredentialType {
 	name = 'trioVmsApi';
