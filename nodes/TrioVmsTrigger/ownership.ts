@@ -55,8 +55,12 @@ export function ownsRegistration(
 
 /** What came back from probing the address the stored registrations were made for. */
 export type ProbeOutcome =
-	/** No HTTP answer: refused, timed out, no route, TLS failure, name not found, blocked by n8n. */
-	{ kind: 'noAnswer'; reason: string } | { kind: 'answered'; status: number; body: unknown };
+	/**
+	 * No HTTP answer: refused, timed out, no route, TLS failure, name not found, or not sent at
+	 * all because n8n's SSRF protection blocks the address (`blocked`).
+	 */
+	| { kind: 'noAnswer'; reason: string; blocked?: boolean }
+	| { kind: 'answered'; status: number; body: unknown };
 
 export type OldAddressVerdict =
 	/** The old address reaches this same n8n (its address changed, the old one still routes here). */
@@ -171,7 +175,36 @@ export async function probeOldAddress(context: IHookFunctions, url: string): Pro
 		})) as { statusCode?: number; body?: unknown };
 		return { kind: 'answered', status: response.statusCode ?? 0, body: response.body };
 	} catch (error) {
-		return { kind: 'noAnswer', reason: error instanceof Error ? error.message : String(error) };
+		const reason = error instanceof Error ? error.message : String(error);
+		return isSsrfRefusal(error)
+			? { kind: 'noAnswer', reason, blocked: true }
+			: { kind: 'noAnswer', reason };
+	}
+}
+
+/** Whether n8n's SSRF protection refused the request (SsrfBlockedIpError, SsrfBlockedHostnameError), possibly wrapped. */
+function isSsrfRefusal(error: unknown): boolean {
+	let current: unknown = error;
+	for (let depth = 0; depth < 5 && current instanceof Error; depth++) {
+		if (/^Ssrf/.test(current.name)) return true;
+		current = (current as { cause?: unknown }).cause;
+	}
+	return false;
+}
+
+/** Why the old address could not tell, for the log. */
+function doubtReason(outcome: ProbeOutcome, old: string): string {
+	if (outcome.kind === 'answered') return `it answered ${outcome.status}`;
+	if (!outcome.blocked) return outcome.reason;
+	const host = hostOf(old);
+	return `${outcome.reason}: n8n's SSRF protection does not let this n8n reach ${host}; to let it tell, allow that address with N8N_SSRF_ALLOWED_HOSTNAMES or N8N_SSRF_ALLOWED_IP_RANGES`;
+}
+
+function hostOf(url: string): string {
+	try {
+		return new URL(url).hostname;
+	} catch {
+		return url;
 	}
 }
 
@@ -200,7 +233,7 @@ export async function ownState(
 	const why =
 		verdict === 'anotherN8n'
 			? `the n8n at ${old} still runs this workflow: this n8n is a copy`
-			: `whether anything still runs at ${old} could not be told (${outcome.kind === 'noAnswer' ? outcome.reason : `it answered ${outcome.status}`})`;
+			: `whether anything still runs at ${old} could not be told (${doubtReason(outcome, old)})`;
 	context.logger.warn(
 		`Trio VMS Trigger: the webhook registrations this workflow remembers were made for ${old}, and ${why}. This n8n registers its own and leaves those alone; if nothing runs at ${old} any more, switch them off in Trio VMS.`,
 	);
