@@ -1,6 +1,6 @@
 /**
- * Carries out what planner.ts decides: the trigger's three webhook methods, each reading what
- * it needs from n8n, asking the planner, and talking to the service through the shared
+ * Carries out what planner.ts decides (I/O): the trigger's three webhook methods, each reading
+ * what it needs from n8n, asking the planner, and talking to the service through the shared
  * registration requests. Every failure names the step, because n8n's activation error shows
  * only the message.
  */
