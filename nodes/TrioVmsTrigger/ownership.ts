@@ -161,7 +161,7 @@ const PROBE_TIMEOUT_MS = 3_000;
  * thrown: that includes a probe n8n's SSRF protection refuses to send (the old address is
  * often private), which must count as doubt, never as "nobody there".
  */
-export async function probeOldAddress(context: IHookFunctions, url: string): Promise<ProbeOutcome> {
+async function probeOldAddress(context: IHookFunctions, url: string): Promise<ProbeOutcome> {
 	try {
 		const response = (await context.helpers.httpRequest({
 			method: 'POST',
