@@ -8,10 +8,10 @@
  * itself, or switch them off when it is deactivated. Two rules keep the original safe:
  *
  *  1. The remembered state is this n8n's only when the address it was made for positively says
- *     so (ownState, judged by judgeOldAddress): this same n8n answers there, or n8n itself
- *     answers there that no workflow holds that webhook. Anything else is doubt, and doubt
- *     counts as a copy: a restarting production, an ingress without a route, a probe blocked
- *     by n8n's SSRF protection.
+ *     so (ownState, judged by judgeOldAddress): this same n8n answers there, or (to move them
+ *     here on activation, not to switch them off) n8n itself answers there that no workflow
+ *     holds that webhook. Anything else is doubt, and doubt counts as a copy: a restarting
+ *     production, an ingress without a route, a probe blocked by n8n's SSRF protection.
  *  2. Even then, a registration is this node's only while its URL says so (ownsRegistration): it
  *     points at this n8n's current address, or at the remembered address with the remembered
  *     token. A remembered Id alone never is: the registration may have been repointed since.
@@ -147,9 +147,23 @@ export function judgeOldAddress(
 	return reply.self === expected.self ? 'sameN8n' : 'anotherN8n';
 }
 
-/** Whether a verdict lets this n8n treat the stored registrations as its own. */
-export function ownsStoredRegistrations(verdict: OldAddressVerdict): boolean {
-	return verdict === 'sameN8n' || verdict === 'nobodyThere';
+/** Why the remembered state is wanted: to register (activation) or to switch off (deactivation). */
+export type OwnershipPurpose = 'activate' | 'remove';
+
+/**
+ * Whether a verdict lets this n8n treat the stored registrations as its own. Moving them here
+ * on activation takes n8n's "not registered" at the old address, as the n8n that left it
+ * answers. Switching them off takes this n8n's own answer there: n8n's "not registered" is
+ * also what production answers while it re-publishes, and a staging copy deactivated in that
+ * moment must not switch production off (a registration left at a dead address only fails
+ * its deliveries, and the log says to switch it off).
+ */
+export function ownsStoredRegistrations(
+	verdict: OldAddressVerdict,
+	purpose: OwnershipPurpose = 'activate',
+): boolean {
+	if (verdict === 'sameN8n') return true;
+	return verdict === 'nobodyThere' && purpose === 'activate';
 }
 
 // ------------------------------------------------------------------ the probe (I/O)
@@ -219,6 +233,7 @@ export async function ownState(
 	scope: RegistrationScope,
 	stored: ScopeState | undefined,
 	webhookUrl: string | undefined,
+	purpose: OwnershipPurpose,
 ): Promise<ScopeState | undefined> {
 	if (!stored || !webhookUrl || stored.webhookUrl === webhookUrl) return stored;
 	const event = (Object.keys(stored.ids) as TrioEventName[])[0] ?? selectedEvents(context)[0];
@@ -228,12 +243,14 @@ export async function ownState(
 	const outcome = await probeOldAddress(context, url);
 	const identity = triggerIdentity(await apiKeyOf(context), tokenOwner(context, scope));
 	const verdict = judgeOldAddress(outcome, { ...probeReply(identity, nonce, webhookUrl), url });
-	if (ownsStoredRegistrations(verdict)) return stored;
+	if (ownsStoredRegistrations(verdict, purpose)) return stored;
 	const old = urlBase(stored.webhookUrl) ?? 'another address';
 	const why =
 		verdict === 'anotherN8n'
 			? `the n8n at ${old} still runs this workflow: this n8n is a copy`
-			: `whether anything still runs at ${old} could not be told (${doubtReason(outcome, old)})`;
+			: verdict === 'nobodyThere'
+				? `n8n at ${old} says no workflow holds that webhook, which is also what it says while it re-publishes`
+				: `whether anything still runs at ${old} could not be told (${doubtReason(outcome, old)})`;
 	context.logger.warn(
 		`Trio VMS Trigger: the webhook registrations this workflow remembers were made for ${old}, and ${why}. This n8n registers its own and leaves those alone; if nothing runs at ${old} any more, switch them off in Trio VMS.`,
 	);

@@ -203,7 +203,13 @@ export async function activateRegistrations(context: IHookFunctions): Promise<vo
 	const scope = scopeForMode(context.getMode());
 	const staticData = context.getWorkflowStaticData('node');
 	migratePlainTokens(staticData);
-	const stored = await ownState(context, scope, readScope(staticData, scope), webhookUrl);
+	const stored = await ownState(
+		context,
+		scope,
+		readScope(staticData, scope),
+		webhookUrl,
+		'activate',
+	);
 	const client = createTrioClient(context, INTERACTIVE_CLIENT);
 
 	// Both reads at once; the listing's failure is the one reported when both fail.
@@ -346,7 +352,7 @@ export async function removeRegistrations(context: IHookFunctions): Promise<void
 	const staticData = context.getWorkflowStaticData('node');
 	migratePlainTokens(staticData);
 	const scope = scopeForRemoval(staticData, webhookUrl ?? '', context.getMode());
-	const stored = await ownState(context, scope, readScope(staticData, scope), webhookUrl);
+	const stored = await ownState(context, scope, readScope(staticData, scope), webhookUrl, 'remove');
 	const client = createTrioClient(context, INTERACTIVE_CLIENT);
 	let requests: RegistrationRequest[];
 	try {

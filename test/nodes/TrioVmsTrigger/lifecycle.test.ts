@@ -724,6 +724,31 @@ describe("another n8n with this workflow's data", () => {
 		}
 	});
 
+	it("a copy deactivated while production re-publishes (its n8n answers 'not registered' for a moment) leaves production's registrations on", async () => {
+		const behindDoor: { hooks: Behind } = { hooks: undefined };
+		const door = await frontDoor(() => behindDoor.hooks);
+		try {
+			const original = triggerHooks({
+				parameters: { events: ['Job Update'] },
+				credentials: trioCredentials(sandbox.url, sandbox.adminKey),
+				workflowName: 'Shifts to Slack',
+				instanceUrl: door.url,
+			});
+			behindDoor.hooks = original;
+			await original.activate();
+			const production = await active();
+			// Switching something off at another address takes this n8n's own answer there: n8n's
+			// "not registered" is also what production says while it re-publishes.
+			behindDoor.hooks = undefined;
+			const copy = sameWorkflowAt(original, 'https://staging.agency.test');
+			await copy.deactivate();
+			behindDoor.hooks = original;
+			expect(await active()).toEqual(production);
+		} finally {
+			await door.close();
+		}
+	});
+
 	it("a copy deactivated while the service's list cannot be read never switches off registrations it remembers for another address", async () => {
 		const behindDoor: { hooks: Behind } = { hooks: undefined };
 		const door = await frontDoor(() => behindDoor.hooks);

@@ -88,6 +88,16 @@ describe('judgeOldAddress: whose the stored registrations are, from a probe of t
 		expect(ownsStoredRegistrations('nobodyThere')).toBe(true);
 	});
 
+	it("lets n8n's 'not registered' move the registrations on activation, never switch them off", () => {
+		// Production says the same while it re-publishes: deactivating a copy then must not
+		// switch production off. Only this n8n's own answer at the old address allows that.
+		expect(ownsStoredRegistrations('nobodyThere', 'activate')).toBe(true);
+		expect(ownsStoredRegistrations('nobodyThere', 'remove')).toBe(false);
+		expect(ownsStoredRegistrations('sameN8n', 'remove')).toBe(true);
+		expect(ownsStoredRegistrations('anotherN8n', 'remove')).toBe(false);
+		expect(ownsStoredRegistrations('doubt', 'remove')).toBe(false);
+	});
+
 	it("does not take n8n's 'not registered' for another path, method or webhook as proof", () => {
 		for (const body of [
 			n8nNotRegistered('other-id/webhook'),
