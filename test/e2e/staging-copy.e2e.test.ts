@@ -10,9 +10,10 @@
  *      a Trio VMS Trigger workflow: one registration per event at the sandbox;
  *   2. production stops, its user folder (SQLite database included) is copied, production
  *      starts again on its folder behind the same proxy;
- *   3. the copy starts as a second n8n at another address; while it switches the copied
- *      workflow off and on, production's address answers a bare 404 (the front proxy has no
- *      route for a moment, as an ingress during a restart);
+ *   3. the copy starts as a second n8n at another address and switches the copied workflow
+ *      off while production's address answers n8n's own "not registered" (production
+ *      re-publishing), then on while it answers a bare 404 (the front proxy has no route for a
+ *      moment, as an ingress during a restart);
  *   4. production's address answers again; the copy is deactivated.
  *
  * Production must still have its active registrations at the sandbox, and still receive.
@@ -192,7 +193,7 @@ describeWithN8n('2.x', 'a staging copy of production in real n8n 2.x', () => {
 		for (const folder of folders) fs.rmSync(folder, { recursive: true, force: true });
 	});
 
-	test("deactivating a copy that activated while production's address answered a bare 404 leaves production's registrations active", async () => {
+	test("a copy switched off and on while production's address answered 'not registered' and a bare 404, then deactivated, leaves production's registrations active", async () => {
 		const tarball = await packPackage();
 		const productionFolder = fs.mkdtempSync(path.join(os.tmpdir(), 'trio-staging-e2e-production-'));
 		folders.push(productionFolder);
@@ -264,10 +265,22 @@ describeWithN8n('2.x', 'a staging copy of production in real n8n 2.x', () => {
 		const stagingUrl = staging.productionWebhookUrl(webhookId, 'webhook');
 		expect(stagingUrl.startsWith(proxy.url)).toBe(false);
 
-		// Staging switches the copied workflow off and on while production's address has no route.
+		// Staging switches the copied workflow off while production re-publishes: for that moment
+		// production's address answers n8n's own "not registered" (here from an n8n that does not
+		// hold the workflow, standing in for production between unpublishing and publishing).
+		const republishing = await startN8n({ line: '2.x', tarball: [] });
+		try {
+			proxy.setTarget(republishing.baseUrl);
+			await deactivate(staging, workflow.id);
+		} finally {
+			proxy.setTarget(production.baseUrl);
+			await republishing.stop();
+		}
+		expect(await atProduction()).toEqual(before);
+
+		// Staging switches it on again while production's address has no route (a bare 404).
 		proxy.setRoute('no route');
 		try {
-			await deactivate(staging, workflow.id);
 			await activate(staging, workflow.id);
 		} finally {
 			proxy.setRoute('forward');
@@ -293,6 +306,6 @@ describeWithN8n('2.x', 'a staging copy of production in real n8n 2.x', () => {
 		await sandbox.idle();
 		const executions = await production.waitForExecutions(workflow.id, 1, 60_000);
 		expect(executions.length).toBeGreaterThanOrEqual(1);
-		// Three n8n starts on a shared 2-core machine: a bound, not a speed claim.
+		// Four n8n starts on a shared 2-core machine: a bound, not a speed claim.
 	}, 900_000);
 });
