@@ -21,7 +21,7 @@ import {
 	DeliveryMemory,
 	deliveryFingerprint,
 } from '../../nodes/TrioVmsTrigger/dedup';
-import { buildItems, judgeDelivery } from '../../nodes/TrioVmsTrigger/receive';
+import { buildItems, judgeDelivery } from '../../nodes/TrioVmsTrigger/judge';
 import { benchmarkCase, type BenchContext, type BenchmarkDefinition } from '../runner';
 import { callJson } from '../support';
 

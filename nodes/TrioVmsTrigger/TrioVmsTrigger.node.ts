@@ -11,7 +11,7 @@ import {
 import { TRIO_CREDENTIAL_TYPE } from '../shared/credentials';
 import { TRIO_EVENT_NAMES, TRIO_EVENTS } from '../shared/events';
 import { DEFAULT_WINDOW, MAX_WINDOW } from './dedup';
-import { receiveDelivery } from './delivery';
+import { receiveDelivery } from './deliveries';
 import { activateRegistrations, registrationsInPlace, removeRegistrations } from './registrations';
 
 const BATCHED_EVENTS = TRIO_EVENT_NAMES.filter((event) => TRIO_EVENTS[event].batched);

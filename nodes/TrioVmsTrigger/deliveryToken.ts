@@ -79,7 +79,7 @@ export function isFreshToken(
  * Who this trigger is, independent of its token: the workflow, the node and the scope, keyed
  * with the credential's API key. The token rotates whenever the registrations are rewritten;
  * this does not, so a copy of the database taken before a rotation still recognises the
- * original's answer to a probe (registrations.ts).
+ * original's answer to a probe (ownership.ts).
  */
 export function triggerIdentity(apiKey: string, owner: TokenOwner): string {
 	return createHmac('sha256', apiKey)

@@ -15,6 +15,7 @@ import {
 } from '../shared/webhookRegistrations';
 import { buildRegistrationUrl, readRegistrationUrl, urlBase } from './registrationUrls';
 import { hashToken, tokenIssuedAt } from './deliveryToken';
+import { ownsRegistration } from './ownership';
 import type { ScopeState } from './state';
 
 /** Compares event names the way a person would: case, spaces and punctuation ignored. */
@@ -162,28 +163,11 @@ function deactivation(registration: WebhookRegistration): RegistrationRequest {
 	return asRequest(registration, { Name: registration.Name || 'n8n', IsActive: false });
 }
 
-function belongsToNode(
-	registration: WebhookRegistration,
-	base: string | undefined,
-	stored: ScopeState | undefined,
-): boolean {
-	if (stored && Object.values(stored.ids).includes(registration.Id)) return true;
-	const parts = readRegistrationUrl(registration.Url);
-	if (!parts) return false;
-	if (base !== undefined && parts.base === base) return true;
-	// Left behind at a previous address of this node: recognisable by the stored token.
-	return (
-		stored !== undefined &&
-		parts.base === urlBase(stored.webhookUrl) &&
-		parts.token !== undefined &&
-		hashToken(parts.token) === stored.tokenHash
-	);
-}
-
 /**
  * What `create` has to do. Each selected event reuses, in this order, the registration stored
- * for it, or one at this node's URL for that event (preferring an active one), and is created
- * only when neither exists. Every other active registration of this node is deactivated.
+ * for it (while it is still this node's, see ownership.ts), or one at this node's URL for that
+ * event (preferring an active one), and is created only when neither exists. Every other active
+ * registration of this node is deactivated.
  *
  * Only the token's hash is stored, so a registration can be written only with a new token:
  * `token` is that fresh token. When anything must be written, every registration of the node
@@ -222,6 +206,9 @@ export function planSync(input: {
 		};
 		const storedId = stored?.ids[event];
 		let match = storedId && !claimed.has(storedId) ? byId.get(storedId) : undefined;
+		// A remembered Id is reused only while its URL is still this node's: another n8n (the
+		// original of a copied database, or a copy) may have repointed it to itself since.
+		if (match && !ownsRegistration(match, base, stored)) match = undefined;
 		if (!match) {
 			const candidates = listing.filter(
 				(registration) =>
@@ -260,7 +247,7 @@ export function planSync(input: {
 
 	for (const registration of listing) {
 		if (claimed.has(registration.Id) || !isActive(registration)) continue;
-		if (belongsToNode(registration, base, stored)) {
+		if (ownsRegistration(registration, base, stored)) {
 			plan.deactivate.push(deactivation(registration));
 		}
 	}
@@ -268,8 +255,10 @@ export function planSync(input: {
 }
 
 /**
- * What `delete` has to do: deactivate every active registration stored for this node, and
- * every other active one pointing at this node's URL (left over from a failed activation).
+ * What `delete` has to do: deactivate every active registration of this node (ownership.ts):
+ * those at this node's URL (including leftovers of a failed activation), and those at the
+ * remembered address with the remembered token. A remembered Id whose registration now points
+ * elsewhere is left alone: another n8n repointed it and relies on it.
  */
 export function planRemoval(input: {
 	listing: WebhookRegistration[];
@@ -279,47 +268,8 @@ export function planRemoval(input: {
 	const base = urlBase(input.webhookUrl);
 	return input.listing
 		.filter(
-			(registration) => isActive(registration) && belongsToNode(registration, base, input.stored),
+			(registration) =>
+				isActive(registration) && ownsRegistration(registration, base, input.stored),
 		)
 		.map((registration) => deactivation(registration));
-}
-
-/** What came back from probing the address the stored registrations were made for. */
-export type ProbeOutcome =
-	/** No HTTP answer: refused, timed out, no route, TLS failure, name not found. */
-	{ kind: 'noAnswer'; reason: string } | { kind: 'answered'; status: number; body: unknown };
-
-export type OldAddressVerdict =
-	/** The old address reaches this same n8n (its address changed, the old one still routes here). */
-	| 'sameN8n'
-	/** Something answered there and positively said this webhook does not exist. */
-	| 'nobodyThere'
-	/** The same workflow's trigger answers there from another n8n: this n8n runs on a copy. */
-	| 'anotherN8n'
-	/** Anything else: a failed probe, a gateway error, an unexpected answer. */
-	| 'doubt';
-
-/**
- * Whose the stored registrations are, from the probe of their old address. Only a positive
- * answer lets this n8n deactivate or repoint them: its own answer (sameN8n), or an HTTP server
- * there saying the webhook is unknown (404 or 410, what n8n answers for a webhook no active
- * workflow holds). A probe that fails for any reason is doubt, and doubt counts as a copy: a
- * production restarting, or a staging with no way out, must not lose its registrations.
- */
-export function judgeOldAddress(
-	outcome: ProbeOutcome,
-	expected: { probe: string; self: string },
-): OldAddressVerdict {
-	if (outcome.kind === 'noAnswer') return 'doubt';
-	const { status, body } = outcome;
-	if (status === 404 || status === 410) return 'nobodyThere';
-	if (status < 200 || status > 299 || !body || typeof body !== 'object') return 'doubt';
-	const reply = body as { probe?: unknown; self?: unknown };
-	if (reply.probe !== expected.probe) return 'doubt';
-	return reply.self === expected.self ? 'sameN8n' : 'anotherN8n';
-}
-
-/** Whether a verdict lets this n8n treat the stored registrations as its own. */
-export function ownsStoredRegistrations(verdict: OldAddressVerdict): boolean {
-	return verdict === 'sameN8n' || verdict === 'nobodyThere';
 }

@@ -1,11 +1,9 @@
 /**
- * Carries out what planner.ts decides: the trigger's three webhook methods, each reading what
- * it needs from n8n, asking the planner, and talking to the service through the shared
+ * Carries out what planner.ts decides (I/O): the trigger's three webhook methods, each reading
+ * what it needs from n8n, asking the planner, and talking to the service through the shared
  * registration requests. Every failure names the step, because n8n's activation error shows
  * only the message.
  */
-import { randomBytes } from 'node:crypto';
-
 import {
 	NodeApiError,
 	NodeOperationError,
@@ -29,25 +27,17 @@ import {
 	type RegistrationRequest,
 	type WebhookRegistration,
 } from '../shared/webhookRegistrations';
-import { issueToken, triggerIdentity } from './deliveryToken';
+import { issueToken } from './deliveryToken';
 import { apiKeyOf, currentWebhookUrl, selectedEvents, tokenOwner, triggerKey } from './nodeContext';
+import { ownState } from './ownership';
 import {
 	checkInPlace,
-	judgeOldAddress,
-	ownsStoredRegistrations,
 	planRemoval,
 	planSync,
 	resolveRegistrationStrings,
-	type ProbeOutcome,
 	type SyncPlan,
 } from './planner';
-import {
-	buildRegistrationUrl,
-	probeReply,
-	probeUrl,
-	registrationName,
-	urlBase,
-} from './registrationUrls';
+import { buildRegistrationUrl, registrationName } from './registrationUrls';
 import {
 	migratePlainTokens,
 	readScope,
@@ -158,59 +148,6 @@ async function readServiceEvents(
 	}
 }
 
-const PROBE_TIMEOUT_MS = 3_000;
-
-/** Probes an address once; any failure without an HTTP answer is reported as such, never thrown. */
-async function probeOldAddress(context: IHookFunctions, url: string): Promise<ProbeOutcome> {
-	try {
-		const response = (await context.helpers.httpRequest({
-			method: 'POST',
-			url,
-			body: {},
-			json: true,
-			timeout: PROBE_TIMEOUT_MS,
-			disableFollowRedirect: true,
-			returnFullResponse: true,
-			ignoreHttpStatusErrors: true,
-		})) as { statusCode?: number; body?: unknown };
-		return { kind: 'answered', status: response.statusCode ?? 0, body: response.body };
-	} catch (error) {
-		return { kind: 'noAnswer', reason: error instanceof Error ? error.message : String(error) };
-	}
-}
-
-/**
- * The stored state, unless it may belong to another n8n. Stored registrations made for another
- * address are this node's when n8n's address changed, but another instance's when this n8n runs
- * on a copy of that one's database (a staging copy of production). A copy must never take over
- * or switch off the original's registrations, so unless the old address positively shows they
- * are this n8n's (judgeOldAddress), this n8n starts from nothing and leaves them alone.
- */
-async function ownState(
-	context: IHookFunctions,
-	scope: RegistrationScope,
-	stored: ScopeState | undefined,
-	webhookUrl: string | undefined,
-): Promise<ScopeState | undefined> {
-	if (!stored || !webhookUrl || stored.webhookUrl === webhookUrl) return stored;
-	const event = (Object.keys(stored.ids) as TrioEventName[])[0] ?? selectedEvents(context)[0];
-	if (event === undefined) return stored;
-	const nonce = randomBytes(16).toString('hex');
-	const outcome = await probeOldAddress(context, probeUrl(stored.webhookUrl, event, nonce));
-	const identity = triggerIdentity(await apiKeyOf(context), tokenOwner(context, scope));
-	const verdict = judgeOldAddress(outcome, probeReply(identity, nonce, webhookUrl));
-	if (ownsStoredRegistrations(verdict)) return stored;
-	const old = urlBase(stored.webhookUrl) ?? 'another address';
-	const why =
-		verdict === 'anotherN8n'
-			? `the n8n at ${old} still runs this workflow: this n8n is a copy`
-			: `whether anything still runs at ${old} could not be told (${outcome.kind === 'noAnswer' ? outcome.reason : `it answered ${outcome.status}`})`;
-	context.logger.warn(
-		`Trio VMS Trigger: the webhook registrations this workflow remembers were made for ${old}, and ${why}. This n8n registers its own and leaves those alone; if nothing runs at ${old} any more, switch them off in Trio VMS.`,
-	);
-	return undefined;
-}
-
 /** checkExists: true only when every registration is exactly in place (see checkInPlace). */
 export async function registrationsInPlace(context: IHookFunctions): Promise<boolean> {
 	const webhookUrl = currentWebhookUrl(context);
@@ -266,7 +203,13 @@ export async function activateRegistrations(context: IHookFunctions): Promise<vo
 	const scope = scopeForMode(context.getMode());
 	const staticData = context.getWorkflowStaticData('node');
 	migratePlainTokens(staticData);
-	const stored = await ownState(context, scope, readScope(staticData, scope), webhookUrl);
+	const stored = await ownState(
+		context,
+		scope,
+		readScope(staticData, scope),
+		webhookUrl,
+		'activate',
+	);
 	const client = createTrioClient(context, INTERACTIVE_CLIENT);
 
 	// Both reads at once; the listing's failure is the one reported when both fail.
@@ -409,7 +352,7 @@ export async function removeRegistrations(context: IHookFunctions): Promise<void
 	const staticData = context.getWorkflowStaticData('node');
 	migratePlainTokens(staticData);
 	const scope = scopeForRemoval(staticData, webhookUrl ?? '', context.getMode());
-	const stored = await ownState(context, scope, readScope(staticData, scope), webhookUrl);
+	const stored = await ownState(context, scope, readScope(staticData, scope), webhookUrl, 'remove');
 	const client = createTrioClient(context, INTERACTIVE_CLIENT);
 	let requests: RegistrationRequest[];
 	try {
@@ -419,7 +362,7 @@ export async function removeRegistrations(context: IHookFunctions): Promise<void
 		context.logger.warn(
 			`Trio VMS Trigger: ${(error as Error).message}; switching off the registrations this workflow remembers instead`,
 		);
-		requests = rememberedRegistrations(stored, context.getWorkflow().name, scope);
+		requests = rememberedRegistrations(stored, webhookUrl, context.getWorkflow().name, scope);
 	}
 	const failed: string[] = [];
 	// Best effort: a failure is logged and never stops the others.
@@ -440,13 +383,19 @@ export async function removeRegistrations(context: IHookFunctions): Promise<void
 	rememberDeactivation(triggerKey(context, scope), Date.now());
 }
 
-/** The stored registrations as the bodies that switch them off, when the listing cannot be read. */
+/**
+ * The stored registrations as the bodies that switch them off, when the listing cannot be read.
+ * Only when they were made for this n8n's current address: without the listing nothing shows
+ * where a registration remembered for another address points now (ownership.ts), and switching
+ * off is a rewrite of its URL.
+ */
 function rememberedRegistrations(
 	stored: ScopeState | undefined,
+	webhookUrl: string | undefined,
 	workflowName: string | undefined,
 	scope: RegistrationScope,
 ): RegistrationRequest[] {
-	if (!stored) return [];
+	if (!stored || stored.webhookUrl !== webhookUrl) return [];
 	return (Object.entries(stored.ids) as Array<[TrioEventName, string]>).map(([event, id]) => ({
 		Id: id,
 		Name: registrationName(workflowName, event, scope),

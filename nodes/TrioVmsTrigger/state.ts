@@ -37,7 +37,7 @@ export interface ScopeState {
 	ids: Partial<Record<TrioEventName, string>>;
 	/**
 	 * When the token in force was issued (ms; not secret, the token says it in clear). A fresh
-	 * token is accepted beside the stored one only when issued after it (delivery.ts), so a token
+	 * token is accepted beside the stored one only when issued after it (deliveries.ts), so a token
 	 * a rotation replaced is refused once n8n has saved the new hash. Absent in older data.
 	 */
 	tokenIssuedAt?: number;

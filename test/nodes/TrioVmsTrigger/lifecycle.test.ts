@@ -195,21 +195,28 @@ describe('activation lifecycle', () => {
 		expect(Object.keys(scopeOf(hooks).ids)).toEqual(['Job Update']);
 	});
 
-	it('repairs a registration whose URL was changed at the service', async () => {
+	it('registers again, and leaves alone, a registration whose URL was changed at the service to another address', async () => {
+		// Whoever pointed it elsewhere (an admin, or another n8n with a copy of this workflow)
+		// relies on it: a remembered Id is no licence to repoint it (issue 27, point 1).
 		const hooks = hooksFor(['Job Update']);
 		await hooks.activate();
 		const [registration] = await registrations();
 		await changeAtService(registration, { Url: 'https://elsewhere.example.com/hook' });
-		expect((await registrations())[0].Url).toBe('https://elsewhere.example.com/hook');
+		const [changed] = await registrations();
+		expect(changed.Url).toBe('https://elsewhere.example.com/hook');
 
 		expect(await hooks.activate()).toBe(false);
-		const after = await registrations();
-		expect(after).toHaveLength(1);
-		expect(after[0]).toMatchObject({
-			Id: registration.Id,
+		const after = await active();
+		expect(after).toHaveLength(2);
+		expect(after.find((r) => r.Id === registration.Id)).toEqual(changed);
+		const own = after.find((r) => r.Id !== registration.Id);
+		expect(own).toMatchObject({
 			IsActive: true,
 			Url: `${await hooks.webhookUrl()}?event=Job%20Update&token=${await tokenOf(hooks)}`,
 		});
+		expect(scopeOf(hooks).ids).toEqual({ 'Job Update': own?.Id });
+		await hooks.deactivate();
+		expect(await active()).toEqual([changed]);
 	});
 
 	it("moves the registrations when n8n's webhook address changes and the old address still reaches this n8n", async () => {
@@ -477,25 +484,39 @@ describe('the delivery secret', () => {
 	});
 });
 
+/** What stands behind a front door: a trigger, n8n with no workflow holding the webhook, or no route. */
+type Behind = TriggerHooks | undefined | 'no route';
+
 /**
  * n8n's front door for one trigger: an HTTP server on 127.0.0.1 that hands every POST to the
- * node's webhook(), so another n8n can reach this one at its address.
+ * node's webhook(), so another n8n can reach this one at its address. Without a trigger it
+ * answers what n8n answers for a webhook no active workflow holds; with 'no route', the bare
+ * 404 of an ingress or proxy that has no route to n8n for a moment.
  */
-async function frontDoor(
-	hooks: () => TriggerHooks | undefined,
-): Promise<{ url: string; close(): Promise<void> }> {
+async function frontDoor(hooks: () => Behind): Promise<{ url: string; close(): Promise<void> }> {
 	const server = createServer((request, response) => {
 		const chunks: Buffer[] = [];
 		request.on('data', (chunk: Buffer) => chunks.push(chunk));
 		request.on('end', () => {
 			const text = Buffer.concat(chunks).toString('utf8');
-			const query = Object.fromEntries(new URL(request.url ?? '/', 'http://x').searchParams);
+			const { searchParams, pathname } = new URL(request.url ?? '/', 'http://x');
+			const query = Object.fromEntries(searchParams);
 			const behind = hooks();
+			if (behind === 'no route') {
+				response.writeHead(404, { 'Content-Type': 'text/html' });
+				response.end('<html><body><h1>404 Not Found</h1></body></html>');
+				return;
+			}
 			if (!behind) {
-				// What n8n answers for a webhook no active workflow holds.
+				// n8n's answer (1.x and 2.x) for a production webhook no active workflow holds.
+				const path = pathname.replace(/^\/webhook\//, '');
 				response.writeHead(404, { 'Content-Type': 'application/json' });
 				response.end(
-					JSON.stringify({ code: 404, message: 'The requested webhook is not registered.' }),
+					JSON.stringify({
+						code: 404,
+						message: `The requested webhook "POST ${path}" is not registered.`,
+						hint: 'The workflow must be active for a production URL to run successfully.',
+					}),
 				);
 				return;
 			}
@@ -621,6 +642,139 @@ describe("another n8n with this workflow's data", () => {
 		);
 		await copy.deactivate();
 		expect(await active()).toEqual(production);
+	});
+
+	it("a copy that activates while production's address answers a bare 404 (an ingress without a route) neither repoints nor switches off production's registrations", async () => {
+		const behindDoor: { hooks: Behind } = { hooks: undefined };
+		const door = await frontDoor(() => behindDoor.hooks);
+		try {
+			const original = triggerHooks({
+				parameters: { events: ['Job Update'] },
+				credentials: trioCredentials(sandbox.url, sandbox.adminKey),
+				workflowName: 'Shifts to Slack',
+				instanceUrl: door.url,
+			});
+			behindDoor.hooks = original;
+			await original.activate();
+			const production = await active();
+			expect(production).toHaveLength(1);
+			// Production re-publishes, or its ingress has no route for a moment: a bare 404.
+			behindDoor.hooks = 'no route';
+			const copy = sameWorkflowAt(original, 'https://staging.agency.test');
+			await copy.activate();
+			behindDoor.hooks = original;
+			expect((await active()).filter((r) => r.Id === production[0].Id)).toEqual(production);
+			expect(await active()).toHaveLength(2);
+			await copy.deactivate();
+			expect(await active()).toEqual(production);
+			const delivery = await original.deliver({
+				query: { event: 'Job Update', token: await tokenOf(original) },
+				body: PAYLOADS['Job Update'],
+			});
+			expect(delivery.workflowData).toHaveLength(1);
+		} finally {
+			await door.close();
+		}
+	});
+
+	it("production keeps an active registration after a copy took its registrations over (n8n answered 'not registered' while restarting), production re-activated, and the copy was deactivated", async () => {
+		const behindDoor: { hooks: Behind } = { hooks: undefined };
+		const door = await frontDoor(() => behindDoor.hooks);
+		try {
+			const original = triggerHooks({
+				parameters: { events: ['Job Update', 'Submission Update'] },
+				credentials: trioCredentials(sandbox.url, sandbox.adminKey),
+				workflowName: 'Shifts to Slack',
+				instanceUrl: door.url,
+			});
+			behindDoor.hooks = original;
+			await original.activate();
+			const productionUrl = await original.webhookUrl();
+			// Production's n8n is starting again and has not re-added its webhooks yet: it answers
+			// its own "not registered", which reads as "moved away", so the copy takes over.
+			behindDoor.hooks = undefined;
+			const copy = triggerHooks({
+				parameters: { events: ['Job Update', 'Submission Update'] },
+				credentials: trioCredentials(sandbox.url, sandbox.adminKey),
+				workflowName: 'Shifts to Slack',
+				instanceUrl: 'https://staging.agency.test',
+				workflowId: original.workflowId,
+				nodeId: original.node.id,
+				webhookId: original.node.webhookId,
+				staticData: { 'node:Trio VMS Trigger': original.staticData() },
+			});
+			await copy.activate();
+			behindDoor.hooks = original;
+			const copyUrl = await copy.webhookUrl();
+			expect((await active()).every((r) => r.Url?.startsWith(`${copyUrl}?`))).toBe(true);
+			// Production is activated again (its user saw deliveries stop): it registers its own.
+			expect(await original.activate()).toBe(false);
+			const production = (await active()).filter((r) => r.Url?.startsWith(`${productionUrl}?`));
+			expect(production).toHaveLength(2);
+			// Staging is switched off: only its own registrations go.
+			await copy.deactivate();
+			expect(await active()).toEqual(production);
+			const delivery = await original.deliver({
+				query: { event: 'Job Update', token: await tokenOf(original) },
+				body: PAYLOADS['Job Update'],
+			});
+			expect(delivery.workflowData).toHaveLength(1);
+		} finally {
+			await door.close();
+		}
+	});
+
+	it("a copy deactivated while production re-publishes (its n8n answers 'not registered' for a moment) leaves production's registrations on", async () => {
+		const behindDoor: { hooks: Behind } = { hooks: undefined };
+		const door = await frontDoor(() => behindDoor.hooks);
+		try {
+			const original = triggerHooks({
+				parameters: { events: ['Job Update'] },
+				credentials: trioCredentials(sandbox.url, sandbox.adminKey),
+				workflowName: 'Shifts to Slack',
+				instanceUrl: door.url,
+			});
+			behindDoor.hooks = original;
+			await original.activate();
+			const production = await active();
+			// Switching something off at another address takes this n8n's own answer there: n8n's
+			// "not registered" is also what production says while it re-publishes.
+			behindDoor.hooks = undefined;
+			const copy = sameWorkflowAt(original, 'https://staging.agency.test');
+			await copy.deactivate();
+			behindDoor.hooks = original;
+			expect(await active()).toEqual(production);
+		} finally {
+			await door.close();
+		}
+	});
+
+	it("a copy deactivated while the service's list cannot be read never switches off registrations it remembers for another address", async () => {
+		const behindDoor: { hooks: Behind } = { hooks: undefined };
+		const door = await frontDoor(() => behindDoor.hooks);
+		try {
+			const original = triggerHooks({
+				parameters: { events: ['Job Update'] },
+				credentials: trioCredentials(sandbox.url, sandbox.adminKey),
+				workflowName: 'Shifts to Slack',
+				instanceUrl: door.url,
+			});
+			behindDoor.hooks = original;
+			await original.activate();
+			const production = await active();
+			// Production is restarting (n8n's own "not registered"), and the list fails: nothing
+			// shows where the remembered registration points now, so it is left alone.
+			behindDoor.hooks = undefined;
+			const copy = sameWorkflowAt(original, 'https://staging.agency.test');
+			sandbox.setFaults({
+				endpoints: { 'GET /api/v3/Webhooks': { failRate: 1, failStatus: 500 } },
+			});
+			await copy.deactivate();
+			sandbox.clearFaults();
+			expect(await active()).toEqual(production);
+		} finally {
+			await door.close();
+		}
 	});
 
 	it('a copy taken before production rotated its token is still recognised as a copy', async () => {

@@ -4,8 +4,6 @@ import type { WebhookRegistration } from '../../../nodes/shared/schemas';
 import { readRegistrationList as readListing } from '../../../nodes/shared/webhookRegistrations';
 import {
 	checkInPlace,
-	judgeOldAddress,
-	ownsStoredRegistrations,
 	planRemoval,
 	planSync,
 	resolveRegistrationStrings,
@@ -13,18 +11,18 @@ import {
 } from '../../../nodes/TrioVmsTrigger/planner';
 import {
 	buildRegistrationUrl,
-	probeReply,
 	readRegistrationUrl,
 	registrationName,
 	urlBase,
 } from '../../../nodes/TrioVmsTrigger/registrationUrls';
 import { explainFailure } from '../../../nodes/TrioVmsTrigger/registrations';
-import { hashToken, triggerIdentity } from '../../../nodes/TrioVmsTrigger/deliveryToken';
+import { hashToken } from '../../../nodes/TrioVmsTrigger/deliveryToken';
 import type { ScopeState } from '../../../nodes/TrioVmsTrigger/state';
 
 const URL_NOW = 'https://n8n.agency.com/webhook/abc-123/webhook';
 const URL_OLD = 'https://old.agency.com/webhook/abc-123/webhook';
 const URL_TEST = 'https://n8n.agency.com/webhook-test/abc-123/webhook';
+const URL_STAGING = 'https://staging.agency.com/webhook/abc-123/webhook';
 const TOKEN = 't0k3n';
 const nameFor = (event: string) => `n8n: Shifts (${event})`;
 const node = {
@@ -379,6 +377,54 @@ describe('planSync (create)', () => {
 		expect(plan.deactivate.map((r) => r.Id)).toEqual(['left']);
 	});
 
+	it('never repoints a remembered registration that now points at another n8n: registers its own instead', () => {
+		// A staging copy took the registration over (production's address answered "not
+		// registered" while it restarted) and repointed it: production's memory still holds its Id.
+		const stored: ScopeState = {
+			webhookUrl: URL_NOW,
+			tokenHash: hashToken(TOKEN),
+			ids: { 'Job Update': 'a' },
+		};
+		const listing = [reg('a', 'Job Update', {}, URL_STAGING, 'staging-token')];
+		const plan = planSync({ ...base, events: ['Job Update'], listing, stored });
+		expect(plan.unchanged).toEqual([]);
+		expect(plan.save).toEqual([
+			{
+				event: 'Job Update',
+				request: expect.not.objectContaining({ Id: expect.anything() }),
+			},
+		]);
+		expect(plan.deactivate).toEqual([]);
+	});
+
+	it('never repoints a remembered registration at the remembered address that carries another token', () => {
+		// The original at the remembered address rotated its token after this copy was taken.
+		const stored: ScopeState = {
+			webhookUrl: URL_OLD,
+			tokenHash: hashToken(TOKEN),
+			ids: { 'Job Update': 'a' },
+		};
+		const listing = [reg('a', 'Job Update', {}, URL_OLD, 'rotated-by-the-original')];
+		const plan = planSync({ ...base, events: ['Job Update'], listing, stored });
+		expect(plan.save.map((save) => save.request.Id)).toEqual([undefined]);
+		expect(plan.deactivate).toEqual([]);
+	});
+
+	it('leaves a remembered registration whose URL cannot be read alone', () => {
+		const stored: ScopeState = {
+			webhookUrl: URL_NOW,
+			tokenHash: hashToken(TOKEN),
+			ids: { 'Job Update': 'a', 'Submission Update': 'b' },
+		};
+		const listing = [
+			reg('a', 'Job Update', { Url: null }),
+			reg('b', 'Submission Update', { Url: 'not a url' }),
+		];
+		const plan = planSync({ ...base, events: ['Job Update'], listing, stored });
+		expect(plan.save.map((save) => save.request.Id)).toEqual([undefined]);
+		expect(plan.deactivate).toEqual([]);
+	});
+
 	it("keeps test and production registrations apart (the other scope's URL is never touched)", () => {
 		const listing = [reg('prod', 'Job Update'), reg('t', 'Job Update', {}, URL_TEST, 'tt')];
 		const plan = planSync({
@@ -428,6 +474,37 @@ describe('planRemoval (delete)', () => {
 			['a', false],
 			['stray', false],
 		]);
+	});
+
+	it('never switches off a remembered registration that another n8n has repointed to itself', () => {
+		// Production's Id, in a staging copy's memory; production repointed it back to itself
+		// (new token) after the copy had taken it over. Deactivating the copy must leave it on.
+		const stored: ScopeState = {
+			webhookUrl: URL_STAGING,
+			tokenHash: hashToken('staging-token'),
+			ids: { 'Job Update': 'a', 'Submission Update': 'b' },
+		};
+		const listing = [
+			reg('a', 'Job Update', {}, URL_NOW, 'production-token'),
+			reg('b', 'Submission Update', {}, URL_STAGING, 'staging-token'),
+		];
+		expect(
+			planRemoval({ listing, stored, webhookUrl: URL_STAGING }).map((r) => [r.Id, r.Url]),
+		).toEqual([['b', listing[1].Url]]);
+	});
+
+	it('switches off a remembered registration at the remembered address only with the remembered token', () => {
+		const stored: ScopeState = {
+			webhookUrl: URL_OLD,
+			tokenHash: hashToken(TOKEN),
+			ids: { 'Job Update': 'a', 'Submission Update': 'b' },
+		};
+		const listing = [
+			reg('a', 'Job Update', {}, URL_OLD),
+			reg('b', 'Submission Update', {}, URL_OLD, 'another-token'),
+			reg('c', 'Per Diem Shift Opened', { Url: null }),
+		];
+		expect(planRemoval({ listing, stored, webhookUrl: URL_NOW }).map((r) => r.Id)).toEqual(['a']);
 	});
 
 	it('works with nothing stored', () => {
@@ -487,76 +564,5 @@ describe('explainFailure', () => {
 		expect(explainFailure(node, 'Step', error).message).toBe('Step failed. Trio VMS answered 500');
 		expect(explainFailure(node, 'Step', new Error('boom'))).toBeInstanceOf(NodeOperationError);
 		expect(explainFailure(node, 'Step', new Error('boom')).message).toBe('Step failed: boom');
-	});
-});
-
-describe('judgeOldAddress: whose the stored registrations are, from a probe of their old address', () => {
-	const identity = triggerIdentity('key', { workflowId: 'w1', nodeId: 'n1', scope: 'production' });
-	const nonce = 'nonce-1';
-	const expected = probeReply(identity, nonce, URL_NOW);
-	const answered = (status: number, body: unknown) => ({ kind: 'answered' as const, status, body });
-
-	it('treats every probe without an HTTP answer as doubt, which counts as a copy', () => {
-		for (const reason of [
-			'connect ECONNREFUSED',
-			'getaddrinfo ENOTFOUND',
-			'timeout',
-			'CERT_HAS_EXPIRED',
-		]) {
-			const verdict = judgeOldAddress({ kind: 'noAnswer', reason }, expected);
-			expect(verdict).toBe('doubt');
-			expect(ownsStoredRegistrations(verdict)).toBe(false);
-		}
-	});
-
-	it('treats gateway errors, other statuses and unexpected bodies as doubt', () => {
-		for (const outcome of [
-			answered(502, 'Bad Gateway'),
-			answered(503, {}),
-			answered(500, expected),
-			answered(401, {}),
-			answered(301, {}),
-			answered(200, 'OK'),
-			answered(200, { received: true }),
-			answered(200, { probe: 'something else', self: expected.self }),
-		]) {
-			expect(judgeOldAddress(outcome, expected)).toBe('doubt');
-		}
-	});
-
-	it('takes a 404 or 410 (what n8n answers for an unknown webhook) as proof that nobody is there', () => {
-		expect(judgeOldAddress(answered(404, { message: 'not registered' }), expected)).toBe(
-			'nobodyThere',
-		);
-		expect(judgeOldAddress(answered(410, ''), expected)).toBe('nobodyThere');
-		expect(ownsStoredRegistrations('nobodyThere')).toBe(true);
-	});
-
-	it("recognises this same n8n's answer, and tells another n8n with the same workflow from it", () => {
-		expect(judgeOldAddress(answered(200, expected), expected)).toBe('sameN8n');
-		expect(ownsStoredRegistrations('sameN8n')).toBe(true);
-		const elsewhere = probeReply(identity, nonce, URL_OLD);
-		expect(judgeOldAddress(answered(200, elsewhere), expected)).toBe('anotherN8n');
-		expect(ownsStoredRegistrations('anotherN8n')).toBe(false);
-	});
-
-	it('answers with the same identity whatever the token, and differently for another workflow or key', () => {
-		// The identity holds no token: a rotation after a copy was taken changes nothing.
-		const again = triggerIdentity('key', { workflowId: 'w1', nodeId: 'n1', scope: 'production' });
-		expect(probeReply(again, nonce, URL_OLD)).toEqual(probeReply(identity, nonce, URL_OLD));
-		const other = triggerIdentity('key', { workflowId: 'w2', nodeId: 'n1', scope: 'production' });
-		expect(judgeOldAddress(answered(200, probeReply(other, nonce, URL_NOW)), expected)).toBe(
-			'doubt',
-		);
-		const otherKey = triggerIdentity('key2', {
-			workflowId: 'w1',
-			nodeId: 'n1',
-			scope: 'production',
-		});
-		expect(judgeOldAddress(answered(200, probeReply(otherKey, nonce, URL_NOW)), expected)).toBe(
-			'doubt',
-		);
-		// Another nonce, another answer: an old answer cannot be replayed.
-		expect(probeReply(identity, 'nonce-2', URL_NOW)).not.toEqual(expected);
 	});
 });

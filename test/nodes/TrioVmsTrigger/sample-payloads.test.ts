@@ -13,7 +13,7 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { TRIO_EVENT_NAMES, type TrioEventName } from '../../../nodes/shared/events';
-import { deliveryItems } from '../../../nodes/TrioVmsTrigger/receive';
+import { deliveryItems } from '../../../nodes/TrioVmsTrigger/judge';
 import { TrioVmsTrigger } from '../../../nodes/TrioVmsTrigger/TrioVmsTrigger.node';
 import { PAYLOADS } from '../../support/trigger-payloads';
 

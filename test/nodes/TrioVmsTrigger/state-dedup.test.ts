@@ -8,6 +8,11 @@ import {
 	memoryKey,
 	stableStringify,
 } from '../../../nodes/TrioVmsTrigger/dedup';
+import {
+	addressWarningsRemembered,
+	firstAddressWarning,
+	MAX_ADDRESS_WARNINGS,
+} from '../../../nodes/TrioVmsTrigger/deliveries';
 import { hashToken } from '../../../nodes/TrioVmsTrigger/deliveryToken';
 import {
 	looksLikeTestUrl,
@@ -135,5 +140,19 @@ describe('duplicate detection', () => {
 		expect(clampWindow(1e9)).toBe(MAX_WINDOW);
 		expect(clampWindow('abc')).toBe(100);
 		expect(clampWindow(12.7)).toBe(12);
+	});
+});
+
+describe('the memory of address-change warnings (deliveries.ts)', () => {
+	it('warns once per address change and stays bounded, forgetting the oldest first', () => {
+		const key = (i: number) => `wf-${i}|https://old.example/${i}|https://new.example/${i}`;
+		expect(firstAddressWarning(key(0))).toBe(true);
+		expect(firstAddressWarning(key(0))).toBe(false);
+		for (let i = 1; i <= MAX_ADDRESS_WARNINGS; i++) firstAddressWarning(key(i));
+		expect(addressWarningsRemembered()).toBe(MAX_ADDRESS_WARNINGS);
+		// The first one was forgotten, so it is warned about once more; the newest is remembered.
+		expect(firstAddressWarning(key(0))).toBe(true);
+		expect(firstAddressWarning(key(MAX_ADDRESS_WARNINGS))).toBe(false);
+		expect(addressWarningsRemembered()).toBe(MAX_ADDRESS_WARNINGS);
 	});
 });

@@ -36,7 +36,7 @@ import {
 } from '../../../nodes/TrioVms/helpers/validation';
 import { TRIO_EVENT_NAMES } from '../../../nodes/shared/events';
 import { deliveryFingerprint } from '../../../nodes/TrioVmsTrigger/dedup';
-import { buildItems, judgeDelivery } from '../../../nodes/TrioVmsTrigger/receive';
+import { buildItems, judgeDelivery } from '../../../nodes/TrioVmsTrigger/judge';
 import { parseMultipart } from '../../support/parse-multipart';
 
 const RUNS = 300;

@@ -9,7 +9,7 @@ import {
 	singleQueryValue,
 	tokenMatches,
 	validatePayload,
-} from '../../../nodes/TrioVmsTrigger/receive';
+} from '../../../nodes/TrioVmsTrigger/judge';
 import { hashToken } from '../../../nodes/TrioVmsTrigger/deliveryToken';
 import { openedItem, PAYLOADS } from '../../support/trigger-payloads';
 

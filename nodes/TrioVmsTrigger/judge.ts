@@ -8,7 +8,7 @@
  *   5. duplicates (optional)                                                         -> 200, dropped
  *   6. items: the payload plus `event` and `receivedAt`; checked against the event's schema
  *
- * Everything here is pure so it can be tested without n8n; the node wires it to the request.
+ * Everything here is pure so it can be tested without n8n; deliveries.ts wires it to the request.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IDataObject } from 'n8n-workflow';

@@ -1,19 +1,15 @@
 /**
- * One delivery from Trio VMS: judged by receive.ts (token, event, body), checked against the
- * duplicate memory, and turned into the workflow's items. Per-request work stays here and in
- * receive.ts, where it is measured (bench/benchmarks/trigger-receive.ts).
+ * Receives one delivery from Trio VMS (I/O): reads it from n8n, has judge.ts (pure) check the
+ * token, event and body, checks the duplicate memory, and hands the workflow its items. The
+ * pair is named like planner.ts (pure) and registrations.ts (I/O). Per-request work stays here
+ * and in judge.ts, where it is measured (bench/benchmarks/trigger-receive.ts).
  */
 import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
+import { setNewest } from '../shared/boundedMap';
 import { DEFAULT_WINDOW, deliveryFingerprint, deliveryMemory } from './dedup';
 import { apiKeyOf, selectedEvents, tokenOwner, triggerKey } from './nodeContext';
-import {
-	deliveryItems,
-	judgeDelivery,
-	judgeToken,
-	singleQueryValue,
-	tokenMatches,
-} from './receive';
+import { deliveryItems, judgeDelivery, judgeToken, singleQueryValue, tokenMatches } from './judge';
 import { PROBE_PARAMETER, probeReply } from './registrationUrls';
 import { hashToken, isFreshToken, triggerIdentity } from './deliveryToken';
 import {
@@ -164,7 +160,25 @@ async function bodyNotReadByN8n(request: unknown): Promise<Buffer | undefined> {
 	});
 }
 
-const warnedAboutAddress = new Set<string>();
+/**
+ * The address changes this process has already warned about (per workflow, old and new
+ * address). Bounded like every other process memory: the oldest entry goes first, and a
+ * forgotten one is warned about once more.
+ */
+export const MAX_ADDRESS_WARNINGS = 1_000;
+const warnedAboutAddress = new Map<string, true>();
+
+/** True the first time a key is seen (again after it was forgotten); remembers it. */
+export function firstAddressWarning(key: string): boolean {
+	if (warnedAboutAddress.has(key)) return false;
+	setNewest(warnedAboutAddress, key, true, MAX_ADDRESS_WARNINGS);
+	return true;
+}
+
+/** How many address changes this process remembers having warned about. */
+export function addressWarningsRemembered(): number {
+	return warnedAboutAddress.size;
+}
 
 /**
  * n8n 2.x does not run a trigger's webhook methods when it restarts, so after n8n's public address
@@ -175,8 +189,7 @@ function warnIfAddressMoved(context: IWebhookFunctions, registeredFor: string | 
 	const current = context.getNodeWebhookUrl('default');
 	if (!registeredFor || !current || registeredFor === current) return;
 	const key = `${context.getWorkflow().id ?? ''}|${registeredFor}|${current}`;
-	if (warnedAboutAddress.has(key)) return;
-	warnedAboutAddress.add(key);
+	if (!firstAddressWarning(key)) return;
 	context.logger.warn(
 		`Trio VMS Trigger: n8n's webhook address changed: Trio still sends to ${registeredFor}, but this workflow's address is now ${current}. Deactivate and activate the workflow "${context.getWorkflow().name ?? ''}" once to move its Trio registrations.`,
 	);
