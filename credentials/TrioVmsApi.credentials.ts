@@ -21,7 +21,7 @@ export class TrioVmsApi implements ICredentialType {
 	};
 
 	documentationUrl =
-		'https://github.com/n8n-nodes-trio-vms/n8n-nodes-trio-vms#getting-your-api-key';
+		'https://github.com/n8n-nodes-trio-vms/n8n-nodes-trio-vms#credentials';
 
 	properties: INodeProperties[] = [
 		{
