@@ -692,6 +692,7 @@ describeWithN8n(
 					Candidate: 'created in Trio',
 					'Submission Number': submitted[0].Number,
 					Status: 'Submitted',
+					Submission: 'submitted now',
 				}),
 				expect.objectContaining({
 					Email: 'rachel.anderson.5001@example.com',
@@ -699,6 +700,7 @@ describeWithN8n(
 					'Candidate Number': 5001,
 					Candidate: 'already in Trio',
 					'Submission Number': submitted[1].Number,
+					Submission: 'submitted now',
 				}),
 				expect.objectContaining({
 					Email: 'jane.doe@example.com',
@@ -706,6 +708,7 @@ describeWithN8n(
 					'Candidate Number': jane,
 					Candidate: 'already in Trio',
 					'Submission Number': submitted[2].Number,
+					Submission: 'submitted now',
 				}),
 			]);
 
