@@ -1132,7 +1132,7 @@ describeWithN8n(
 
 		// -------------------------------------------------------------- 5. per diem shifts
 
-		test('05: one delivery of two opened shifts gives two Slack messages, Start and End exactly as Trio sent them', async () => {
+		test("05: one delivery of two opened shifts gives two Slack messages, Start and End in words at the wall-clock time Trio sent, never moved by n8n's time zone", async () => {
 			const example = forTest('05-per-diem-shifts-to-slack.json', credential);
 			const trigger = nodeNamed(example, 'When per diem shifts are opened');
 			expect(trigger.parameters).toEqual(
@@ -1191,8 +1191,8 @@ describeWithN8n(
 				[
 					':calendar: *Per diem shift open*: RN - Telemetry',
 					'*Where:* Mercy General Hospital, 3 North Telemetry',
-					'*Starts:* 2027-03-01T07:00:00',
-					'*Ends:* 2027-03-01T19:30:00',
+					'*Starts:* Mon 1 Mar 2027, 07:00',
+					'*Ends:* Mon 1 Mar 2027, 19:30',
 					'_(local time of the staffing pool Sacramento RN Float Pool)_',
 					'*Type:* Per Diem, Day, 12.5 h',
 					'*Rate type:* Premium',
@@ -1202,8 +1202,8 @@ describeWithN8n(
 			);
 			const second = texts[1].split('\n');
 			expect(second).toContain('*Where:* facility not given');
-			expect(second).toContain('*Starts:* 2027-03-02T23:00:00');
-			expect(second).toContain('*Ends:* 2027-03-03T07:30:00');
+			expect(second).toContain('*Starts:* Tue 2 Mar 2027, 23:00');
+			expect(second).toContain('*Ends:* Wed 3 Mar 2027, 07:30');
 			expect(second.some((line) => line.startsWith('*Notes:*'))).toBe(false);
 			expect(second[second.length - 1]).toBe(`Shift ${shifts[1].Number}`);
 		});
