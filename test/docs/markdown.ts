@@ -124,15 +124,27 @@ export function filesUnder(dir: string, suffix: string): string[] {
  */
 export function section(markdown: string, title: string): string {
 	const lines = markdown.split(/\r?\n/);
-	const start = lines.findIndex((line) => {
+	// A `#` line inside a code block (a shell comment) is no heading.
+	let fence = false;
+	const inCode = lines.map((line) => {
+		if (/^\s*(`{3,}|~{3,})/.test(line)) {
+			fence = !fence;
+			return true;
+		}
+		return fence;
+	});
+	const start = lines.findIndex((line, index) => {
 		const heading = /^(#{1,6})\s+(.*)$/.exec(line);
-		return heading !== null && headingText(heading[2]).startsWith(title);
+		return !inCode[index] && heading !== null && headingText(heading[2]).startsWith(title);
 	});
 	if (start < 0) throw new Error(`No heading starting with "${title}"`);
 	const level = /^(#+)/.exec(lines[start])![1].length;
 	const end = lines.findIndex(
 		(line, index) =>
-			index > start && /^(#+)\s/.test(line) && /^(#+)/.exec(line)![1].length <= level,
+			index > start &&
+			!inCode[index] &&
+			/^(#+)\s/.test(line) &&
+			/^(#+)/.exec(line)![1].length <= level,
 	);
 	return lines.slice(start + 1, end < 0 ? undefined : end).join('\n');
 }
@@ -162,4 +174,86 @@ export function fieldValue(markdown: string, field: string): string {
 	);
 	if (!match) throw new Error(`The text gives no value for "${field}"`);
 	return match[1];
+}
+
+export interface ShellRequest {
+	/** The command as the text gives it, for messages. */
+	command: string;
+	method: string;
+	url: string;
+	headers: Record<string, string>;
+	body?: string;
+}
+
+/** Splits a shell text into commands of words: quotes kept together, `\` newlines joined, comments dropped. */
+function shellCommands(text: string): string[][] {
+	const commands: string[][] = [];
+	let words: string[] = [];
+	let word = '';
+	let inWord = false;
+	let quote: string | undefined;
+	const endWord = () => {
+		if (inWord) words.push(word);
+		word = '';
+		inWord = false;
+	};
+	const endCommand = () => {
+		endWord();
+		if (words.length) commands.push(words);
+		words = [];
+	};
+	for (let i = 0; i < text.length; i++) {
+		const char = text[i];
+		if (quote) {
+			if (char === quote) quote = undefined;
+			else word += char;
+		} else if (char === "'" || char === '"') {
+			quote = char;
+			inWord = true;
+		} else if (char === '\\' && text[i + 1] === '\n') {
+			i++;
+		} else if (char === '#' && !inWord) {
+			while (i + 1 < text.length && text[i + 1] !== '\n') i++;
+		} else if (char === '\n' || char === ';') {
+			endCommand();
+		} else if (char === ' ' || char === '\t') {
+			endWord();
+		} else {
+			word += char;
+			inWord = true;
+		}
+	}
+	endCommand();
+	return commands;
+}
+
+/** The `curl` commands in a Markdown text's `sh` blocks, as requests. */
+export function curlCommands(markdown: string): ShellRequest[] {
+	const blocks = [...markdown.matchAll(/^```(?:sh|bash|shell)\n([\s\S]*?)^```/gm)].map(
+		(match) => match[1],
+	);
+	return blocks.flatMap((block) =>
+		shellCommands(block)
+			.filter((words) => words[0] === 'curl')
+			.map((words) => {
+				const request: ShellRequest = {
+					command: words.join(' '),
+					method: '',
+					url: '',
+					headers: {},
+				};
+				for (let i = 1; i < words.length; i++) {
+					const flag = words[i];
+					if (flag === '-X') request.method = words[++i];
+					else if (flag === '-H') {
+						const [name, ...value] = words[++i].split(':');
+						request.headers[name.trim().toLowerCase()] = value.join(':').trim();
+					} else if (flag === '-d' || flag === '--data') request.body = words[++i];
+					else if (/^https?:\/\//.test(flag)) request.url = flag;
+					else throw new Error(`curl flag ${flag} is not understood: ${request.command}`);
+				}
+				request.method ||= request.body === undefined ? 'GET' : 'POST';
+				return request;
+			}),
+	);
 }
