@@ -870,6 +870,35 @@ describeWithN8n(
 			expect(await runReadmeCommand<Json>(submissionFile)).toEqual(
 				expect.objectContaining({ filename: expect.any(String) }),
 			);
+
+			// ---- third run: the same file as the first. The README and the sticky note say it
+			// submits nobody twice (Skip If Already Submitted, on by default).
+			expect(section(EXAMPLES_README, '2. Spreadsheet')).toContain(
+				'Running the same file again submits nobody twice',
+			);
+			const shippedNote = (nodeNamed(shipped, 'Note: trio').parameters as { content: string })
+				.content;
+			expect(shippedNote).toContain('Running the same file again submits nobody twice');
+			sandbox.clearRequests();
+			const third = copy('candidates.csv');
+			const thirdWorkflow = await createWorkflow(third.example);
+			await n8n.activate(thirdWorkflow.id);
+			const run3 = await runOnce(thirdWorkflow, third.webhookPath);
+			expectSuccess(run3);
+			await n8n.deactivate(thirdWorkflow.id);
+			expect(submissionPosts()).toHaveLength(0);
+			expect(candidatePosts()).toHaveLength(0);
+			expect(await newSubmissions()).toEqual(afterRerun);
+			expect(
+				itemsOf(run3, 'Submitted rows').map(
+					(row) => `${row.Email} ${row['Job Number']}: ${row.Submission}`,
+				),
+			).toEqual([
+				'jane.doe@example.com 100001: already submitted',
+				'rachel.anderson.5001@example.com 100003: already submitted',
+				'jane.doe@example.com 100004: already submitted',
+				'luis.ortiz@example.com 100002: already submitted',
+			]);
 		});
 
 		test('02: outside ~/.n8n-files n8n 2.x refuses to read the file, with the message the README quotes', async () => {
