@@ -216,6 +216,16 @@ describe('links in the docs, the examples and the editor', () => {
 		expect(dead).toEqual([]);
 	});
 
+	it('the sample payloads the README tells users to paste are in the folder it links', () => {
+		const readme = readRepoFile('README.md');
+		const testing = readme.slice(readme.indexOf('### Testing the Trio VMS Trigger'));
+		const named = [
+			...testing.slice(0, testing.indexOf('\n### ', 5)).matchAll(/`([\w-]+\.json)`/g),
+		].map((match) => `examples/sample-payloads/${match[1]}`);
+		expect(named.length).toBeGreaterThan(0);
+		for (const file of named) expect(isPublishedFile(file)).toBe(true);
+	});
+
 	it('every file holding a repository link is one `npm run identity` rewrites, or links relatively', () => {
 		const derived = new Set(derivedFiles());
 		const sources = [

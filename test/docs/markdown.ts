@@ -68,7 +68,7 @@ function headingText(raw: string): string {
 }
 
 /** GitHub's heading anchor: lower case, punctuation and symbols dropped, each space a hyphen. */
-export function githubSlug(text: string): string {
+function githubSlug(text: string): string {
 	return text
 		.toLowerCase()
 		.replace(/[^\p{L}\p{M}\p{N}\p{Pc} -]/gu, '')
