@@ -22,8 +22,7 @@ export class TrioVmsApi implements ICredentialType {
 		dark: 'file:../nodes/TrioVms/trioVms.dark.svg',
 	};
 
-	documentationUrl =
-		'https://github.com/n8n-nodes-trio-vms/n8n-nodes-trio-vms#getting-your-api-key';
+	documentationUrl = 'https://github.com/n8n-nodes-trio-vms/n8n-nodes-trio-vms#credentials';
 
 	properties: INodeProperties[] = [
 		{

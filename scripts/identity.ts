@@ -8,9 +8,9 @@
  *
  * The package's public identity has one home: package.json's `repository.url` (and `author`),
  * where npm's provenance check and n8n's reviewers read it. Everything else that names the
- * repository is derived from it: `homepage`, `bugs.url`, the credential's documentationUrl and
- * the codex files' documentation links (n8n reads those as literal strings, so they cannot
- * import it). This command sets the address and rewrites every derived copy;
+ * repository is derived from it: `homepage`, `bugs.url`, the credential's documentationUrl, the
+ * trigger panel's link to the sample payloads and the codex files' documentation links (n8n
+ * reads those as literal strings, so they cannot import it). This command sets the address and rewrites every derived copy;
  * test/package/identity.test.ts fails if any of them disagrees with package.json.
  * Without flags it prints the identity in force.
  */
@@ -38,7 +38,13 @@ export function derivedFiles(root = REPO_ROOT): string[] {
 		}
 	};
 	walk('nodes');
-	return ['credentials/TrioVmsApi.credentials.ts', ...codex.sort(), 'CHANGELOG.md'];
+	// The trigger panel links the sample payloads in the repository (the package does not hold them).
+	return [
+		'credentials/TrioVmsApi.credentials.ts',
+		...codex.sort(),
+		'nodes/TrioVmsTrigger/TrioVmsTrigger.node.ts',
+		'CHANGELOG.md',
+	];
 }
 
 interface Manifest {

@@ -34,6 +34,7 @@ import {
 	type N8nInstance,
 	type WorkflowRecord,
 } from '../support/harness/n8n';
+import { curlCommands, readRepoFile, section, type ShellRequest } from '../docs/markdown';
 import { packPackage, REPO_ROOT } from '../support/harness/pack';
 import { postToWebhook, runThroughWebhook } from '../support/harness/run-workflow';
 import {
@@ -46,6 +47,10 @@ import {
 } from './fixtures/receivers';
 
 const EXAMPLES_DIR = path.join(REPO_ROOT, 'examples');
+/** examples/README.md: its sandbox commands are run as written, its sample messages compared. */
+const EXAMPLES_README = readRepoFile('examples/README.md');
+/** The sandbox address the README's commands use (`npm run sandbox`). */
+const README_SANDBOX = 'http://127.0.0.1:4010';
 const SAMPLE_DATA_DIR = path.join(EXAMPLES_DIR, 'sample-data');
 const EXAMPLE_FILES = [
 	'01-new-jobs-to-slack.json',
@@ -167,6 +172,33 @@ function assignment(
 	return found;
 }
 
+/** The sandbox commands of an examples/README.md section, in order. */
+function readmeCommands(title: string): ShellRequest[] {
+	const commands = curlCommands(section(EXAMPLES_README, title));
+	expect(commands.length).toBeGreaterThan(0);
+	return commands;
+}
+
+/**
+ * The sample message a section shows (its block quote), as Slack receives it: Markdown bold
+ * becomes Slack's, the emoji its name; `numbers` replaces the sample's record numbers.
+ */
+function readmeMessage(title: string, numbers: Array<[string, number]>): string {
+	let text = section(EXAMPLES_README, title)
+		.split('\n')
+		.filter((line) => line.startsWith('> '))
+		.map((line) => line.slice(2))
+		.join('\n')
+		.replace(/\*\*([^*]+)\*\*/g, '*$1*')
+		.replace('🏥', ':hospital:')
+		.replace('📅', ':calendar:');
+	for (const [sample, actual] of numbers) {
+		expect(text).toContain(sample);
+		text = text.replace(sample, String(actual));
+	}
+	return text;
+}
+
 function sha256(file: string): string {
 	return createHash('sha256').update(fs.readFileSync(file)).digest('hex');
 }
@@ -282,6 +314,24 @@ describeWithN8n(
 			if (!response.ok)
 				throw new Error(`${method} /_sandbox${urlPath} -> ${response.status}: ${text}`);
 			return (text ? JSON.parse(text) : undefined) as T;
+		}
+
+		/** Runs one of the README's sandbox commands as written, at this test's sandbox. */
+		async function runReadmeCommand<T = Json>(command: ShellRequest): Promise<T> {
+			expect(command.url.startsWith(README_SANDBOX)).toBe(true);
+			const response = await fetch(command.url.replace(README_SANDBOX, sandbox.url), {
+				method: command.method,
+				headers: command.headers,
+				body: command.body,
+				signal: AbortSignal.timeout(30_000),
+			});
+			const text = await response.text();
+			if (!response.ok) throw new Error(`${command.command} -> ${response.status}: ${text}`);
+			try {
+				return JSON.parse(text) as T;
+			} catch {
+				return text as T;
+			}
 		}
 
 		async function trio<T = Json[]>(urlPath: string): Promise<T> {
@@ -510,25 +560,14 @@ describeWithN8n(
 				POLL_WAIT_MS,
 			);
 
-			const job = await scenario<{ Number: number }>('POST', '/jobs', {
-				Title: 'Travel RN - ICU (Nights)',
-				FacilityName: 'Saint Alphonsus Medical Center',
-				City: 'Boise',
-				State: 'Idaho',
-				StateAbbreviation: 'ID',
-				StartDate: '2027-02-15T00:00:00Z',
-				Shift: {
-					ShiftDescription: '3x12 Nights 19:00-07:30',
-					ShiftIdentifier: 'N12',
-					ShiftStart: '19:00',
-					ShiftEnd: '07:30',
-					ShiftHours: 12,
-				},
-				RateDescription: '$2,850/wk',
-				NumberOfPositions: 3,
-				NumberOfOpenPositions: 2,
-			});
+			// The job the README's "Try it against the sandbox" command opens, as written.
+			const [openJob] = readmeCommands('1. New jobs');
+			const job = await runReadmeCommand<{ Number: number }>(openJob);
 			const [opened] = await receiver.waitFor('/slack-01', 1, POLL_WAIT_MS);
+			// The README's sample message is what Slack receives.
+			expect((opened.body as { text: string }).text).toBe(
+				readmeMessage('1. New jobs', [['100301', job.Number]]),
+			);
 			expect(opened.body).toEqual({
 				channel: '#open-jobs',
 				text: [
@@ -692,6 +731,7 @@ describeWithN8n(
 					Candidate: 'created in Trio',
 					'Submission Number': submitted[0].Number,
 					Status: 'Submitted',
+					Submission: 'submitted now',
 				}),
 				expect.objectContaining({
 					Email: 'rachel.anderson.5001@example.com',
@@ -699,6 +739,7 @@ describeWithN8n(
 					'Candidate Number': 5001,
 					Candidate: 'already in Trio',
 					'Submission Number': submitted[1].Number,
+					Submission: 'submitted now',
 				}),
 				expect.objectContaining({
 					Email: 'jane.doe@example.com',
@@ -706,6 +747,7 @@ describeWithN8n(
 					'Candidate Number': jane,
 					Candidate: 'already in Trio',
 					'Submission Number': submitted[2].Number,
+					Submission: 'submitted now',
 				}),
 			]);
 
@@ -775,7 +817,9 @@ describeWithN8n(
 			);
 
 			// ---- second run: the failed-rows file as the input, after the facility reopened Luis's job
-			await scenario('POST', '/jobs/100002/reopen', {});
+			const [reopen, listSubmissions, submissionFile] = readmeCommands('2. Spreadsheet');
+			expect(reopen.url).toMatch(/\/jobs\/100002\/reopen$/);
+			await runReadmeCommand(reopen);
 			// The file name carries the time to the second: make sure the second run's differs.
 			await new Promise((resolve) => setTimeout(resolve, 1100));
 			sandbox.clearRequests();
@@ -815,6 +859,46 @@ describeWithN8n(
 				(submission) => `${submission.JobNumber}/${submission.CandidateNumber}`,
 			);
 			expect(pairs).toEqual([`100001/${jane}`, '100003/5001', `100004/${jane}`, `100002/${luis}`]);
+
+			// The README's commands for reading what the sandbox received, as written.
+			const listed = await runReadmeCommand<Array<{ Number: number }>>(listSubmissions);
+			expect(listed.map((submission) => submission.Number)).toEqual(
+				expect.arrayContaining(afterRerun.map((submission) => submission.Number)),
+			);
+			const fileNumber = Number(/submissions\/(\d+)\/file$/.exec(submissionFile.url)![1]);
+			expect(afterRerun.map((submission) => submission.Number)).toContain(fileNumber);
+			expect(await runReadmeCommand<Json>(submissionFile)).toEqual(
+				expect.objectContaining({ filename: expect.any(String) }),
+			);
+
+			// ---- third run: the same file as the first. The README and the sticky note say it
+			// submits nobody twice (Skip If Already Submitted, on by default).
+			expect(section(EXAMPLES_README, '2. Spreadsheet')).toContain(
+				'Running the same file again submits nobody twice',
+			);
+			const shippedNote = (nodeNamed(shipped, 'Note: trio').parameters as { content: string })
+				.content;
+			expect(shippedNote).toContain('Running the same file again submits nobody twice');
+			sandbox.clearRequests();
+			const third = copy('candidates.csv');
+			const thirdWorkflow = await createWorkflow(third.example);
+			await n8n.activate(thirdWorkflow.id);
+			const run3 = await runOnce(thirdWorkflow, third.webhookPath);
+			expectSuccess(run3);
+			await n8n.deactivate(thirdWorkflow.id);
+			expect(submissionPosts()).toHaveLength(0);
+			expect(candidatePosts()).toHaveLength(0);
+			expect(await newSubmissions()).toEqual(afterRerun);
+			expect(
+				itemsOf(run3, 'Submitted rows').map(
+					(row) => `${row.Email} ${row['Job Number']}: ${row.Submission}`,
+				),
+			).toEqual([
+				'jane.doe@example.com 100001: already submitted',
+				'rachel.anderson.5001@example.com 100003: already submitted',
+				'jane.doe@example.com 100004: already submitted',
+				'luis.ortiz@example.com 100002: already submitted',
+			]);
 		});
 
 		test('02: outside ~/.n8n-files n8n 2.x refuses to read the file, with the message the README quotes', async () => {
@@ -1127,7 +1211,7 @@ describeWithN8n(
 
 		// -------------------------------------------------------------- 5. per diem shifts
 
-		test('05: one delivery of two opened shifts gives two Slack messages, Start and End exactly as Trio sent them', async () => {
+		test("05: one delivery of two opened shifts gives two Slack messages, Start and End in words at the wall-clock time Trio sent, never moved by n8n's time zone", async () => {
 			const example = forTest('05-per-diem-shifts-to-slack.json', credential);
 			const trigger = nodeNamed(example, 'When per diem shifts are opened');
 			expect(trigger.parameters).toEqual(
@@ -1138,35 +1222,10 @@ describeWithN8n(
 			await activateTrigger(workflow, trigger);
 
 			sandbox.clearDeliveries();
-			const shifts = await scenario<Array<{ Number: number; Start: string; End: string }>>(
-				'POST',
-				'/per-diem/shifts',
-				{
-					shifts: [
-						{
-							Profession: 'RN',
-							Specialty: 'Telemetry',
-							StaffingPool: { Id: 'pool-sac-rn', Name: 'Sacramento RN Float Pool' },
-							Facility: { Id: 'fac-mercy', Name: 'Mercy General Hospital' },
-							Unit: { Id: 'unit-3n', Name: '3 North Telemetry' },
-							Start: '2027-03-01T07:00:00',
-							End: '2027-03-01T19:30:00',
-							PeriodOfWork: 'Day',
-							Duration: 12.5,
-							RateType: 'Premium',
-							ShiftType: 'Per Diem',
-							Notes: 'Badge pickup at security',
-						},
-						{
-							Start: '2027-03-02T23:00:00',
-							End: '2027-03-03T07:30:00',
-							Facility: { Id: null, Name: null },
-							Unit: { Id: null, Name: null },
-							Notes: null,
-						},
-					],
-				},
-			);
+			// The shifts the README's "Try it against the sandbox" command opens, as written.
+			const [openShifts] = readmeCommands('5. Per diem shifts');
+			const shifts =
+				await runReadmeCommand<Array<{ Number: number; Start: string; End: string }>>(openShifts);
 			const messages = await receiver.waitFor('/slack-05', 2);
 			await successfulExecutions(workflow, 1);
 			await deactivateTrigger(workflow, trigger);
@@ -1182,12 +1241,14 @@ describeWithN8n(
 				'#per-diem-shifts',
 				'#per-diem-shifts',
 			]);
+			// The README's sample message is what Slack receives for the first shift.
+			expect(texts[0]).toBe(readmeMessage('5. Per diem shifts', [['700041', shifts[0].Number]]));
 			expect(texts[0]).toBe(
 				[
 					':calendar: *Per diem shift open*: RN - Telemetry',
 					'*Where:* Mercy General Hospital, 3 North Telemetry',
-					'*Starts:* 2027-03-01T07:00:00',
-					'*Ends:* 2027-03-01T19:30:00',
+					'*Starts:* Mon 1 Mar 2027, 07:00',
+					'*Ends:* Mon 1 Mar 2027, 19:30',
 					'_(local time of the staffing pool Sacramento RN Float Pool)_',
 					'*Type:* Per Diem, Day, 12.5 h',
 					'*Rate type:* Premium',
@@ -1197,8 +1258,8 @@ describeWithN8n(
 			);
 			const second = texts[1].split('\n');
 			expect(second).toContain('*Where:* facility not given');
-			expect(second).toContain('*Starts:* 2027-03-02T23:00:00');
-			expect(second).toContain('*Ends:* 2027-03-03T07:30:00');
+			expect(second).toContain('*Starts:* Tue 2 Mar 2027, 23:00');
+			expect(second).toContain('*Ends:* Wed 3 Mar 2027, 07:30');
 			expect(second.some((line) => line.startsWith('*Notes:*'))).toBe(false);
 			expect(second[second.length - 1]).toBe(`Shift ${shifts[1].Number}`);
 		});

@@ -10,6 +10,21 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 
+import type { INodeTypeDescription } from 'n8n-workflow';
+
+import { TrioVms } from '../../nodes/TrioVms/TrioVms.node';
+import { TrioVmsSyncTrigger } from '../../nodes/TrioVmsSyncTrigger/TrioVmsSyncTrigger.node';
+import { TrioVmsTrigger } from '../../nodes/TrioVmsTrigger/TrioVmsTrigger.node';
+
+/** The version n8n's editor gives each Trio node dragged onto the canvas today. */
+const editorVersions = new Map(
+	[new TrioVms(), new TrioVmsSyncTrigger(), new TrioVmsTrigger()].map(({ description }) => [
+		`n8n-nodes-trio-vms.${description.name}`,
+		(description as INodeTypeDescription).defaultVersion ??
+			Math.max(...[description.version].flat()),
+	]),
+);
+
 const EXAMPLES = path.join(__dirname, '..', '..', 'examples');
 const files = fs.readdirSync(EXAMPLES).filter((file) => /^\d\d-.*\.json$/.test(file));
 
@@ -18,6 +33,7 @@ interface Template {
 	description?: string;
 	nodes: Array<{
 		type: string;
+		typeVersion: number;
 		name: string;
 		position: [number, number];
 		parameters: { content?: string; width?: number; height?: number };
@@ -52,6 +68,13 @@ describe.each(files)('example %s', (file) => {
 	it('uses the Trio VMS nodes with the credential placeholder a user replaces', () => {
 		const trio = steps.filter((node) => node.type.startsWith('n8n-nodes-trio-vms.'));
 		expect(trio.length).toBeGreaterThan(0);
+	});
+
+	it("uses each Trio node at the version the editor adds today, so an import shows today's fields", () => {
+		const trio = steps.filter((node) => node.type.startsWith('n8n-nodes-trio-vms.'));
+		expect(trio.map((node) => `${node.name}: ${node.typeVersion}`)).toEqual(
+			trio.map((node) => `${node.name}: ${editorVersions.get(node.type)}`),
+		);
 	});
 });
 

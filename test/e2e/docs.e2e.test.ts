@@ -1,0 +1,616 @@
+/* eslint
+	"@n8n/community-nodes/no-restricted-globals": "off",
+	"@n8n/community-nodes/no-restricted-imports": "off"
+	-- not in the package: n8n's rules for the code users install do not apply here */
+/**
+ * The README's quick starts, executed as written, in a real n8n 2.x with the packed package
+ * installed as users install it, against the local Trio sandbox.
+ *
+ * Everything a user is told to pick or type is read from README.md itself: the field names
+ * (checked against the nodes' own labels, so the words on the page are the words in the editor),
+ * the node names the text asks for, and every expression. The nodes are the ones the text names,
+ * at the version n8n's editor adds today (read from the running n8n's node catalogue). The
+ * statements the text makes are asserted. When the text changes, this test reads the new text.
+ *
+ * Substituted, because a test cannot do otherwise, and nothing else:
+ * - the Slack node posts to a local receiver instead (an HTTP Request with the text's message);
+ * - the runs start from a Webhook trigger (the quick start's "Run it" is a click in the editor);
+ * - quick start 1 polls every minute instead of every 5 (n8n's shortest poll);
+ * - quick start 2's rows come from a CSV read with Read/Write Files from Disk, then the text's
+ *   own choice for a CSV, Extract from File (Google Sheets cannot be reached from here);
+ * - "your resume folder" is the test's folder inside ~/.n8n-files.
+ *
+ * Run `npm run build` first.
+ */
+import { randomUUID } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+
+import type { INodeProperties, INodeTypeDescription } from 'n8n-workflow';
+
+import { TrioVms } from '../../nodes/TrioVms/TrioVms.node';
+import { TrioVmsSyncTrigger } from '../../nodes/TrioVmsSyncTrigger/TrioVmsSyncTrigger.node';
+import { startSandbox, type RunningSandbox } from '../../sandbox';
+import { codeSpans, fieldValue, readRepoFile, section, step } from '../docs/markdown';
+import { describeWithN8n } from '../support/harness/availability';
+import {
+	startN8n,
+	type ExecutionRecord,
+	type N8nInstance,
+	type WorkflowRecord,
+} from '../support/harness/n8n';
+import { packPackage, REPO_ROOT } from '../support/harness/pack';
+import { postToWebhook } from '../support/harness/run-workflow';
+import { startHttpReceiver, type HttpReceiver } from './fixtures/receivers';
+
+const PACKAGE = 'n8n-nodes-trio-vms';
+const SAMPLE_DATA_DIR = path.join(REPO_ROOT, 'examples', 'sample-data');
+const RUN_TIMEOUT_MS = 90_000;
+/** A poll trigger runs once a minute at the most: a wait for the next poll may take that long. */
+const POLL_WAIT_MS = 150_000;
+/** UTC+14: a date read in n8n's time zone would move a day. */
+const N8N_TIME_ZONE = 'Pacific/Kiritimati';
+
+type Json = Record<string, unknown>;
+
+interface WorkflowNode {
+	id: string;
+	name: string;
+	type: string;
+	typeVersion: number;
+	position: [number, number];
+	parameters: Json;
+	credentials?: Record<string, { id: string; name: string }>;
+	webhookId?: string;
+	onError?: string;
+}
+
+/** What the tests executed, for the report: statements asserted and expressions run. */
+const executed = { statements: [] as string[], expressions: [] as string[] };
+
+// ------------------------------------------------------------------ reading the text
+
+const README = readRepoFile('README.md');
+
+/** The node name the text asks for: "name it **X**" / "name the node **X**". */
+function nodeNameIn(text: string): string {
+	const match = /name (?:it|the node)\s+\*\*([^*]+)\*\*/.exec(text.replace(/\s*\n\s*/g, ' '));
+	if (!match) throw new Error(`The step names no node:\n${text}`);
+	return match[1];
+}
+
+/** The sentence of `text` that contains `words`, as the statement a test asserts. */
+function statement(text: string, words: string): string {
+	const flat = text.replace(/\s*\n\s*/g, ' ');
+	if (!flat.includes(words)) throw new Error(`The text no longer says "${words}"`);
+	executed.statements.push(words);
+	return words;
+}
+
+function expression(value: string): string {
+	if (!/^\{\{.*\}\}$/.test(value.trim()) && !value.includes('{{'))
+		throw new Error(`"${value}" is not an n8n expression`);
+	executed.expressions.push(value);
+	return `=${value}`;
+}
+
+// ------------------------------------------------------------------ the nodes' own labels
+
+interface Where {
+	resource?: string;
+	operation?: string;
+	watch?: string;
+}
+
+function shownFor(property: INodeProperties, where: Where): boolean {
+	const show = property.displayOptions?.show ?? {};
+	return (Object.keys(where) as Array<keyof Where>).every((key) => {
+		const allowed = show[key] as unknown[] | undefined;
+		return allowed === undefined || allowed.includes(where[key]);
+	});
+}
+
+/**
+ * The parameter path of the field the text calls `label` (top level, or inside a collection),
+ * for the resource and operation shown; throws when the node has no such label.
+ */
+function parameterPath(description: INodeTypeDescription, label: string, where: Where): string[] {
+	for (const property of description.properties.filter((each) => shownFor(each, where))) {
+		if (property.displayName === label) return [property.name];
+		if (property.type === 'collection') {
+			const inner = (property.options as INodeProperties[] | undefined)?.find(
+				(option) => option.displayName === label,
+			);
+			if (inner) return [property.name, inner.name];
+		}
+	}
+	throw new Error(
+		`${description.displayName} has no field "${label}" for ${JSON.stringify(where)}`,
+	);
+}
+
+function property(description: INodeTypeDescription, pathParts: string[], where: Where) {
+	let list = description.properties.filter((each) => shownFor(each, where));
+	let found: INodeProperties | undefined;
+	for (const part of pathParts) {
+		found = list.find((each) => each.name === part);
+		list = (found?.options as INodeProperties[] | undefined) ?? [];
+	}
+	if (!found) throw new Error(`No parameter ${pathParts.join('.')}`);
+	return found;
+}
+
+/** The value of the option the text calls `label` (e.g. "Jobs" -> "jobs"). */
+function optionValue(
+	description: INodeTypeDescription,
+	pathParts: string[],
+	label: string,
+	where: Where,
+): string {
+	const options = (property(description, pathParts, where).options ?? []) as Array<{
+		name: string;
+		value: string;
+	}>;
+	const option = options.find((each) => each.name === label);
+	if (!option) throw new Error(`"${pathParts.join('.')}" offers no "${label}"`);
+	return option.value;
+}
+
+function setPath(target: Json, pathParts: string[], value: unknown): void {
+	let cursor = target;
+	for (const part of pathParts.slice(0, -1)) {
+		cursor[part] = (cursor[part] as Json | undefined) ?? {};
+		cursor = cursor[part] as Json;
+	}
+	cursor[pathParts[pathParts.length - 1]] = value;
+}
+
+// ------------------------------------------------------------------ the suite
+
+describeWithN8n('2.x', "README's quick starts, executed as written in real n8n 2.x", () => {
+	let sandbox: RunningSandbox;
+	let n8n: N8nInstance;
+	let receiver: HttpReceiver;
+	let home: string;
+	let filesFolder: string;
+	let credential: { id: string; name: string };
+	let catalogue: Array<{ name: string; version: number | number[]; defaultVersion?: number }>;
+	const created: WorkflowRecord[] = [];
+
+	beforeAll(async () => {
+		sandbox = await startSandbox({ port: 0, quiet: true });
+		receiver = await startHttpReceiver();
+		home = fs.mkdtempSync(path.join(os.tmpdir(), 'trio-docs-home-'));
+		filesFolder = path.join(home, '.n8n-files', 'quick-start');
+		fs.mkdirSync(filesFolder, { recursive: true });
+		fs.cpSync(path.join(SAMPLE_DATA_DIR, 'resumes'), path.join(filesFolder, 'resumes'), {
+			recursive: true,
+		});
+		n8n = await startN8n({
+			line: '2.x',
+			tarball: await packPackage(),
+			env: { HOME: home, GENERIC_TIMEZONE: N8N_TIME_ZONE },
+		});
+		const trio = await n8n.createCredential('Trio VMS account', 'trioVmsApi', {
+			apiKey: sandbox.adminKey,
+			environment: 'custom',
+			baseUrl: sandbox.url,
+		});
+		credential = { id: trio.id, name: trio.name };
+		// The node catalogue the editor loads, as the logged-in owner (`rest` prefixes /rest; the URL
+		// parser folds the `..` back to /types/nodes.json).
+		catalogue = await n8n.rest<typeof catalogue>('GET', '/../types/nodes.json');
+	});
+
+	afterAll(async () => {
+		for (const workflow of created) await n8n?.deactivate(workflow.id).catch(() => undefined);
+		await sandbox?.idle();
+		await n8n?.stop();
+		await sandbox?.stop();
+		await receiver?.close();
+		if (home) fs.rmSync(home, { recursive: true, force: true });
+		process.stdout.write(
+			`\nDocs test: ${executed.statements.length} statements asserted, ${executed.expressions.length} expressions executed\n`,
+		);
+	});
+
+	/** The version n8n's editor gives a node of this type dragged onto the canvas today. */
+	function editorVersion(type: string): number {
+		const own = [new TrioVms().description, new TrioVmsSyncTrigger().description].find(
+			(description) => `${PACKAGE}.${description.name}` === type,
+		);
+		if (own) {
+			const versions = Array.isArray(own.version) ? own.version : [own.version];
+			return own.defaultVersion ?? Math.max(...versions);
+		}
+		const entries = catalogue.filter((entry) => entry.name === type);
+		if (!entries.length) throw new Error(`n8n has no node ${type}`);
+		const versions = entries.flatMap((entry) =>
+			entry.defaultVersion !== undefined
+				? [entry.defaultVersion]
+				: Array.isArray(entry.version)
+					? entry.version
+					: [entry.version],
+		);
+		return Math.max(...versions);
+	}
+
+	let position = 0;
+	function node(name: string, type: string, parameters: Json, extra: Partial<WorkflowNode> = {}) {
+		position += 220;
+		return {
+			id: randomUUID(),
+			name,
+			type,
+			typeVersion: editorVersion(type),
+			position: [position, 0] as [number, number],
+			parameters,
+			...extra,
+		} satisfies WorkflowNode;
+	}
+	const trioCredential = () => ({ trioVmsApi: { ...credential } });
+
+	function chain(nodes: WorkflowNode[]): Record<string, unknown> {
+		return Object.fromEntries(
+			nodes
+				.slice(0, -1)
+				.map((each, index) => [
+					each.name,
+					{ main: [[{ node: nodes[index + 1].name, type: 'main', index: 0 }]] },
+				]),
+		);
+	}
+
+	async function createWorkflow(name: string, nodes: WorkflowNode[]): Promise<WorkflowRecord> {
+		const record = await n8n.createWorkflow({
+			name,
+			nodes,
+			connections: chain(nodes),
+			settings: { executionOrder: 'v1' },
+		});
+		created.push(record);
+		return record;
+	}
+
+	async function scenario<T = Json>(method: string, urlPath: string, body?: unknown): Promise<T> {
+		const response = await fetch(`${sandbox.url}/_sandbox${urlPath}`, {
+			method,
+			headers: { 'content-type': 'application/json' },
+			body: body === undefined ? undefined : JSON.stringify(body),
+			signal: AbortSignal.timeout(30_000),
+		});
+		const text = await response.text();
+		if (!response.ok)
+			throw new Error(`${method} /_sandbox${urlPath} -> ${response.status}: ${text}`);
+		return (text ? JSON.parse(text) : undefined) as T;
+	}
+
+	async function trio<T = Json[]>(urlPath: string): Promise<T> {
+		const response = await fetch(`${sandbox.apiUrl}${urlPath}`, {
+			headers: { 'X-API-KEY': sandbox.adminKey },
+			signal: AbortSignal.timeout(30_000),
+		});
+		const text = await response.text();
+		if (!response.ok) throw new Error(`GET ${urlPath} -> ${response.status}: ${text}`);
+		return JSON.parse(text) as T;
+	}
+
+	async function waitFor<T>(what: string, check: () => Promise<T | undefined>, timeoutMs: number) {
+		const deadline = Date.now() + timeoutMs;
+		for (;;) {
+			const value = await check();
+			if (value !== undefined) return value;
+			if (Date.now() > deadline)
+				throw new Error(
+					`Timed out after ${timeoutMs} ms waiting for ${what}\n${n8n.logs().split('\n').slice(-40).join('\n')}`,
+				);
+			await new Promise((resolve) => setTimeout(resolve, 250));
+		}
+	}
+
+	function itemsOf(execution: ExecutionRecord, nodeName: string, output = 0): Json[] {
+		const runs = execution.data?.resultData.runData[nodeName] ?? [];
+		return runs.flatMap((run) => (run.data?.main[output] ?? []).map((item) => item.json));
+	}
+
+	function expectSuccess(execution: ExecutionRecord): void {
+		const error = execution.data?.resultData.error;
+		expect({
+			status: execution.status,
+			error: error ? `${error.node?.name}: ${error.message} ${error.description ?? ''}` : undefined,
+		}).toEqual({ status: 'success', error: undefined });
+	}
+
+	// -------------------------------------------------------------- quick start 1
+
+	test('Quick start 1: one message per new job, nothing for what was open before, updates or closures', async () => {
+		const text = section(README, 'Quick start 1');
+		const description = new TrioVmsSyncTrigger().description;
+
+		// Step 1: the trigger, with the text's field words mapped through the node's own labels.
+		const step1 = step(text, 1);
+		expect(step1).toContain(`**${description.displayName}**`);
+		const watchText = /\*\*Watch\*\*:\s*(\w+)/.exec(step1)![1];
+		const watchPath = parameterPath(description, 'Watch', {});
+		const watch = optionValue(description, watchPath, watchText, {});
+		const changesLabels = [
+			.../\*\*Changes\*\*:\s*only\s+\*\*([^*]+)\*\*/
+				.exec(step1.replace(/\s*\n\s*/g, ' '))!
+				.slice(1),
+		];
+		const changesPath = parameterPath(description, 'Changes', { watch });
+		const changes = changesLabels.map((label) =>
+			optionValue(description, changesPath, label, { watch }),
+		);
+		expect(step1).toMatch(/\*\*Poll Times\*\*: every 5 minutes/);
+		const trigger = node(
+			'Trio VMS Sync Trigger',
+			`${PACKAGE}.trioVmsSyncTrigger`,
+			{
+				[watchPath[0]]: watch,
+				[changesPath[0]]: changes,
+				// Substituted: every minute instead of every 5, the shortest poll n8n allows.
+				pollTimes: { item: [{ mode: 'everyMinute' }] },
+			},
+			{ credentials: trioCredential() },
+		);
+
+		// Step 3: the message, exactly as the text gives it (Slack replaced by a local receiver).
+		const step3 = step(text, 3);
+		const message = codeSpans(step3).find((span) => span.includes('{{'));
+		expect(message).toBeDefined();
+		const slack = node('Send Message', 'n8n-nodes-base.httpRequest', {
+			method: 'POST',
+			url: `${receiver.url}/quick-start-1`,
+			sendBody: true,
+			bodyParameters: { parameters: [{ name: 'text', value: expression(message!) }] },
+			options: {},
+		});
+
+		const jobLists = () =>
+			sandbox.requests().filter((request) => request.route === 'GET /api/v3/Job').length;
+		sandbox.clearRequests();
+		const workflow = await createWorkflow('Quick start 1', [trigger, slack]);
+		await n8n.activate(workflow.id);
+
+		// Step 4: "The first check only notes the jobs already open".
+		statement(text, 'The first check only notes the jobs already open');
+		await waitFor(
+			'two polls of the job list',
+			async () => (jobLists() >= 2 ? true : undefined),
+			POLL_WAIT_MS,
+		);
+		expect(receiver.received.filter((request) => request.path === '/quick-start-1')).toEqual([]);
+
+		// "each new job is posted once".
+		statement(text, 'each new job is posted once');
+		const job = await scenario<{ Number: number }>('POST', '/jobs', {
+			Title: 'Travel RN - ICU (Nights)',
+			FacilityName: 'Saint Alphonsus Medical Center',
+			City: 'Boise',
+			State: 'Idaho',
+			StateAbbreviation: 'ID',
+			StartDate: '2027-02-15T00:00:00Z',
+			RateDescription: '$2,850/wk',
+		});
+		const [first] = await receiver.waitFor('/quick-start-1', 1, POLL_WAIT_MS);
+		const executions = await n8n.listExecutions(workflow.id);
+		const posted = await n8n.getExecution(executions[executions.length - 1].id);
+		expectSuccess(posted);
+		const [item] = itemsOf(posted, 'Trio VMS Sync Trigger');
+		expect(item.Number).toBe(job.Number);
+
+		// Step 2: the fields the text says a job has are the trigger's output fields.
+		const fields = codeSpans(step(text, 2));
+		expect(fields.length).toBeGreaterThanOrEqual(5);
+		for (const field of fields) expect(Object.keys(item)).toContain(field);
+		// The message is the text's template with this job's values.
+		const rendered = message!.replace(/\{\{\s*\$json\.(\w+)\s*\}\}/g, (_, field: string) =>
+			String(item[field]),
+		);
+		expect((first.body as { text: string }).text).toBe(rendered);
+		expect(rendered).toContain(
+			'Travel RN - ICU (Nights) at Saint Alphonsus Medical Center, Boise, ID',
+		);
+
+		// "Updates and closures post nothing."
+		statement(text, 'Updates and closures post nothing.');
+		await scenario('PATCH', `/jobs/${job.Number}`, { Title: 'Travel RN - ICU (Days)' });
+		await scenario('POST', `/jobs/${job.Number}/close`, { reason: 'Filled by another agency' });
+		const next = await scenario<{ Number: number }>('POST', '/jobs', { Title: 'Charge RN' });
+		const messages = await receiver.waitFor('/quick-start-1', 2, POLL_WAIT_MS);
+		expect((messages[1].body as { text: string }).text).toMatch(/^New job: Charge RN at /);
+		await n8n.deactivate(workflow.id);
+		await sandbox.idle();
+		// The update and closure came before the second job: had they posted, it would be here.
+		expect(receiver.received.filter((request) => request.path === '/quick-start-1')).toHaveLength(
+			2,
+		);
+		expect(next.Number).not.toBe(job.Number);
+	}, 480_000);
+
+	// -------------------------------------------------------------- quick start 2
+
+	test('Quick start 2: each row becomes one submission; a second run creates and submits nobody twice', async () => {
+		const text = section(README, 'Quick start 2');
+		const description = new TrioVms().description;
+
+		// The sheet: the columns the text lists, rows from the sample data whose jobs are open.
+		const columns = codeSpans(text.split('\n\n')[0]);
+		const sample = fs.readFileSync(path.join(SAMPLE_DATA_DIR, 'candidates.csv'), 'utf8').trim();
+		const [header, ...rows] = sample.split('\n');
+		expect(header.split(',')).toEqual(columns);
+		const good = rows.filter((row) => /,10000[134],/.test(row) && !row.startsWith('Tom'));
+		expect(good).toHaveLength(3);
+		fs.writeFileSync(path.join(filesFolder, 'sheet.csv'), `${header}\n${good.join('\n')}\n`);
+
+		// Step 1: read the rows; the node gets the name the text gives it.
+		const step1 = step(text, 1);
+		expect(step1).toContain('**Extract from File** for a CSV');
+		const readRows = nodeNameIn(step1);
+		const start = node(
+			'Start',
+			'n8n-nodes-base.webhook',
+			{
+				httpMethod: 'POST',
+				path: `quick-start-2-${randomUUID()}`,
+				responseMode: 'onReceived',
+				options: {},
+			},
+			{ webhookId: randomUUID() },
+		);
+		const readSheet = node('Read the sheet file', 'n8n-nodes-base.readWriteFile', {
+			operation: 'read',
+			fileSelector: path.join(filesFolder, 'sheet.csv'),
+			options: {},
+		});
+		const rowsNode = node(readRows, 'n8n-nodes-base.extractFromFile', {
+			operation: 'csv',
+			options: {},
+		});
+
+		// Step 2: Find or Create, named and filled as the text says.
+		const step2 = step(text, 2);
+		expect(step2).toContain('**Trio VMS → Candidate → Find or Create**');
+		const candidateWhere = { resource: 'candidate', operation: 'findOrCreate' };
+		const candidateParameters: Json = { resource: 'candidate', operation: 'findOrCreate' };
+		for (const label of ['Email', 'First Name', 'Last Name'])
+			setPath(
+				candidateParameters,
+				parameterPath(description, label, candidateWhere),
+				expression(fieldValue(step2, label)),
+			);
+		const findOrCreate = node(nodeNameIn(step2), `${PACKAGE}.trioVms`, candidateParameters, {
+			credentials: trioCredential(),
+		});
+
+		// Step 3: the resume, read after step 2 from "your resume folder" + the text's expression.
+		const step3 = step(text, 3);
+		expect(step3).toContain('**Read/Write Files from Disk**');
+		const selector = codeSpans(step3).find((span) => span.includes('{{'))!;
+		const readResume = node('Read/Write Files from Disk', 'n8n-nodes-base.readWriteFile', {
+			operation: 'read',
+			fileSelector: expression(`${path.join(filesFolder, 'resumes')}/${selector}`),
+			options: {},
+		});
+
+		// Step 4: Submission Create, every value from the text.
+		const step4 = step(text, 4);
+		expect(step4).toContain('**Trio VMS → Submission → Create**');
+		const submissionWhere = { resource: 'submission', operation: 'create' };
+		const submissionParameters: Json = { resource: 'submission', operation: 'create' };
+		const jobPath = parameterPath(description, 'Job', submissionWhere);
+		const byNumber = (
+			property(description, jobPath, submissionWhere).modes as Array<{
+				displayName: string;
+				name: string;
+			}>
+		).find((mode) => step4.includes(mode.displayName) && mode.name !== 'list');
+		expect(byNumber).toBeDefined();
+		setPath(submissionParameters, jobPath, {
+			__rl: true,
+			mode: byNumber!.name,
+			value: expression(fieldValue(step4, 'Job')),
+		});
+		setPath(
+			submissionParameters,
+			parameterPath(description, 'Candidate Number', submissionWhere),
+			expression(fieldValue(step4, 'Candidate Number')),
+		);
+		const binaryField = fieldValue(step4, 'Input Binary Field');
+		expect(binaryField).toBe('data'); // what Read/Write Files from Disk puts the file in
+		setPath(
+			submissionParameters,
+			parameterPath(description, 'Input Binary Field', submissionWhere),
+			binaryField,
+		);
+		for (const label of ['Bill Rate Amount', 'Start Date'])
+			setPath(
+				submissionParameters,
+				parameterPath(description, label, submissionWhere),
+				expression(fieldValue(step4, label)),
+			);
+		// "Skip If Already Submitted (on by default)": the text's step leaves it as the node has it.
+		const skipPath = parameterPath(description, 'Skip If Already Submitted', submissionWhere);
+		expect(property(description, skipPath, submissionWhere).default).toBe(true);
+		const submit = node('Submission Create', `${PACKAGE}.trioVms`, submissionParameters, {
+			credentials: trioCredential(),
+		});
+
+		const workflow = await createWorkflow('Quick start 2', [
+			start,
+			readSheet,
+			rowsNode,
+			findOrCreate,
+			readResume,
+			submit,
+		]);
+		await n8n.activate(workflow.id);
+		const run = async (): Promise<ExecutionRecord> => {
+			const before = (await n8n.listExecutions(workflow.id)).length;
+			const response = await postToWebhook(
+				n8n.productionWebhookUrl('', start.parameters.path as string),
+				{},
+			);
+			expect(response.status).toBe(200);
+			await response.arrayBuffer();
+			const list = await n8n.waitForExecutions(workflow.id, before + 1, RUN_TIMEOUT_MS);
+			const execution = await n8n.getExecution(list[list.length - 1].id);
+			expectSuccess(execution);
+			return execution;
+		};
+		const seeded = new Set(
+			(await trio<Array<{ Number: number }>>('/Submission')).map((s) => s.Number),
+		);
+		const newSubmissions = async () =>
+			(
+				await trio<Array<{ Number: number; JobNumber: number; CandidateNumber: number }>>(
+					'/Submission',
+				)
+			).filter((submission) => !seeded.has(submission.Number));
+		const candidatePosts = () =>
+			sandbox.requests().filter((request) => request.route === 'POST /api/v3/Candidate');
+		const candidateOf = async (email: string) => {
+			const found = await trio<Array<{ number: number }>>(
+				`/candidates?email=${encodeURIComponent(email)}`,
+			);
+			return found;
+		};
+
+		// Step 5: "Each row becomes one submission."
+		statement(text, 'Each row becomes one submission.');
+		sandbox.clearRequests();
+		const first = await run();
+		const submitted = await newSubmissions();
+		const expected = good.map((row) => row.split(','));
+		expect(submitted).toHaveLength(good.length);
+		const numbers = await Promise.all(
+			expected.map(async (cells) => (await candidateOf(cells[2]))[0].number),
+		);
+		expect(
+			submitted.map(({ JobNumber, CandidateNumber }) => `${JobNumber}/${CandidateNumber}`),
+		).toEqual(expected.map((cells, index) => `${cells[4]}/${numbers[index]}`));
+		expect(itemsOf(first, 'Submission Create')).toHaveLength(good.length);
+
+		// Step 2: "a sheet run twice creates nobody twice"; step 5: "Running the sheet again submits nobody twice".
+		statement(text, 'a sheet run twice creates nobody twice');
+		statement(text, 'Running the sheet again submits nobody twice');
+		sandbox.clearRequests();
+		const second = await run();
+		expect(candidatePosts()).toHaveLength(0);
+		for (const cells of expected) expect(await candidateOf(cells[2])).toHaveLength(1);
+		expect(await newSubmissions()).toEqual(submitted);
+		// "outputs the existing submission instead"
+		statement(text, 'outputs the existing submission instead');
+		expect(
+			itemsOf(second, 'Submission Create').map((item) => ({
+				Number: item.Number,
+				action: (item._trio as Json | undefined)?.action,
+			})),
+		).toEqual(
+			submitted.map((submission) => ({ Number: submission.Number, action: 'alreadySubmitted' })),
+		);
+		await n8n.deactivate(workflow.id);
+	}, 300_000);
+});
