@@ -297,6 +297,9 @@ describe('activation lifecycle', () => {
 					(error: Error & { description?: string }) => error,
 				);
 				expect(failure?.message).toMatch(/Trio VMS cannot send events to this workflow's address/);
+				// n8n 2.x shows only the message when publishing fails: the fix is in it (issue 26 point 5).
+				expect(failure?.message).toMatch(/Set n8n's WEBHOOK_URL .*restart n8n/);
+				expect(failure?.message).toMatch(/Sync Trigger, which needs no public address/);
 				expect(failure?.description).toMatch(/WEBHOOK_URL/);
 				expect(failure?.description).toMatch(/Sync Trigger .*needs no public address/);
 				expect(hooks.staticData()).toEqual({});
