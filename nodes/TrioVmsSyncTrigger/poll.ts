@@ -44,6 +44,7 @@ import {
 	passesJobFilters,
 	SUBMISSION_EVENT,
 	submissionItem,
+	type ItemSimplify,
 	unreadableItem,
 } from './items';
 import {
@@ -65,6 +66,10 @@ import {
 	type WatchKind,
 } from './state';
 
+/** Said on the one existing record Fetch Test Event shows when nothing has changed. */
+const SAMPLE_NOTE =
+	'Example only: nothing changed since the last check, so this is an existing record showing what the trigger outputs';
+
 /** Fetch Test Event shows a sample of what a poll emits, never the whole list. */
 const TEST_EVENT_ITEMS = 3;
 
@@ -75,10 +80,17 @@ interface PollSettings {
 	watch: WatchKind;
 	emitExisting: boolean;
 	changes: string[];
-	simplify: boolean;
+	simplify: ItemSimplify;
 	fullListEvery: number;
 	overlapSeconds: number;
 	maxDropShare: number;
+}
+
+/** Version 1: the Simplify switch (a dozen job fields); from 1.1: Output, Simplified (ten) or Raw. */
+function simplifyOf(context: IPollFunctions): ItemSimplify {
+	if (context.getNode().typeVersion < 1.1)
+		return context.getNodeParameter('simplify', true) as boolean;
+	return context.getNodeParameter('output', 'simple') === 'simple' ? 'ten' : false;
 }
 
 function settings(context: IPollFunctions): PollSettings {
@@ -89,11 +101,20 @@ function settings(context: IPollFunctions): PollSettings {
 	const maxDropPercent = Number(options.maxDropPercent ?? DEFAULT_MAX_DROP_PERCENT);
 	const node = context.getNode();
 	if (!Number.isInteger(fullListEvery) || fullListEvery < 1)
-		throw new NodeOperationError(node, '"Full List Every" must be a whole number, 1 or more');
+		throw new NodeOperationError(
+			node,
+			'"Whole List Every (Checks)" must be a whole number, 1 or more: set it under Options',
+		);
 	if (!Number.isFinite(overlapSeconds) || overlapSeconds < 0)
-		throw new NodeOperationError(node, '"Overlap (Seconds)" must be 0 or more');
+		throw new NodeOperationError(
+			node,
+			'"Overlap (Seconds)" must be 0 or more: set it under Options',
+		);
 	if (!Number.isFinite(maxDropPercent) || maxDropPercent < 0 || maxDropPercent > 100)
-		throw new NodeOperationError(node, '"Most Jobs Closing at Once (%)" must be from 0 to 100');
+		throw new NodeOperationError(
+			node,
+			'"Most Jobs Closing at Once (%)" must be from 0 to 100: set it under Options',
+		);
 	return {
 		watch,
 		emitExisting: context.getNodeParameter('emitExisting', false) as boolean,
@@ -101,7 +122,7 @@ function settings(context: IPollFunctions): PollSettings {
 			watch === 'jobs' ? 'jobChanges' : 'submissionChanges',
 			[],
 		) as string[],
-		simplify: context.getNodeParameter('simplify', true) as boolean,
+		simplify: simplifyOf(context),
 		fullListEvery,
 		overlapSeconds,
 		maxDropShare: maxDropPercent / 100,
@@ -132,7 +153,11 @@ interface Watched {
 	): Promise<Array<JobChange | SubmissionChange>>;
 	/** Whether a change passes the node's filters. */
 	passes?(context: IPollFunctions, change: JobChange | SubmissionChange): boolean;
-	item(change: JobChange | SubmissionChange, receivedAt: string, simplify: boolean): IDataObject;
+	item(
+		change: JobChange | SubmissionChange,
+		receivedAt: string,
+		simplify: ItemSimplify,
+	): IDataObject;
 }
 
 const JOBS: Watched = {
@@ -232,7 +257,8 @@ async function pollOnce(context: IPollFunctions): Promise<IDataObject[]> {
 					? { change: 'opened', number: 0, job: sample }
 					: { change: 'created', number: 0, submission: sample }
 			) as JobChange | SubmissionChange;
-			items.push(watched.item(change, receivedAt, options.simplify));
+			// Marked, so that nobody takes an old record for a change (issue 26 point 11).
+			items.push({ ...watched.item(change, receivedAt, options.simplify), sample: SAMPLE_NOTE });
 		}
 	}
 	return items.slice(0, TEST_EVENT_ITEMS);

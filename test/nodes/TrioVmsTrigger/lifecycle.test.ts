@@ -20,6 +20,7 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import type { WebhookRegistration } from '../../../nodes/shared/schemas';
 import { startSandbox, type RunningSandbox } from '../../../sandbox';
+import { TEN_JOB_FIELDS } from '../../../nodes/shared/jobOutput';
 import { deliveryMemory, memoryKey } from '../../../nodes/TrioVmsTrigger/dedup';
 import { hashToken, tokenIssuedAt } from '../../../nodes/TrioVmsTrigger/deliveryToken';
 import { trioCredentials } from '../../support/engine/engine';
@@ -931,7 +932,7 @@ describe('receiving deliveries', () => {
 			return delivery.workflowData?.[0][0].json as IDataObject;
 		}
 
-		it('gives new workflows (1.2) the simplified job, metadata first and deliveryKey kept', async () => {
+		it('gives workflows saved with 1.2 the dozen-field simplified job, metadata first and deliveryKey kept', async () => {
 			const json = await jobItem(await versionHooks(1.2), 7001);
 			expect(Object.keys(json).slice(0, 2)).toEqual(['event', 'receivedAt']);
 			expect(json).toMatchObject({
@@ -945,6 +946,23 @@ describe('receiving deliveries', () => {
 			expect(json.deliveryKey).toMatch(/^[0-9a-f]{16}$/);
 			const raw = await jobItem(await versionHooks(1.2, { simplify: false }), 7002);
 			expect(raw).toHaveProperty('Shift');
+		});
+
+		// Issue 26 point 8: the same ten fields as the action node and the Sync Trigger.
+		it('gives new workflows (1.3) the ten-field job under Output, and every field with Raw', async () => {
+			const json = await jobItem(await versionHooks(1.3), 7003);
+			expect(Object.keys(json)).toEqual([
+				'event',
+				'receivedAt',
+				...TEN_JOB_FIELDS.filter((name) => name !== 'NumberOfCurrentOpenPositions'),
+				'NumberOfOpenPositions',
+				'deliveryKey',
+			]);
+			const raw = await jobItem(await versionHooks(1.3, { output: 'raw' }), 7004);
+			expect(raw).toHaveProperty('Shift');
+			// A 1.3 node ignores a Simplify value left from 1.2.
+			const left = await jobItem(await versionHooks(1.3, { simplify: false }), 7005);
+			expect(left).not.toHaveProperty('Shift');
 		});
 
 		it('keeps saved workflows (1 and 1.1) on the raw job, whatever Simplify says', async () => {
