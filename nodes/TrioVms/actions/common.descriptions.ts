@@ -19,13 +19,13 @@ import {
 import { limited } from '../helpers/output';
 
 const PAUSE_OPTION: INodeProperties = {
-	displayName: 'Pause Between Calls (Milliseconds)',
+	displayName: 'Pause Between Requests (Milliseconds)',
 	name: 'pauseBetweenCallsMs',
 	type: 'number',
 	typeOptions: { minValue: 0 },
 	default: 0,
 	description:
-		'Wait at least this many milliseconds between two calls to Trio VMS. Trio asks callers to pause between calls. Without a pause the node slows down by itself once Trio answers "Too Many Requests", to the pace Trio allowed.',
+		'Wait at least this many milliseconds (1000 = one second) between two requests to Trio VMS. Trio asks callers to pause between requests. Without a pause the node slows down by itself once Trio answers "Too Many Requests", to the pace Trio allowed.',
 };
 
 /** The Options collection every operation has: the pause, then the operation's own options. */
