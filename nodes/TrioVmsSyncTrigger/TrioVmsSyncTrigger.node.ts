@@ -6,6 +6,7 @@
 import {
 	NodeConnectionTypes,
 	type INodeExecutionData,
+	type INodePropertyOptions,
 	type INodeType,
 	type INodeTypeDescription,
 	type IPollFunctions,
@@ -22,6 +23,30 @@ import {
 	SUBMISSION_CHANGES,
 } from './diff';
 import { pollTrio } from './poll';
+
+/** The job changes, offered alike by every version (only the preselection differs). */
+const JOB_CHANGE_OPTIONS: INodePropertyOptions[] = [
+	{
+		name: 'Opened',
+		value: 'opened',
+		description: 'A new job, or one back after being closed',
+	},
+	{
+		name: 'Updated',
+		value: 'updated',
+		description: 'The facility changed the job (putting it on hold included)',
+	},
+	{
+		name: 'Closed',
+		value: 'closed',
+		description: 'The job is no longer open or on hold',
+	},
+	{
+		name: 'Open Positions Changed',
+		value: 'openPositionsChanged',
+		description: 'The number of positions still to fill changed',
+	},
+];
 
 export class TrioVmsSyncTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -75,28 +100,7 @@ export class TrioVmsSyncTrigger implements INodeType {
 				name: 'jobChanges',
 				type: 'multiOptions',
 				displayOptions: { show: { '@version': [1], watch: ['jobs'] } },
-				options: [
-					{
-						name: 'Opened',
-						value: 'opened',
-						description: 'A new job, or one back after being closed',
-					},
-					{
-						name: 'Updated',
-						value: 'updated',
-						description: 'The facility changed the job (putting it on hold included)',
-					},
-					{
-						name: 'Closed',
-						value: 'closed',
-						description: 'The job is no longer open or on hold',
-					},
-					{
-						name: 'Open Positions Changed',
-						value: 'openPositionsChanged',
-						description: 'The number of positions still to fill changed',
-					},
-				],
+				options: JOB_CHANGE_OPTIONS,
 				default: [...JOB_CHANGES],
 			},
 			{
@@ -104,30 +108,10 @@ export class TrioVmsSyncTrigger implements INodeType {
 				name: 'jobChanges',
 				type: 'multiOptions',
 				displayOptions: { show: { '@version': [{ _cnd: { gte: 1.1 } }], watch: ['jobs'] } },
-				options: [
-					{
-						name: 'Opened',
-						value: 'opened',
-						description: 'A new job, or one back after being closed',
-					},
-					{
-						name: 'Updated',
-						value: 'updated',
-						description: 'The facility changed the job (putting it on hold included)',
-					},
-					{
-						name: 'Closed',
-						value: 'closed',
-						description: 'The job is no longer open or on hold',
-					},
-					{
-						name: 'Open Positions Changed',
-						value: 'openPositionsChanged',
-						description: 'The number of positions still to fill changed',
-					},
-				],
+				options: JOB_CHANGE_OPTIONS,
 				default: ['opened'],
-				description: 'Which job changes start the workflow. Opened alone: one run per new job.',
+				description:
+					'Which job changes start the workflow. Opened alone gives one item per new job.',
 			},
 			{
 				displayName: 'Changes',
