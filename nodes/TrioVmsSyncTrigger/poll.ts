@@ -68,7 +68,7 @@ import {
 
 /** Said on the one existing record Fetch Test Event shows when nothing has changed. */
 const SAMPLE_NOTE =
-	'Example only: nothing changed since the last check, so this is an existing record showing what the trigger outputs';
+	'Example only: there is no new change to show, so this is an existing record showing what the trigger outputs';
 
 /** Fetch Test Event shows a sample of what a poll emits, never the whole list. */
 const TEST_EVENT_ITEMS = 3;

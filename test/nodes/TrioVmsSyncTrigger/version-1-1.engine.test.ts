@@ -66,7 +66,10 @@ describe('Sync Trigger 1.1, with the defaults the editor gives', () => {
 		await trigger.poll();
 		const quiet = await trigger.poll({ mode: 'manual' });
 		expect(quiet.items).toHaveLength(1);
-		expect(quiet.items[0].sample).toMatch(/^Example only: nothing changed since the last check/);
+		expect(quiet.items[0].sample).toMatch(/^Example only: there is no new change to show/);
+		// Before the first check too.
+		const first = await newNode().poll({ mode: 'manual' });
+		expect(first.items[0].sample).toMatch(/^Example only/);
 
 		// A real pending change is not marked.
 		await scenario(sandbox, 'POST', '/jobs', { State: 'Texas', StateAbbreviation: 'TX' });
