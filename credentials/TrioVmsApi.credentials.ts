@@ -74,7 +74,7 @@ export class TrioVmsApi implements ICredentialType {
 			type: 'string',
 			default: '',
 			required: true,
-			placeholder: 'http://127.0.0.1:4010',
+			placeholder: 'e.g. http://127.0.0.1:4010',
 			description:
 				'The address of the Trio service, up to but not including /api/v3. It must start with https://; http:// works only for a test service on this computer.',
 			displayOptions: { show: { environment: ['custom'] } },

@@ -6,12 +6,14 @@
 import {
 	NodeConnectionTypes,
 	type INodeExecutionData,
+	type INodePropertyOptions,
 	type INodeType,
 	type INodeTypeDescription,
 	type IPollFunctions,
 } from 'n8n-workflow';
 
 import { TRIO_CREDENTIAL_TYPE } from '../shared/credentials';
+import { outputProperty, TEN_JOB_FIELDS_IN_WORDS } from '../shared/jobOutput';
 import { JOB_STATUS_OPTIONS, US_STATE_OPTIONS } from '../shared/service';
 import {
 	DEFAULT_FULL_LIST_EVERY,
@@ -22,16 +24,45 @@ import {
 } from './diff';
 import { pollTrio } from './poll';
 
+/** The job changes, offered alike by every version (only the preselection differs). */
+const JOB_CHANGE_OPTIONS: INodePropertyOptions[] = [
+	{
+		name: 'Opened',
+		value: 'opened',
+		description: 'A new job, or one back after being closed',
+	},
+	{
+		name: 'Updated',
+		value: 'updated',
+		description: 'The facility changed the job (putting it on hold included)',
+	},
+	{
+		name: 'Closed',
+		value: 'closed',
+		description: 'The job is no longer open or on hold',
+	},
+	{
+		name: 'Open Positions Changed',
+		value: 'openPositionsChanged',
+		description: 'The number of positions still to fill changed',
+	},
+];
+
 export class TrioVmsSyncTrigger implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Trio VMS Sync Trigger',
 		name: 'trioVmsSyncTrigger',
 		icon: { light: 'file:trioVms.svg', dark: 'file:trioVms.dark.svg' },
 		group: ['trigger'],
-		version: 1,
-		subtitle: '={{ $parameter["watch"] === "submissions" ? "Submissions" : "Jobs" }}',
+		// 1.1: Changes preselects Opened only (new jobs, the common flow), and Output (Simplified,
+		// ten job fields, or Raw) replaces the Simplify switch. Workflows saved with 1 keep every
+		// change type they had by default and the dozen-field simplified job.
+		version: [1, 1.1],
+		defaultVersion: 1.1,
+		subtitle:
+			'={{ $parameter["watch"] === "submissions" ? "Submission changes" : ($parameter["jobChanges"] || []).join() === "opened" ? "New jobs" : "Job changes" }}',
 		description:
-			'Polls Trio VMS and starts the workflow with every job or submission change, none missed and none twice',
+			'Starts the workflow with new jobs, or other job and submission changes, by checking Trio VMS on a schedule. Works with any API key and needs no public address.',
 		defaults: {
 			name: 'Trio VMS Sync Trigger',
 		},
@@ -68,30 +99,19 @@ export class TrioVmsSyncTrigger implements INodeType {
 				displayName: 'Changes',
 				name: 'jobChanges',
 				type: 'multiOptions',
-				displayOptions: { show: { watch: ['jobs'] } },
-				options: [
-					{
-						name: 'Opened',
-						value: 'opened',
-						description: 'A new job, or one back after being closed',
-					},
-					{
-						name: 'Updated',
-						value: 'updated',
-						description: 'The facility changed the job (putting it on hold included)',
-					},
-					{
-						name: 'Closed',
-						value: 'closed',
-						description: 'The job is no longer open or on hold',
-					},
-					{
-						name: 'Open Positions Changed',
-						value: 'openPositionsChanged',
-						description: 'The number of positions still to fill changed',
-					},
-				],
+				displayOptions: { show: { '@version': [1], watch: ['jobs'] } },
+				options: JOB_CHANGE_OPTIONS,
 				default: [...JOB_CHANGES],
+			},
+			{
+				displayName: 'Changes',
+				name: 'jobChanges',
+				type: 'multiOptions',
+				displayOptions: { show: { '@version': [{ _cnd: { gte: 1.1 } }], watch: ['jobs'] } },
+				options: JOB_CHANGE_OPTIONS,
+				default: ['opened'],
+				description:
+					'Which job changes start the workflow. Opened alone gives one item per new job.',
 			},
 			{
 				displayName: 'Changes',
@@ -113,22 +133,23 @@ export class TrioVmsSyncTrigger implements INodeType {
 				default: [...SUBMISSION_CHANGES],
 			},
 			{
-				displayName: 'Emit Existing Jobs on First Run',
+				displayName: 'Output Current Jobs on First Check',
 				name: 'emitExisting',
 				type: 'boolean',
 				displayOptions: { show: { watch: ['jobs'] } },
 				default: false,
 				description:
-					'Whether the first poll emits every current job as opened. Off: it only records them, and later polls emit what changes.',
+					'Whether the first check outputs every job open now, as opened. Off: the first check only notes them, and later checks output what changes.',
+				hint: 'On: a workflow that posts each new job posts every open job once, on its first check',
 			},
 			{
-				displayName: 'Emit Existing Submissions on First Run',
+				displayName: 'Output Current Submissions on First Check',
 				name: 'emitExisting',
 				type: 'boolean',
 				displayOptions: { show: { watch: ['submissions'] } },
 				default: false,
 				description:
-					'Whether the first poll emits every current submission as created. Off: it only records them, and later polls emit what changes.',
+					'Whether the first check outputs every submission there is now, as created. Off: the first check only notes them, and later checks output what changes.',
 			},
 			{
 				displayName: 'Simplify',
@@ -137,7 +158,12 @@ export class TrioVmsSyncTrigger implements INodeType {
 				default: true,
 				description:
 					'Whether to return about ten fields per job or submission instead of everything Trio sends',
+				displayOptions: { show: { '@version': [1] } },
 			},
+			outputProperty({
+				simplified: `${TEN_JOB_FIELDS_IN_WORDS} for a job; number, status, reason, job, candidate, start date, bill rate and last change for a submission`,
+				displayOptions: { show: { '@version': [{ _cnd: { gte: 1.1 } }] } },
+			}),
 			{
 				displayName: 'Filters',
 				name: 'filters',
@@ -153,15 +179,15 @@ export class TrioVmsSyncTrigger implements INodeType {
 						options: [...JOB_STATUS_OPTIONS],
 						default: [],
 						description:
-							'Emit only jobs in these statuses after the change (a closed job is Closed)',
+							'Output only jobs in these statuses after the change (a closed job is Closed)',
 					},
 					{
 						displayName: 'Profession',
 						name: 'professions',
 						type: 'string',
 						default: '',
-						placeholder: 'RN, LPN',
-						description: 'Emit only jobs of these professions (comma-separated)',
+						placeholder: 'e.g. RN, LPN',
+						description: 'Output only jobs of these professions (comma-separated)',
 					},
 					{
 						displayName: 'State',
@@ -169,7 +195,7 @@ export class TrioVmsSyncTrigger implements INodeType {
 						type: 'multiOptions',
 						options: [...US_STATE_OPTIONS],
 						default: [],
-						description: 'Emit only jobs in these states',
+						description: 'Output only jobs in these states',
 					},
 				],
 			},
@@ -181,13 +207,13 @@ export class TrioVmsSyncTrigger implements INodeType {
 				default: {},
 				options: [
 					{
-						displayName: 'Full List Every (Polls)',
+						displayName: 'Whole List Every (Checks)',
 						name: 'fullListEvery',
 						type: 'number',
 						typeOptions: { minValue: 1 },
 						default: DEFAULT_FULL_LIST_EVERY,
 						description:
-							'Read the whole list every this many polls, to find closed jobs and changed open positions (the other polls ask Trio only for what changed). 1 reads it every time.',
+							'Read the whole list every this many checks, to find closed jobs and changed open positions (the other checks ask Trio only for what changed). 1 reads it every time.',
 					},
 					{
 						displayName: 'Most Jobs Closing at Once (%)',
@@ -206,7 +232,7 @@ export class TrioVmsSyncTrigger implements INodeType {
 						typeOptions: { minValue: 0 },
 						default: DEFAULT_OVERLAP_SECONDS,
 						description:
-							'Ask for changes from this long before the newest change already seen, so that one Trio records late is not missed. Changes seen before are not emitted twice.',
+							'Ask for changes from this long before the newest change already seen, so that one Trio records late is not missed. Changes seen before are not output twice.',
 					},
 				],
 			},

@@ -6,7 +6,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { fieldOf, hasField } from '../shared/fields';
-import { simplifyJob } from '../shared/jobOutput';
+import { simplifyJob, type SimpleJobSize } from '../shared/jobOutput';
 import type { JobChange, SubmissionChange } from './diff';
 import { displayStamp, type UnreadableRecord } from './records';
 
@@ -77,24 +77,31 @@ export function changedJob(change: JobChange): IDataObject {
 	return job;
 }
 
-export function jobItem(change: JobChange, receivedAt: string, simplify: boolean): IDataObject {
+/** Simplified or not; `true` is version 1's dozen fields, `'ten'` the current ten. */
+export type ItemSimplify = boolean | SimpleJobSize;
+
+export function jobItem(
+	change: JobChange,
+	receivedAt: string,
+	simplify: ItemSimplify,
+): IDataObject {
 	const job = changedJob(change);
 	const item: IDataObject = {
 		event: JOB_EVENT,
 		change: change.change,
 		receivedAt,
-		...(simplify ? simplifyJob(job) : job),
+		...(simplify ? simplifyJob(job, simplify === true ? 'dozen' : simplify) : job),
 	};
 	let previous = change.previous;
 	if (change.change === 'closed' && change.last && change.last.status !== 'Closed')
 		previous = { JobStatus: change.last.status };
-	return withPrevious(item, previous, simplify);
+	return withPrevious(item, previous, simplify !== false);
 }
 
 export function submissionItem(
 	change: SubmissionChange,
 	receivedAt: string,
-	simplify: boolean,
+	simplify: ItemSimplify,
 ): IDataObject {
 	const item: IDataObject = {
 		event: SUBMISSION_EVENT,
@@ -102,7 +109,7 @@ export function submissionItem(
 		receivedAt,
 		...(simplify ? pick(change.submission, SIMPLE_SUBMISSION_FIELDS) : change.submission),
 	};
-	return withPrevious(item, change.previous, simplify);
+	return withPrevious(item, change.previous, simplify !== false);
 }
 
 /** A record Trio sent that cannot be read: said once, in words, so it is never silently lost. */

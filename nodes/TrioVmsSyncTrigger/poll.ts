@@ -48,6 +48,7 @@ import {
 	passesJobFilters,
 	SUBMISSION_EVENT,
 	submissionItem,
+	type ItemSimplify,
 	unreadableItem,
 } from './items';
 import {
@@ -72,6 +73,10 @@ import {
 	type WatchKind,
 } from './state';
 
+/** Said on the one existing record Fetch Test Event shows when nothing has changed. */
+const SAMPLE_NOTE =
+	'Example only: there is no new change to show, so this is an existing record showing what the trigger outputs';
+
 /** Fetch Test Event shows a sample of what a poll emits, never the whole list. */
 const TEST_EVENT_ITEMS = 3;
 
@@ -82,10 +87,17 @@ interface PollSettings {
 	watch: WatchKind;
 	emitExisting: boolean;
 	changes: string[];
-	simplify: boolean;
+	simplify: ItemSimplify;
 	fullListEvery: number;
 	overlapSeconds: number;
 	maxDropShare: number;
+}
+
+/** Version 1: the Simplify switch (a dozen job fields); from 1.1: Output, Simplified (ten) or Raw. */
+function simplifyOf(context: IPollFunctions): ItemSimplify {
+	if (context.getNode().typeVersion < 1.1)
+		return context.getNodeParameter('simplify', true) as boolean;
+	return context.getNodeParameter('output', 'simple') === 'simple' ? 'ten' : false;
 }
 
 function settings(context: IPollFunctions): PollSettings {
@@ -96,11 +108,20 @@ function settings(context: IPollFunctions): PollSettings {
 	const maxDropPercent = Number(options.maxDropPercent ?? DEFAULT_MAX_DROP_PERCENT);
 	const node = context.getNode();
 	if (!Number.isInteger(fullListEvery) || fullListEvery < 1)
-		throw new NodeOperationError(node, '"Full List Every" must be a whole number, 1 or more');
+		throw new NodeOperationError(
+			node,
+			'"Whole List Every (Checks)" must be a whole number, 1 or more: set it under Options',
+		);
 	if (!Number.isFinite(overlapSeconds) || overlapSeconds < 0)
-		throw new NodeOperationError(node, '"Overlap (Seconds)" must be 0 or more');
+		throw new NodeOperationError(
+			node,
+			'"Overlap (Seconds)" must be 0 or more: set it under Options',
+		);
 	if (!Number.isFinite(maxDropPercent) || maxDropPercent < 0 || maxDropPercent > 100)
-		throw new NodeOperationError(node, '"Most Jobs Closing at Once (%)" must be from 0 to 100');
+		throw new NodeOperationError(
+			node,
+			'"Most Jobs Closing at Once (%)" must be from 0 to 100: set it under Options',
+		);
 	return {
 		watch,
 		emitExisting: context.getNodeParameter('emitExisting', false) as boolean,
@@ -108,7 +129,7 @@ function settings(context: IPollFunctions): PollSettings {
 			watch === 'jobs' ? 'jobChanges' : 'submissionChanges',
 			[],
 		) as string[],
-		simplify: context.getNodeParameter('simplify', true) as boolean,
+		simplify: simplifyOf(context),
 		fullListEvery,
 		overlapSeconds,
 		maxDropShare: maxDropPercent / 100,
@@ -146,7 +167,7 @@ interface Watched<
 	complete?(client: TrioClient, diff: Diff): Promise<Outcome<Change, State>>;
 	/** Whether a change passes the node's filters. */
 	passes?(context: IPollFunctions, change: Change): boolean;
-	item(change: Change, receivedAt: string, simplify: boolean): IDataObject;
+	item(change: Change, receivedAt: string, simplify: ItemSimplify): IDataObject;
 	/** Fetch Test Event's sample, when nothing changed. */
 	sample(record: IDataObject): Change;
 }
@@ -267,7 +288,12 @@ async function pollOnce<
 	}
 	if (items.length === 0) {
 		const sample = await sampleRecord(client, watched, plan, reading);
-		if (sample) items.push(watched.item(watched.sample(sample), receivedAt, options.simplify));
+		// Marked, so that nobody takes an old record for a change.
+		if (sample)
+			items.push({
+				...watched.item(watched.sample(sample), receivedAt, options.simplify),
+				sample: SAMPLE_NOTE,
+			});
 	}
 	return items.slice(0, TEST_EVENT_ITEMS);
 }

@@ -10,6 +10,7 @@ import {
 
 import { TRIO_CREDENTIAL_TYPE } from '../shared/credentials';
 import { TRIO_EVENT_NAMES, TRIO_EVENTS } from '../shared/events';
+import { outputProperty, TEN_JOB_FIELDS_IN_WORDS } from '../shared/jobOutput';
 import { DEFAULT_WINDOW, MAX_WINDOW } from './dedup';
 import { receiveDelivery } from './deliveries';
 import { activateRegistrations, registrationsInPlace, removeRegistrations } from './registrations';
@@ -40,12 +41,14 @@ export class TrioVmsTrigger implements INodeType {
 		// evaluates an expression for every delivery before the node runs; from 1.1 on it does not.
 		// 1.2 adds Simplify (on by default) and moves Deliveries to Remember under Options; saved
 		// workflows at 1 and 1.1 keep their raw items and their top-level parameter.
-		version: [1, 1.1, 1.2],
-		defaultVersion: 1.2,
+		// 1.3: Output (Simplified, ten fields as in the other nodes, or Raw) replaces 1.2's Simplify
+		// switch and its dozen fields, which workflows saved with 1.2 keep.
+		version: [1, 1.1, 1.2, 1.3],
+		defaultVersion: 1.3,
 		subtitle:
 			'={{ ($parameter["events"] || []).length === 1 ? $parameter["events"][0] : ($parameter["events"] || []).length + " events" }}',
 		description:
-			'Starts the workflow when Trio VMS reports a job, submission or per diem shift change',
+			'Starts the workflow the moment Trio VMS sends a job, submission or per diem shift event. Needs a public https:// address and an administrator API key; for new jobs without them, use the Trio VMS Sync Trigger.',
 		defaults: {
 			name: 'Trio VMS Trigger',
 		},
@@ -110,11 +113,20 @@ export class TrioVmsTrigger implements INodeType {
 					'Whether to return a simplified job (about a dozen fields) instead of every field Trio VMS sends',
 				displayOptions: {
 					show: {
-						'@version': [{ _cnd: { gte: 1.2 } }],
+						'@version': [1.2],
 						events: ['Job Update'],
 					},
 				},
 			},
+			outputProperty({
+				simplified: `${TEN_JOB_FIELDS_IN_WORDS} for a Job Update; other events are output as Trio sends them`,
+				displayOptions: {
+					show: {
+						'@version': [{ _cnd: { gte: 1.3 } }],
+						events: ['Job Update'],
+					},
+				},
+			}),
 			{
 				displayName: 'Split Shifts Into Items',
 				name: 'splitShifts',

@@ -7,6 +7,7 @@
 import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
 import { setNewest } from '../shared/boundedMap';
+import type { SimpleJobSize } from '../shared/jobOutput';
 import { DEFAULT_WINDOW, deliveryFingerprint, deliveryMemory } from './dedup';
 import { apiKeyOf, selectedEvents, tokenOwner, triggerKey } from './nodeContext';
 import { deliveryItems, judgeDelivery, judgeToken, singleQueryValue, tokenMatches } from './judge';
@@ -122,10 +123,15 @@ async function acceptedTokenHashes(
 	return fresh ? [...accepted, hashToken(token)] : accepted;
 }
 
-/** From version 1.2 on; versions 1 and 1.1 output every field as received. */
-function simplifyOn(context: IWebhookFunctions): boolean {
-	if (context.getNode().typeVersion < 1.2) return false;
-	return context.getNodeParameter('simplify', true) as boolean;
+/**
+ * Versions 1 and 1.1 output every field as received; 1.2 has the Simplify switch (a dozen job
+ * fields); from 1.3 on, Output: Simplified (ten fields, as the other nodes) or Raw.
+ */
+function simplifyOn(context: IWebhookFunctions): false | SimpleJobSize {
+	const version = context.getNode().typeVersion;
+	if (version < 1.2) return false;
+	if (version < 1.3) return (context.getNodeParameter('simplify', true) as boolean) && 'dozen';
+	return context.getNodeParameter('output', 'simple') === 'simple' ? 'ten' : false;
 }
 
 /** Under Options from version 1.2 on; a top-level parameter in workflows saved with 1 or 1.1. */

@@ -27,7 +27,7 @@ export function currentWebhookUrl(context: IHookFunctions): string {
 	if (!url) {
 		throw new NodeOperationError(
 			context.getNode(),
-			'n8n did not provide a webhook URL for this trigger',
+			"n8n did not provide a webhook address for this trigger. Save the workflow and publish it again; if this repeats, check n8n's WEBHOOK_URL setting.",
 		);
 	}
 	return url;

@@ -15,7 +15,7 @@ import {
 import { TRIO_CREDENTIAL_TYPE, type TrioCredentialData } from '../shared/credentials';
 import { hintForStatus } from '../shared/errors';
 import type { TrioEventName } from '../shared/events';
-import { unreachableAddressReason } from '../shared/publicAddress';
+import { PUBLIC_ADDRESS_FIX, unreachableAddressReason } from '../shared/publicAddress';
 import { createTrioClient, INTERACTIVE_CLIENT, type TrioClient } from '../shared/transport';
 import {
 	asRequest,
@@ -183,7 +183,7 @@ async function refuseUnreachableAddress(
 	if (!reason) return;
 	throw new NodeOperationError(
 		context.getNode(),
-		`Trio VMS cannot send events to this workflow's address ${webhookUrl}: ${reason}`,
+		`Trio VMS cannot send events to this workflow's address ${webhookUrl}: ${reason}. ${PUBLIC_ADDRESS_FIX}`,
 		{
 			description:
 				"Set n8n's WEBHOOK_URL environment variable to n8n's public https:// address (for example https://n8n.your-agency.com/) and restart n8n. No public address? Use the Trio VMS Sync Trigger instead: it checks Trio for changes on a schedule and needs no public address.",
@@ -224,10 +224,10 @@ export async function activateRegistrations(context: IHookFunctions): Promise<vo
 	if (missing.length) {
 		throw new NodeOperationError(
 			node,
-			`Trio VMS does not offer ${missing.map((event) => `"${event}"`).join(', ')} to your agency`,
+			`Trio VMS does not offer ${missing.map((event) => `"${event}"`).join(', ')} to your agency. Remove ${missing.length === 1 ? 'it' : 'them'} from Events, or ask your MSP contact to turn ${missing.length === 1 ? 'it' : 'them'} on.`,
 			{
 				description:
-					'Remove these events from the trigger, or ask your MSP contact to enable them.',
+					"The Trio VMS node's Webhook resource, Get Available Events, lists the events your agency can register.",
 			},
 		);
 	}
@@ -299,7 +299,7 @@ async function carryOut(
 				if (!found) {
 					throw new NodeOperationError(
 						node,
-						`Registering the Trio VMS webhook for "${event}" failed: the service did not confirm it`,
+						`Registering the Trio VMS webhook for "${event}" failed: the service did not confirm it. Publish the workflow again; if this repeats, check the registrations with the Trio VMS node (Webhook, Get Many).`,
 					);
 				}
 				state.ids[event] = found.Id;

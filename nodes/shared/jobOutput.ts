@@ -1,17 +1,26 @@
 /**
- * The simplified job every node outputs when Simplify is on (Job Get, Job Get Many, the
- * Trigger's Job Update and the Sync Trigger): the dozen or so fields a recruiter posts or files,
- * flat, under the service's own names so that an expression written against it keeps working
- * when Simplify is switched off. Read in any letter case. Pure.
+ * The simplified job every node outputs when its output is simplified (Job Get, Job Get Many, the
+ * Trigger's Job Update and the Sync Trigger): the fields a recruiter posts or files, flat, under
+ * the service's own names so that an expression written against it keeps working with the raw
+ * output. Read in any letter case. Pure.
+ *
+ * Two sizes, by node version. The ten fields (TEN_JOB_FIELDS) are what new nodes output: Trio VMS
+ * 1.2, Trio VMS Trigger 1.3 and Trio VMS Sync Trigger 1.1 on. Workflows saved with earlier
+ * versions keep the first dozen (SIMPLE_JOB_FIELDS), so their expressions keep working.
  */
-import type { IDataObject } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IDisplayOptions,
+	INodeProperties,
+	INodePropertyOptions,
+} from 'n8n-workflow';
 
 import { fieldOf, hasField } from './fields';
 
 /**
- * Kept as they are, in this order; `Specialties` becomes text and `ShiftDescription` comes from
- * `Shift`. The job list also carries the current open-position count (spec 2.3), which a single
- * job does not: it is kept when present.
+ * The first versions' simplified job, kept as they are, in this order; `Specialties` becomes text
+ * and `ShiftDescription` comes from `Shift`. The job list also carries the current open-position
+ * count (spec 2.3), which a single job does not: it is kept when present.
  */
 export const SIMPLE_JOB_FIELDS = [
 	'Number',
@@ -29,6 +38,32 @@ export const SIMPLE_JOB_FIELDS = [
 	'NumberOfCurrentOpenPositions',
 ] as const;
 
+/**
+ * The simplified job of the current versions: at most ten flat fields (n8n's guideline). The
+ * title stands for profession and specialties (Trio's titles name both, e.g. "Travel RN - ICU
+ * (Nights)"); the tenth field is the open-position count, under the name the record gives it:
+ * NumberOfCurrentOpenPositions when Trio sends it (the job list), else NumberOfOpenPositions.
+ */
+export const TEN_JOB_FIELDS = [
+	'Number',
+	'Title',
+	'JobStatus',
+	'FacilityName',
+	'City',
+	'StateAbbreviation',
+	'StartDate',
+	'ShiftDescription',
+	'RateDescription',
+	'NumberOfCurrentOpenPositions',
+] as const;
+
+/** Which simplified job: the first versions' dozen, or the current ten. */
+export type SimpleJobSize = 'dozen' | 'ten';
+
+/** The words that list the simplified job's fields, for the nodes' Output descriptions. */
+export const TEN_JOB_FIELDS_IN_WORDS =
+	'Ten fields: number, title, status, facility, city, state, start date, shift, rate and open positions';
+
 function specialtiesText(value: unknown): unknown {
 	if (!Array.isArray(value)) return value ?? null;
 	return value
@@ -44,12 +79,25 @@ function shiftDescription(job: IDataObject): unknown {
 }
 
 /** Fields the service did not send stay absent rather than becoming null (ShiftDescription excepted). */
-export function simplifyJob(job: IDataObject): IDataObject {
+export function simplifyJob(job: IDataObject, size: SimpleJobSize = 'dozen'): IDataObject {
+	if (size === 'ten') return tenFields(job);
 	const simple: IDataObject = {};
 	for (const name of SIMPLE_JOB_FIELDS) {
 		if (name === 'ShiftDescription') simple.ShiftDescription = shiftDescription(job) as string;
 		else if (name === 'Specialties') {
 			if (hasField(job, name)) simple.Specialties = specialtiesText(fieldOf(job, name)) as string;
+		} else if (hasField(job, name)) simple[name] = fieldOf(job, name) as IDataObject[string];
+	}
+	return simple;
+}
+
+function tenFields(job: IDataObject): IDataObject {
+	const simple: IDataObject = {};
+	for (const name of TEN_JOB_FIELDS) {
+		if (name === 'ShiftDescription') simple.ShiftDescription = shiftDescription(job) as string;
+		else if (name === 'NumberOfCurrentOpenPositions') {
+			const own = hasField(job, name) ? name : 'NumberOfOpenPositions';
+			if (hasField(job, own)) simple[own] = fieldOf(job, own) as IDataObject[string];
 		} else if (hasField(job, name)) simple[name] = fieldOf(job, name) as IDataObject[string];
 	}
 	return simple;
@@ -121,8 +169,34 @@ export function shapeJob(
 	job: IDataObject,
 	output: JobOutput,
 	fields: readonly string[],
+	size: SimpleJobSize = 'dozen',
 ): IDataObject {
 	if (output === 'raw') return job;
 	if (output === 'fields') return pickJobFields(job, fields);
-	return simplifyJob(job);
+	return simplifyJob(job, size);
+}
+
+/**
+ * The one output control of all three nodes, worded alike: Output, Simplified or Raw (the action
+ * node adds Selected Fields). n8n's own nodes that offer more than a switch (Gmail, Microsoft
+ * Outlook) name it so.
+ */
+export function outputProperty(options: {
+	simplified: string;
+	extra?: INodePropertyOptions[];
+	displayOptions?: IDisplayOptions;
+}): INodeProperties {
+	return {
+		displayName: 'Output',
+		name: 'output',
+		type: 'options',
+		default: 'simple',
+		description: 'How much of each record to output',
+		...(options.displayOptions ? { displayOptions: options.displayOptions } : {}),
+		options: [
+			{ name: 'Simplified', value: 'simple', description: options.simplified },
+			{ name: 'Raw', value: 'raw', description: 'Every detail Trio sends' },
+			...(options.extra ?? []),
+		],
+	};
 }

@@ -7,6 +7,13 @@
  * that resolves to a private address is not caught; the service then never delivers, as today.
  */
 
+/**
+ * What to do when n8n's own address is one Trio VMS cannot reach, in one line. It goes into the
+ * error's message, not only its description: n8n 2.x shows only the message when publishing fails.
+ */
+export const PUBLIC_ADDRESS_FIX =
+	"Set n8n's WEBHOOK_URL environment variable to its public https:// address and restart n8n, or use the Trio VMS Sync Trigger, which needs no public address.";
+
 /** The reason Trio VMS cannot reach `url`, in a recruiter's words, or undefined when it can. */
 export function unreachableAddressReason(url: string): string | undefined {
 	let parsed: URL;

@@ -422,7 +422,7 @@ export class TrioClient {
 				const message =
 					error instanceof BaseUrlError
 						? error.message
-						: `The Trio VMS credential could not be read: ${String(error)}`;
+						: `The Trio VMS credential could not be read: ${String(error)}. Open the credential, check Environment and API Key, and save it again.`;
 				throw new NodeOperationError(this.node, message, { itemIndex });
 			}
 		}
@@ -603,7 +603,10 @@ export class TrioClient {
 		const message = error instanceof Error ? error.message : String(error);
 		return new NodeOperationError(
 			this.node,
-			redact(`Request ${request.method} ${path} failed: ${message}`, this.secret),
+			redact(
+				`The call to Trio VMS (${request.method} ${path}) failed unexpectedly: ${message}. Run the node again; if it fails the same way, report this message to the package's maintainers.`,
+				this.secret,
+			),
 			{
 				itemIndex: request.itemIndex,
 			},

@@ -115,7 +115,7 @@ interface TriggerWorkflow {
 }
 
 /** The version the editor gives a new Trio VMS Trigger (the node's defaultVersion). */
-const CURRENT_TRIGGER_VERSION = 1.2;
+const CURRENT_TRIGGER_VERSION = 1.3;
 
 function itemsOf(execution: ExecutionRecord): Array<Record<string, unknown>> {
 	const runs = execution.data?.resultData.runData[NODE_NAME] ?? [];
@@ -135,10 +135,10 @@ const DELIVERY_KEY = /^[0-9a-f]{16}(:\d+)?$/;
 const sortByJson = (list: unknown[]) => list.map((entry) => stableStringify(entry)).sort();
 
 /** What the trigger must emit for one delivery, without the added receivedAt and deliveryKey. */
-/** What the trigger outputs at the current version: Job Update simplified (Simplify is on by default). */
+/** What the trigger outputs at the current version: Job Update simplified to ten fields (Output is Simplified by default). */
 function expectedItems(delivery: Delivery, split: boolean): Array<Record<string, unknown>> {
 	const { event, body } = delivery;
-	if (event === 'Job Update') return [{ event, ...simplifyJob(body as IDataObject) }];
+	if (event === 'Job Update') return [{ event, ...simplifyJob(body as IDataObject, 'ten') }];
 	if (split && TRIO_EVENTS[event].batched) {
 		const { Items, ...rest } = body as { Items: Array<Record<string, unknown>> };
 		return Items.map((element) => ({ event, ...rest, ...element }));

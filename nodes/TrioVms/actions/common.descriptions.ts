@@ -2,19 +2,30 @@
  * Fields that several operations share, and the small helpers that place fields under one
  * resource and operation. Each operation file still lists its own fields in order.
  */
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeProperties,
+	INodePropertyOptions,
+} from 'n8n-workflow';
 
-import { JOB_FIELDS, shapeJob, type JobOutput } from '../../shared/jobOutput';
+import {
+	JOB_FIELDS,
+	outputProperty,
+	shapeJob,
+	TEN_JOB_FIELDS_IN_WORDS,
+	type JobOutput,
+} from '../../shared/jobOutput';
 import { limited } from '../helpers/output';
 
 const PAUSE_OPTION: INodeProperties = {
-	displayName: 'Pause Between Calls (Milliseconds)',
+	displayName: 'Pause Between Requests (Milliseconds)',
 	name: 'pauseBetweenCallsMs',
 	type: 'number',
 	typeOptions: { minValue: 0 },
 	default: 0,
 	description:
-		'Wait at least this many milliseconds between two calls to Trio VMS. Trio asks callers to pause between calls. Without a pause the node slows down by itself once Trio answers "Too Many Requests", to the pace Trio allowed.',
+		'Wait at least this many milliseconds (1000 = one second) between two requests to Trio VMS. Trio asks callers to pause between requests. Without a pause the node slows down by itself once Trio answers "Too Many Requests", to the pace Trio allowed.',
 };
 
 /** The Options collection every operation has: the pause, then the operation's own options. */
@@ -153,29 +164,30 @@ function fieldWords(name: string): string {
 		.replace(/ (Of|And) /g, (word) => word.toLowerCase());
 }
 
+const SELECTED_FIELDS: INodePropertyOptions = {
+	name: 'Selected Fields',
+	value: 'fields',
+	description: 'Only the fields you choose',
+};
+
 /**
  * Output as n8n's own nodes offer it (Microsoft Outlook, Gmail): Simplified for people,
- * Raw for everything Trio sends, Selected Fields for an AI agent that needs only a few.
+ * Raw for everything Trio sends, Selected Fields for an AI agent that needs only a few. Version
+ * 1.1 simplified to a dozen fields; 1.2 to ten, the same ten as both triggers.
  */
 export function jobOutputProperties(): INodeProperties[] {
 	return [
-		{
-			displayName: 'Output',
-			name: 'output',
-			type: 'options',
-			default: 'simple',
-			displayOptions: { show: FROM_VERSION_1_1 },
-			options: [
-				{
-					name: 'Simplified',
-					value: 'simple',
-					description:
-						'Number, title, status, facility, city, state, profession, specialties, start date, shift, rate and open positions',
-				},
-				{ name: 'Raw', value: 'raw', description: 'Every detail Trio sends' },
-				{ name: 'Selected Fields', value: 'fields', description: 'Only the fields you choose' },
-			],
-		},
+		outputProperty({
+			simplified:
+				'Number, title, status, facility, city, state, profession, specialties, start date, shift, rate and open positions',
+			extra: [SELECTED_FIELDS],
+			displayOptions: { show: { '@version': [1.1] } },
+		}),
+		outputProperty({
+			simplified: TEN_JOB_FIELDS_IN_WORDS,
+			extra: [SELECTED_FIELDS],
+			displayOptions: { show: { '@version': [{ _cnd: { gte: 1.2 } }] } },
+		}),
 		{
 			displayName: 'Fields',
 			name: 'fields',
@@ -202,5 +214,6 @@ export function shapeJobs(
 	const output = context.getNodeParameter('output', itemIndex, 'simple') as JobOutput;
 	const fields =
 		output === 'fields' ? (context.getNodeParameter('fields', itemIndex, []) as string[]) : [];
-	return jobs.map((job) => shapeJob(job, output, fields));
+	const size = context.getNode().typeVersion < 1.2 ? 'dozen' : 'ten';
+	return jobs.map((job) => shapeJob(job, output, fields, size));
 }

@@ -181,7 +181,7 @@ export function knownSize(binary: {
 }
 
 /** The size rule alone, so that it can be applied before the file is read. */
-export function checkProfileFileSize(size: number, binaryLabel = 'Input Binary Field'): void {
+export function checkProfileFileSize(size: number, binaryLabel = 'Resume File Field'): void {
 	if (size === 0) {
 		throw new FieldError(
 			binaryLabel,
@@ -198,7 +198,7 @@ export function checkProfileFileSize(size: number, binaryLabel = 'Input Binary F
 }
 
 export function checkProfileFile(input: ProfileFileInput): CheckedProfileFile {
-	const binaryLabel = input.labels?.binaryProperty ?? 'Input Binary Field';
+	const binaryLabel = input.labels?.binaryProperty ?? 'Resume File Field';
 	const nameLabel = input.labels?.fileName ?? 'File Name';
 	const size = input.data.length;
 	checkProfileFileSize(size, binaryLabel);

@@ -171,12 +171,8 @@ const CASES: Case[] = [
 			{ job: { __rl: true, mode: 'number', value: 'abc' } },
 			/positive whole number|digits only/,
 		],
-		[
-			'Bill Rate Amount',
-			{ additionalFields: { billRateAmount: '-5' } },
-			/an amount|not be negative/,
-		],
-		['Bill Rate Amount', { additionalFields: { billRateAmount: 'sixty' } }, /an amount/],
+		['Bill Rate', { additionalFields: { billRateAmount: '-5' } }, /an amount|not be negative/],
+		['Bill Rate', { additionalFields: { billRateAmount: 'sixty' } }, /an amount/],
 		['Start Date', { additionalFields: { startDate: 'next monday' } }, /date/],
 		['Start Date', { additionalFields: { startDate: '2026-13-01' } }, /not a real/],
 		['Start Date', { additionalFields: { startDate: 45678 } }, /spreadsheet day number/],
@@ -205,14 +201,14 @@ const CASES: Case[] = [
 	{
 		name: 'Submission Create: no binary data at all',
 		parameters: submission(),
-		field: 'Input Binary Field',
+		field: 'Resume File Field',
 		expected: /no binary data at all/,
 	},
 	{
 		name: 'Submission Create: the file in another binary field',
 		parameters: submission(),
 		file: { ...pdf, property: 'resume' },
-		field: 'Input Binary Field',
+		field: 'Resume File Field',
 		expected: /only the binary fields "resume"/,
 	},
 	...[
@@ -258,8 +254,8 @@ const CASES: Case[] = [
 		field: /no extension/.test(String(expected))
 			? 'File Name'
 			: /empty|2,500,000/.test(String(expected))
-				? 'Input Binary Field'
-				: 'Input Binary Field',
+				? 'Resume File Field'
+				: 'Resume File Field',
 		expected: expected as RegExp,
 	})),
 	// ------------------------------------------------------------------ Submission: the others
@@ -279,7 +275,7 @@ const CASES: Case[] = [
 	...(['decline', 'withdraw'] as const).map((operation): Case => ({
 		name: `Submission ${operation}: no reason`,
 		parameters: { resource: 'submission', operation, submissionNumber: 90001, reason: '={{ "" }}' },
-		field: 'Reason Name or ID',
+		field: 'Reason',
 		expected: /required/,
 	})),
 	...[

@@ -105,7 +105,43 @@ describe('what an AI agent is told about each operation', () => {
 		);
 		expect(new Set(actions).size).toBe(actions.length);
 		for (const action of actions) expect(action.split(' ').length).toBeGreaterThanOrEqual(4);
-		expect(actions).toContain('Submit a candidate to a job with their resume');
-		expect(actions).toContain('Find a candidate by email or create them');
+		expect(actions).toContain('Submit candidate to job with resume');
+		expect(actions).toContain('Find or create candidate by email');
+	});
+
+	// Issue 26 point 7: n8n's style ("Update row in sheet"): no articles, short, sentence case.
+	it('names actions the n8n way: no articles, at most seven words, sentence case', () => {
+		const actions = resources.flatMap((resource) =>
+			operationsOf(resource).map((operation) => String(operation.action)),
+		);
+		for (const action of actions) {
+			expect({ action, articles: action.match(/\b(a|an|the|their|its|them)\b/gi) }).toEqual({
+				action,
+				articles: null,
+			});
+			expect(action.split(' ').length).toBeLessThanOrEqual(7);
+			expect(action.length).toBeLessThanOrEqual(45);
+			// Sentence case: only the first letter is a capital.
+			expect(action.slice(1)).toBe(action.slice(1).toLowerCase());
+		}
+	});
+
+	it('starts each action with its operation verb, so no two read alike', () => {
+		for (const resource of resources) {
+			for (const operation of operationsOf(resource)) {
+				const verb = String(operation.name).split(' ')[0].toLowerCase();
+				const action = String(operation.action).toLowerCase();
+				const expected: Record<string, string> = {
+					create:
+						resource === 'submission' ? 'submit' : resource === 'webhook' ? 'register' : 'create',
+					find: 'find',
+					deactivate: 'switch',
+				};
+				expect({ operation: operation.name, starts: action.split(' ')[0] }).toEqual({
+					operation: operation.name,
+					starts: expected[verb] ?? verb,
+				});
+			}
+		}
 	});
 });

@@ -1,5 +1,5 @@
 /** Job: Get and Get Many, run through n8n's engine against the sandbox. */
-import { SIMPLE_JOB_FIELDS } from '../../../nodes/shared/jobOutput';
+import { SIMPLE_JOB_FIELDS, TEN_JOB_FIELDS } from '../../../nodes/shared/jobOutput';
 import type { NodeExecutionHint } from 'n8n-workflow';
 
 import {
@@ -43,17 +43,30 @@ describe('Job: Get', () => {
 		]);
 	});
 
-	it('outputs the simplified job by default, flat, under the service names', async () => {
+	it('outputs the simplified job by default: ten flat fields under the service names', async () => {
 		const [first] = openJobs();
 		const { output } = await t.run({
 			resource: 'job',
 			operation: 'get',
 			job: byNumber(first.Number),
 		});
+		// A single job has no current open-position count: its open positions stand in (issue 26 point 8).
+		expect(Object.keys(output[0].json)).toEqual([
+			...TEN_JOB_FIELDS.filter((name) => name !== 'NumberOfCurrentOpenPositions'),
+			'NumberOfOpenPositions',
+		]);
+		expect(output[0].json).toMatchObject({ Number: first.Number, Title: first.Title });
+	});
+
+	it('keeps a saved version 1.1 node on the dozen simplified fields it had', async () => {
+		const [first] = openJobs();
+		const { output } = await t.run(
+			{ resource: 'job', operation: 'get', job: byNumber(first.Number) },
+			{ typeVersion: 1.1 },
+		);
 		expect(Object.keys(output[0].json)).toEqual(
 			SIMPLE_JOB_FIELDS.filter((name) => name !== 'NumberOfCurrentOpenPositions'),
 		);
-		expect(output[0].json).toMatchObject({ Number: first.Number, Title: first.Title });
 	});
 
 	it('outputs only the selected fields, always with the job number', async () => {
@@ -142,12 +155,18 @@ describe('Job: Get Many', () => {
 				.map((job) => job.Number),
 		);
 		for (const item of output) {
-			expect(Object.keys(item.json).sort()).toEqual([...SIMPLE_JOB_FIELDS].sort());
+			expect(Object.keys(item.json)).toEqual([...TEN_JOB_FIELDS]);
 			expect(item.pairedItem).toEqual({ item: 0 });
 		}
 		// No pagination: one request, the limit is applied after the answer.
 		expect(t.apiRequests()).toHaveLength(1);
 		expect(t.apiRequests()[0].query).toEqual({});
+		// A saved version 1.1 node keeps the dozen fields it had.
+		const saved = await t.run(
+			{ resource: 'job', operation: 'getAll', limit: 1 },
+			{ typeVersion: 1.1 },
+		);
+		expect(Object.keys(saved.output[0].json).sort()).toEqual([...SIMPLE_JOB_FIELDS].sort());
 	});
 
 	it('returns every open and on-hold job with Return All, raw when Output is Raw', async () => {

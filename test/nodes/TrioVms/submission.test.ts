@@ -278,7 +278,7 @@ describe('Submission: Create', () => {
 				'a negative bill rate',
 				{ additionalFields: { billRateAmount: -1 } },
 				[pdfFile],
-				'"Bill Rate Amount" must not be negative',
+				'"Bill Rate" must not be negative',
 			],
 			[
 				'an unreadable start date',
@@ -313,10 +313,10 @@ describe('Submission: Create', () => {
 				inputBinary: [{ ...pdfFile, property: 'attachment_0' }],
 			});
 			expect(errorText(error).message).toBe(
-				'"Input Binary Field" names "data", but this item has only the binary fields "attachment_0"',
+				'"Resume File Field" names "data", but this item has only the binary fields "attachment_0"',
 			);
 			expect(errorText(error).description).toContain(
-				'Set Input Binary Field to the field that holds the profile document (attachment_0).',
+				'Set Resume File Field to the field that holds the profile document (attachment_0).',
 			);
 		});
 	});
@@ -514,7 +514,7 @@ describe('Submission: Accept, Decline, Withdraw', () => {
 			reason: 'Because',
 		});
 		expect(errorText(error).message).toBe(
-			'"Reason Name or ID" "Because" is not one of Trio\'s withdraw reasons',
+			'"Reason" must be one of Trio\'s withdraw reasons (got: Because). Choose one from the list',
 		);
 		expect(errorText(error).description).toContain(SANDBOX_WITHDRAW_REASONS.join('; '));
 		expect(t.apiRequests().map((r) => r.method)).toEqual(['GET']);
@@ -555,7 +555,7 @@ describe('Submission: Accept, Decline, Withdraw', () => {
 			submissionNumber: 90001,
 			reason: '={{ "" }}',
 		});
-		expect(errorText(emptyReason.error).message).toBe('"Reason Name or ID" is required but empty');
+		expect(errorText(emptyReason.error).message).toBe('"Reason" is required but empty');
 		const badNumber = await t.run({
 			resource: 'submission',
 			operation: 'accept',

@@ -6,7 +6,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 
-import type { INodeProperties } from 'n8n-workflow';
+import type { INode, INodeParameters, INodeProperties } from 'n8n-workflow';
 import { NodeHelpers } from 'n8n-workflow';
 
 import codex from '../../../nodes/TrioVmsSyncTrigger/TrioVmsSyncTrigger.node.json';
@@ -19,6 +19,15 @@ import packageJson from '../../../package.json';
 
 const ROOT = path.join(__dirname, '..', '..', '..');
 const { description } = new TrioVmsSyncTrigger();
+
+/** The parameters n8n gives a node at this version with these values, defaults added. */
+function defaultsAt(typeVersion: number, values: INodeParameters = {}): INodeParameters {
+	const node = { typeVersion, parameters: values } as unknown as INode;
+	return (
+		NodeHelpers.getNodeParameters(description.properties, values, true, false, node, description) ??
+		{}
+	);
+}
 
 describe('Sync Trigger description', () => {
 	it('is a polling trigger on the Trio credential, with light and dark icons beside it', () => {
@@ -36,14 +45,8 @@ describe('Sync Trigger description', () => {
 	});
 
 	it('defaults to jobs, every change type, no first-run flood, and the documented cadence', () => {
-		const defaults = NodeHelpers.getNodeParameters(
-			description.properties,
-			{},
-			true,
-			false,
-			null,
-			null,
-		);
+		// Version 1, as workflows saved with it keep it.
+		const defaults = defaultsAt(1);
 		expect(defaults).toMatchObject({
 			watch: 'jobs',
 			jobChanges: ['opened', 'updated', 'closed', 'openPositionsChanged'],
@@ -56,15 +59,40 @@ describe('Sync Trigger description', () => {
 			(options.options as INodeProperties[]).find((option) => option.name === name)?.default;
 		expect(defaultOf('fullListEvery')).toBe(DEFAULT_FULL_LIST_EVERY);
 		expect(defaultOf('overlapSeconds')).toBe(DEFAULT_OVERLAP_SECONDS);
-		const submissions = NodeHelpers.getNodeParameters(
-			description.properties,
-			{ watch: 'submissions' },
-			true,
-			false,
-			null,
-			null,
-		);
+		const submissions = defaultsAt(1, { watch: 'submissions' });
 		expect(submissions).toMatchObject({ submissionChanges: ['created', 'statusChanged'] });
+	});
+
+	// Issue 26 point 6: new jobs, the common flow, with the fewest clicks.
+	it('gives new workflows version 1.1: new jobs only, simplified Output, and keeps version 1 for saved ones', () => {
+		expect(description.version).toEqual([1, 1.1]);
+		expect(description.defaultVersion).toBe(1.1);
+		const current = defaultsAt(1.1);
+		expect(current).toMatchObject({
+			watch: 'jobs',
+			jobChanges: ['opened'],
+			emitExisting: false,
+			output: 'simple',
+		});
+		expect(current).not.toHaveProperty('simplify');
+		expect(defaultsAt(1)).not.toHaveProperty('output');
+		expect(defaultsAt(1)).toMatchObject({ simplify: true });
+		expect(defaultsAt(1.1, { watch: 'submissions' })).toMatchObject({
+			submissionChanges: ['created', 'statusChanged'],
+			output: 'simple',
+		});
+	});
+
+	it("says what it is for in a recruiter's words: new jobs, on a schedule, any key, no public address", () => {
+		expect(description.description).toMatch(/new jobs/);
+		expect(description.description).toMatch(/checking Trio VMS on a schedule/);
+		expect(description.description).toMatch(/any API key/);
+		expect(description.description).toMatch(/no public address/);
+		expect(description.description).not.toMatch(/[Pp]oll/);
+		const subtitle = String(description.subtitle);
+		expect(subtitle).toMatch(/New jobs/);
+		expect(subtitle).toMatch(/Job changes/);
+		expect(subtitle).toMatch(/Submission changes/);
 	});
 
 	it('is registered in package.json and has a codex naming it, which the build copies', () => {
@@ -72,7 +100,7 @@ describe('Sync Trigger description', () => {
 			'dist/nodes/TrioVmsSyncTrigger/TrioVmsSyncTrigger.node.js',
 		);
 		expect(codex.node).toBe('n8n-nodes-trio-vms.trioVmsSyncTrigger');
-		expect(codex.resources.primaryDocumentation[0].url).toMatch(/#sync-trigger$/);
+		expect(codex.resources.primaryDocumentation[0].url).toMatch(/\/docs\/sync-trigger\.md$/);
 		// gulpfile.js copies nodes/**/*.node.json and nodes/**/*.svg into dist/.
 		expect(fs.readFileSync(path.join(ROOT, 'gulpfile.js'), 'utf8')).toContain(
 			"'nodes/**/*.node.json'",
@@ -114,6 +142,18 @@ describe("Sync Trigger in a recruiter's words", () => {
 		for (const text of texts)
 			expect(text).not.toMatch(/ModifiedDate|NumberOf|StatusCode|OnHold|JobStatus/);
 		expect(texts).toContain('On Hold');
+	});
+
+	it('says "check", not "poll" or "emit" (issue 26 point 11)', () => {
+		for (const text of texts) expect(text).not.toMatch(/\b([Pp]oll|[Ee]mit)/);
+	});
+
+	it('warns, beside Output Current Jobs on First Check, that every open job would be posted', () => {
+		const jobs = description.properties.find(
+			(p) => p.name === 'emitExisting' && p.displayOptions?.show?.watch?.includes('jobs'),
+		);
+		expect(jobs?.displayName).toBe('Output Current Jobs on First Check');
+		expect(jobs?.hint).toMatch(/posts every open job once/);
 	});
 
 	it('simplifies by default, picks states from the one US state list and shows no notice', () => {

@@ -24,7 +24,12 @@ afterAll(async () => {
 beforeEach(() => sandbox.reset({ jobs: 300 }));
 
 function poller(parameters: INodeParameters): PollTrigger {
-	return pollTrigger({ parameters, credentials: trioCredentials(sandbox.url, sandbox.key) });
+	return pollTrigger({
+		// Version 1's defaults (every change type, the Simplify switch): what saved workflows keep.
+		typeVersion: 1,
+		parameters,
+		credentials: trioCredentials(sandbox.url, sandbox.key),
+	});
 }
 
 function statusOf(number: number): string {
@@ -240,7 +245,9 @@ describe('Sync Trigger, first run, filters and Fetch Test Event', () => {
 			parameters: { watch: 'jobs', options: { fullListEvery: 0 } },
 			credentials: trioCredentials(sandbox.url, sandbox.key),
 		});
-		expect((await bad.poll()).error?.message).toMatch(/Full List Every/);
+		expect((await bad.poll()).error?.message).toMatch(
+			/Whole List Every \(Checks\)".*under Options/,
+		);
 	});
 });
 

@@ -29,6 +29,8 @@ const TWELVE = Array.from({ length: 12 }, (_, index) => job(index + 1));
 
 function trigger(options: Record<string, unknown> = {}) {
 	return pollTrigger({
+		// Version 1's defaults (every change type, the Simplify switch): what saved workflows keep.
+		typeVersion: 1,
 		parameters: { watch: 'jobs', options: { fullListEvery: 1, ...options } },
 		credentials: trioCredentials(server.baseUrl, 'key'),
 	});
@@ -152,6 +154,7 @@ describe('Sync Trigger when records are stale, left out, unreadable by hundreds,
 
 	test('a closure under the State and Profession filters comes out though Trio no longer knows the job', async () => {
 		const poller = pollTrigger({
+			typeVersion: 1,
 			parameters: {
 				watch: 'jobs',
 				filters: { states: ['TX'], professions: 'RN' },

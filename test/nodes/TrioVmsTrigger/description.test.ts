@@ -1,5 +1,11 @@
 /** What n8n reads from the trigger's description before the node runs for a delivery. */
-import { NodeHelpers, type INode, type INodeParameters } from 'n8n-workflow';
+import {
+	NodeHelpers,
+	type INode,
+	type INodeParameters,
+	type INodeProperties,
+	type INodePropertyOptions,
+} from 'n8n-workflow';
 
 import { TRIO_EVENTS } from '../../../nodes/shared/events';
 import { TrioVmsTrigger } from '../../../nodes/TrioVmsTrigger/TrioVmsTrigger.node';
@@ -32,9 +38,9 @@ function userTexts(): string[] {
 }
 
 describe('trigger description', () => {
-	it('offers 1.2 to new workflows and keeps 1 and 1.1 for saved ones', () => {
-		expect(description.version).toEqual([1, 1.1, 1.2]);
-		expect(description.defaultVersion).toBe(1.2);
+	it('offers 1.3 to new workflows and keeps 1, 1.1 and 1.2 for saved ones', () => {
+		expect(description.version).toEqual([1, 1.1, 1.2, 1.3]);
+		expect(description.defaultVersion).toBe(1.3);
 	});
 
 	it('declares its webhook with fixed values, so n8n evaluates no expression per delivery', () => {
@@ -51,6 +57,31 @@ describe('trigger description', () => {
 		expect(shown(1.2, { events: ['Submission Update'] })).not.toHaveProperty('simplify');
 		expect(shown(1.1, { events: ['Job Update'] })).not.toHaveProperty('simplify');
 		expect(shown(1, { events: ['Job Update'] })).not.toHaveProperty('simplify');
+	});
+
+	// Issue 26 point 8: one output control, worded as in the other two nodes.
+	it('replaces Simplify with Output (Simplified or Raw) for Job Update from version 1.3', () => {
+		expect(shown(1.3, { events: ['Job Update'] }).output).toBe('simple');
+		expect(shown(1.3, { events: ['Job Update'] })).not.toHaveProperty('simplify');
+		expect(shown(1.3, { events: ['Submission Update'] })).not.toHaveProperty('output');
+		expect(shown(1.2, { events: ['Job Update'] })).not.toHaveProperty('output');
+		const output = description.properties.find(
+			(property) => property.name === 'output',
+		) as INodeProperties;
+		expect(output.displayName).toBe('Output');
+		expect((output.options as INodePropertyOptions[]).map((option) => option.name)).toEqual([
+			'Simplified',
+			'Raw',
+		]);
+	});
+
+	// Issue 26 point 6: the node creator shows this description on the "Trio VMS" entry.
+	it('says what it needs, and points new jobs without those to the Sync Trigger', () => {
+		expect(description.description).toMatch(/public https:\/\/ address/);
+		expect(description.description).toMatch(/administrator API key/);
+		expect(description.description).toMatch(
+			/for new jobs without them, use the Trio VMS Sync Trigger/,
+		);
 	});
 
 	it('puts Deliveries to Remember under Options from 1.2, and keeps it at the top for saved workflows', () => {

@@ -20,6 +20,7 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import type { WebhookRegistration } from '../../../nodes/shared/schemas';
 import { startSandbox, type RunningSandbox } from '../../../sandbox';
+import { TEN_JOB_FIELDS } from '../../../nodes/shared/jobOutput';
 import { deliveryMemory, memoryKey } from '../../../nodes/TrioVmsTrigger/dedup';
 import { hashToken, tokenIssuedAt } from '../../../nodes/TrioVmsTrigger/deliveryToken';
 import { trioCredentials } from '../../support/engine/engine';
@@ -304,6 +305,9 @@ describe('activation lifecycle', () => {
 					(error: Error & { description?: string }) => error,
 				);
 				expect(failure?.message).toMatch(/Trio VMS cannot send events to this workflow's address/);
+				// n8n 2.x shows only the message when publishing fails: the fix is in it (issue 26 point 5).
+				expect(failure?.message).toMatch(/Set n8n's WEBHOOK_URL .*restart n8n/);
+				expect(failure?.message).toMatch(/Sync Trigger, which needs no public address/);
 				expect(failure?.description).toMatch(/WEBHOOK_URL/);
 				expect(failure?.description).toMatch(/Sync Trigger .*needs no public address/);
 				expect(hooks.staticData()).toEqual({});
@@ -1082,7 +1086,7 @@ describe('receiving deliveries', () => {
 			return delivery.workflowData?.[0][0].json as IDataObject;
 		}
 
-		it('gives new workflows (1.2) the simplified job, metadata first and deliveryKey kept', async () => {
+		it('gives workflows saved with 1.2 the dozen-field simplified job, metadata first and deliveryKey kept', async () => {
 			const json = await jobItem(await versionHooks(1.2), 7001);
 			expect(Object.keys(json).slice(0, 2)).toEqual(['event', 'receivedAt']);
 			expect(json).toMatchObject({
@@ -1096,6 +1100,23 @@ describe('receiving deliveries', () => {
 			expect(json.deliveryKey).toMatch(/^[0-9a-f]{16}$/);
 			const raw = await jobItem(await versionHooks(1.2, { simplify: false }), 7002);
 			expect(raw).toHaveProperty('Shift');
+		});
+
+		// Issue 26 point 8: the same ten fields as the action node and the Sync Trigger.
+		it('gives new workflows (1.3) the ten-field job under Output, and every field with Raw', async () => {
+			const json = await jobItem(await versionHooks(1.3), 7003);
+			expect(Object.keys(json)).toEqual([
+				'event',
+				'receivedAt',
+				...TEN_JOB_FIELDS.filter((name) => name !== 'NumberOfCurrentOpenPositions'),
+				'NumberOfOpenPositions',
+				'deliveryKey',
+			]);
+			const raw = await jobItem(await versionHooks(1.3, { output: 'raw' }), 7004);
+			expect(raw).toHaveProperty('Shift');
+			// A 1.3 node ignores a Simplify value left from 1.2.
+			const left = await jobItem(await versionHooks(1.3, { simplify: false }), 7005);
+			expect(left).not.toHaveProperty('Shift');
 		});
 
 		it('keeps saved workflows (1 and 1.1) on the raw job, whatever Simplify says', async () => {

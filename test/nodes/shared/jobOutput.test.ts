@@ -3,7 +3,12 @@
 	-- not in the package: n8n's rules for the code users install do not apply here */
 /** The simplified job shared by Job Get, Job Get Many and both triggers, and the case-insensitive reader under it. */
 import { fieldOf, hasField } from '../../../nodes/shared/fields';
-import { SIMPLE_JOB_FIELDS, simplifyJob } from '../../../nodes/shared/jobOutput';
+import {
+	SIMPLE_JOB_FIELDS,
+	simplifyJob,
+	TEN_JOB_FIELDS,
+	TEN_JOB_FIELDS_IN_WORDS,
+} from '../../../nodes/shared/jobOutput';
 
 const job = {
 	Number: 48213,
@@ -70,6 +75,38 @@ describe('simplifyJob', () => {
 		const simple = simplifyJob({ ...rest, Shift: null });
 		expect(simple.ShiftDescription).toBeNull();
 		expect('RateDescription' in simple).toBe(false);
+	});
+});
+
+describe('simplifyJob, ten fields (issue 26 point 8: the current versions of all three nodes)', () => {
+	it('keeps at most ten flat fields, the list count of open positions when Trio sends it', () => {
+		const simple = simplifyJob(job, 'ten');
+		expect(simple).toEqual({
+			Number: 48213,
+			Title: 'ICU RN - Nights',
+			JobStatus: 'Open',
+			FacilityName: 'St. Mary',
+			City: 'Austin',
+			StateAbbreviation: 'TX',
+			StartDate: '2026-04-06T00:00:00',
+			ShiftDescription: '3x12 Nights',
+			RateDescription: '$2,400/week',
+			NumberOfCurrentOpenPositions: 1,
+		});
+		expect(TEN_JOB_FIELDS).toHaveLength(10);
+		for (const value of Object.values(simple)) expect(typeof value).not.toBe('object');
+	});
+
+	it("a single job's open positions stand in for the list's count, under their own name", () => {
+		const { NumberOfCurrentOpenPositions: _current, ...single } = job;
+		const simple = simplifyJob(single, 'ten');
+		expect(Object.keys(simple)).toHaveLength(10);
+		expect(simple.NumberOfOpenPositions).toBe(2);
+		expect(simple).not.toHaveProperty('NumberOfCurrentOpenPositions');
+	});
+
+	it('says its fields in the words the three Output options show', () => {
+		expect(TEN_JOB_FIELDS_IN_WORDS).toMatch(/^Ten fields: number, title, status, facility/);
 	});
 });
 

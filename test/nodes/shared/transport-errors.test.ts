@@ -129,7 +129,11 @@ describe('error bodies', () => {
 				{ method: 'GET', path: '/Nope' },
 				/does not know this address or item/,
 			],
-			[{ status: 429, json: { message: 'Slow down' } }, GET_JOB, /Raise "Pause Between Calls"/],
+			[
+				{ status: 429, json: { message: 'Slow down' } },
+				GET_JOB,
+				/Raise "Pause Between Requests \(Milliseconds\)" under the node.s Options/,
+			],
 			[
 				{ status: 500, body: 'Internal error' },
 				GET_JOB,

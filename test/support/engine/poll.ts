@@ -49,6 +49,8 @@ export interface PollTriggerOptions {
 	/** The node's parameters as saved; n8n adds the defaults. */
 	parameters: INodeParameters;
 	credentials: ICredentialDataDecryptedObject;
+	/** The saved node's version; default the node's defaultVersion, as for a new workflow. */
+	typeVersion?: number;
 	/** The workflow's saved static data to start from (whole workflow, `node:<name>` keys); default none. */
 	staticData?: IDataObject;
 }
@@ -90,6 +92,7 @@ export function pollTrigger(options: PollTriggerOptions): PollTrigger {
 			name: options.nodeName ?? 'Trio VMS Sync Trigger',
 			type: options.nodeType ?? 'trioVmsSyncTrigger',
 			parameters: structuredClone(options.parameters),
+			...(options.typeVersion !== undefined ? { typeVersion: options.typeVersion } : {}),
 		},
 		0,
 		[TRIO_CREDENTIAL_TYPE],

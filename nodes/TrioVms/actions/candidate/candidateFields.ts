@@ -27,7 +27,7 @@ export const emailField: INodeProperties = {
 	displayName: 'Email',
 	name: 'email',
 	type: 'string',
-	placeholder: 'name@email.com',
+	placeholder: 'e.g. nathan@example.com',
 	default: '',
 	required: true,
 	description: "The candidate's email address; Trio finds candidates by it",

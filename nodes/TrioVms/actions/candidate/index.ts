@@ -19,7 +19,7 @@ export const description: INodeProperties[] = [
 				value: 'create',
 				description:
 					'Create a candidate from name, email, phone and state licenses; returns the candidate number. If the email is already in Trio, outputs that candidate instead (Skip If Email Exists, on by default), so a re-run creates nobody twice.',
-				action: 'Create a candidate and return their number',
+				action: 'Create candidate with state licenses',
 			},
 			{
 				name: 'Find by Email',
@@ -33,7 +33,7 @@ export const description: INodeProperties[] = [
 				value: 'findOrCreate',
 				description:
 					'Find the candidate by email first, and create them only when none matches; returns the candidate number either way. The usual choice for spreadsheet rows.',
-				action: 'Find a candidate by email or create them',
+				action: 'Find or create candidate by email',
 			},
 		],
 		default: 'findOrCreate',

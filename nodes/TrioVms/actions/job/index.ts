@@ -18,13 +18,13 @@ export const description: INodeProperties[] = [
 				value: 'get',
 				description:
 					'Get one job by its number, with every detail Trio holds (facility, rates, shift, requirements)',
-				action: 'Get a job by its number',
+				action: 'Get job by number',
 			},
 			{
 				name: 'Get Many',
 				value: 'getAll',
 				description: 'Get many open and on-hold jobs, optionally only those modified after a date',
-				action: 'Get many jobs that are open or on hold',
+				action: 'Get many open or on hold jobs',
 			},
 		],
 		default: 'getAll',

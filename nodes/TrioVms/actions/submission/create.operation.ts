@@ -46,12 +46,12 @@ const properties: INodeProperties[] = [
 			'The Trio number of the candidate, for example the "number" that Candidate: Find or Create outputs',
 	},
 	{
-		displayName: 'Input Binary Field',
+		displayName: 'Resume File Field',
 		name: 'binaryPropertyName',
 		type: 'string',
 		default: 'data',
 		required: true,
-		hint: "The input binary field holding the candidate's resume",
+		hint: "The name of the input's file field that holds the candidate's resume, usually data",
 		description:
 			"The candidate's resume (Trio calls it the candidate profile document): PDF, DOC, DOCX, RTF or TXT, under 2.5 MB. Trio requires one with every submission.",
 	},
@@ -77,12 +77,14 @@ const properties: INodeProperties[] = [
 				description: 'How and when to best reach the candidate',
 			},
 			{
-				displayName: 'Bill Rate Amount',
+				displayName: 'Bill Rate',
 				name: 'billRateAmount',
-				type: 'number',
-				typeOptions: { minValue: 0, numberPrecision: 2 },
-				default: 0,
-				description: 'The bill rate offered for the candidate, e.g. 65.50',
+				// Text, so that adding the field sends nothing until a rate is typed (a number field
+				// would send 0), and a sheet's "$65.50" is read as 65.50.
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. 65.50',
+				description: 'The bill rate offered for the candidate; left empty, none is sent',
 			},
 			{
 				displayName: 'Days Off',
@@ -142,7 +144,7 @@ const properties: INodeProperties[] = [
 						displayName: 'Email',
 						name: 'email',
 						type: 'string',
-						placeholder: 'name@email.com',
+						placeholder: 'e.g. nathan@example.com',
 						default: '',
 						required: true,
 					},
@@ -190,7 +192,7 @@ const TEXT_FIELDS = [
 const LABELS: Record<string, string> = {
 	JobNumber: 'Job',
 	CandidateNumber: 'Candidate Number',
-	BillRateAmount: 'Bill Rate Amount',
+	BillRateAmount: 'Bill Rate',
 	StartDate: 'Start Date',
 	AgencyContacts: 'Agency Contacts',
 	...Object.fromEntries(TEXT_FIELDS.map(([, part, label]) => [part, label])),
@@ -229,7 +231,7 @@ function readSubmissionFields(
 		context.getNodeParameter('agencyContacts.contact', itemIndex, []),
 	);
 	for (const [key, part, label] of TEXT_FIELDS) fields[part] = optionalText(additional[key], label);
-	fields.BillRateAmount = optionalAmount(additional.billRateAmount, 'Bill Rate Amount');
+	fields.BillRateAmount = optionalAmount(additional.billRateAmount, 'Bill Rate');
 	fields.StartDate = toStartDateTime(additional.startDate, 'Start Date');
 	if (contacts.length) fields.AgencyContacts = contacts;
 	const checked = submissionCreateFieldsSchema.safeParse(fields);
@@ -289,16 +291,16 @@ export async function execute(
 	// The profile document: present, small enough, an accepted format, and really that format.
 	const propertyName = requiredText(
 		this.getNodeParameter('binaryPropertyName', itemIndex, 'data'),
-		'Input Binary Field',
+		'Resume File Field',
 	);
 	const binaries = this.getInputData()[itemIndex]?.binary ?? {};
 	if (!binaries[propertyName]) {
 		const available = Object.keys(binaries);
 		throw new FieldError(
-			'Input Binary Field',
+			'Resume File Field',
 			`names "${propertyName}", but this item has ${available.length ? `only the binary fields ${available.map((name) => `"${name}"`).join(', ')}` : 'no binary data at all'}`,
 			available.length
-				? `Set Input Binary Field to the field that holds the profile document (${available.join(', ')}).`
+				? `Set Resume File Field to the field that holds the profile document (${available.join(', ')}).`
 				: 'Add a node before this one that reads the profile document (for example Read/Write Files from Disk, Google Drive: Download, or HTTP Request with a file response).',
 		);
 	}
@@ -307,14 +309,14 @@ export async function execute(
 	const size =
 		knownSize(binary) ??
 		(binary.id ? (await this.helpers.getBinaryMetadata(binary.id)).fileSize : undefined);
-	if (size !== undefined) checkProfileFileSize(size, 'Input Binary Field');
+	if (size !== undefined) checkProfileFileSize(size, 'Resume File Field');
 	const data = await this.helpers.getBinaryDataBuffer(itemIndex, propertyName);
 	const file = checkProfileFile({
 		data,
 		fileName: binary.fileName,
 		fileNameOverride: isBlank(options.fileName) ? undefined : String(options.fileName),
 		mimeType: binary.mimeType,
-		labels: { binaryProperty: 'Input Binary Field', fileName: 'File Name' },
+		labels: { binaryProperty: 'Resume File Field', fileName: 'File Name' },
 	});
 	parts.push({
 		name: 'CandidateProfileFile',

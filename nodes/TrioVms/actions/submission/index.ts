@@ -22,47 +22,47 @@ export const description: INodeProperties[] = [
 				name: 'Accept',
 				value: 'accept',
 				description: 'Accept an offered submission, with an optional reason',
-				action: 'Accept an offered submission by its number',
+				action: 'Accept offer on submission',
 			},
 			{
 				name: 'Create',
 				value: 'create',
 				description:
 					'Submit a candidate to a job with their profile document (PDF, DOC, DOCX, RTF or TXT)',
-				action: 'Submit a candidate to a job with their resume',
+				action: 'Submit candidate to job with resume',
 			},
 			{
 				name: 'Decline',
 				value: 'decline',
 				description:
 					'Decline an offered submission, giving a reason from the withdraw reasons list',
-				action: 'Decline an offer with a reason from the list',
+				action: 'Decline offer on submission',
 			},
 			{
 				name: 'Get',
 				value: 'get',
 				description: 'Get one submission by its number, with its current status',
-				action: 'Get a submission by its number',
+				action: 'Get submission by number',
 			},
 			{
 				name: 'Get Many',
 				value: 'getAll',
 				description:
 					'Get many of your submissions, optionally only those modified after a date or for one job or candidate',
-				action: 'Get many submissions of a job or a candidate',
+				action: 'Get many submissions for job or candidate',
 			},
 			{
 				name: 'Get Withdraw Reasons',
 				value: 'getWithdrawReasons',
 				description: 'Get the reasons Trio accepts when declining or withdrawing a submission',
-				action: 'Get the reasons accepted to decline or withdraw',
+				action: 'Get decline and withdraw reasons',
 			},
 			{
 				name: 'Withdraw',
 				value: 'withdraw',
 				description:
 					'Withdraw a submitted candidate, giving a reason from the withdraw reasons list',
-				action: 'Withdraw a submission with a reason from the list',
+				action: 'Withdraw submission with reason',
 			},
 		],
 		default: 'create',

@@ -82,8 +82,8 @@ async function checkedReason(client: TrioClient, typed: string): Promise<string>
 	const match = reasons.find((reason) => reason.toLowerCase() === wanted);
 	if (match) return match;
 	throw new FieldError(
-		'Reason Name or ID',
-		`"${typed}" is not one of Trio's withdraw reasons`,
+		'Reason',
+		`must be one of Trio's withdraw reasons (got: ${typed}). Choose one from the list`,
 		`Use one of: ${reasons.join('; ')}.`,
 	);
 }
@@ -100,7 +100,7 @@ export async function sendReasoned(
 	);
 	const reason = await checkedReason(
 		client,
-		requiredText(this.getNodeParameter('reason', itemIndex, ''), 'Reason Name or ID'),
+		requiredText(this.getNodeParameter('reason', itemIndex, ''), 'Reason'),
 	);
 	const description = optionalText(
 		this.getNodeParameter('description', itemIndex, ''),

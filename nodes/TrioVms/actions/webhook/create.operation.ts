@@ -28,7 +28,7 @@ const properties: INodeProperties[] = [
 		type: 'string',
 		default: '',
 		required: true,
-		placeholder: 'https://example.com/webhook/trio',
+		placeholder: 'e.g. https://n8n.your-agency.com/webhook/trio',
 		description:
 			'The HTTPS address Trio sends the events to. To start workflows from Trio events, the Trio VMS Trigger node registers itself instead.',
 	},

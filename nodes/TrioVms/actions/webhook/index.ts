@@ -21,21 +21,21 @@ export const description: INodeProperties[] = [
 				value: 'create',
 				description:
 					'Register an HTTPS address to receive Trio events (needs agency administrator permission)',
-				action: 'Register an address for events',
+				action: 'Register webhook address for events',
 			},
 			{
 				name: 'Deactivate',
 				value: 'deactivate',
 				description:
 					'Switch a webhook registration off so Trio stops sending to it (Trio has no delete)',
-				action: 'Switch off a webhook registration',
+				action: 'Switch off webhook registration',
 			},
 			{
 				name: 'Get Available Events',
 				value: 'getEvents',
 				description:
 					'Get the event names that can be registered, such as Job Update and Submission Update',
-				action: 'Get the events that can be registered',
+				action: 'Get events available for webhooks',
 			},
 			{
 				name: 'Get Many',
@@ -47,7 +47,7 @@ export const description: INodeProperties[] = [
 				name: 'Update',
 				value: 'update',
 				description: 'Change the name, address, events or active state of a webhook registration',
-				action: 'Update a webhook registration',
+				action: 'Update webhook address or events',
 			},
 		],
 		default: 'getAll',

@@ -47,7 +47,7 @@ const properties: INodeProperties[] = [
 				name: 'url',
 				type: 'string',
 				default: '',
-				placeholder: 'https://example.com/webhook/trio',
+				placeholder: 'e.g. https://n8n.your-agency.com/webhook/trio',
 				description: 'A new HTTPS address for the events',
 			},
 		],

@@ -1,0 +1,80 @@
+/**
+ * The Sync Trigger as the editor adds it today (version 1.1, issue 26 points 6, 8 and 11): new
+ * jobs only by default, the ten-field simplified job under Output, and a Fetch Test Event sample
+ * marked as one on a quiet day. Version 1 keeps its behaviour (the other engine tests pin it).
+ * Inside n8n's engine, against the sandbox over HTTP.
+ */
+import type { INodeParameters } from 'n8n-workflow';
+
+import { TEN_JOB_FIELDS } from '../../../nodes/shared/jobOutput';
+import { startSandbox, type RunningSandbox } from '../../../sandbox';
+import { trioCredentials } from '../../support/engine/engine';
+import { pollTrigger, type PollTrigger } from '../../support/engine/poll';
+import { emittedKeys, scenario } from '../../support/sync-history';
+
+let sandbox: RunningSandbox;
+
+beforeAll(async () => {
+	sandbox = await startSandbox({ quiet: true, jobs: 50, referenceDate: '2026-03-02T00:00:00Z' });
+});
+afterAll(async () => {
+	await sandbox.stop();
+});
+beforeEach(() => sandbox.reset({ jobs: 50 }));
+
+/** A node as the editor adds it: no typeVersion given, so the node's defaultVersion. */
+function newNode(parameters: INodeParameters = {}): PollTrigger {
+	return pollTrigger({ parameters, credentials: trioCredentials(sandbox.url, sandbox.key) });
+}
+
+const META = ['event', 'change', 'receivedAt'];
+
+describe('Sync Trigger 1.1, with the defaults the editor gives', () => {
+	test('outputs new jobs only, each as ten job fields, while version 1 also outputs updates', async () => {
+		const current = newNode();
+		const saved = pollTrigger({
+			typeVersion: 1,
+			parameters: {},
+			credentials: trioCredentials(sandbox.url, sandbox.key),
+		});
+		await current.poll();
+		await saved.poll();
+		const job = sandbox.store.listJobs()[0];
+		await scenario(sandbox, 'PATCH', `/jobs/${job.Number}`, { Title: 'Changed title' });
+		await scenario(sandbox, 'POST', '/jobs', { State: 'Texas', StateAbbreviation: 'TX' });
+
+		const fresh = (await current.poll()).items;
+		expect(fresh.map((item) => item.change)).toEqual(['opened']);
+		expect(Object.keys(fresh[0])).toEqual([...META, ...TEN_JOB_FIELDS]);
+
+		const old = (await saved.poll()).items;
+		expect(old.map((item) => item.change).sort()).toEqual(['opened', 'updated']);
+		// Version 1 keeps its dozen simplified fields.
+		expect(Object.keys(old[0])).toEqual(expect.arrayContaining(['Profession', 'Specialties']));
+	});
+
+	test('Output Raw gives every field Trio sends', async () => {
+		const trigger = newNode({ output: 'raw', emitExisting: true });
+		const { items } = await trigger.poll();
+		expect(items.length).toBeGreaterThan(0);
+		expect(items[0]).toHaveProperty('Certifications');
+		expect(items[0]).toHaveProperty('Description');
+	});
+
+	test('Fetch Test Event on a quiet day marks its one existing job as an example', async () => {
+		const trigger = newNode();
+		await trigger.poll();
+		const quiet = await trigger.poll({ mode: 'manual' });
+		expect(quiet.items).toHaveLength(1);
+		expect(quiet.items[0].sample).toMatch(/^Example only: there is no new change to show/);
+		// Before the first check too.
+		const first = await newNode().poll({ mode: 'manual' });
+		expect(first.items[0].sample).toMatch(/^Example only/);
+
+		// A real pending change is not marked.
+		await scenario(sandbox, 'POST', '/jobs', { State: 'Texas', StateAbbreviation: 'TX' });
+		const pending = await trigger.poll({ mode: 'manual' });
+		expect(emittedKeys(pending.items)).toHaveLength(1);
+		expect(pending.items[0]).not.toHaveProperty('sample');
+	});
+});

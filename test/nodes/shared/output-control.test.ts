@@ -1,0 +1,57 @@
+/**
+ * Issue 26 point 8: one output control, worded alike, in all three nodes at the versions the
+ * editor adds today: Output, Simplified (the same ten job fields) or Raw; no Simplify switch.
+ */
+import {
+	NodeHelpers,
+	type INode,
+	type INodeParameters,
+	type INodeProperties,
+	type INodePropertyOptions,
+	type INodeTypeDescription,
+} from 'n8n-workflow';
+
+import { TEN_JOB_FIELDS_IN_WORDS } from '../../../nodes/shared/jobOutput';
+import { TrioVms } from '../../../nodes/TrioVms/TrioVms.node';
+import { TrioVmsSyncTrigger } from '../../../nodes/TrioVmsSyncTrigger/TrioVmsSyncTrigger.node';
+import { TrioVmsTrigger } from '../../../nodes/TrioVmsTrigger/TrioVmsTrigger.node';
+
+/** The properties n8n shows for these values at the node's default version. */
+function shownAtDefault(
+	description: INodeTypeDescription,
+	values: INodeParameters,
+): INodeProperties[] {
+	const typeVersion = description.defaultVersion as number;
+	const node = { typeVersion, parameters: values } as unknown as INode;
+	return description.properties.filter((property) =>
+		NodeHelpers.displayParameter(values, property, node, description),
+	);
+}
+
+const CASES: Array<[string, INodeTypeDescription, INodeParameters]> = [
+	['Trio VMS, Job Get', new TrioVms().description, { resource: 'job', operation: 'get' }],
+	['Trio VMS, Job Get Many', new TrioVms().description, { resource: 'job', operation: 'getAll' }],
+	['Trio VMS Trigger, Job Update', new TrioVmsTrigger().description, { events: ['Job Update'] }],
+	['Trio VMS Sync Trigger, jobs', new TrioVmsSyncTrigger().description, { watch: 'jobs' }],
+];
+
+describe('one output control in all three nodes', () => {
+	it.each(CASES)(
+		'%s: Output, Simplified (ten fields) or Raw, no Simplify',
+		(_, description, values) => {
+			const shown = shownAtDefault(description, values);
+			expect(shown.map((property) => property.name)).not.toContain('simplify');
+			const outputs = shown.filter((property) => property.name === 'output');
+			expect(outputs).toHaveLength(1);
+			const [output] = outputs;
+			expect(output).toMatchObject({ displayName: 'Output', type: 'options', default: 'simple' });
+			const options = output.options as INodePropertyOptions[];
+			expect(options.slice(0, 2).map((option) => [option.name, option.value])).toEqual([
+				['Simplified', 'simple'],
+				['Raw', 'raw'],
+			]);
+			expect(options[0].description).toMatch(new RegExp(`^${TEN_JOB_FIELDS_IN_WORDS}`));
+			expect(options[1].description).toBe('Every detail Trio sends');
+		},
+	);
+});
