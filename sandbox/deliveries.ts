@@ -10,16 +10,15 @@
 import http from 'node:http';
 import https from 'node:https';
 
-import { TRIO_EVENTS } from '../nodes/shared/events';
-import type { TrioEventName } from '../nodes/shared/events';
 import { WEBHOOK_RESPONSE_LIMIT_MS } from './service-rules';
 import type { Registration } from './types';
+import { EVENT_PAYLOADS, type EventName } from './wire';
 
 export interface DeliveryRecord {
 	id: number;
 	registrationId: string;
 	registrationName: string;
-	event: TrioEventName;
+	event: EventName;
 	url: string;
 	/** 1 for the delivery, 2.. for configured duplicates of it. */
 	attempt: number;
@@ -52,12 +51,12 @@ export class Deliveries {
 	constructor(private readonly options: DeliveriesOptions) {}
 
 	/**
-	 * Checks the payload against the shared event schema first: a payload that does not match
-	 * is a sandbox bug and must fail loudly (the API answers 500) rather than teach clients a
+	 * Checks the payload against the sandbox's own reading of the event (wire.ts) first: a
+	 * payload that does not match is a sandbox bug and must fail loudly (the API answers 500) rather than teach clients a
 	 * shape the service never sends. Returns how many registrations will receive it.
 	 */
-	dispatch(event: TrioEventName, payload: unknown): number {
-		const checked = TRIO_EVENTS[event].payload.safeParse(payload);
+	dispatch(event: EventName, payload: unknown): number {
+		const checked = EVENT_PAYLOADS[event].safeParse(payload);
 		if (!checked.success) {
 			throw new Error(
 				`sandbox bug: the ${event} payload does not match its schema: ${checked.error.message}`,
@@ -79,7 +78,7 @@ export class Deliveries {
 
 	private async deliver(
 		registration: Registration,
-		event: TrioEventName,
+		event: EventName,
 		payload: unknown,
 	): Promise<void> {
 		const attempts = 1 + this.options.duplicates();
@@ -91,7 +90,7 @@ export class Deliveries {
 
 	private post(
 		registration: Registration,
-		event: TrioEventName,
+		event: EventName,
 		payload: unknown,
 		attempt: number,
 	): Promise<void> {
