@@ -27,7 +27,8 @@ export interface DeliveryRecord {
 	error: string | null;
 	durationMs: number;
 	startedUtc: string;
-	body: unknown;
+	/** The payload as sent: every event's payload is a JSON object. */
+	body: Record<string, unknown>;
 }
 
 export interface DeliveriesOptions {
@@ -52,8 +53,9 @@ export class Deliveries {
 
 	/**
 	 * Checks the payload against the sandbox's own reading of the event (wire.ts) first: a
-	 * payload that does not match is a sandbox bug and must fail loudly (the API answers 500) rather than teach clients a
-	 * shape the service never sends. Returns how many registrations will receive it.
+	 * payload that does not match is a sandbox bug and must fail loudly (the API answers 500)
+	 * rather than teach clients a shape the service never sends. Returns how many registrations
+	 * will receive it.
 	 */
 	dispatch(event: EventName, payload: unknown): number {
 		const checked = EVENT_PAYLOADS[event].safeParse(payload);
@@ -63,12 +65,13 @@ export class Deliveries {
 			);
 		}
 		if (this.stopped) return 0;
+		const body = payload as Record<string, unknown>;
 		const targets = this.options
 			.registrations()
 			.filter((registration) => registration.IsActive && registration.Events.includes(event));
 		for (const registration of targets) {
 			// Snapshot the registration: a later update must not redirect a delivery already due.
-			const task = this.deliver({ ...registration }, event, payload).finally(() =>
+			const task = this.deliver({ ...registration }, event, body).finally(() =>
 				this.pending.delete(task),
 			);
 			this.pending.add(task);
@@ -79,7 +82,7 @@ export class Deliveries {
 	private async deliver(
 		registration: Registration,
 		event: EventName,
-		payload: unknown,
+		payload: Record<string, unknown>,
 	): Promise<void> {
 		const attempts = 1 + this.options.duplicates();
 		// Duplicates follow the first delivery one after another, as a redelivery would.
@@ -91,7 +94,7 @@ export class Deliveries {
 	private post(
 		registration: Registration,
 		event: EventName,
-		payload: unknown,
+		payload: Record<string, unknown>,
 		attempt: number,
 	): Promise<void> {
 		const started = Date.now();

@@ -4,8 +4,8 @@
 /**
  * Reads the multipart submission form (spec section 4) and checks it the way the service must:
  * the text parts are converted to numbers and dates and validated with the sandbox's own schema
- * (wire.ts), the
- * profile file is checked for presence, size and extension. The file is hashed, not kept.
+ * (wire.ts), the profile file is checked for presence, size and extension. The file is hashed,
+ * not kept.
  */
 import { createHash } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
