@@ -21,6 +21,7 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 
 import { TRIO_EVENT_NAMES, TRIO_EVENTS } from '../../nodes/shared/events';
+import type { RunningSandbox as Sandbox } from '../../sandbox';
 import { describeWithN8n } from '../support/harness/availability';
 import { run } from '../support/harness/exec';
 import type { ExecutionRecord, N8nInstance } from '../support/harness/n8n';
@@ -52,39 +53,12 @@ const WORKERS = Number(process.env.TRIO_QUEUE_WORKERS || 1);
 
 // ------------------------------------------------------------------ the sandbox
 
-interface Delivery {
-	registrationId: string;
-	event: string;
-	url: string;
-	attempt: number;
-	status: number | null;
-	body: Record<string, unknown>;
-}
-
 interface Registration {
 	Id: string;
 	Name: string;
 	Url: string;
 	Events: string[];
 	IsActive: boolean;
-}
-
-interface Sandbox {
-	url: string;
-	adminKey: string;
-	key: string;
-	stop(): Promise<void>;
-	idle(): Promise<void>;
-	deliveries(): Delivery[];
-	clearDeliveries(): void;
-	setFaults(config: {
-		duplicates?: number;
-		endpoints?: Record<string, { latencyMs?: number }>;
-	}): void;
-	clearFaults(): void;
-	/** What the service was asked, as the sandbox logs it. */
-	requests(): Array<{ method: string; path: string }>;
-	clearRequests(): void;
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

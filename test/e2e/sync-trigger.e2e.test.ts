@@ -17,6 +17,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 
+import type { RunningSandbox as Sandbox } from '../../sandbox';
 import { describeWithN8n } from '../support/harness/availability';
 import type { N8nLine } from '../support/harness/install';
 import { startN8n, type ExecutionRecord, type N8nInstance } from '../support/harness/n8n';
@@ -33,12 +34,6 @@ const LINES: N8nLine[] = (process.env.TRIO_SYNC_E2E_LINES?.split(',') as N8nLine
 	'1.x',
 ];
 const EXECUTION_TIMEOUT_MS = 60_000;
-
-interface Sandbox {
-	url: string;
-	key: string;
-	stop(): Promise<void>;
-}
 
 type Item = Record<string, unknown>;
 

@@ -23,6 +23,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { TRIO_EVENT_NAMES, TRIO_EVENTS, type TrioEventName } from '../../nodes/shared/events';
 import { simplifyJob } from '../../nodes/shared/jobOutput';
 import { stableStringify } from '../../nodes/TrioVmsTrigger/dedup';
+import type { DeliveryRecord as Delivery, RunningSandbox as Sandbox } from '../../sandbox';
 import { describeWithN8n } from '../support/harness/availability';
 import type { N8nLine } from '../support/harness/install';
 import { startN8n, type ExecutionRecord, type N8nInstance } from '../support/harness/n8n';
@@ -35,28 +36,7 @@ const LINES: N8nLine[] = (process.env.TRIO_TRIGGER_E2E_LINES?.split(',') as
 	N8nLine[] | undefined) ?? ['2.x', '1.x'];
 const EXECUTION_TIMEOUT_MS = 60_000;
 
-// ------------------------------------------------------------------ the sandbox (loaded at run time)
-
-interface Delivery {
-	registrationId: string;
-	event: TrioEventName;
-	url: string;
-	attempt: number;
-	status: number | null;
-	body: Record<string, unknown>;
-}
-
-interface Sandbox {
-	url: string;
-	adminKey: string;
-	key: string;
-	stop(): Promise<void>;
-	idle(): Promise<void>;
-	deliveries(): Delivery[];
-	clearDeliveries(): void;
-	setFaults(config: { duplicates?: number }): void;
-	clearFaults(): void;
-}
+// ------------------------------------------------------------------ the sandbox
 
 interface Registration {
 	Id: string;
