@@ -16,7 +16,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { dirname, relative, resolve } from 'node:path';
 
-import { readFlags, wholeNumber } from '../sandbox/cli-args';
+import { oneOf, parseFlags, usage, whole, type FlagSpec } from '../sandbox/cli-args';
 import { BENCHMARKS } from './benchmarks';
 import { REAL_N8N_IDS, runRealN8n, type RealN8nId } from './real-n8n';
 import { runBenchmark, type BenchmarkResult, type Summary } from './runner';
@@ -24,25 +24,70 @@ import { startSandboxProcess } from './support';
 
 const SANDBOX_JOBS = 10_000;
 
-const USAGE = `Usage: tsx bench/run.ts [options]
+/** Counts within these bounds; above them a run would take hours. */
+const count = (min: number, max = 1000) => whole(min, max);
 
-  --part P      in-process | real-n8n | all (default all: in-process first, then real n8n)
-  --runs N      in-process: measured runs per benchmark and side (default 7)
-  --warmup N    in-process: warm-up runs before them (default 2)
-  --real-runs N real n8n: measured runs per side, alternating (default 5)
-  --deliveries N real n8n: deliveries per ingestion run at 20 senders (default 200; the issue's
-                figure is 1000); one sender gets half as many
-  --bulk-rows N real n8n: spreadsheet rows per bulk-submission run (default 1000)
-  --bulk-runs N real n8n: measured bulk-submission runs per side (default 2: a package run
-                of 1,000 rows takes about 2.7 minutes)
-  --n8n-env K=V real n8n: an extra environment variable for n8n (repeatable), e.g. to compare
-                N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE=true against the default
-  --no-build    real n8n: pack dist/ as it is instead of running npm run build first
-  --only A,B    only the benchmarks whose id contains one of these (real n8n ids: ${REAL_N8N_IDS.join(', ')})
-  --out FILE    where to write the in-process results (default bench/results/latest.json); the
-                real-n8n results go beside it (real-n8n.json, .svg, .png). With --only, nothing
-                is written unless --out is given, so a partial run never replaces them
-  --list        list the benchmarks and exit`;
+const FLAGS = {
+	part: {
+		value: 'P',
+		help: 'in-process | real-n8n | all (default all: in-process first, then real n8n)',
+		read: oneOf('in-process', 'real-n8n', 'all'),
+	},
+	runs: {
+		value: 'N',
+		help: 'in-process: measured runs per benchmark and side (default 7)',
+		read: count(1),
+	},
+	warmup: { value: 'N', help: 'in-process: warm-up runs before them (default 2)', read: count(1) },
+	'real-runs': {
+		value: 'N',
+		help: 'real n8n: measured runs per side, alternating (default 5)',
+		read: count(1, 50),
+	},
+	deliveries: {
+		value: 'N',
+		help: "real n8n: deliveries per ingestion run at 20 senders (default 200; the issue's\nfigure is 1000); one sender gets half as many",
+		read: count(20, 10_000),
+	},
+	'bulk-rows': {
+		value: 'N',
+		help: 'real n8n: spreadsheet rows per bulk-submission run (default 1000)',
+		read: count(10, 10_000),
+	},
+	'bulk-runs': {
+		value: 'N',
+		help: 'real n8n: measured bulk-submission runs per side (default 2: a package run\nof 1,000 rows takes about 2.7 minutes)',
+		read: count(1, 20),
+	},
+	'n8n-env': {
+		value: 'K=V',
+		help: 'real n8n: an extra environment variable for n8n (repeatable), e.g. to compare\nN8N_EXPRESSION_ENGINE_LAZY_ACQUIRE=true against the default',
+		repeatable: true,
+		read: (text: string, flag: string): [string, string] => {
+			const [key, ...rest] = text.split('=');
+			if (!/^[A-Z0-9_]+$/.test(key) || !rest.length) throw new Error(`${flag} takes NAME=value`);
+			return [key, rest.join('=')];
+		},
+	},
+	'no-build': { help: 'real n8n: pack dist/ as it is instead of running npm run build first' },
+	only: {
+		value: 'A,B',
+		help: `only the benchmarks whose id contains one of these (real n8n ids: ${REAL_N8N_IDS.join(', ')})`,
+		read: (text: string) =>
+			text
+				.split(',')
+				.map((part) => part.trim())
+				.filter(Boolean),
+	},
+	out: {
+		value: 'FILE',
+		help: 'where to write the in-process results (default bench/results/latest.json); the\nreal-n8n results go beside it (real-n8n.json, .svg, .png). With --only, nothing\nis written unless --out is given, so a partial run never replaces them',
+		read: (text: string) => resolve(text),
+	},
+	list: { help: 'list the benchmarks and exit' },
+} satisfies Record<string, FlagSpec>;
+
+const USAGE = usage('Usage: tsx bench/run.ts [options]', FLAGS);
 
 interface CliOptions {
 	part: 'in-process' | 'real-n8n' | 'all';
@@ -61,82 +106,33 @@ interface CliOptions {
 }
 
 function parseArgs(argv: string[]): CliOptions {
-	const options: CliOptions = {
-		part: 'all',
-		realRuns: 5,
-		deliveries: 200,
-		bulkRows: 1000,
-		bulkRuns: 2,
-		noBuild: false,
-		n8nEnv: {},
-		runs: 7,
-		warmup: 2,
-		only: [],
-		out: undefined,
-		list: false,
+	let parsed: ReturnType<typeof parseFlags<typeof FLAGS>>;
+	try {
+		parsed = parseFlags(argv, FLAGS);
+	} catch (error) {
+		console.error(`${(error as Error).message}\n\n${USAGE}`);
+		process.exit(2);
+	}
+	const { help, values } = parsed;
+	if (help) {
+		console.log(USAGE);
+		process.exit(0);
+	}
+	const only = values.only ?? [];
+	return {
+		part: values.part ?? 'all',
+		realRuns: values['real-runs'] ?? 5,
+		deliveries: values.deliveries ?? 200,
+		bulkRows: values['bulk-rows'] ?? 1000,
+		bulkRuns: values['bulk-runs'] ?? 2,
+		noBuild: values['no-build'] ?? false,
+		n8nEnv: Object.fromEntries(values['n8n-env'] ?? []),
+		runs: values.runs ?? 7,
+		warmup: values.warmup ?? 2,
+		only,
+		out: values.out ?? (only.length ? undefined : resolve(__dirname, 'results/latest.json')),
+		list: values.list ?? false,
 	};
-	const count = (flag: string, value: string, min: number, max = 1000) =>
-		wholeNumber(flag, value, min, max);
-	readFlags(argv, (flag, value, argument) => {
-		switch (flag) {
-			case '--runs':
-				options.runs = count(flag, value(), 1);
-				break;
-			case '--part': {
-				const part = value();
-				if (part !== 'in-process' && part !== 'real-n8n' && part !== 'all')
-					throw new Error('--part is in-process, real-n8n or all');
-				options.part = part;
-				break;
-			}
-			case '--real-runs':
-				options.realRuns = count(flag, value(), 1, 50);
-				break;
-			case '--deliveries':
-				options.deliveries = count(flag, value(), 20, 10_000);
-				break;
-			case '--bulk-rows':
-				options.bulkRows = count(flag, value(), 10, 10_000);
-				break;
-			case '--bulk-runs':
-				options.bulkRuns = count(flag, value(), 1, 20);
-				break;
-			case '--n8n-env': {
-				const [key, ...rest] = value().split('=');
-				if (!/^[A-Z0-9_]+$/.test(key) || !rest.length)
-					throw new Error('--n8n-env takes NAME=value');
-				options.n8nEnv[key] = rest.join('=');
-				break;
-			}
-			case '--no-build':
-				options.noBuild = true;
-				break;
-			case '--warmup':
-				options.warmup = count(flag, value(), 1);
-				break;
-			case '--only':
-				options.only = value()
-					.split(',')
-					.map((part) => part.trim())
-					.filter(Boolean);
-				break;
-			case '--out':
-				options.out = resolve(value());
-				break;
-			case '--list':
-				options.list = true;
-				break;
-			case '--help':
-			case '-h':
-				console.log(USAGE);
-				process.exit(0);
-				break;
-			default:
-				throw new Error(`unknown option ${argument}\n\n${USAGE}`);
-		}
-	});
-	if (!options.only.length) options.out ??= resolve(__dirname, 'results/latest.json');
-	return options;
 }
 
 /**

@@ -1,22 +1,24 @@
 /**
- * The agency API (spec section 4 plus the decided list/read/reasons/webhook routes), under
- * /api/v3 with the spec's letter case. Handlers parse and validate; the Store applies the rules.
+ * The agency API (spec section 4 plus the decided list/read/reasons/webhook routes of the
+ * service notes): the route table, written as literal paths in the spec's letter case.
+ * Handlers parse and validate with the sandbox's own shapes (wire.ts); the Store applies the
+ * rules.
  */
-import { TRIO_EVENT_NAMES } from '../nodes/shared/events';
-import {
-	acceptRequestSchema,
-	candidateCreateSchema,
-	isIsoDate,
-	isIsoDateTime,
-	reasonedRequestSchema,
-	webhookRegistrationRequestSchema,
-} from '../nodes/shared/schemas';
-import { API_PREFIX, PATHS } from '../nodes/shared/service';
 import { fieldError, ok, pathNumber, readJsonBody, Router, throwIfInvalid } from './http';
 import type { Handler } from './http';
 import { parseSubmissionForm } from './multipart';
 import { SANDBOX_WITHDRAW_REASONS } from './store';
 import type { Store } from './store';
+import {
+	acceptRequest,
+	API_PREFIX,
+	candidateCreateRequest,
+	EVENT_NAMES,
+	isDate,
+	isDateTime,
+	reasonedRequest,
+	webhookRegistrationRequest,
+} from './wire';
 
 export interface ApiRoute {
 	handle: Handler;
@@ -32,8 +34,8 @@ export interface ApiRoute {
 function parseModifiedDate(query: URLSearchParams): Date | undefined {
 	const raw = query.get('modifiedDate')?.trim();
 	if (!raw) return undefined;
-	if (isIsoDate(raw)) return new Date(`${raw}T00:00:00Z`);
-	if (isIsoDateTime(raw)) {
+	if (isDate(raw)) return new Date(`${raw}T00:00:00Z`);
+	if (isDateTime(raw)) {
 		const hasOffset = /(Z|[+-]\d{2}:?\d{2})$/.test(raw);
 		const date = new Date(hasOffset ? raw : `${raw}Z`);
 		if (!Number.isNaN(date.getTime())) return date;
@@ -46,56 +48,64 @@ function parseModifiedDate(query: URLSearchParams): Date | undefined {
 
 export function createApiRouter(store: Store): Router<ApiRoute> {
 	const router = new Router<ApiRoute>();
-	const add = (method: string, path: string, handle: Handler, admin = false) =>
-		router.add(method, `${API_PREFIX}${path}`, { handle, admin });
+	const add = (
+		method: string,
+		path: `${typeof API_PREFIX}/${string}`,
+		handle: Handler,
+		admin = false,
+	) => router.add(method, path, { handle, admin });
 
-	add('GET', PATHS.jobs, (ctx) => ok(store.listJobs(parseModifiedDate(ctx.query))));
-	add('GET', PATHS.job, (ctx) => ok(store.job(pathNumber(ctx)).job));
+	add('GET', '/api/v3/Job', (ctx) => ok(store.listJobs(parseModifiedDate(ctx.query))));
+	add('GET', '/api/v3/Job/{number}', (ctx) => ok(store.job(pathNumber(ctx)).job));
 
-	add('GET', PATHS.candidates, (ctx) => {
+	add('GET', '/api/v3/candidates', (ctx) => {
 		const email = ctx.query.get('email');
 		if (email === null || email.trim() === '')
 			throw fieldError('email', 'is required: the e-mail address to look up');
 		return ok(store.findCandidates(email));
 	});
-	add('POST', PATHS.candidates, async (ctx) => {
-		const input = throwIfInvalid(candidateCreateSchema.safeParse(await readJsonBody(ctx.req)));
+	add('POST', '/api/v3/candidates', async (ctx) => {
+		const input = throwIfInvalid(candidateCreateRequest.safeParse(await readJsonBody(ctx.req)));
 		return ok(store.createCandidate(input));
 	});
 
-	add('GET', PATHS.submissions, (ctx) => ok(store.listSubmissions(parseModifiedDate(ctx.query))));
-	add('POST', PATHS.submissions, async (ctx) => {
+	add('GET', '/api/v3/Submission', (ctx) =>
+		ok(store.listSubmissions(parseModifiedDate(ctx.query))),
+	);
+	add('POST', '/api/v3/Submission', async (ctx) => {
 		const form = await parseSubmissionForm(ctx.req);
 		return ok(store.createSubmission(form.fields, form.file).submission);
 	});
-	add('GET', PATHS.submission, (ctx) => ok(store.submission(pathNumber(ctx), 'number').submission));
-	add('GET', PATHS.withdrawReasons, () => ok(SANDBOX_WITHDRAW_REASONS));
-	add('POST', PATHS.submissionAccept, async (ctx) => {
-		const input = throwIfInvalid(acceptRequestSchema.safeParse(await readJsonBody(ctx.req)));
+	add('GET', '/api/v3/Submission/{number}', (ctx) =>
+		ok(store.submission(pathNumber(ctx), 'number').submission),
+	);
+	add('GET', '/api/v3/Submission/WithdrawReasons', () => ok(SANDBOX_WITHDRAW_REASONS));
+	add('POST', '/api/v3/Submission/Accept', async (ctx) => {
+		const input = throwIfInvalid(acceptRequest.safeParse(await readJsonBody(ctx.req)));
 		return ok(store.accept(input.submissionNumber, input.reason).submission);
 	});
-	add('POST', PATHS.submissionDecline, async (ctx) => {
-		const input = throwIfInvalid(reasonedRequestSchema.safeParse(await readJsonBody(ctx.req)));
+	add('POST', '/api/v3/Submission/Decline', async (ctx) => {
+		const input = throwIfInvalid(reasonedRequest.safeParse(await readJsonBody(ctx.req)));
 		return ok(store.decline(input.submissionNumber, input.reason, input.description).submission);
 	});
-	add('POST', PATHS.submissionWithdraw, async (ctx) => {
-		const input = throwIfInvalid(reasonedRequestSchema.safeParse(await readJsonBody(ctx.req)));
+	add('POST', '/api/v3/Submission/Withdraw', async (ctx) => {
+		const input = throwIfInvalid(reasonedRequest.safeParse(await readJsonBody(ctx.req)));
 		return ok(store.withdraw(input.submissionNumber, input.reason, input.description).submission);
 	});
 
-	add('GET', PATHS.webhooks, () => ok(store.listRegistrations()), true);
+	add('GET', '/api/v3/Webhooks', () => ok(store.listRegistrations()), true);
 	add(
 		'POST',
-		PATHS.webhooks,
+		'/api/v3/Webhooks',
 		async (ctx) => {
 			const input = throwIfInvalid(
-				webhookRegistrationRequestSchema.safeParse(await readJsonBody(ctx.req)),
+				webhookRegistrationRequest.safeParse(await readJsonBody(ctx.req)),
 			);
 			return ok(store.saveRegistration(input));
 		},
 		true,
 	);
-	add('GET', PATHS.webhookEvents, () => ok([...TRIO_EVENT_NAMES]), true);
+	add('GET', '/api/v3/Webhooks/Events', () => ok([...EVENT_NAMES]), true);
 
 	return router;
 }

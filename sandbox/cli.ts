@@ -6,60 +6,51 @@
  * npm run sandbox -- --port 4010 --jobs 200 --seed 1 --admin-key KEY --key KEY
  * Starts the sandbox and prints what to type into the n8n credential.
  */
-import { readFlags, wholeNumber } from './cli-args';
+import { parseFlags, usage, whole, type FlagSpec } from './cli-args';
 import { DEFAULTS, startSandbox } from './index';
 import type { SandboxOptions } from './index';
 
-const USAGE = `Usage: tsx sandbox/cli.ts [options]
+const FLAGS = {
+	port: {
+		value: 'N',
+		help: `port to listen on (default ${DEFAULTS.cliPort}; 0 picks a free one)`,
+		read: whole(0, 65_535),
+	},
+	host: {
+		value: 'HOST',
+		help: `interface to bind (default ${DEFAULTS.host}; 0.0.0.0 lets n8n in Docker reach it)`,
+	},
+	jobs: { value: 'N', help: `seeded jobs (default ${DEFAULTS.jobs})`, read: whole() },
+	seed: { value: 'N', help: `seed of all invented data (default ${DEFAULTS.seed})`, read: whole() },
+	'admin-key': {
+		value: 'KEY',
+		help: `key with the agency administrator permission (default ${DEFAULTS.adminKey})`,
+	},
+	key: { value: 'KEY', help: `plain agency key (default ${DEFAULTS.key})` },
+	'allow-http-webhooks': {
+		help: 'accept http:// webhook URLs on any host (loopback http is always accepted)',
+	},
+	quiet: { help: 'no request and delivery lines' },
+} satisfies Record<string, FlagSpec>;
 
-  --port N              port to listen on (default ${DEFAULTS.cliPort}; 0 picks a free one)
-  --host HOST           interface to bind (default ${DEFAULTS.host}; 0.0.0.0 lets n8n in Docker reach it)
-  --jobs N              seeded jobs (default ${DEFAULTS.jobs})
-  --seed N              seed of all invented data (default ${DEFAULTS.seed})
-  --admin-key KEY       key with the agency administrator permission (default ${DEFAULTS.adminKey})
-  --key KEY             plain agency key (default ${DEFAULTS.key})
-  --allow-http-webhooks accept http:// webhook URLs on any host (loopback http is always accepted)
-  --quiet               no request and delivery lines
-  --help                this text`;
+const USAGE = usage('Usage: tsx sandbox/cli.ts [options]', FLAGS);
 
 function parseArgs(argv: string[]): SandboxOptions {
-	const options: SandboxOptions = { port: DEFAULTS.cliPort };
-	readFlags(argv, (flag, value, argument) => {
-		switch (flag) {
-			case '--port':
-				options.port = wholeNumber(flag, value());
-				break;
-			case '--host':
-				options.host = value();
-				break;
-			case '--jobs':
-				options.jobs = wholeNumber(flag, value());
-				break;
-			case '--seed':
-				options.seed = wholeNumber(flag, value());
-				break;
-			case '--admin-key':
-				options.adminKey = value();
-				break;
-			case '--key':
-				options.key = value();
-				break;
-			case '--allow-http-webhooks':
-				options.allowHttpWebhooks = true;
-				break;
-			case '--quiet':
-				options.quiet = true;
-				break;
-			case '--help':
-			case '-h':
-				console.log(USAGE);
-				process.exit(0);
-				break;
-			default:
-				throw new Error(`unknown option ${argument}`);
-		}
-	});
-	return options;
+	const { help, values } = parseFlags(argv, FLAGS);
+	if (help) {
+		console.log(USAGE);
+		process.exit(0);
+	}
+	return {
+		port: values.port ?? DEFAULTS.cliPort,
+		host: values.host,
+		jobs: values.jobs,
+		seed: values.seed,
+		adminKey: values['admin-key'],
+		key: values.key,
+		allowHttpWebhooks: values['allow-http-webhooks'],
+		quiet: values.quiet,
+	};
 }
 
 async function main(): Promise<void> {

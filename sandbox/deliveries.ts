@@ -10,16 +10,15 @@
 import http from 'node:http';
 import https from 'node:https';
 
-import { TRIO_EVENTS } from '../nodes/shared/events';
-import type { TrioEventName } from '../nodes/shared/events';
 import { WEBHOOK_RESPONSE_LIMIT_MS } from './service-rules';
 import type { Registration } from './types';
+import { EVENT_PAYLOADS, type EventName } from './wire';
 
 export interface DeliveryRecord {
 	id: number;
 	registrationId: string;
 	registrationName: string;
-	event: TrioEventName;
+	event: EventName;
 	url: string;
 	/** 1 for the delivery, 2.. for configured duplicates of it. */
 	attempt: number;
@@ -28,7 +27,8 @@ export interface DeliveryRecord {
 	error: string | null;
 	durationMs: number;
 	startedUtc: string;
-	body: unknown;
+	/** The payload as sent: every event's payload is a JSON object. */
+	body: Record<string, unknown>;
 }
 
 export interface DeliveriesOptions {
@@ -52,24 +52,26 @@ export class Deliveries {
 	constructor(private readonly options: DeliveriesOptions) {}
 
 	/**
-	 * Checks the payload against the shared event schema first: a payload that does not match
-	 * is a sandbox bug and must fail loudly (the API answers 500) rather than teach clients a
-	 * shape the service never sends. Returns how many registrations will receive it.
+	 * Checks the payload against the sandbox's own reading of the event (wire.ts) first: a
+	 * payload that does not match is a sandbox bug and must fail loudly (the API answers 500)
+	 * rather than teach clients a shape the service never sends. Returns how many registrations
+	 * will receive it.
 	 */
-	dispatch(event: TrioEventName, payload: unknown): number {
-		const checked = TRIO_EVENTS[event].payload.safeParse(payload);
+	dispatch(event: EventName, payload: unknown): number {
+		const checked = EVENT_PAYLOADS[event].safeParse(payload);
 		if (!checked.success) {
 			throw new Error(
 				`sandbox bug: the ${event} payload does not match its schema: ${checked.error.message}`,
 			);
 		}
 		if (this.stopped) return 0;
+		const body = payload as Record<string, unknown>;
 		const targets = this.options
 			.registrations()
 			.filter((registration) => registration.IsActive && registration.Events.includes(event));
 		for (const registration of targets) {
 			// Snapshot the registration: a later update must not redirect a delivery already due.
-			const task = this.deliver({ ...registration }, event, payload).finally(() =>
+			const task = this.deliver({ ...registration }, event, body).finally(() =>
 				this.pending.delete(task),
 			);
 			this.pending.add(task);
@@ -79,8 +81,8 @@ export class Deliveries {
 
 	private async deliver(
 		registration: Registration,
-		event: TrioEventName,
-		payload: unknown,
+		event: EventName,
+		payload: Record<string, unknown>,
 	): Promise<void> {
 		const attempts = 1 + this.options.duplicates();
 		// Duplicates follow the first delivery one after another, as a redelivery would.
@@ -91,8 +93,8 @@ export class Deliveries {
 
 	private post(
 		registration: Registration,
-		event: TrioEventName,
-		payload: unknown,
+		event: EventName,
+		payload: Record<string, unknown>,
 		attempt: number,
 	): Promise<void> {
 		const started = Date.now();

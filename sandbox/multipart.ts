@@ -3,21 +3,26 @@
 	-- not in the package: n8n's rules for the code users install do not apply here */
 /**
  * Reads the multipart submission form (spec section 4) and checks it the way the service must:
- * the text parts are converted to numbers and dates and validated with the shared schema, the
- * profile file is checked for presence, size and extension. The file is hashed, not kept.
+ * the text parts are converted to numbers and dates and validated with the sandbox's own schema
+ * (wire.ts), the profile file is checked for presence, size and extension. The file is hashed,
+ * not kept.
  */
 import { createHash } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 
 import busboy from 'busboy';
 
-import { agencyContactsSchema, submissionCreateFieldsSchema } from '../nodes/shared/schemas';
-import type { SubmissionCreateFields } from '../nodes/shared/schemas';
-import { PROFILE_FILE_EXTENSIONS, PROFILE_FILE_MAX_BYTES } from '../nodes/shared/service';
 import { fieldMessage, HttpError, mediaType, validationError, zodErrors } from './http';
 import type { ProfileFileInfo } from './types';
+import {
+	agencyContacts,
+	PROFILE_FILE_LIMIT_BYTES,
+	PROFILE_FILE_PART as FILE_FIELD,
+	PROFILE_FILE_TYPES,
+	submissionFormFields,
+	type SubmissionFormFields,
+} from './wire';
 
-const FILE_FIELD = 'CandidateProfileFile';
 const INTEGER_FIELDS = ['JobNumber', 'CandidateNumber'] as const;
 const TEXT_FIELDS = [
 	'BestContactDescription',
@@ -58,7 +63,7 @@ function readForm(req: IncomingMessage): Promise<RawForm> {
 			parser = busboy({
 				headers: req.headers,
 				defParamCharset: 'utf8',
-				limits: { fileSize: PROFILE_FILE_MAX_BYTES, fields: 100, files: 10 },
+				limits: { fileSize: PROFILE_FILE_LIMIT_BYTES, fields: 100, files: 10 },
 			});
 		} catch (error) {
 			req.resume();
@@ -121,7 +126,7 @@ function readForm(req: IncomingMessage): Promise<RawForm> {
 }
 
 export interface SubmissionForm {
-	fields: SubmissionCreateFields;
+	fields: SubmissionFormFields;
 	file: ProfileFileInfo;
 }
 
@@ -174,12 +179,12 @@ export async function parseSubmissionForm(req: IncomingMessage): Promise<Submiss
 			fail('AgencyContacts', 'must be a JSON array of objects with name, email and phoneNumber');
 		}
 		if (parsed !== undefined) {
-			const checked = agencyContactsSchema.safeParse(parsed);
+			const checked = agencyContacts.safeParse(parsed);
 			if (checked.success) values.AgencyContacts = checked.data;
 			else Object.assign(errors, zodErrors(checked.error, 'AgencyContacts'));
 		}
 	}
-	const checked = submissionCreateFieldsSchema.safeParse(values);
+	const checked = submissionFormFields.safeParse(values);
 	if (!checked.success) {
 		for (const [field, messages] of Object.entries(zodErrors(checked.error)))
 			if (!errors[field]) errors[field] = messages;
@@ -210,17 +215,14 @@ function checkFile(
 	const [file] = form.files;
 	const extension = /\.([^.]+)$/.exec(file.filename)?.[1]?.toLowerCase() ?? '';
 	let ok = true;
-	if (!(PROFILE_FILE_EXTENSIONS as readonly string[]).includes(extension)) {
-		fail(
-			FILE_FIELD,
-			`must be a ${PROFILE_FILE_EXTENSIONS.join(', ')} file; '${file.filename}' is not`,
-		);
+	if (!PROFILE_FILE_TYPES.includes(extension)) {
+		fail(FILE_FIELD, `must be a ${PROFILE_FILE_TYPES.join(', ')} file; '${file.filename}' is not`);
 		ok = false;
 	}
 	if (file.truncated) {
 		fail(
 			FILE_FIELD,
-			`must be under 2.5 MB (less than ${PROFILE_FILE_MAX_BYTES.toLocaleString('en-US')} bytes)`,
+			`must be under 2.5 MB (less than ${PROFILE_FILE_LIMIT_BYTES.toLocaleString('en-US')} bytes)`,
 		);
 		ok = false;
 	} else if (file.size === 0) {

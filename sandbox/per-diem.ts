@@ -12,21 +12,19 @@
  */
 import { z } from 'zod';
 
-import { namedIdentifierSchema, perDiemShiftOpenedItemSchema } from '../nodes/shared/schemas';
 import type { NamedIdentifier } from '../nodes/shared/schemas';
 import { fieldError, fieldMessage, notFound, throwIfInvalid, validationError } from './http';
 import { candidateIdentifier } from './seed';
 import type { Store } from './store';
 import { parsePoolLocal } from './time';
 import type { ShiftRecord, ShiftStatus } from './types';
+import { namedIdentifier, openedShift } from './wire';
 
 const ACTIVE: readonly ShiftStatus[] = ['Open', 'Assigned', 'Confirmed'];
 const HELD: readonly ShiftStatus[] = ['Assigned', 'Confirmed'];
 const OPEN_LIMIT = 500;
 const OPENED_FIELDS = new Set(
-	Object.keys(perDiemShiftOpenedItemSchema.shape).filter(
-		(key) => key !== 'Status' && key !== 'Timestamp',
-	),
+	Object.keys(openedShift.shape).filter((key) => key !== 'Status' && key !== 'Timestamp'),
 );
 
 function rejectUnknown(
@@ -110,10 +108,7 @@ export class PerDiem {
 					Timestamp: timestamp,
 					Candidate: null,
 				} as ShiftRecord;
-				throwIfInvalid(
-					perDiemShiftOpenedItemSchema.safeParse(openedItem(shift)),
-					prefix.slice(0, -1),
-				);
+				throwIfInvalid(openedShift.safeParse(openedItem(shift)), prefix.slice(0, -1));
 				if (this.store.shifts.has(shift.Id) || ids.has(shift.Id))
 					throw fieldError(`${prefix}Id`, `${shift.Id} is already taken`);
 				ids.add(shift.Id);
@@ -144,7 +139,7 @@ export class PerDiem {
 			candidate = candidateIdentifier(this.store.candidate(body.candidate, 'candidate'));
 		} else {
 			candidate = throwIfInvalid(
-				namedIdentifierSchema.safeParse(body.candidate),
+				namedIdentifier.safeParse(body.candidate),
 				'candidate',
 			) as NamedIdentifier;
 		}
@@ -254,8 +249,8 @@ export class PerDiem {
 		const changes = throwIfInvalid(
 			z
 				.object({
-					StaffingPool: namedIdentifierSchema,
-					StaffingPoolClient: namedIdentifierSchema,
+					StaffingPool: namedIdentifier,
+					StaffingPoolClient: namedIdentifier,
 					Profession: z.string().min(1),
 					Specialty: z.string().min(1),
 				})
@@ -286,7 +281,7 @@ export class PerDiem {
 		const generated = this.store.generator.location(shift.Specialty);
 		const changes = throwIfInvalid(
 			z
-				.object({ Facility: namedIdentifierSchema, Unit: namedIdentifierSchema })
+				.object({ Facility: namedIdentifier, Unit: namedIdentifier })
 				.safeParse({ Facility: generated.facility, Unit: generated.unit, ...body }),
 		);
 		this.change(shift, changes as Partial<ShiftRecord>);

@@ -4,7 +4,7 @@
  * of a 10,000-job sandbox are the jobs of a 300-job sandbox with the same seed.
  */
 import type { Certification, Job, JobStateLicense, NamedIdentifier } from '../nodes/shared/schemas';
-import { US_STATES, type JobStatus } from '../nodes/shared/service';
+import type { JobStatus } from '../nodes/shared/service';
 import {
 	STANDARD_WITHDRAW_REASONS,
 	SUBMISSION_STATUSES,
@@ -48,6 +48,7 @@ import type {
 	ShiftStatus,
 	SubmissionRecord,
 } from './types';
+import { US_STATE_NAMES } from './wire';
 
 export const FIRST_JOB_NUMBER = 100_001;
 export const FIRST_CANDIDATE_NUMBER = 5_001;
@@ -57,7 +58,6 @@ const SEEDED_CANDIDATES = 50;
 const SEEDED_SUBMISSIONS = 40;
 const SEEDED_SHIFTS = 8;
 
-const STATE_NAMES = new Map(US_STATES.map((state) => [state.abbreviation, state.name]));
 const LOCUMS_JOB_TYPE: JobTypeInfo = { label: 'Locums', code: 6 };
 const WEIGHTED_PROFESSIONS = PROFESSIONS.map((p) => [p, p.weight] as const);
 const LICENSE_STATES = [...new Set(CITIES.map((c) => c.state))];
@@ -165,7 +165,7 @@ export class Generator {
 		const profession = r.weighted(WEIGHTED_PROFESSIONS);
 		const specialty = r.pick(profession.specialties);
 		const city = r.pick(CITIES);
-		const stateName = STATE_NAMES.get(city.state) ?? city.state;
+		const stateName = US_STATE_NAMES[city.state] ?? city.state;
 		const client = r.pick(CLIENTS);
 		const facility = this.facilityName(city);
 		const unit = this.unitName(specialty);

@@ -11,7 +11,6 @@ import http from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-import { API_PREFIX } from '../nodes/shared/service';
 import { createApiRouter } from './api';
 import type { ApiRoute } from './api';
 import { Deliveries } from './deliveries';
@@ -24,6 +23,7 @@ import { queryObject, RequestLog } from './request-log';
 import type { KeyUse, RequestRecord } from './request-log';
 import { createScenarioRouter, describeRoutes, SCENARIO_PREFIX } from './scenario';
 import { Store } from './store';
+import { API_PREFIX } from './wire';
 
 export interface SandboxConfig {
 	port: number;

@@ -2,16 +2,7 @@
  * The sandbox's state and every rule that changes it. Both the agency API and the scenario API
  * (facility and MSP actions) go through here, so a rule and the event it fires live in one place.
  */
-import type { TrioEventName } from '../nodes/shared/events';
-import { isTrioEventName } from '../nodes/shared/events';
-import { jobSchema } from '../nodes/shared/schemas';
-import type {
-	AgencyContact,
-	CandidateCreateRequest,
-	Job,
-	SubmissionCreateFields,
-	WebhookRegistrationRequest,
-} from '../nodes/shared/schemas';
+import type { Job } from '../nodes/shared/schemas';
 import {
 	OFFERED_STATUS,
 	STANDARD_WITHDRAW_REASONS,
@@ -39,8 +30,17 @@ import type {
 	ShiftRecord,
 	SubmissionRecord,
 } from './types';
+import {
+	isEventName,
+	job as jobShape,
+	type AgencyContact,
+	type CandidateCreateRequest,
+	type EventName,
+	type SubmissionFormFields,
+	type WebhookRegistrationRequest,
+} from './wire';
 
-type Emit = (event: TrioEventName, payload: unknown) => void;
+type Emit = (event: EventName, payload: unknown) => void;
 
 /**
  * The sandbox's withdraw reasons: the standard list plus one reason of its own, so a test can
@@ -55,7 +55,7 @@ export const SANDBOX_WITHDRAW_REASONS: readonly string[] = [
 /** Statuses the facility (scenario API) may set; the agency's own outcomes go through the API. */
 const FACILITY_STATUSES: readonly SubmissionStatus[] = ['Under Review', 'Offered', 'Rejected'];
 
-const JOB_FIELDS = new Set(Object.keys(jobSchema.shape));
+const JOB_FIELDS = new Set(Object.keys(jobShape.shape));
 /** Fields a PATCH may not touch, and what to use instead. */
 const JOB_MANAGED_FIELDS: Record<string, string> = {
 	Number: "is the job's identity and cannot change",
@@ -128,7 +128,7 @@ export class Store {
 		this.generator = new Generator(this.rng);
 	}
 
-	emit(event: TrioEventName, payload: unknown): void {
+	emit(event: EventName, payload: unknown): void {
 		this.options.emit(event, payload);
 	}
 
@@ -192,7 +192,7 @@ export class Store {
 		const { NumberOfCurrentOpenPositions, ...rest } = fields;
 		const generated = this.generator.job(number, now, { status: 'Open', modified: now });
 		const job = { ...generated.job, ...rest, Number: number } as Job;
-		throwIfInvalid(jobSchema.safeParse(job));
+		throwIfInvalid(jobShape.safeParse(job));
 		const current =
 			NumberOfCurrentOpenPositions === undefined
 				? job.NumberOfOpenPositions
@@ -225,7 +225,7 @@ export class Store {
 			...patch,
 			ModifiedDateUtc: this.clock.now().toISOString(),
 		} as Job;
-		throwIfInvalid(jobSchema.safeParse(next));
+		throwIfInvalid(jobShape.safeParse(next));
 		record.job = next;
 		if (next.JobStatus === 'Open') this.emit('Job Update', next);
 		return next;
@@ -349,7 +349,7 @@ export class Store {
 	 * has the answer), and the same candidate may be submitted to the same job more than once so
 	 * that a client's accidental re-send stays visible.
 	 */
-	createSubmission(fields: SubmissionCreateFields, file: ProfileFileInfo): SubmissionRecord {
+	createSubmission(fields: SubmissionFormFields, file: ProfileFileInfo): SubmissionRecord {
 		const job = this.job(fields.JobNumber, 'JobNumber');
 		this.candidate(fields.CandidateNumber, 'CandidateNumber');
 		if (job.job.JobStatus !== 'Open') {
@@ -539,7 +539,7 @@ export class Store {
 			];
 		}
 		request.Events.forEach((event, index) => {
-			if (!isTrioEventName(event)) {
+			if (!isEventName(event)) {
 				errors[`Events[${index}]`] = [
 					fieldMessage(
 						`Events[${index}]`,

@@ -82,7 +82,7 @@ export function parsePoolLocal(value: string): Date | undefined {
 }
 
 /** Whether the YYYY-MM-DD at the start of a value is a real calendar day (Date.UTC would roll it over). */
-function isRealCalendarDay(value: string): boolean {
+export function isRealCalendarDay(value: string): boolean {
 	const match = /^(\d{4})-(\d{2})-(\d{2})/.exec(value);
 	if (!match) return false;
 	const [, y, m, d] = match;

@@ -1,5 +1,6 @@
-import type { AgencyContact, Job, NamedIdentifier, Submission } from '../nodes/shared/schemas';
+import type { Job, NamedIdentifier, Submission } from '../nodes/shared/schemas';
 import type { SubmissionStatus } from './service-rules';
+import type { AgencyContact } from './wire';
 
 export interface JobRecord {
 	/** Exactly the shape of GET /Job/{number} and of the Job Update payload. */

@@ -152,7 +152,7 @@ export const submissionSchema = z
 const agencyContactSchema = z
 	.object({ name: z.string(), email: z.string(), phoneNumber: z.string() })
 	.strict();
-export const agencyContactsSchema = z.array(agencyContactSchema);
+const agencyContactsSchema = z.array(agencyContactSchema);
 
 const positiveInteger = z
 	.number()
@@ -172,17 +172,6 @@ export const submissionCreateFieldsSchema = z.object({
 	Description: z.string().optional(),
 	ModifyNote: z.string().optional(),
 	AgencyContacts: agencyContactsSchema.optional(),
-});
-
-export const acceptRequestSchema = z.object({
-	submissionNumber: positiveInteger,
-	reason: z.string().optional(),
-});
-
-export const reasonedRequestSchema = z.object({
-	submissionNumber: positiveInteger,
-	reason: z.string().min(1, 'is required'),
-	description: z.string().optional(),
 });
 
 // ---------------------------------------------------------------- candidates (spec 2.1)
@@ -268,7 +257,7 @@ export const problemDetailsSchema = z
 
 // ---------------------------------------------------------------- per diem events (spec 6.3)
 
-export const namedIdentifierSchema = z
+const namedIdentifierSchema = z
 	.object({ Id: z.string().nullable(), Name: z.string().nullable() })
 	.passthrough();
 
@@ -423,7 +412,6 @@ export type SubmissionCreateFields = z.infer<typeof submissionCreateFieldsSchema
 export type AgencyContact = z.infer<typeof agencyContactSchema>;
 export type CandidateCreateRequest = z.infer<typeof candidateCreateSchema>;
 export type CandidateStateLicense = z.infer<typeof candidateStateLicenseSchema>;
-export type WebhookRegistrationRequest = z.infer<typeof webhookRegistrationRequestSchema>;
 export type WebhookRegistration = z.infer<typeof webhookRegistrationSchema>;
 export type NamedIdentifier = z.infer<typeof namedIdentifierSchema>;
 

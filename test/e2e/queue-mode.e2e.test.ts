@@ -19,13 +19,13 @@
  * Run `npm run build` first.
  */
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import * as path from 'node:path';
 
 import { TRIO_EVENT_NAMES, TRIO_EVENTS } from '../../nodes/shared/events';
+import type { RunningSandbox as Sandbox } from '../../sandbox';
 import { describeWithN8n } from '../support/harness/availability';
 import { run } from '../support/harness/exec';
 import type { ExecutionRecord, N8nInstance } from '../support/harness/n8n';
-import { packPackage, REPO_ROOT } from '../support/harness/pack';
+import { packPackage } from '../support/harness/pack';
 import { jobSyncWorkflow, SYNC_TRIGGER_NAME } from '../support/harness/sync-trigger-workflow';
 import {
 	makeProbePackage,
@@ -40,6 +40,7 @@ import {
 } from '../support/harness/queue';
 import { runWebhookWorkflow } from '../support/harness/run-workflow';
 import { startPostgres, startRedis, type Postgres, type Redis } from '../support/harness/services';
+import { callSandbox, startTestSandbox } from '../support/sandbox-client';
 
 const TRIGGER_TYPE = 'n8n-nodes-trio-vms.trioVmsTrigger';
 const TRIGGER_NAME = 'Trio VMS Trigger';
@@ -52,63 +53,12 @@ const WORKERS = Number(process.env.TRIO_QUEUE_WORKERS || 1);
 
 // ------------------------------------------------------------------ the sandbox
 
-interface Delivery {
-	registrationId: string;
-	event: string;
-	url: string;
-	attempt: number;
-	status: number | null;
-	body: Record<string, unknown>;
-}
-
 interface Registration {
 	Id: string;
 	Name: string;
 	Url: string;
 	Events: string[];
 	IsActive: boolean;
-}
-
-interface Sandbox {
-	url: string;
-	adminKey: string;
-	key: string;
-	stop(): Promise<void>;
-	idle(): Promise<void>;
-	deliveries(): Delivery[];
-	clearDeliveries(): void;
-	setFaults(config: {
-		duplicates?: number;
-		endpoints?: Record<string, { latencyMs?: number }>;
-	}): void;
-	clearFaults(): void;
-	/** What the service was asked, as the sandbox logs it. */
-	requests(): Array<{ method: string; path: string }>;
-	clearRequests(): void;
-}
-
-function loadStartSandbox(): (options: { port?: number; quiet?: boolean }) => Promise<Sandbox> {
-	type SandboxModule = { startSandbox: (options: object) => Promise<Sandbox> };
-	// eslint-disable-next-line @typescript-eslint/no-require-imports
-	return (require(path.join(REPO_ROOT, 'sandbox')) as SandboxModule).startSandbox;
-}
-
-async function call<T>(
-	sandbox: Sandbox,
-	method: string,
-	urlPath: string,
-	body?: unknown,
-	key?: string,
-): Promise<T> {
-	const response = await fetch(`${sandbox.url}${urlPath}`, {
-		method,
-		headers: { 'content-type': 'application/json', ...(key ? { 'X-API-KEY': key } : {}) },
-		body: body === undefined ? undefined : JSON.stringify(body),
-		signal: AbortSignal.timeout(30_000),
-	});
-	const text = await response.text();
-	if (!response.ok) throw new Error(`${method} ${urlPath} -> ${response.status}: ${text}`);
-	return (text ? JSON.parse(text) : undefined) as T;
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -164,7 +114,7 @@ describeWithN8n('2.x', 'Trio VMS in production-shaped n8n 2.x (PostgreSQL, queue
 	const note = (text: string) => process.stderr.write(`[queue-mode] ${text}\n`);
 
 	beforeAll(async () => {
-		sandbox = await loadStartSandbox()({ port: 0, quiet: true });
+		sandbox = await startTestSandbox();
 		tarball = [await packPackage(), await makeProbePackage()];
 		const servicesStarted = Date.now();
 		[postgres, redis] = await Promise.all([startPostgres(), startRedis()]);
@@ -303,7 +253,7 @@ describeWithN8n('2.x', 'Trio VMS in production-shaped n8n 2.x (PostgreSQL, queue
 	}
 
 	const registrations = () =>
-		call<Registration[]>(sandbox, 'GET', '/api/v3/Webhooks', undefined, sandbox.adminKey);
+		callSandbox<Registration[]>(sandbox, 'GET', '/api/v3/Webhooks', undefined, sandbox.adminKey);
 
 	/** Registrations of a workflow wherever they point (matched by the webhook id in the URL). */
 	async function registrationsOf(workflow: TriggerWorkflow): Promise<Registration[]> {
@@ -320,7 +270,7 @@ describeWithN8n('2.x', 'Trio VMS in production-shaped n8n 2.x (PostgreSQL, queue
 		return new URL(registration.Url).searchParams.get('token') ?? '';
 	}
 
-	const openJob = () => call<{ Number: number }>(sandbox, 'POST', '/_sandbox/jobs', {});
+	const openJob = () => callSandbox<{ Number: number }>(sandbox, 'POST', '/_sandbox/jobs', {});
 
 	async function finishedExecutions(
 		workflow: TriggerWorkflow,
@@ -362,14 +312,14 @@ describeWithN8n('2.x', 'Trio VMS in production-shaped n8n 2.x (PostgreSQL, queue
 
 	/** An existing job's payload (opening a job would deliver one more Job Update). */
 	async function existingJob(): Promise<Record<string, unknown>> {
-		const [someJob] = await call<Array<{ Number: number }>>(
+		const [someJob] = await callSandbox<Array<{ Number: number }>>(
 			sandbox,
 			'GET',
 			'/api/v3/Job',
 			undefined,
 			sandbox.key,
 		);
-		return await call<Record<string, unknown>>(
+		return await callSandbox<Record<string, unknown>>(
 			sandbox,
 			'GET',
 			`/api/v3/Job/${someJob.Number}`,
@@ -889,7 +839,7 @@ describeWithN8n('2.x', 'Trio VMS in production-shaped n8n 2.x (PostgreSQL, queue
 	// -------------------------------------------------------------- 5: binary through a worker
 
 	test('5. Submission Create with a 2.4 MB profile file from a previous node runs on a worker and reaches Trio whole', async () => {
-		const jobsList = await call<Array<{ Number: number; JobStatus: string }>>(
+		const jobsList = await callSandbox<Array<{ Number: number; JobStatus: string }>>(
 			sandbox,
 			'GET',
 			'/api/v3/Job',
@@ -897,7 +847,7 @@ describeWithN8n('2.x', 'Trio VMS in production-shaped n8n 2.x (PostgreSQL, queue
 			sandbox.key,
 		);
 		const job = jobsList.find((each) => each.JobStatus === 'Open') ?? jobsList[0];
-		const candidates = await call<Array<{ number: number }>>(
+		const candidates = await callSandbox<Array<{ number: number }>>(
 			sandbox,
 			'GET',
 			'/_sandbox/candidates',
@@ -949,7 +899,7 @@ describeWithN8n('2.x', 'Trio VMS in production-shaped n8n 2.x (PostgreSQL, queue
 			expect.objectContaining({ Status: 'Submitted', JobNumber: job.Number }),
 		);
 		expect(run.execution && workerThatRan(run.execution.id)).toBeGreaterThanOrEqual(0);
-		const file = await call<{
+		const file = await callSandbox<{
 			filename: string;
 			size: number;
 			sha256: string;
@@ -1018,7 +968,7 @@ describeWithN8n('2.x', 'Trio VMS in production-shaped n8n 2.x (PostgreSQL, queue
 			await sleep(5000);
 			expect(await main().listExecutions(workflow.id)).toHaveLength(1);
 			expect(polls()).toBe(1);
-			const listed = await call<Array<{ Number: number; JobStatus: string }>>(
+			const listed = await callSandbox<Array<{ Number: number; JobStatus: string }>>(
 				sandbox,
 				'GET',
 				'/api/v3/Job',
@@ -1030,7 +980,7 @@ describeWithN8n('2.x', 'Trio VMS in production-shaped n8n 2.x (PostgreSQL, queue
 			await stack.stopProcesses();
 			// A change while n8n is down: after the restart only it may come out.
 			const changed = listed.find((job) => job.JobStatus === 'Open') ?? listed[0];
-			await call(sandbox, 'PATCH', `/_sandbox/jobs/${changed.Number}`, {
+			await callSandbox(sandbox, 'PATCH', `/_sandbox/jobs/${changed.Number}`, {
 				Title: 'Charge RN - Step-Down (queue restart)',
 			});
 			sandbox.clearRequests();

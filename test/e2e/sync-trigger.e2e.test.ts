@@ -17,16 +17,18 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 
+import type { RunningSandbox as Sandbox } from '../../sandbox';
 import { describeWithN8n } from '../support/harness/availability';
 import type { N8nLine } from '../support/harness/install';
 import { startN8n, type ExecutionRecord, type N8nInstance } from '../support/harness/n8n';
-import { packPackage, REPO_ROOT } from '../support/harness/pack';
+import { packPackage } from '../support/harness/pack';
 import {
 	DURABLE_SCHEDULER,
 	jobSyncWorkflow,
 	SYNC_TRIGGER_NAME,
 	SYNC_TRIGGER_TYPE,
 } from '../support/harness/sync-trigger-workflow';
+import { callSandbox, startTestSandbox } from '../support/sandbox-client';
 
 const LINES: N8nLine[] = (process.env.TRIO_SYNC_E2E_LINES?.split(',') as N8nLine[] | undefined) ?? [
 	'2.x',
@@ -47,35 +49,6 @@ const VARIANTS: Variant[] = LINES.flatMap((line) => [
 		: []),
 ]);
 
-interface Sandbox {
-	url: string;
-	key: string;
-	stop(): Promise<void>;
-}
-
-function loadStartSandbox(): (options: object) => Promise<Sandbox> {
-	type SandboxModule = { startSandbox: (options: object) => Promise<Sandbox> };
-	// eslint-disable-next-line @typescript-eslint/no-require-imports
-	return (require(path.join(REPO_ROOT, 'sandbox')) as SandboxModule).startSandbox;
-}
-
-async function call<T>(
-	sandbox: Sandbox,
-	method: string,
-	urlPath: string,
-	body?: unknown,
-): Promise<T> {
-	const response = await fetch(`${sandbox.url}${urlPath}`, {
-		method,
-		headers: { 'content-type': 'application/json', 'X-API-KEY': sandbox.key },
-		body: body === undefined ? undefined : JSON.stringify(body),
-		signal: AbortSignal.timeout(30_000),
-	});
-	const text = await response.text();
-	if (!response.ok) throw new Error(`${method} ${urlPath} -> ${response.status}: ${text}`);
-	return (text ? JSON.parse(text) : undefined) as T;
-}
-
 type Item = Record<string, unknown>;
 
 function itemsOf(execution: ExecutionRecord): Item[] {
@@ -93,7 +66,7 @@ for (const { line, name, env } of VARIANTS) {
 		let credential: { id: string; name: string };
 
 		beforeAll(async () => {
-			sandbox = await loadStartSandbox()({ port: 0, quiet: true, jobs: 200 });
+			sandbox = await startTestSandbox({ jobs: 200 });
 			const tarball = await packPackage();
 			userFolder = fs.mkdtempSync(path.join(os.tmpdir(), `trio-sync-e2e-${line}-`));
 			n8n = await startN8n({ line, tarball, userFolder, env });
@@ -140,10 +113,12 @@ for (const { line, name, env } of VARIANTS) {
 			await n8n.activate(workflow.id);
 			await settle(workflow.id, 'published');
 			const [first] = await n8n.waitForExecutions(workflow.id, 1, EXECUTION_TIMEOUT_MS);
-			const listed = await call<Array<{ Number: number; JobStatus: string }>>(
+			const listed = await callSandbox<Array<{ Number: number; JobStatus: string }>>(
 				sandbox,
 				'GET',
 				'/api/v3/Job',
+				undefined,
+				sandbox.key,
 			);
 			const opened = itemsOf(await n8n.getExecution(first.id));
 			expect(opened).toHaveLength(listed.length);
@@ -154,10 +129,12 @@ for (const { line, name, env } of VARIANTS) {
 			// The facility changes a few jobs while the workflow is off.
 			const open = listed.filter((job) => job.JobStatus === 'Open');
 			const [updated, closed, counted] = open.map((job) => job.Number);
-			await call(sandbox, 'PATCH', `/_sandbox/jobs/${updated}`, { Title: 'Charge RN - ICU' });
-			await call(sandbox, 'POST', `/_sandbox/jobs/${closed}/close`, { reason: 'Filled' });
-			await call(sandbox, 'POST', `/_sandbox/jobs/${counted}/open-positions`, { count: 0 });
-			const added = await call<{ Number: number }>(sandbox, 'POST', '/_sandbox/jobs', {
+			await callSandbox(sandbox, 'PATCH', `/_sandbox/jobs/${updated}`, {
+				Title: 'Charge RN - ICU',
+			});
+			await callSandbox(sandbox, 'POST', `/_sandbox/jobs/${closed}/close`, { reason: 'Filled' });
+			await callSandbox(sandbox, 'POST', `/_sandbox/jobs/${counted}/open-positions`, { count: 0 });
+			const added = await callSandbox<{ Number: number }>(sandbox, 'POST', '/_sandbox/jobs', {
 				Title: 'Night Shift RN - Telemetry',
 			});
 

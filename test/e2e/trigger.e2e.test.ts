@@ -23,10 +23,12 @@ import type { IDataObject } from 'n8n-workflow';
 import { TRIO_EVENT_NAMES, TRIO_EVENTS, type TrioEventName } from '../../nodes/shared/events';
 import { simplifyJob } from '../../nodes/shared/jobOutput';
 import { stableStringify } from '../../nodes/TrioVmsTrigger/dedup';
+import type { DeliveryRecord as Delivery, RunningSandbox as Sandbox } from '../../sandbox';
 import { describeWithN8n } from '../support/harness/availability';
 import type { N8nLine } from '../support/harness/install';
 import { startN8n, type ExecutionRecord, type N8nInstance } from '../support/harness/n8n';
-import { packPackage, REPO_ROOT } from '../support/harness/pack';
+import { packPackage } from '../support/harness/pack';
+import { callSandbox, startTestSandbox } from '../support/sandbox-client';
 
 const NODE_TYPE = 'n8n-nodes-trio-vms.trioVmsTrigger';
 const NODE_NAME = 'Trio VMS Trigger';
@@ -34,28 +36,7 @@ const LINES: N8nLine[] = (process.env.TRIO_TRIGGER_E2E_LINES?.split(',') as
 	N8nLine[] | undefined) ?? ['2.x', '1.x'];
 const EXECUTION_TIMEOUT_MS = 60_000;
 
-// ------------------------------------------------------------------ the sandbox (loaded at run time)
-
-interface Delivery {
-	registrationId: string;
-	event: TrioEventName;
-	url: string;
-	attempt: number;
-	status: number | null;
-	body: Record<string, unknown>;
-}
-
-interface Sandbox {
-	url: string;
-	adminKey: string;
-	key: string;
-	stop(): Promise<void>;
-	idle(): Promise<void>;
-	deliveries(): Delivery[];
-	clearDeliveries(): void;
-	setFaults(config: { duplicates?: number }): void;
-	clearFaults(): void;
-}
+// ------------------------------------------------------------------ the sandbox
 
 interface Registration {
 	Id: string;
@@ -65,44 +46,15 @@ interface Registration {
 	IsActive: boolean;
 }
 
-function loadStartSandbox(): (options: {
-	port?: number;
-	quiet?: boolean;
-	seed?: number;
-}) => Promise<Sandbox> {
-	type SandboxModule = { startSandbox: (options: object) => Promise<Sandbox> };
-	// eslint-disable-next-line @typescript-eslint/no-require-imports
-	const sandboxModule = require(path.join(REPO_ROOT, 'sandbox')) as SandboxModule;
-	return sandboxModule.startSandbox;
-}
-
-async function call<T>(
-	sandbox: Sandbox,
-	method: string,
-	urlPath: string,
-	body?: unknown,
-	key?: string,
-): Promise<T> {
-	const response = await fetch(`${sandbox.url}${urlPath}`, {
-		method,
-		headers: { 'content-type': 'application/json', ...(key ? { 'X-API-KEY': key } : {}) },
-		body: body === undefined ? undefined : JSON.stringify(body),
-		signal: AbortSignal.timeout(30_000),
-	});
-	const text = await response.text();
-	if (!response.ok) throw new Error(`${method} ${urlPath} -> ${response.status}: ${text}`);
-	return (text ? JSON.parse(text) : undefined) as T;
-}
-
 const scenario = <T = unknown>(
 	sandbox: Sandbox,
 	method: string,
 	urlPath: string,
 	body: unknown = {},
-) => call<T>(sandbox, method, `/_sandbox${urlPath}`, body);
+) => callSandbox<T>(sandbox, method, `/_sandbox${urlPath}`, body);
 
 const registrations = (sandbox: Sandbox) =>
-	call<Registration[]>(sandbox, 'GET', '/api/v3/Webhooks', undefined, sandbox.adminKey);
+	callSandbox<Registration[]>(sandbox, 'GET', '/api/v3/Webhooks', undefined, sandbox.adminKey);
 
 // ------------------------------------------------------------------ workflows
 
@@ -159,7 +111,7 @@ for (const line of LINES) {
 		let goneOrigin: string | undefined;
 
 		beforeAll(async () => {
-			sandbox = await loadStartSandbox()({ port: 0, quiet: true });
+			sandbox = await startTestSandbox();
 			tarball = await packPackage();
 			userFolder = fs.mkdtempSync(path.join(os.tmpdir(), `trio-trigger-e2e-${line}-`));
 			n8n = await startN8n({ line, tarball, userFolder });
@@ -338,18 +290,14 @@ for (const line of LINES) {
 			await scenario(sandbox, 'POST', `/jobs/${job.Number}/close`, {});
 
 			// A submission on a non-locums job: offered by the facility, accepted by the agency, confirmation signed.
-			const submissions = await call<Array<{ Number: number; Status: string; JobNumber: number }>>(
-				sandbox,
-				'GET',
-				'/api/v3/Submission',
-				undefined,
-				sandbox.adminKey,
-			);
+			const submissions = await callSandbox<
+				Array<{ Number: number; Status: string; JobNumber: number }>
+			>(sandbox, 'GET', '/api/v3/Submission', undefined, sandbox.adminKey);
 			let submissionNumber: number | undefined;
 			for (const submission of submissions.filter(
 				(s) => s.Status === 'Submitted' || s.Status === 'Under Review',
 			)) {
-				const its = await call<{ IsLocums: boolean }>(
+				const its = await callSandbox<{ IsLocums: boolean }>(
 					sandbox,
 					'GET',
 					`/api/v3/Job/${submission.JobNumber}`,
@@ -366,7 +314,7 @@ for (const line of LINES) {
 			await scenario(sandbox, 'POST', `/submissions/${submissionNumber}/status`, {
 				status: 'Offered',
 			});
-			await call(
+			await callSandbox(
 				sandbox,
 				'POST',
 				'/api/v3/Submission/Accept',
@@ -650,7 +598,7 @@ for (const line of LINES) {
 			await activate(repaired.id);
 			const [victim] = await activeOf(repaired);
 			// Someone points the registration elsewhere in Trio.
-			await call(
+			await callSandbox(
 				sandbox,
 				'POST',
 				'/api/v3/Webhooks',
@@ -793,7 +741,7 @@ for (const line of LINES) {
 
 			// As the log advises, the user switches the old ones off in Trio.
 			for (const registration of await mine()) {
-				await call(
+				await callSandbox(
 					sandbox,
 					'POST',
 					'/api/v3/Webhooks',

@@ -1,0 +1,129 @@
+/* eslint
+	"@n8n/community-nodes/no-restricted-globals": "off",
+	"@n8n/community-nodes/no-restricted-imports": "off"
+	-- not in the package: n8n's rules for the code users install do not apply here */
+/**
+ * The sandbox reads the wire from the spec on its own (sandbox/wire.ts): it may take the nodes'
+ * data types for its seed, but no value from nodes/, or a path, name or limit the nodes get wrong
+ * would be wrong in the sandbox too and no test could see it (test/sandbox/contract.test.ts
+ * compares the two sides instead).
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+
+import ts from 'typescript';
+
+const SANDBOX_DIR = path.join(__dirname, '../../sandbox');
+const NODES_DIR = path.join(__dirname, '../../nodes');
+
+/** Whether a module specifier, written in `file`, points into nodes/. */
+function intoNodes(file: string, specifier: string): boolean {
+	if (!specifier.startsWith('.')) return false;
+	const target = path.resolve(path.dirname(file), specifier);
+	return target === NODES_DIR || target.startsWith(`${NODES_DIR}${path.sep}`);
+}
+
+/** Every place in a source that takes a runtime value from nodes/, as "file:line text". */
+function valueImportsFromNodes(file: string, source: string): string[] {
+	const tree = ts.createSourceFile(file, source, ts.ScriptTarget.Latest, true);
+	const found: string[] = [];
+	const report = (node: ts.Node) => {
+		const { line } = tree.getLineAndCharacterOfPosition(node.getStart());
+		found.push(`${path.basename(file)}:${line + 1} ${node.getText().split('\n')[0]}`);
+	};
+	const visit = (node: ts.Node) => {
+		if (
+			(ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) &&
+			node.moduleSpecifier &&
+			ts.isStringLiteral(node.moduleSpecifier) &&
+			intoNodes(file, node.moduleSpecifier.text)
+		) {
+			let typeOnly: boolean;
+			if (ts.isImportDeclaration(node)) {
+				const clause = node.importClause;
+				const named = clause?.namedBindings;
+				typeOnly =
+					!!clause &&
+					(clause.isTypeOnly ||
+						(!clause.name &&
+							!!named &&
+							ts.isNamedImports(named) &&
+							named.elements.length > 0 &&
+							named.elements.every((element) => element.isTypeOnly)));
+			} else {
+				const clause = node.exportClause;
+				typeOnly =
+					node.isTypeOnly ||
+					(!!clause &&
+						ts.isNamedExports(clause) &&
+						clause.elements.length > 0 &&
+						clause.elements.every((element) => element.isTypeOnly));
+			}
+			if (!typeOnly) report(node);
+		} else if (
+			ts.isCallExpression(node) &&
+			(node.expression.kind === ts.SyntaxKind.ImportKeyword ||
+				(ts.isIdentifier(node.expression) && node.expression.text === 'require')) &&
+			node.arguments.length > 0 &&
+			ts.isStringLiteral(node.arguments[0]) &&
+			intoNodes(file, node.arguments[0].text)
+		) {
+			report(node);
+		} else if (
+			ts.isImportEqualsDeclaration(node) &&
+			ts.isExternalModuleReference(node.moduleReference) &&
+			ts.isStringLiteral(node.moduleReference.expression) &&
+			intoNodes(file, node.moduleReference.expression.text) &&
+			!node.isTypeOnly
+		) {
+			report(node);
+		}
+		ts.forEachChild(node, visit);
+	};
+	visit(tree);
+	return found;
+}
+
+function sandboxSources(dir: string): string[] {
+	return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+		const full = path.join(dir, entry.name);
+		if (entry.isDirectory()) return sandboxSources(full);
+		return entry.name.endsWith('.ts') ? [full] : [];
+	});
+}
+
+describe('the sandbox takes no runtime value from the nodes', () => {
+	test('every import from nodes/ in sandbox/ is `import type`', () => {
+		const files = sandboxSources(SANDBOX_DIR);
+		expect(files.length).toBeGreaterThan(10);
+		const found = files.flatMap((file) => valueImportsFromNodes(file, readFileSync(file, 'utf8')));
+		expect(found).toEqual([]);
+	});
+
+	test('the check sees a value import, in each form it can take', () => {
+		const file = path.join(SANDBOX_DIR, 'example.ts');
+		const lines = [
+			"import { PATHS } from '../nodes/shared/service';",
+			"import { type Job, jobSchema } from '../nodes/shared/schemas';",
+			"import * as events from '../nodes/shared/events';",
+			"import '../nodes/shared/events';",
+			"export { API_PREFIX } from '../nodes/shared/service';",
+			"const service = require('../nodes/shared/service');",
+			"const later = import('../nodes/shared/service');",
+		];
+		for (const line of lines)
+			expect({ line, found: valueImportsFromNodes(file, line).length }).toEqual({ line, found: 1 });
+	});
+
+	test('the check lets types through, and values from elsewhere', () => {
+		const file = path.join(SANDBOX_DIR, 'example.ts');
+		const source = [
+			"import type { Job } from '../nodes/shared/schemas';",
+			"import { type JobStatus } from '../nodes/shared/service';",
+			"export type { NamedIdentifier } from '../nodes/shared/schemas';",
+			"import { API_PREFIX } from './wire';",
+			"import { z } from 'zod';",
+		].join('\n');
+		expect(valueImportsFromNodes(file, source)).toEqual([]);
+	});
+});
