@@ -40,6 +40,12 @@ const NODE_TYPES = [
 	`${PACKAGE}.trioVmsTrigger`,
 ];
 const CREDENTIAL_TYPE = 'trioVmsApi';
+/**
+ * A queue test starts main, then the webhook process and the worker (120 s bound each step),
+ * runs a workflow (60 s per request) and stops them (25 s each): jest's bound is above the sum,
+ * so only those bounds, not the machine's speed, decide a failure.
+ */
+const QUEUE_TEST_TIMEOUT_MS = 600_000;
 
 /** What docs/production.md tells administrators to set (plus the test's registry stand-in). */
 function installEnv(
@@ -331,55 +337,63 @@ describeWithN8n('2.x', 'real n8n 2.x queue mode: every process gets the package'
 		return (JSON.parse(fs.readFileSync(file, 'utf8')) as { version: string }).version;
 	};
 
-	test('without N8N_REINSTALL_MISSING_PACKAGES only main has it, and workflows with its nodes fail', async () => {
-		const queue = await start(false);
-		try {
-			expect(queue.main.logs()).toContain(
-				`Installed community package '${PACKAGE}@${VERSION}' from env`,
-			);
-			expect(packageOnDisk(queue.main.userFolder)).toBe(VERSION);
-			for (const each of [...queue.webhooks, ...queue.workers]) {
-				expect(each.logs()).toContain('n8n detected that some packages are missing');
-				expect(packageOnDisk(each.userFolder)).toBeUndefined();
+	test(
+		'without N8N_REINSTALL_MISSING_PACKAGES only main has it, and workflows with its nodes fail',
+		async () => {
+			const queue = await start(false);
+			try {
+				expect(queue.main.logs()).toContain(
+					`Installed community package '${PACKAGE}@${VERSION}' from env`,
+				);
+				expect(packageOnDisk(queue.main.userFolder)).toBe(VERSION);
+				for (const each of [...queue.webhooks, ...queue.workers]) {
+					expect(each.logs()).toContain('n8n detected that some packages are missing');
+					expect(packageOnDisk(each.userFolder)).toBeUndefined();
+				}
+				const run = await runGetMany(queue);
+				process.stderr.write(
+					`[env install] run without the package on the others: ${run.failure ?? 'no failure'}\n`,
+				);
+				// What users report from queue mode: the webhook process cannot build the workflow.
+				expect(run.status).toBe(400);
+				expect(run.failure).toContain(`Unrecognized node type: ${PACKAGE}.trioVms`);
+			} finally {
+				await queue.stopProcesses();
 			}
+		},
+		QUEUE_TEST_TIMEOUT_MS,
+	);
+
+	test(
+		'with it, the webhook process and the worker install it at start and the workflow runs',
+		async () => {
+			const fake = registry;
+			if (!fake) throw new Error('the registry stand-in did not start');
+			const downloadsBefore = fake.tarballDownloads();
+			const queue = await start(true);
+			for (const each of [...queue.webhooks, ...queue.workers]) {
+				expect(each.logs()).toContain('Packages reinstalled successfully');
+				expect(packageOnDisk(each.userFolder)).toBe(VERSION);
+			}
+			// One download each for the webhook process and the worker; main already had it.
+			expect(fake.tarballDownloads()).toBe(downloadsBefore + 2);
+			const nodeTypes = await queue.main.nodeTypes();
+			expect(NODE_TYPES.filter((type) => nodeTypes.includes(type))).toEqual(NODE_TYPES);
+
 			const run = await runGetMany(queue);
-			process.stderr.write(
-				`[env install] run without the package on the others: ${run.failure ?? 'no failure'}\n`,
+			expect(run.failure).toBeUndefined();
+			const expected = (await (
+				await fetch(`${sandbox?.url ?? ''}/api/v3/Job`, {
+					headers: { 'X-API-KEY': sandbox?.key ?? '' },
+					signal: AbortSignal.timeout(10_000),
+				})
+			).json()) as Array<{ Number: unknown }>;
+			expect(expected.length).toBeGreaterThan(0);
+			expect(run.items.map((item) => item.Number).sort()).toEqual(
+				expected.map((job) => job.Number).sort(),
 			);
-			// What users report from queue mode: the webhook process cannot build the workflow.
-			expect(run.status).toBe(400);
-			expect(run.failure).toContain(`Unrecognized node type: ${PACKAGE}.trioVms`);
-		} finally {
-			await queue.stopProcesses();
-		}
-	});
-
-	test('with it, the webhook process and the worker install it at start and the workflow runs', async () => {
-		const fake = registry;
-		if (!fake) throw new Error('the registry stand-in did not start');
-		const downloadsBefore = fake.tarballDownloads();
-		const queue = await start(true);
-		for (const each of [...queue.webhooks, ...queue.workers]) {
-			expect(each.logs()).toContain('Packages reinstalled successfully');
-			expect(packageOnDisk(each.userFolder)).toBe(VERSION);
-		}
-		// One download each for the webhook process and the worker; main already had it.
-		expect(fake.tarballDownloads()).toBe(downloadsBefore + 2);
-		const nodeTypes = await queue.main.nodeTypes();
-		expect(NODE_TYPES.filter((type) => nodeTypes.includes(type))).toEqual(NODE_TYPES);
-
-		const run = await runGetMany(queue);
-		expect(run.failure).toBeUndefined();
-		const expected = (await (
-			await fetch(`${sandbox?.url ?? ''}/api/v3/Job`, {
-				headers: { 'X-API-KEY': sandbox?.key ?? '' },
-				signal: AbortSignal.timeout(10_000),
-			})
-		).json()) as Array<{ Number: unknown }>;
-		expect(expected.length).toBeGreaterThan(0);
-		expect(run.items.map((item) => item.Number).sort()).toEqual(
-			expected.map((job) => job.Number).sort(),
-		);
-		expect(queue.workers[0].logs()).toMatch(/Worker started execution \d+/);
-	});
+			expect(queue.workers[0].logs()).toMatch(/Worker started execution \d+/);
+		},
+		QUEUE_TEST_TIMEOUT_MS,
+	);
 });
