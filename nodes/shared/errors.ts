@@ -297,10 +297,10 @@ export function serviceError(node: INode, failure: ServiceFailure): NodeApiError
 		}),
 		headline,
 	);
-	// A 5xx may come after the service did the work: for a create, its outcome is unknown.
-	// A gateway's 502/504 says nothing about the service behind it, which may still store the record.
-	if (status >= 500 && failure.context?.creates)
-		markOutcomeUnknown(error, status === 502 || status === 504);
+	// Any 5xx may come after the service did the work: for a create, its outcome is unknown. A
+	// gateway's 502/504 says nothing about the service behind it, and a 500 can follow the store
+	// (the service failed while answering), so a look that finds nothing right after proves nothing.
+	if (status >= 500 && failure.context?.creates) markOutcomeUnknown(error, true);
 	return error;
 }
 
