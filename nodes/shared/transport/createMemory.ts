@@ -170,22 +170,24 @@ export class CreateMemory {
 	 */
 	async claim(createKey: string): Promise<ClaimResult> {
 		const key = this.key(createKey);
-		// This process's memory first: it also holds creates of other workflows of this n8n.
+		// This process's memory also holds creates of other workflows of this n8n.
 		const local = uncertainCreateRefusedUntil(key, this.now());
-		if (local !== undefined) return { refused: true, until: local };
 		const first = Math.floor(this.now() / WINDOW_MS);
 		const windows = Array.from({ length: HELD_WINDOWS }, (_, at) => this.window(key, first + at));
 		const shared = await this.useStore(async (store) => {
 			const seen = await store.checkProcessedAndRecord(windows, 'workflow', STORE_OPTIONS);
-			if (!seen.processed.length) return { refused: false as const, claim: { key, windows } };
-			// Held by an earlier attempt: give back the windows this look wrote.
+			if (!seen.processed.length && local === undefined)
+				return { refused: false as const, claim: { key, windows } };
+			// Held already: give back the windows this look wrote.
 			if (seen.new.length) await store.removeProcessed(seen.new, 'workflow', STORE_OPTIONS);
 			const held = new Set(seen.processed.map(String));
-			const last = windows.reduce((end, window, at) => (held.has(window) ? at : end), 0);
-			return { refused: true as const, until: (first + last + 1) * WINDOW_MS };
+			const last = windows.reduce((end, window, at) => (held.has(window) ? at : end), -1);
+			const until = last < 0 ? 0 : (first + last + 1) * WINDOW_MS;
+			return { refused: true as const, until: Math.max(until, local ?? 0) };
 		});
 		if ('value' in shared) return shared.value;
 		if ('failed' in shared) return { unreadable: shared.failed };
+		if (local !== undefined) return { refused: true, until: local };
 		return { refused: false, claim: { key, windows: [] } };
 	}
 
