@@ -416,3 +416,25 @@ describe('lists and responses', () => {
 		expect(limited([1, 2, 3], true, 1)).toEqual([1, 2, 3]);
 	});
 });
+
+// Issue 27 point 11: the Job dropdown's labels and search read PascalCase fields only.
+describe('job labels whatever the letter case of the fields', () => {
+	const pascal = {
+		Number: 48213,
+		Title: 'ICU RN Nights',
+		FacilityName: 'St. Mary Medical Center',
+		City: 'Austin',
+		StateAbbreviation: 'TX',
+		JobStatus: 'OnHold',
+	};
+	const camel = Object.fromEntries(
+		Object.entries(pascal).map(([key, value]) => [key[0].toLowerCase() + key.slice(1), value]),
+	);
+	it('labels a camelCase job as its PascalCase twin', () => {
+		expect(jobLabel(camel)).toBe(jobLabel(pascal));
+		expect(jobLabel(camel)).toBe(
+			'48213 · ICU RN Nights · St. Mary Medical Center · Austin, TX (on hold)',
+		);
+		expect(matchesFilter(jobLabel(camel), 'icu austin')).toBe(true);
+	});
+});
