@@ -438,3 +438,41 @@ describe('job labels whatever the letter case of the fields', () => {
 		expect(matchesFilter(jobLabel(camel), 'icu austin')).toBe(true);
 	});
 });
+
+// Issue 27 point 15: a day number as text got no hint, and date-times people type were refused.
+describe('dates as a sheet gives them', () => {
+	it('gives a day number written as text the same hint as the number', () => {
+		for (const value of ['46000', ' 46000 ', '46000.5']) {
+			const error = fieldError(() => toDateOnly(value, 'Expiration Date'));
+			expect(error.message).toContain('looks like a spreadsheet day number (2025-12-09)');
+			expect(fieldError(() => toStartDateTime(value, 'Start Date')).message).toContain(
+				'spreadsheet day number',
+			);
+		}
+	});
+
+	it('reads typed date-times: month first with AM/PM, a one-digit hour', () => {
+		expect(toStartDateTime('5/31/2027 8:00 AM', 'x')).toBe('2027-05-31T08:00:00');
+		expect(toStartDateTime('5/31/2027 8:30 pm', 'x')).toBe('2027-05-31T20:30:00');
+		expect(toStartDateTime('5/31/2027 12:00 AM', 'x')).toBe('2027-05-31T00:00:00');
+		expect(toStartDateTime('5/31/2027 12:15 PM', 'x')).toBe('2027-05-31T12:15:00');
+		expect(toStartDateTime('2027-05-31 8:00', 'x')).toBe('2027-05-31T08:00:00');
+		expect(toStartDateTime('05/31/2027 17:45:10', 'x')).toBe('2027-05-31T17:45:10');
+		expect(toDateOnly('5/31/2027 8:00 AM', 'x')).toBe('2027-05-31');
+		expect(toModifiedDateQuery('5/31/2027 8:00 AM', 'x', 'America/Chicago')).toBe(
+			'2027-05-31T13:00:00Z',
+		);
+	});
+
+	it('still refuses what is not a time', () => {
+		expect(fieldError(() => toStartDateTime('5/31/2027 13:00 PM', 'Start Date')).field).toBe(
+			'Start Date',
+		);
+		expect(fieldError(() => toStartDateTime('2/30/2027 8:00 AM', 'Start Date')).message).toContain(
+			'is not a real date and time',
+		);
+		expect(fieldError(() => toStartDateTime('5/31/2027 8 AM', 'Start Date')).field).toBe(
+			'Start Date',
+		);
+	});
+});
