@@ -202,17 +202,23 @@ export class CreateMemory {
 			outcome === 'unknown' ? rememberUncertainCreate(claim.key, this.now()) : undefined;
 		const windows = claim.windows;
 		if (!windows.length) return local;
+		// The windows were written before sending; a slow answer may have used some of them up,
+		// so an unknown outcome is held from now on: the windows from the current one.
+		const first = Math.floor(this.now() / WINDOW_MS);
+		const heldFromNow = Array.from({ length: HELD_WINDOWS }, (_, at) =>
+			this.window(claim.key, first + at),
+		);
 		// A failure here leaves the windows held, which only refuses the same create for a while.
 		await this.useStore(async (store) => {
 			if (outcome === 'created')
 				await store.checkProcessedAndRecord([this.created(claim.key)], 'workflow', STORE_OPTIONS);
-			if (outcome !== 'unknown') await store.removeProcessed(windows, 'workflow', STORE_OPTIONS);
+			if (outcome === 'unknown')
+				await store.checkProcessedAndRecord(heldFromNow, 'workflow', STORE_OPTIONS);
+			else await store.removeProcessed(windows, 'workflow', STORE_OPTIONS);
 		});
 		if (local === undefined) return undefined;
-		const lastWindow = windows[windows.length - 1];
-		const sharedUntil = (Number(lastWindow.slice(lastWindow.lastIndexOf(' ') + 1)) + 1) * WINDOW_MS;
 		// Refused wherever either memory holds it: until the later of the two.
-		return Math.max(local, sharedUntil);
+		return Math.max(local, (first + HELD_WINDOWS) * WINDOW_MS);
 	}
 
 	/**

@@ -114,3 +114,22 @@ describe('CreateMemory over a shared store', () => {
 		expect(await a.createdBefore(WHAT)).toBeUndefined();
 	});
 });
+
+describe('a slow create', () => {
+	it('holds an unknown outcome for UNCERTAIN_CREATE_MS from the failure, not from the send', async () => {
+		const store = sharedStore();
+		const a = new CreateMemory(store.helpers, 'scope', clock);
+		now += 4 * 60_000 + 59_000; // sent late in a window of the store's clock
+		const held = await a.claim(WHAT);
+		if (!('claim' in held)) throw new Error('not held');
+		now += 4 * 60_000; // the answer took four minutes
+		const failedAt = now;
+		const until = await a.settle(held.claim, 'unknown');
+		expect(until).toBeGreaterThanOrEqual(failedAt + UNCERTAIN_CREATE_MS);
+		forgetUncertainCreates();
+		now = failedAt + UNCERTAIN_CREATE_MS - 1;
+		expect(await new CreateMemory(store.helpers, 'scope', clock).claim(WHAT)).toMatchObject({
+			refused: true,
+		});
+	});
+});
