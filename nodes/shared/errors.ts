@@ -87,14 +87,14 @@ const HTML_ENTITIES: Record<string, string> = {
 export const MAX_CLEANED_CHARS = 8_000;
 
 /** The most of what the service said that an error keeps: its message, and each field's words. */
-export const MAX_MESSAGE_CHARS = 500;
+const MAX_MESSAGE_CHARS = 500;
 /** The most of the answer's body an error keeps for the execution's data. */
-export const MAX_KEPT_BODY_CHARS = 2_000;
+const MAX_KEPT_BODY_CHARS = 2_000;
 const MAX_FIELD_ERRORS = 30;
 const MAX_LIST_ENTRIES = 20;
 
 /** The text cut to `max` characters, saying so. */
-export function bounded(text: string, max = MAX_MESSAGE_CHARS): string {
+function bounded(text: string, max = MAX_MESSAGE_CHARS): string {
 	return text.length > max ? `${text.slice(0, max - 3)}...` : text;
 }
 

@@ -17,7 +17,7 @@ export const MAX_RESPONSE_BYTES = 256 * 1024 * 1024;
 export const MAX_EXCHANGE_MS = 20 * 60_000;
 
 /** The client's own failures, shaped like the network errors the rest of the transport reads. */
-export class TransportLimitError extends Error {
+class TransportLimitError extends Error {
 	constructor(
 		readonly code: 'ETIMEDOUT' | 'ERESPONSETOOLARGE',
 		message: string,
@@ -26,7 +26,7 @@ export class TransportLimitError extends Error {
 	}
 }
 
-export interface Readable {
+interface Readable {
 	on(event: 'data', listener: (chunk: Buffer | string) => void): unknown;
 	on(event: 'end' | 'close', listener: () => void): unknown;
 	on(event: 'error', listener: (error: Error) => void): unknown;
@@ -59,7 +59,7 @@ export interface DeadlineClock {
 }
 
 /** AbortSignal.timeout keeps no handle to clear and does not hold the process open. */
-export const REAL_DEADLINE_CLOCK: DeadlineClock = {
+const REAL_DEADLINE_CLOCK: DeadlineClock = {
 	now: () => Date.now(),
 	after: async (ms) =>
 		await new Promise<void>((resolve) => {

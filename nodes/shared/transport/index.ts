@@ -9,7 +9,6 @@ export {
 	INTERACTIVE_CLIENT,
 	TrioClient,
 	type TrioClientOptions,
-	type TrioFunctions,
 	type TrioRequest,
 } from './client';
 export {

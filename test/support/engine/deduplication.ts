@@ -70,10 +70,6 @@ export function useProcessedDataStorage(next: ProcessedDataStorage | undefined):
 	storage = next;
 }
 
-export function processedDataStorage(): ProcessedDataStorage | undefined {
-	return storage;
-}
-
 class EngineDeduplicator implements IDataDeduplicator {
 	private row(
 		scope: DeduplicationScope,

@@ -47,11 +47,7 @@ import type { BinarySourceFile } from './test-nodes';
 
 export { TestCredentialsHelper } from './credentials-helper';
 export type { ProbeRequest } from './transport-probe.node';
-export {
-	ProcessedDataStorage,
-	processedDataStorage,
-	useProcessedDataStorage,
-} from './deduplication';
+export { ProcessedDataStorage, useProcessedDataStorage } from './deduplication';
 
 /** The node types every run uses; tests may add their own with `engineNodeTypes.register`. */
 export const engineNodeTypes = new EngineNodeTypes();
