@@ -22,6 +22,7 @@ import {
 } from 'n8n-workflow';
 
 import { PATHS } from '../shared/service';
+import { submissionListNotOffered } from '../shared/submissionList';
 import { createTrioClient, type TrioClient } from '../shared/transport';
 import {
 	DEFAULT_FULL_LIST_EVERY,
@@ -339,9 +340,7 @@ async function listRecords(
 			context: { subject: `the ${watched.kind === 'jobs' ? 'job' : 'submission'} list` },
 		});
 	} catch (error) {
-		if (!watched.listAdvice || !(error instanceof NodeApiError)) throw asNodeError(context, error);
-		const status = Number(error.httpCode);
-		if (status !== 404 && status !== 405 && !(status >= 500)) throw asNodeError(context, error);
+		if (!watched.listAdvice || !submissionListNotOffered(error)) throw asNodeError(context, error);
 		throw new NodeApiError(context.getNode(), {} as JsonObject, {
 			message: `The Sync Trigger could not read the submission list from Trio VMS (${error.httpCode}): ${error.message}`,
 			description: watched.listAdvice,

@@ -53,11 +53,14 @@ function parseIfJson(body: unknown): unknown {
 function readFieldErrors(errors: unknown): Record<string, string[]> {
 	const result: Record<string, string[]> = {};
 	if (!errors || typeof errors !== 'object') return result;
-	for (const [field, messages] of Object.entries(errors as Record<string, unknown>)) {
-		const list = (Array.isArray(messages) ? messages : [messages]).map((m) =>
-			typeof m === 'string' ? m : JSON.stringify(m),
-		);
-		if (list.length) result[field] = list;
+	for (const [field, messages] of Object.entries(errors as Record<string, unknown>).slice(
+		0,
+		MAX_FIELD_ERRORS,
+	)) {
+		const list = (Array.isArray(messages) ? messages : [messages])
+			.slice(0, 5)
+			.map((m) => bounded(typeof m === 'string' ? m : (JSON.stringify(m) ?? String(m)), 300));
+		if (list.length) result[bounded(field, 200)] = list;
 	}
 	return result;
 }
@@ -82,6 +85,18 @@ const HTML_ENTITIES: Record<string, string> = {
  * its words well within the first few kilobytes.
  */
 export const MAX_CLEANED_CHARS = 8_000;
+
+/** The most of what the service said that an error keeps: its message, and each field's words. */
+const MAX_MESSAGE_CHARS = 500;
+/** The most of the answer's body an error keeps for the execution's data. */
+const MAX_KEPT_BODY_CHARS = 2_000;
+const MAX_FIELD_ERRORS = 30;
+const MAX_LIST_ENTRIES = 20;
+
+/** The text cut to `max` characters, saying so. */
+function bounded(text: string, max = MAX_MESSAGE_CHARS): string {
+	return text.length > max ? `${text.slice(0, max - 3)}...` : text;
+}
 
 export function htmlToText(html: string): string {
 	return html
@@ -114,10 +129,12 @@ export function readServiceMessage(
 		};
 	}
 	if (Array.isArray(body)) {
-		const texts = body.map((entry) => asText(entry) ?? readServiceMessage(entry, clean).message);
-		return { message: texts.join('; ') || 'The service gave no details', fieldErrors: {} };
+		const texts = body
+			.slice(0, MAX_LIST_ENTRIES)
+			.map((entry) => bounded(asText(entry) ?? readServiceMessage(entry, clean).message));
+		return { message: bounded(texts.join('; ')) || 'The service gave no details', fieldErrors: {} };
 	}
-	if (typeof body !== 'object') return { message: String(body), fieldErrors: {} };
+	if (typeof body !== 'object') return { message: bounded(String(body)), fieldErrors: {} };
 
 	const record = body as Record<string, unknown>;
 	const fieldErrors = readFieldErrors(record.errors ?? record.Errors);
@@ -136,7 +153,8 @@ export function readServiceMessage(
 		asText(record.ExceptionMessage),
 	].filter((part): part is string => part !== undefined);
 	const unique = [...new Set(parts)];
-	let message = unique.join(': ');
+	// A JSON body is as unbounded as a text one: a 5 MB "detail" must not become the message.
+	let message = bounded(unique.join(': '));
 	if (!message && Object.keys(fieldErrors).length) message = 'One or more fields are invalid';
 	// An empty object says as little as an empty body; "{}" in a message would only puzzle.
 	if (!message)
@@ -228,17 +246,78 @@ export function maskUrlTokens(text: string): string {
 	return text.replace(/(token(?:=|%3D))([^&\s"'<>\\]{4})[^&\s"'<>\\]*/gi, '$1$2[redacted]');
 }
 
-/** Removes every occurrence of a secret (the API key, delivery tokens) from a text. */
+/** Named HTML entities for the characters an API key may hold besides letters and digits. */
+const NAMED_ENTITIES: Record<string, string[]> = {
+	'+': ['&plus;'],
+	'/': ['&sol;'],
+	'=': ['&equals;'],
+	'&': ['&amp;'],
+	'<': ['&lt;'],
+	'>': ['&gt;'],
+	'"': ['&quot;'],
+	"'": ['&apos;', '&#39;'],
+	'.': ['&period;'],
+	'-': ['&hyphen;', '&dash;'],
+	_: ['&lowbar;'],
+	'%': ['&percnt;'],
+};
+
+/** One character of a secret as it may be written: as is, percent-encoded, or an HTML entity. */
+function charForms(char: string): string {
+	const code = char.codePointAt(0) ?? 0;
+	const hex = code.toString(16);
+	const forms = [
+		escapeRegExp(char),
+		code < 0x80 ? `%${hex.padStart(2, '0')}` : undefined,
+		`&#0*${code};`,
+		`&#x0*${hex};`,
+		...(NAMED_ENTITIES[char] ?? []).map(escapeRegExp),
+	].filter(Boolean);
+	return forms.length === 1 ? forms[0]! : `(?:${forms.join('|')})`;
+}
+
+/** Matches a secret written plainly, URL-encoded, as HTML entities, or any mix of them. */
+const secretPatterns = new Map<string, RegExp>();
+function secretPattern(secret: string): RegExp {
+	let pattern = secretPatterns.get(secret);
+	if (!pattern) {
+		pattern = new RegExp([...secret].map(charForms).join(''), 'gi');
+		// A few keys per process; the map never grows past that in practice, but is bounded.
+		if (secretPatterns.size >= 20) secretPatterns.clear();
+		secretPatterns.set(secret, pattern);
+	}
+	return pattern;
+}
+
+/**
+ * Removes every occurrence of a secret (the API key, delivery tokens) from a text, however the
+ * service echoed it: as is, URL-encoded (`Ab%2Bcd`) or as HTML entities (`Ab&#43;cd`).
+ */
 export function redact(text: string, secret: string | undefined): string {
 	const masked = maskUrlTokens(text);
 	if (!secret || secret.length < 4) return masked;
-	return masked.split(secret).join('[redacted]');
+	return masked.split(secret).join('[redacted]').replace(secretPattern(secret), '[redacted]');
 }
 
 /** What to do about a field Trio refused: fix that field (named by its label) and run again. */
 function fieldHint(firstField: string): string {
 	const field = firstField.slice(0, firstField.indexOf(':'));
 	return `Trio VMS refused the value of "${field}". Correct it in the node, or in the input data mapped into it, then run the node again.`;
+}
+
+/** The body with every form of the secret masked, in its strings as well as in plain text. */
+function withoutSecret(body: unknown, secret: string | undefined): unknown {
+	if (!secret || secret.length < 4 || body === undefined || body === null) return body;
+	if (typeof body === 'string') return redact(body, secret);
+	if (typeof body !== 'object') return body;
+	const text = JSON.stringify(body);
+	const masked = redact(text, secret);
+	if (masked === text) return body;
+	try {
+		return JSON.parse(masked);
+	} catch {
+		return masked;
+	}
 }
 
 export interface ServiceFailure {
@@ -255,7 +334,10 @@ export interface ServiceFailure {
 /** The NodeApiError for a response the service answered with an error status. */
 export function serviceError(node: INode, failure: ServiceFailure): NodeApiError {
 	const { status, secret } = failure;
-	const { message, fieldErrors } = readServiceMessage(failure.body);
+	// The key is taken out of the whole body first: what is read from it is cut to length, and a
+	// cut must never leave part of a key behind.
+	const body = withoutSecret(failure.body, secret);
+	const { message, fieldErrors } = readServiceMessage(body);
 	const fieldLines = fieldErrorsInWords(fieldErrors, failure.context?.fieldLabels);
 	// Problem details often carry the status text as their title: "403 Forbidden: Forbidden: ..." says nothing twice.
 	const label = statusText(status);
@@ -271,7 +353,7 @@ export function serviceError(node: INode, failure: ServiceFailure): NodeApiError
 	const saidElsewhere = firstField && !generic ? said : undefined;
 	const description = redact(
 		[
-			otherFields.join('\n'),
+			bounded(otherFields.join('\n'), MAX_KEPT_BODY_CHARS),
 			saidElsewhere,
 			firstField ? fieldHint(firstField) : hintForStatus(status, failure.context),
 			`Request: ${failure.method} ${failure.path}`,
@@ -283,9 +365,10 @@ export function serviceError(node: INode, failure: ServiceFailure): NodeApiError
 	// Only what the service said goes into the error object: never the request, its headers or the key.
 	const response: JsonObject = {
 		status,
-		body: redact(
-			typeof failure.body === 'string' ? failure.body : JSON.stringify(failure.body ?? null),
-			secret,
+		// Redacted whole before it is cut, so no part of a key can sit at the cut.
+		body: bounded(
+			redact(typeof body === 'string' ? body : JSON.stringify(body ?? null), secret),
+			MAX_KEPT_BODY_CHARS,
 		),
 	};
 	const error = keepMessage(
@@ -297,10 +380,10 @@ export function serviceError(node: INode, failure: ServiceFailure): NodeApiError
 		}),
 		headline,
 	);
-	// A 5xx may come after the service did the work: for a create, its outcome is unknown.
-	// A gateway's 502/504 says nothing about the service behind it, which may still store the record.
-	if (status >= 500 && failure.context?.creates)
-		markOutcomeUnknown(error, status === 502 || status === 504);
+	// Any 5xx may come after the service did the work: for a create, its outcome is unknown. A
+	// gateway's 502/504 says nothing about the service behind it, and a 500 can follow the store
+	// (the service failed while answering), so a look that finds nothing right after proves nothing.
+	if (status >= 500 && failure.context?.creates) markOutcomeUnknown(error, true);
 	return error;
 }
 

@@ -20,6 +20,32 @@ const DATE_TIME =
 /** US spreadsheet style: 5/31/2027 or 05/31/2027 (month first, as everywhere in the US). */
 const US_DATE = /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/;
 
+/**
+ * Date-times as people type them in a sheet: month first with a slash, a one-digit hour, AM/PM
+ * ("5/31/2027 8:00 AM", "2027-05-31 8:00"). Rewritten into the ISO form DATE_TIME reads.
+ */
+const TYPED_DATE_TIME =
+	/^(?:(\d{4})-(\d{1,2})-(\d{1,2})|(\d{1,2})\/(\d{1,2})\/(\d{4}))(?:T|\s+)(\d{1,2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?\s*(?:([ap])\.?m\.?)?\s*(Z|[+-]\d{2}(?::?\d{2})?)?$/i;
+
+/** The typed date-time in ISO form, or undefined when it is not one (or its hour is not). */
+function typedToIso(text: string): string | undefined {
+	const typed = TYPED_DATE_TIME.exec(text);
+	if (!typed) return undefined;
+	const [year, month, day] = typed[1]
+		? [typed[1], typed[2], typed[3]]
+		: [typed[6], typed[4], typed[5]];
+	let hour = Number(typed[7]);
+	const half = typed[11]?.toLowerCase();
+	if (half) {
+		// A 12-hour clock runs 1 to 12: "13:00 PM" means nothing.
+		if (hour < 1 || hour > 12) return undefined;
+		hour = (hour % 12) + (half === 'p' ? 12 : 0);
+	}
+	const seconds = typed[9] === undefined ? '' : `:${typed[9]}`;
+	const fraction = typed[10] === undefined ? '' : `.${typed[10]}`;
+	return `${year}-${month.padStart(2, '0')}-${day.padStart(2, '0')}T${pad(hour)}:${typed[8]}${seconds}${fraction}${typed[12] ?? ''}`;
+}
+
 /** Spreadsheet day numbers count from 1899-12-30; 2,958,465 is 9999-12-31. */
 const SPREADSHEET_EPOCH = DateTime.fromObject({ year: 1899, month: 12, day: 30 }, { zone: 'utc' });
 const LAST_SPREADSHEET_DAY = 2_958_465;
@@ -41,7 +67,14 @@ function isDateTimeLike(value: unknown): value is { toISO: () => string | null }
 
 function readInput(value: unknown, field: string, formats: string): DateInput | undefined {
 	if (isBlank(value)) return undefined;
-	if (typeof value === 'string') return { kind: 'text', value: value.trim() };
+	if (typeof value === 'string') {
+		const text = value.trim();
+		// A day number that reached the node as text (a sheet's cell read as a string) gets the
+		// same hint as the number itself.
+		if (/^\d+(\.\d+)?$/.test(text) && Number(text) > 0 && Number(text) <= LAST_SPREADSHEET_DAY)
+			throw spreadsheetDayError(Number(text), field, formats);
+		return { kind: 'text', value: text };
+	}
 	let instant: DateTime | undefined;
 	let fromNumber = false;
 	if (value instanceof Date) instant = DateTime.fromJSDate(value, { zone: 'utc' });
@@ -124,7 +157,7 @@ function offsetMinutes(written: string): number {
 
 /** A date-time as written, checked to be a real date, time and offset. */
 function readDateTime(text: string, field: string, formats: string): WrittenDateTime {
-	const match = DATE_TIME.exec(text);
+	const match = DATE_TIME.exec(text) ?? DATE_TIME.exec(typedToIso(text) ?? '');
 	if (!match) throw new FieldError(field, `must be ${formats}, got ${shown(text)}`);
 	let zone: Zone | undefined;
 	if (match[8]) {

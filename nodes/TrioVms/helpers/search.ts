@@ -1,22 +1,31 @@
 /** Labels and matching for the searchable lists (pure). */
 import type { IDataObject } from 'n8n-workflow';
 
+import { fieldOf } from '../../shared/fields';
+
 export function text(value: unknown): string {
 	return value === undefined || value === null ? '' : String(value);
 }
 
+/** A job's field as text, whatever the letter case of its name (number, Number, NUMBER). */
+export function jobText(job: IDataObject, name: string): string {
+	return text(fieldOf(job, name));
+}
+
 /** "48213 · ICU RN Nights · St. Mary Medical Center · Austin, TX" (on-hold jobs say so). */
 export function jobLabel(job: IDataObject): string {
-	const place = [text(job.City), text(job.StateAbbreviation || job.State)]
+	const field = (name: string) => jobText(job, name);
+	const place = [field('City'), field('StateAbbreviation') || field('State')]
 		.filter(Boolean)
 		.join(', ');
 	const parts = [
-		text(job.Number),
-		text(job.Title),
-		text(job.FacilityName || job.ClientName),
+		field('Number'),
+		field('Title'),
+		field('FacilityName') || field('ClientName'),
 		place,
 	].filter(Boolean);
-	const onHold = text(job.JobStatus).toLowerCase() === 'onhold' ? ' (on hold)' : '';
+	const onHold =
+		field('JobStatus').toLowerCase().replace(/\s+/g, '') === 'onhold' ? ' (on hold)' : '';
 	return `${parts.join(' · ')}${onHold}`;
 }
 

@@ -2,12 +2,12 @@
  * A create whose request failed in a way that leaves its outcome unknown (a 5xx answer, or a
  * connection that broke after the request was sent) is never sent again by the transport. This
  * helper looks for the record afterwards, so the user learns whether it went through: found, it
- * is returned as created; not found, the original error says that running the item again is safe
- * (or, after a timeout, that the service may still be working on it).
+ * is returned as created; not found, the original error says that whether it was created is still
+ * unknown (the service may still be working on it, or not list it yet), never that it is safe.
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { isOutcomeUnknown, mayStillBeRunning } from '../../shared/errors';
+import { isOutcomeUnknown } from '../../shared/errors';
 
 export interface UncertainCreate {
 	/** Sends the create request once. */
@@ -51,10 +51,9 @@ export async function createThenLookAgain(steps: UncertainCreate): Promise<Creat
 	}
 	if (look.value)
 		return { action: 'createdDespiteError', record: look.value, error: error.message };
-	// After a timeout the service may still be working on the request: finding nothing yet proves nothing.
-	const verdict = mayStillBeRunning(error)
-		? `A check right after the failure found no ${steps.what} in Trio VMS yet, but Trio may still be working on the request (a gateway gave up waiting, or the connection broke or timed out after sending): check again in a few minutes before running this item again.`
-		: `A check right after the failure found no ${steps.what} in Trio VMS, so it was not created: it is safe to run this item again.`;
+	// Whatever the failure (any 5xx, a broken connection), the service may have stored the record
+	// and not list it yet: finding nothing right afterwards never proves it was not created.
+	const verdict = `A check right after the failure found no ${steps.what} in Trio VMS yet, but that does not show it was not created: Trio may still be working on the request, or may not list it yet. Whether it was created is unknown: check again in a few minutes before running this item again.`;
 	error.description = [verdict, error.description].filter(Boolean).join('\n\n');
 	throw error;
 }

@@ -20,7 +20,7 @@ import { PATHS } from '../../shared/service';
 import { createTrioClient, INTERACTIVE_CLIENT } from '../../shared/transport';
 import { listRegistrations } from '../../shared/webhookRegistrations';
 import { objectsOf } from '../helpers/output';
-import { jobLabel, matchesFilter, text } from '../helpers/search';
+import { jobLabel, jobText, matchesFilter, text } from '../helpers/search';
 
 interface JobChoice {
 	name: string;
@@ -58,16 +58,18 @@ async function loadJobChoices(context: ILoadOptionsFunctions): Promise<JobChoice
 	const jobs = objectsOf(await client.request({ method: 'GET', path: PATHS.jobs }));
 	const choices: JobChoice[] = [];
 	for (const job of jobs) {
-		if (job.Number === undefined || job.Number === null) continue;
+		// Field names in any letter case: a camelCase list is as searchable as a PascalCase one.
+		const number = jobText(job, 'Number');
+		if (!number) continue;
 		const name = jobLabel(job);
 		const haystack = [
 			name,
-			text(job.ClientName),
-			text(job.State),
-			text(job.Profession),
-			text(job.UnitName),
+			jobText(job, 'ClientName'),
+			jobText(job, 'State'),
+			jobText(job, 'Profession'),
+			jobText(job, 'UnitName'),
 		].join(' ');
-		choices.push({ name, value: String(job.Number), haystack });
+		choices.push({ name, value: number, haystack });
 	}
 	setNewest(jobChoices, key, { at: Date.now(), choices }, JOB_CHOICES_KEPT);
 	return choices;

@@ -113,8 +113,9 @@ function getJobs(numbers: number[], options: Partial<RunNodeOptions> = {}) {
 	);
 }
 
-const STILL_WORKING = 'but Trio may still be working on the request';
-const SAFE_AGAIN = 'so it was not created: it is safe to run this item again';
+// Issue 27 point 3: the look after any 5xx or broken connection says the outcome is unknown;
+// "it is safe to run this item again" is never said any more.
+const STILL_WORKING = 'does not show it was not created: Trio may still be working on the request';
 
 describe('reads recover', () => {
 	it('502 and 503 on a share of job reads: every job arrives', async () => {
@@ -215,21 +216,26 @@ describe('reads recover', () => {
 });
 
 describe('creates are never duplicated', () => {
-	it('503 on a submission (before Trio stored it): the error says a check found none; the re-run submits it once', async () => {
+	// Issue 27 point 3 changed this test: it expected "safe to run this item again" after a 503 and
+	// the re-run to submit the pair. A 5xx to a create leaves its outcome unknown, so the pair is
+	// held back for a while and the re-run refuses it rather than risk a second submission.
+	it('503 on a submission (before Trio stored it): the error says the outcome is unknown; the re-run refuses that pair', async () => {
 		const pairs = freshPairs(2);
 		t.sandbox.setFaults({
 			endpoints: { 'POST /api/v3/Submission': { failAfter: 1, failStatus: 503 } },
 		});
 		const failed = await submitPairs(t, pairs, {});
 		expect(errorText(failed.error).message).toContain('Trio VMS answered 503');
-		expect(errorText(failed.error).description).toContain(SAFE_AGAIN);
+		expect(errorText(failed.error).description).toContain(STILL_WORKING);
+		expect(errorText(failed.error).description).not.toMatch(/safe to run/);
 		recovered();
 		failedClearly();
 
 		t.sandbox.clearFaults();
-		const rerun = await submitPairs(t, pairs, {});
-		expect(rerun.error).toBeUndefined();
-		expectOnce(pairs.map((pair) => storedSubmissions(pair.job, pair.candidate)));
+		const rerun = await submitPairs(t, pairs, { continueOnFail: true });
+		expect(String(rerun.output[1].json.error)).toContain('Not sent: the same submission');
+		expect(storedSubmissions(pairs[0].job, pairs[0].candidate)).toBe(1);
+		expect(storedSubmissions(pairs[1].job, pairs[1].candidate)).toBe(0);
 	});
 
 	it('a connection dropped after Trio stored the submission: output as createdDespiteError, never re-sent', async () => {
@@ -315,11 +321,10 @@ describe('creates are never duplicated', () => {
 		output.forEach((item, index) => {
 			const pair = pairs[index];
 			if (item.json.error !== undefined) {
-				// A 500 or 503 was looked after and found absent; a 502 leaves it unknown (issue 22
-				// point 5), so the retry is refused instead of sent.
+				// Any 5xx leaves the outcome unknown (issue 27 point 3): looked after and not found
+				// yet, or the retry refused instead of sent.
 				expect(
-					String(item.json.details).includes(SAFE_AGAIN) ||
-						String(item.json.details).includes(STILL_WORKING) ||
+					String(item.json.details).includes(STILL_WORKING) ||
 						String(item.json.error).startsWith('Not sent: the same submission'),
 				).toBe(true);
 				expect(storedSubmissions(pair.job, pair.candidate)).toBe(0);
@@ -333,7 +338,7 @@ describe('creates are never duplicated', () => {
 	});
 
 	// Was a 502 before issue 22 point 5, which now leaves the address held back (idempotency.test.ts).
-	it('503 on a candidate create, then a dropped connection after Trio stored one: one candidate per address', async () => {
+	it('a refused candidate create, then a dropped connection after Trio stored one: one candidate per address', async () => {
 		const emails = ['fault.one@agency.example', 'fault.two@agency.example'];
 		const parameters: INodeParameters = {
 			resource: 'candidate',
@@ -342,12 +347,13 @@ describe('creates are never duplicated', () => {
 			lastName: 'Row',
 			email: '={{ $json.email }}',
 		};
+		// A refusal (400), since issue 27 point 3 made a 503 to a create an unknown outcome that
+		// holds the address back.
 		t.sandbox.setFaults({
-			endpoints: { 'POST /api/v3/candidates': { failNext: 1, failStatus: 503 } },
+			endpoints: { 'POST /api/v3/candidates': { failNext: 1, failStatus: 400 } },
 		});
 		const failed = await t.run(parameters, { input: [{ email: emails[0] }] });
-		expect(errorText(failed.error).message).toContain('Trio VMS answered 503');
-		expect(errorText(failed.error).description).toContain(SAFE_AGAIN);
+		expect(errorText(failed.error).message).toContain('Trio VMS answered 400');
 		failedClearly();
 
 		t.sandbox.setFaults({

@@ -416,3 +416,63 @@ describe('lists and responses', () => {
 		expect(limited([1, 2, 3], true, 1)).toEqual([1, 2, 3]);
 	});
 });
+
+// Issue 27 point 11: the Job dropdown's labels and search read PascalCase fields only.
+describe('job labels whatever the letter case of the fields', () => {
+	const pascal = {
+		Number: 48213,
+		Title: 'ICU RN Nights',
+		FacilityName: 'St. Mary Medical Center',
+		City: 'Austin',
+		StateAbbreviation: 'TX',
+		JobStatus: 'OnHold',
+	};
+	const camel = Object.fromEntries(
+		Object.entries(pascal).map(([key, value]) => [key[0].toLowerCase() + key.slice(1), value]),
+	);
+	it('labels a camelCase job as its PascalCase twin', () => {
+		expect(jobLabel(camel)).toBe(jobLabel(pascal));
+		expect(jobLabel(camel)).toBe(
+			'48213 · ICU RN Nights · St. Mary Medical Center · Austin, TX (on hold)',
+		);
+		expect(matchesFilter(jobLabel(camel), 'icu austin')).toBe(true);
+	});
+});
+
+// Issue 27 point 15: a day number as text got no hint, and date-times people type were refused.
+describe('dates as a sheet gives them', () => {
+	it('gives a day number written as text the same hint as the number', () => {
+		for (const value of ['46000', ' 46000 ', '46000.5']) {
+			const error = fieldError(() => toDateOnly(value, 'Expiration Date'));
+			expect(error.message).toContain('looks like a spreadsheet day number (2025-12-09)');
+			expect(fieldError(() => toStartDateTime(value, 'Start Date')).message).toContain(
+				'spreadsheet day number',
+			);
+		}
+	});
+
+	it('reads typed date-times: month first with AM/PM, a one-digit hour', () => {
+		expect(toStartDateTime('5/31/2027 8:00 AM', 'x')).toBe('2027-05-31T08:00:00');
+		expect(toStartDateTime('5/31/2027 8:30 pm', 'x')).toBe('2027-05-31T20:30:00');
+		expect(toStartDateTime('5/31/2027 12:00 AM', 'x')).toBe('2027-05-31T00:00:00');
+		expect(toStartDateTime('5/31/2027 12:15 PM', 'x')).toBe('2027-05-31T12:15:00');
+		expect(toStartDateTime('2027-05-31 8:00', 'x')).toBe('2027-05-31T08:00:00');
+		expect(toStartDateTime('05/31/2027 17:45:10', 'x')).toBe('2027-05-31T17:45:10');
+		expect(toDateOnly('5/31/2027 8:00 AM', 'x')).toBe('2027-05-31');
+		expect(toModifiedDateQuery('5/31/2027 8:00 AM', 'x', 'America/Chicago')).toBe(
+			'2027-05-31T13:00:00Z',
+		);
+	});
+
+	it('still refuses what is not a time', () => {
+		expect(fieldError(() => toStartDateTime('5/31/2027 13:00 PM', 'Start Date')).field).toBe(
+			'Start Date',
+		);
+		expect(fieldError(() => toStartDateTime('2/30/2027 8:00 AM', 'Start Date')).message).toContain(
+			'is not a real date and time',
+		);
+		expect(fieldError(() => toStartDateTime('5/31/2027 8 AM', 'Start Date')).field).toBe(
+			'Start Date',
+		);
+	});
+});

@@ -275,3 +275,47 @@ describe('unreachable service', () => {
 		expect(JSON.stringify(result.error)).not.toContain(API_KEY);
 	});
 });
+
+// Issue 27 point 10: a JSON error body's words were kept whole, so a 5 MB "detail" became a
+// 5-million-character message and megabytes of execution data.
+describe('error bodies are bounded', () => {
+	it('a 400 with a 5 MB detail gives a short message and keeps a bounded body', async () => {
+		const detail = `The request failed because ${'x'.repeat(5 * 1024 * 1024)}`;
+		const error = await failWith({
+			status: 400,
+			json: { title: 'Bad Request', detail, errors: { Email: ['y'.repeat(1024 * 1024)] } },
+		});
+		expect(error.message.length).toBeLessThan(1_000);
+		expect(`${error.message}\n${error.description}`).toContain('The request failed because');
+		expect(String(error.description).length).toBeLessThan(10_000);
+		expect(JSON.stringify(error).length).toBeLessThan(20_000);
+	});
+});
+
+// Issue 27 point 12: the key echoed URL-encoded or as HTML entities was shown as sent.
+describe('the API key is masked however it is echoed', () => {
+	const KEY = 'Ab+cd/Ef==9xYz';
+	it.each([
+		['URL-encoded', 'Ab%2Bcd%2FEf%3D%3D9xYz'],
+		['URL-encoded, lower case', 'Ab%2bcd%2fEf%3d%3d9xYz'],
+		['as decimal HTML entities', 'Ab&#43;cd&#47;Ef&#61;&#61;9xYz'],
+		['as hexadecimal HTML entities', 'Ab&#x2B;cd&#x2F;Ef&#x3D;&#x3d;9xYz'],
+		['as named HTML entities', 'Ab&plus;cd&sol;Ef&equals;&equals;9xYz'],
+	])('%s', async (_, echoed) => {
+		for (const answer of [
+			{ status: 401, json: { message: `The key ${echoed} is not valid` } },
+			{ status: 403, body: `<html><body>Key: ${echoed}</body></html>` },
+		] as ScriptedResponse[]) {
+			server.respond(answer);
+			const result = await probe(GET_JOB, {
+				baseUrl: server.baseUrl,
+				apiKey: KEY,
+				clientOptions: NO_RETRY,
+			});
+			const shown = JSON.stringify(result.run);
+			expect(shown).not.toContain(echoed);
+			expect(shown).not.toContain('9xYz');
+			expect(result.error?.message).toContain('[redacted]');
+		}
+	});
+});

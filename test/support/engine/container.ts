@@ -21,6 +21,8 @@ import {
 	type KeyInfo,
 } from 'n8n-core';
 import { Expression } from 'n8n-workflow';
+
+import { startDeduplicationService } from './deduplication';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -95,6 +97,8 @@ export async function ensureEngineContainer(): Promise<EngineEnvironment> {
 			// Without init() the service keeps binary data inline as base64 ("default" mode).
 			await Container.get(BinaryDataService).init();
 		}
+		// The store behind this.helpers.checkProcessedAndRecord (deduplication.ts).
+		await startDeduplicationService();
 		return environment;
 	})();
 	return await ready;

@@ -39,6 +39,7 @@ import {
 } from 'n8n-core';
 
 import { TRIO_CREDENTIAL_TYPE } from '../../../nodes/shared/credentials';
+import { forgetUncertainCreates } from '../../../nodes/shared/transport';
 import { ensureEngineContainer } from './container';
 import { CredentialTypeRegistry, TestCredentialsHelper } from './credentials-helper';
 import { EngineNodeTypes } from './node-types';
@@ -46,6 +47,7 @@ import type { BinarySourceFile } from './test-nodes';
 
 export { TestCredentialsHelper } from './credentials-helper';
 export type { ProbeRequest } from './transport-probe.node';
+export { ProcessedDataStorage, useProcessedDataStorage } from './deduplication';
 
 /** The node types every run uses; tests may add their own with `engineNodeTypes.register`. */
 export const engineNodeTypes = new EngineNodeTypes();
@@ -71,6 +73,11 @@ export interface RunWorkflowOptions {
 	startNode?: string;
 	/** Default 'manual', as when a user clicks "Execute workflow". */
 	mode?: WorkflowExecuteMode;
+	/**
+	 * The workflow's id; default a new one per run. Runs with the same id are re-runs of one
+	 * saved workflow: they share its memory in n8n's duplicate store (deduplication.ts).
+	 */
+	workflowId?: string;
 }
 
 export interface EngineRun {
@@ -111,6 +118,8 @@ export interface RunNodeOptions {
 	nodeType?: string;
 	typeVersion?: number;
 	mode?: WorkflowExecuteMode;
+	/** See RunWorkflowOptions.workflowId. */
+	workflowId?: string;
 }
 
 export function trioCredentials(baseUrl: string, apiKey: string): ICredentialDataDecryptedObject {
@@ -220,7 +229,7 @@ export async function runWorkflow(options: RunWorkflowOptions): Promise<EngineRu
 		completeNode(node, index, Object.keys(options.credentials ?? {})),
 	);
 	const executionId = String(++executionCounter);
-	const workflowId = `engine-workflow-${executionId}`;
+	const workflowId = options.workflowId ?? `engine-workflow-${executionId}`;
 	const mode = options.mode ?? 'manual';
 
 	const workflowData: IWorkflowBase = {
@@ -312,8 +321,18 @@ export async function runNode(
 		connections: { [SOURCE_NODE]: { main: [[{ node: NODE_UNDER_TEST, type: 'main', index: 0 }]] } },
 		credentials: options.credentials ? { [TRIO_CREDENTIAL_TYPE]: options.credentials } : undefined,
 		mode: options.mode,
+		workflowId: options.workflowId,
 	});
 	return { ...result, output: result.items(NODE_UNDER_TEST) };
+}
+
+/**
+ * Forgets what this process holds in memory about earlier runs (the creates it saw fail with
+ * an unknown outcome), as a restarted n8n or another queue-mode worker starts without it. What
+ * n8n keeps in its database (the duplicate store, deduplication.ts) stays.
+ */
+export function forgetProcessMemory(): void {
+	forgetUncertainCreates();
 }
 
 /** The bytes of a binary property, read back through n8n's binary data service. */

@@ -6,7 +6,7 @@
 	-- not in the package: n8n's rules for the code users install do not apply here */
 /**
  * A test node that sends one request per input item through the package's transport
- * (nodes/shared/transport.ts), so transport tests exercise it inside the real engine: n8n-core's
+ * (nodes/shared/transport/), so transport tests exercise it inside the real engine: n8n-core's
  * httpRequestWithAuthentication, the real credential class adding X-API-KEY, real sockets.
  *
  * Parameters (both JSON, expressions resolved per item):

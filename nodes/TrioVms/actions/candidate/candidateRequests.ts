@@ -84,6 +84,11 @@ export async function findCandidates(
 	return await lookUp(client, lower, itemIndex);
 }
 
+/** The create memory's name for this create: one per address, whatever its letter case. */
+function candidateCreateKey(body: CandidateCreateRequest): string {
+	return `candidate with the email ${body.email1.trim().toLowerCase()}`;
+}
+
 /** Sends the creation request once (never retried after it may have reached the service). */
 export async function createCandidate(
 	client: TrioClient,
@@ -96,7 +101,7 @@ export async function createCandidate(
 		body,
 		idempotent: false,
 		itemIndex,
-		createKey: `candidate with the email ${body.email1.trim().toLowerCase()}`,
+		createKey: candidateCreateKey(body),
 	});
 	return objectOf(created, { ...(body as unknown as IDataObject) });
 }
@@ -123,6 +128,8 @@ export async function createCandidateLookingAgain(
 		create: async () => await createCandidate(client, body, itemIndex),
 		lookAgain: async () => oldestCandidate(await findCandidates(client, body.email1, itemIndex)),
 	});
+	// Found after all: the hold on this address ends, in every process.
+	if (outcome.action !== 'created') await client.createFound(candidateCreateKey(body), itemIndex);
 	return {
 		...outcome.record,
 		_trio:

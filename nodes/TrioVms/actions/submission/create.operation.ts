@@ -15,6 +15,7 @@ import {
 	type SubmissionCreateFields,
 } from '../../../shared/schemas';
 import { PATHS } from '../../../shared/service';
+import { submissionListNotOffered } from '../../../shared/submissionList';
 import type { TrioClient } from '../../../shared/transport';
 import { toStartDateTime } from '../../helpers/dates';
 import { objectOf } from '../../helpers/output';
@@ -263,12 +264,11 @@ function checkFailed(
 	candidateNumber: number,
 	itemIndex: number,
 ): NodeApiError | NodeOperationError {
-	if (!(error instanceof NodeApiError))
-		return error instanceof NodeOperationError
+	if (!submissionListNotOffered(error)) {
+		return error instanceof NodeApiError || error instanceof NodeOperationError
 			? error
 			: new NodeOperationError(context.getNode(), error as Error, { itemIndex });
-	const status = Number(error.httpCode);
-	if (status !== 404 && status !== 405 && !(status >= 500)) return error;
+	}
 	return new NodeApiError(context.getNode(), {} as JsonObject, {
 		message: `Could not check whether candidate ${candidateNumber} is already submitted to job ${jobNumber}, so nothing was submitted (Trio VMS answered ${error.httpCode ?? 'with an error'} to the list of submissions)`,
 		description:
@@ -325,6 +325,7 @@ export async function execute(
 		data,
 	});
 
+	const what = `submission of candidate ${candidateNumber} to job ${jobNumber}`;
 	const send = async () =>
 		objectOf(
 			await client.request({
@@ -335,7 +336,7 @@ export async function execute(
 				idempotent: false,
 				itemIndex,
 				context: { subject: `job ${jobNumber} or candidate ${candidateNumber}` },
-				createKey: `submission of candidate ${candidateNumber} to job ${jobNumber}`,
+				createKey: what,
 			}),
 			{ JobNumber: jobNumber, CandidateNumber: candidateNumber },
 		);
@@ -346,6 +347,18 @@ export async function execute(
 
 	// Every check of the item is done above, so a bad row fails the same way whether or not it was submitted.
 	const index = submissionIndexFor(client);
+	// This workflow's own submissions are known from its memory (kept by n8n for every worker),
+	// even while Trio's list lags behind the create or is not offered at all.
+	if (await client.createdBefore(what, itemIndex)) {
+		const listed = await index.find(jobNumber, candidateNumber, itemIndex).catch(() => []);
+		return listed.length
+			? { ...listed[0], _trio: { action: 'alreadySubmitted', matchCount: listed.length } }
+			: {
+					JobNumber: jobNumber,
+					CandidateNumber: candidateNumber,
+					_trio: { action: 'alreadySubmitted', matchCount: 0, submittedByThisWorkflow: true },
+				};
+	}
 	let existing: IDataObject[];
 	try {
 		existing = await index.find(jobNumber, candidateNumber, itemIndex);
@@ -353,10 +366,12 @@ export async function execute(
 		throw checkFailed(this, error, jobNumber, candidateNumber, itemIndex);
 	}
 	if (existing.length) {
+		// Listed: a hold left by an earlier create of this pair with an unknown outcome is over.
+		await client.createFound(what, itemIndex);
 		return { ...existing[0], _trio: { action: 'alreadySubmitted', matchCount: existing.length } };
 	}
 	const outcome = await createThenLookAgain({
-		what: `submission of candidate ${candidateNumber} to job ${jobNumber}`,
+		what,
 		create: send,
 		lookAgain: async () => {
 			await index.load(itemIndex);
@@ -364,6 +379,7 @@ export async function execute(
 		},
 	});
 	if (outcome.action === 'created') index.remember(outcome.record);
+	else await client.createFound(what, itemIndex);
 	// matchCount as Find or Create gives it: present when the node looked, 0 as it found none before.
 	return {
 		...outcome.record,

@@ -1,0 +1,240 @@
+/**
+ * Reading an answer: bounded in size, and in time by an idle timeout (no byte for that long)
+ * under a ceiling for the whole exchange, so a large answer that keeps arriving is read to its
+ * end while one that stalls, or trickles for ever, is given up.
+ */
+
+/**
+ * The largest answer read. The biggest the service sends is the whole job list (about 17 MB at
+ * 10,000 jobs); anything far beyond is not an answer to keep in n8n's memory.
+ */
+export const MAX_RESPONSE_BYTES = 256 * 1024 * 1024;
+
+/**
+ * The longest a whole exchange may take while bytes keep arriving. The job list (17 MB) read at
+ * 20 KB/s takes about 15 minutes; a slower trickle is given up.
+ */
+export const MAX_EXCHANGE_MS = 20 * 60_000;
+
+/** The client's own failures, shaped like the network errors the rest of the transport reads. */
+class TransportLimitError extends Error {
+	constructor(
+		readonly code: 'ETIMEDOUT' | 'ERESPONSETOOLARGE',
+		message: string,
+	) {
+		super(message);
+	}
+}
+
+interface Readable {
+	on(event: 'data', listener: (chunk: Buffer | string) => void): unknown;
+	on(event: 'end' | 'close', listener: () => void): unknown;
+	on(event: 'error', listener: (error: Error) => void): unknown;
+	destroy(error?: Error): unknown;
+}
+
+function isReadable(value: unknown): value is Readable {
+	return (
+		!!value &&
+		typeof (value as Readable).on === 'function' &&
+		typeof (value as Readable).destroy === 'function'
+	);
+}
+
+/** The answer's Content-Length when it is a plain whole number; undefined otherwise. */
+function declaredLength(headers: Record<string, unknown> | undefined): number | undefined {
+	const value = headers?.['content-length'];
+	const text = Array.isArray(value) ? value[0] : value;
+	if (typeof text !== 'string' && typeof text !== 'number') return undefined;
+	return /^\d{1,15}$/.test(String(text).trim()) ? Number(text) : undefined;
+}
+
+const timedOut = () => new TransportLimitError('ETIMEDOUT', 'no answer in time');
+
+/** Time as the deadlines see it; tests hand in a virtual one. */
+export interface DeadlineClock {
+	now(): number;
+	/** Resolves after `ms` (or later); it must not hold the process open. */
+	after(ms: number): Promise<void>;
+}
+
+/** AbortSignal.timeout keeps no handle to clear and does not hold the process open. */
+const REAL_DEADLINE_CLOCK: DeadlineClock = {
+	now: () => Date.now(),
+	after: async (ms) =>
+		await new Promise<void>((resolve) => {
+			AbortSignal.timeout(Math.max(1, ms)).addEventListener('abort', () => resolve(), {
+				once: true,
+			});
+		}),
+};
+
+/**
+ * Fails a wait after `idleMs` without `touch()`, or at `endBy` (ms since the epoch), whichever
+ * comes first. It sleeps once per idle period, not once per chunk: on waking it looks at when the
+ * last byte came, and sleeps again for what is left.
+ */
+class IdleDeadline {
+	private last: number;
+
+	private stopped = false;
+
+	readonly expired: Promise<never>;
+
+	constructor(
+		private readonly idleMs: number,
+		private readonly endBy: number,
+		private readonly clock: DeadlineClock,
+	) {
+		this.last = clock.now();
+		this.expired = this.watch();
+		// Whoever races this promise handles its rejection; nobody else must see it unhandled.
+		this.expired.catch(() => undefined);
+	}
+
+	/** Bytes arrived: the idle wait starts again (never past the ceiling). */
+	touch(): void {
+		this.last = this.clock.now();
+	}
+
+	stop(): void {
+		this.stopped = true;
+	}
+
+	private async watch(): Promise<never> {
+		// Each turn sleeps until the earliest moment the deadline could be due, so there are at
+		// most as many turns as idle periods that saw a byte, plus one.
+		for (;;) {
+			const left = Math.min(this.last + this.idleMs, this.endBy) - this.clock.now();
+			if (left <= 0) break;
+			await this.clock.after(left);
+			if (this.stopped) return await new Promise<never>(() => undefined);
+		}
+		throw timedOut();
+	}
+}
+
+/** Settles like `work`, or rejects with a timeout once `deadline` (ms since the epoch) passes. */
+export async function beforeDeadline<T>(
+	work: Promise<T>,
+	deadline: number,
+	clock: DeadlineClock = REAL_DEADLINE_CLOCK,
+): Promise<T> {
+	const timer = new IdleDeadline(Math.max(1, deadline - clock.now()), deadline, clock);
+	try {
+		return await Promise.race([work, timer.expired]);
+	} finally {
+		timer.stop();
+	}
+}
+
+export interface ReadLimits {
+	maxBytes: number;
+	/** Given up when no byte arrives for this long. */
+	idleMs: number;
+	/** Given up at this time (ms since the epoch) whatever still arrives. */
+	endBy: number;
+	clock?: DeadlineClock;
+}
+
+/**
+ * Reads an answer's body within `limits`. When the answer declares its length, a larger one is
+ * refused before a byte is read, and the body is read into one buffer of that length: no list
+ * of chunks to keep and join (the job list is about 17 MB in a thousand chunks). A body longer
+ * than it declared is still read and counted.
+ */
+export async function readBody(
+	body: unknown,
+	limits: ReadLimits,
+	headers?: Record<string, unknown>,
+): Promise<Buffer> {
+	const { maxBytes } = limits;
+	if (!isReadable(body)) {
+		if (body === undefined || body === null) return Buffer.alloc(0);
+		return Buffer.isBuffer(body) ? body : Buffer.from(String(body), 'utf8');
+	}
+	const tooLarge = () =>
+		new TransportLimitError('ERESPONSETOOLARGE', `the answer is larger than ${maxBytes} bytes`);
+	const declared = declaredLength(headers);
+	if (declared !== undefined && declared > maxBytes) {
+		const error = tooLarge();
+		body.destroy(error);
+		throw error;
+	}
+	const deadline = new IdleDeadline(
+		limits.idleMs,
+		limits.endBy,
+		limits.clock ?? REAL_DEADLINE_CLOCK,
+	);
+	const reading = new Promise<Buffer>((resolve, reject) => {
+		let whole = declared ? Buffer.allocUnsafe(declared) : undefined;
+		const chunks: Buffer[] = [];
+		let size = 0;
+		body.on('data', (chunk) => {
+			deadline.touch();
+			const buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk, 'utf8');
+			const at = size;
+			size += buffer.length;
+			if (size > maxBytes) {
+				const error = tooLarge();
+				body.destroy(error);
+				reject(error);
+				return;
+			}
+			if (whole && size <= whole.length) {
+				buffer.copy(whole, at);
+				return;
+			}
+			// Longer than declared (or no length given): collect the chunks.
+			if (whole) {
+				chunks.push(whole.subarray(0, at));
+				whole = undefined;
+			}
+			chunks.push(buffer);
+		});
+		let ended = false;
+		body.on('end', () => {
+			ended = true;
+			resolve(whole ? whole.subarray(0, size) : Buffer.concat(chunks, size));
+		});
+		// Closed before its end: the answer was cut short, which is a broken connection, never
+		// half a body to parse.
+		body.on('close', () => {
+			if (!ended) {
+				reject(
+					Object.assign(new Error('the connection closed before the answer was complete'), {
+						code: 'ECONNRESET',
+					}),
+				);
+			}
+		});
+		body.on('error', reject);
+	});
+	const read = Promise.race([reading, deadline.expired]);
+	// On any failure (deadline, size, broken stream) the connection is closed, not left reading.
+	read.then(
+		() => deadline.stop(),
+		() => {
+			deadline.stop();
+			body.destroy();
+		},
+	);
+	return await read;
+}
+
+/** The body as JSON when it looks like JSON, as text otherwise; undefined when empty. */
+export function parseBody(raw: unknown, headers: Record<string, unknown>): unknown {
+	if (raw === undefined || raw === null) return undefined;
+	const text = Buffer.isBuffer(raw) ? raw.toString('utf8') : raw;
+	if (typeof text !== 'string') return text;
+	if (!text.trim()) return undefined;
+	const contentType = String(headers['content-type'] ?? '');
+	if (contentType.includes('json') || /^\s*[[{"]/.test(text)) {
+		try {
+			return JSON.parse(text);
+		} catch {
+			return text;
+		}
+	}
+	return text;
+}

@@ -1,0 +1,87 @@
+/**
+ * Retry arithmetic: which failures may be tried again, how long to wait (Retry-After, or
+ * exponential backoff with jitter), and which connection failures mean the request never left.
+ */
+export interface RetryPolicy {
+	/** Extra attempts after the first. */
+	maxRetries: number;
+	baseDelayMs: number;
+	maxDelayMs: number;
+	/** The longest Retry-After honoured; a longer one is shortened to this. */
+	maxRetryAfterMs: number;
+}
+
+export const DEFAULT_RETRY_POLICY: RetryPolicy = {
+	maxRetries: 3,
+	baseDelayMs: 500,
+	maxDelayMs: 20_000,
+	maxRetryAfterMs: 60_000,
+};
+
+/** Answers worth asking again (for a create, only 429: it is refused before any work). */
+export const RETRYABLE_STATUSES = new Set([429, 502, 503, 504]);
+
+/** Connection failures where the request is known not to have reached the service. */
+export const NOT_SENT_CODES = new Set([
+	'ECONNREFUSED',
+	'ENOTFOUND',
+	'EAI_AGAIN',
+	'EHOSTUNREACH',
+	'ENETUNREACH',
+]);
+
+/** Connection failures where it may have reached the service. */
+const BROKEN_CODES = new Set([
+	'ERESPONSETOOLARGE',
+	'ECONNRESET',
+	'EPIPE',
+	'ETIMEDOUT',
+	'ECONNABORTED',
+	'ESOCKETTIMEDOUT',
+	'ERR_SOCKET_CONNECTION_TIMEOUT',
+	'UND_ERR_SOCKET',
+]);
+
+/** The network code of a failure (looking through its causes), or undefined when it has none. */
+export function errorCode(error: unknown): string | undefined {
+	const seen = new Set<unknown>();
+	let current: unknown = error;
+	while (current && typeof current === 'object' && !seen.has(current)) {
+		seen.add(current);
+		const candidate = current as { code?: unknown; cause?: unknown; message?: unknown };
+		if (
+			typeof candidate.code === 'string' &&
+			(NOT_SENT_CODES.has(candidate.code) || BROKEN_CODES.has(candidate.code))
+		) {
+			return candidate.code;
+		}
+		if (typeof candidate.message === 'string' && /socket hang up/i.test(candidate.message))
+			return 'ECONNRESET';
+		current = candidate.cause;
+	}
+	return undefined;
+}
+
+/** Seconds or an HTTP date, as RFC 9110 allows; undefined when absent or unreadable. */
+export function parseRetryAfter(value: unknown, now = Date.now()): number | undefined {
+	const text = Array.isArray(value) ? value[0] : value;
+	if (typeof text !== 'string' && typeof text !== 'number') return undefined;
+	const trimmed = String(text).trim();
+	if (/^\d+(\.\d+)?$/.test(trimmed)) return Math.round(Number(trimmed) * 1000);
+	// Every HTTP-date form names the month. Without this, Date.parse reads junk such as "-1" or
+	// "3." as a date in 2001, which would make the client retry at once instead of backing off.
+	if (!/[a-z]{3}/i.test(trimmed)) return undefined;
+	const date = Date.parse(trimmed);
+	if (Number.isNaN(date)) return undefined;
+	return Math.max(0, date - now);
+}
+
+/** Exponential backoff with "equal jitter": half fixed, half random, so callers spread out. */
+export function backoffDelay(
+	attempt: number,
+	policy: RetryPolicy,
+	random: () => number = Math.random,
+): number {
+	const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** attempt);
+	return Math.round(ceiling / 2 + random() * (ceiling / 2));
+}

@@ -1,0 +1,322 @@
+/* eslint
+	"@n8n/community-nodes/no-restricted-globals": "off",
+	"@n8n/community-nodes/no-restricted-imports": "off"
+	-- not in the package: n8n's rules for the code users install do not apply here */
+/**
+ * "Never twice" in real n8n 2.x queue mode (issue 27 point 2): PostgreSQL, Redis, a main process,
+ * one webhook process and two workers. Submission Create remembers its creates in n8n's duplicate
+ * store (the database), so:
+ * - a create that Trio stored but answered 504 is refused when the workflow runs again on the
+ *   other worker, and again after a restart of every process: Trio stores it once;
+ * - a sheet of rows run twice, the second time on the other worker while Trio's submission list
+ *   is not offered, submits each row once.
+ * The sandbox counts what it stores. Figures go to stderr as `[never-twice] ...`.
+ *
+ * Run `npm run build` first.
+ */
+import { randomBytes, randomUUID } from 'node:crypto';
+import * as path from 'node:path';
+
+import { describeWithN8n } from '../support/harness/availability';
+import type { N8nInstance } from '../support/harness/n8n';
+import { packPackage, REPO_ROOT } from '../support/harness/pack';
+import { startQueueStack, type QueueStack } from '../support/harness/queue';
+import { postToWebhook } from '../support/harness/run-workflow';
+import { startPostgres, startRedis, type Postgres, type Redis } from '../support/harness/services';
+
+const ACTION_TYPE = 'n8n-nodes-trio-vms.trioVms';
+const WORKERS = 2;
+
+interface Sandbox {
+	url: string;
+	adminKey: string;
+	key: string;
+	stop(): Promise<void>;
+	setFaults(config: {
+		endpoints?: Record<
+			string,
+			{ failAfterHandlerNext?: number; failNext?: number; failRate?: number; failStatus?: number }
+		>;
+	}): void;
+	clearFaults(): void;
+}
+
+function loadStartSandbox(): (options: object) => Promise<Sandbox> {
+	type SandboxModule = { startSandbox: (options: object) => Promise<Sandbox> };
+	// eslint-disable-next-line @typescript-eslint/no-require-imports
+	return (require(path.join(REPO_ROOT, 'sandbox')) as SandboxModule).startSandbox;
+}
+
+async function call<T>(sandbox: Sandbox, urlPath: string, key?: string): Promise<T> {
+	const response = await fetch(`${sandbox.url}${urlPath}`, {
+		headers: key ? { 'X-API-KEY': key } : {},
+		signal: AbortSignal.timeout(30_000),
+	});
+	const text = await response.text();
+	if (!response.ok) throw new Error(`GET ${urlPath} -> ${response.status}: ${text}`);
+	return JSON.parse(text) as T;
+}
+
+type Pair = { job: number; candidate: number };
+type Item = Record<string, unknown>;
+
+/** A PDF on the outside (the node checks the signature), a few random bytes inside. */
+function profileBase64(): string {
+	return Buffer.concat([
+		Buffer.from('%PDF-1.7\n', 'latin1'),
+		randomBytes(2_000),
+		Buffer.from('\n%%EOF\n', 'latin1'),
+	]).toString('base64');
+}
+
+describeWithN8n('2.x', 'never twice across queue-mode workers and restarts (n8n 2.x)', () => {
+	let sandbox: Sandbox;
+	let tarball: string;
+	let postgres: Postgres;
+	let redis: Redis;
+	let stack: QueueStack;
+	let credential: { id: string; name: string };
+	const stopped = new Set<number>();
+	const note = (text: string) => process.stderr.write(`[never-twice] ${text}\n`);
+	const main = (): N8nInstance => stack.main;
+
+	beforeAll(async () => {
+		sandbox = await loadStartSandbox()({ port: 0, quiet: true, jobs: 40, seed: 27 });
+		tarball = await packPackage();
+		[postgres, redis] = await Promise.all([startPostgres(), startRedis()]);
+		stack = await startQueueStack({
+			tarball,
+			postgres,
+			redis,
+			database: 'nevertwice',
+			webhookProcesses: 1,
+			workers: WORKERS,
+		});
+		note(`queue stack ready: ${JSON.stringify(stack.timings)} s`);
+		const created = await main().createCredential('Trio sandbox (never twice)', 'trioVmsApi', {
+			apiKey: sandbox.adminKey,
+			environment: 'custom',
+			baseUrl: sandbox.url,
+		});
+		credential = { id: created.id, name: created.name };
+	}, 900_000);
+
+	afterAll(async () => {
+		await stack?.stop();
+		await redis?.stop();
+		await postgres?.stop();
+		await sandbox?.stop();
+	});
+
+	let used = 0;
+	async function freshPairs(count: number): Promise<Pair[]> {
+		const jobs = await call<Array<{ Number: number; JobStatus: string }>>(
+			sandbox,
+			'/api/v3/Job',
+			sandbox.key,
+		);
+		const open = jobs.filter((job) => job.JobStatus === 'Open');
+		const candidates = await call<Array<{ number: number }>>(sandbox, '/_sandbox/candidates');
+		const pairs: Pair[] = [];
+		while (pairs.length < count) {
+			const pair = {
+				job: open[used % open.length].Number,
+				candidate: candidates[(used * 7 + 3) % candidates.length].number,
+			};
+			used++;
+			if ((await storedOf(pair)) === 0) pairs.push(pair);
+		}
+		return pairs;
+	}
+
+	async function storedOf(pair: Pair): Promise<number> {
+		const list = await call<Array<{ JobNumber: number; CandidateNumber: number }>>(
+			sandbox,
+			'/api/v3/Submission',
+			sandbox.key,
+		);
+		return list.filter(
+			(each) => each.JobNumber === pair.job && each.CandidateNumber === pair.candidate,
+		).length;
+	}
+
+	/** Webhook -> rows -> file -> Submission Create, saved and active: one workflow, many runs. */
+	async function submitWorkflow(name: string, skipIfAlreadySubmitted: boolean) {
+		const webhookPath = `never-twice-${randomUUID()}`;
+		const workflow = await main().createWorkflow({
+			name,
+			nodes: [
+				{
+					name: 'Webhook',
+					type: 'n8n-nodes-base.webhook',
+					typeVersion: 2,
+					position: [0, 0],
+					webhookId: randomUUID(),
+					parameters: {
+						httpMethod: 'POST',
+						path: webhookPath,
+						responseMode: 'lastNode',
+						responseData: 'allEntries',
+						options: {},
+					},
+				},
+				{
+					name: 'Rows',
+					type: 'n8n-nodes-base.code',
+					typeVersion: 2,
+					position: [200, 0],
+					parameters: {
+						mode: 'runOnceForAllItems',
+						language: 'javaScript',
+						jsCode: 'return $input.first().json.body.items.map((json) => ({ json }));',
+					},
+				},
+				{
+					name: 'Make File',
+					type: 'n8n-nodes-base.convertToFile',
+					typeVersion: 1.1,
+					position: [400, 0],
+					parameters: {
+						operation: 'toBinary',
+						sourceProperty: 'content',
+						binaryPropertyName: 'data',
+						options: { dataIsBase64: true, fileName: 'Profile.pdf', mimeType: 'application/pdf' },
+					},
+				},
+				{
+					name: 'Submit',
+					type: ACTION_TYPE,
+					typeVersion: 1,
+					position: [600, 0],
+					credentials: { trioVmsApi: credential },
+					onError: 'continueRegularOutput',
+					parameters: {
+						resource: 'submission',
+						operation: 'create',
+						job: { __rl: true, mode: 'number', value: "={{ $('Rows').item.json.job }}" },
+						candidateNumber: "={{ $('Rows').item.json.candidate }}",
+						binaryPropertyName: 'data',
+						options: { skipIfAlreadySubmitted },
+					},
+				},
+			],
+			connections: {
+				Webhook: { main: [[{ node: 'Rows', type: 'main', index: 0 }]] },
+				Rows: { main: [[{ node: 'Make File', type: 'main', index: 0 }]] },
+				'Make File': { main: [[{ node: 'Submit', type: 'main', index: 0 }]] },
+			},
+			settings: { executionOrder: 'v1' },
+		});
+		await main().activate(workflow.id);
+		let runs = 0;
+		return {
+			id: workflow.id,
+			/** One execution over the rows; its items and the worker (index) that ran it. */
+			run: async (pairs: Pair[]): Promise<{ items: Item[]; worker: number }> => {
+				const response = await postToWebhook(main().productionWebhookUrl('', webhookPath), {
+					items: pairs.map((pair) => ({ ...pair, content: profileBase64() })),
+				});
+				const text = await response.text();
+				expect(response.status).toBe(200);
+				const body = JSON.parse(text) as unknown;
+				const items = (Array.isArray(body) ? body : [body]) as Item[];
+				runs++;
+				const executions = await main().waitForExecutions(workflow.id, runs, 60_000);
+				const latest = executions[executions.length - 1].id;
+				const worker = stack.workers.findIndex((each) =>
+					each.logs().includes(`Worker started execution ${latest} `),
+				);
+				return { items, worker };
+			},
+		};
+	}
+
+	/** Stops one worker, so the next execution can only run on the other. */
+	async function stopWorker(index: number): Promise<void> {
+		await stack.workers[index].stop();
+		stopped.add(index);
+	}
+
+	async function restartEverything(): Promise<void> {
+		const started = Date.now();
+		await stack.stopProcesses();
+		stack = await startQueueStack({
+			tarball,
+			postgres,
+			redis,
+			database: stack.database,
+			createDatabase: false,
+			rootFolder: stack.rootFolder,
+			proxy: stack.proxy,
+			webhookProcesses: 1,
+			workers: WORKERS,
+		});
+		stopped.clear();
+		note(`restart of every process: ${(Date.now() - started) / 1000} s`);
+	}
+
+	const errorOf = (item: Item) => String(item.error ?? '');
+
+	test('a create that Trio stored but answered 504 is refused on the other worker and after a restart: stored once', async () => {
+		const [pair] = await freshPairs(1);
+		const workflow = await submitWorkflow('Never twice: 504', false);
+		sandbox.setFaults({
+			endpoints: { 'POST /api/v3/Submission': { failAfterHandlerNext: 1, failStatus: 504 } },
+		});
+		const first = await workflow.run([pair]);
+		sandbox.clearFaults();
+		note(`504 run on worker ${first.worker + 1}: ${errorOf(first.items[0])}`);
+		expect(errorOf(first.items[0])).toContain('504');
+		expect(String(first.items[0].details ?? JSON.stringify(first.items[0]))).toContain(
+			"kept in n8n's database",
+		);
+		expect(first.worker).toBeGreaterThanOrEqual(0);
+
+		await stopWorker(first.worker);
+		const other = await workflow.run([pair]);
+		note(`re-run on worker ${other.worker + 1}: ${errorOf(other.items[0])}`);
+		expect(other.worker).not.toBe(first.worker);
+		expect(other.worker).toBeGreaterThanOrEqual(0);
+		expect(errorOf(other.items[0])).toContain('Not sent: the same submission');
+
+		await restartEverything();
+		const afterRestart = await workflow.run([pair]);
+		note(
+			`after the restart, on worker ${afterRestart.worker + 1}: ${errorOf(afterRestart.items[0])}`,
+		);
+		expect(errorOf(afterRestart.items[0])).toContain('Not sent: the same submission');
+
+		const stored = await storedOf(pair);
+		note(`504 create: ${stored} submission(s) stored after 3 runs (2 workers, 1 restart)`);
+		expect(stored).toBe(1);
+	}, 900_000);
+
+	test('a sheet run twice, the second time on the other worker while the list is not offered: each row submitted once', async () => {
+		const pairs = await freshPairs(5);
+		const workflow = await submitWorkflow('Never twice: sheet', true);
+		const first = await workflow.run(pairs);
+		note(
+			`sheet run 1 on worker ${first.worker + 1}: ${first.items.map((item) => (item._trio as Item | undefined)?.action ?? errorOf(item)).join(', ')}`,
+		);
+		expect(first.items.map((item) => (item._trio as Item).action)).toEqual(
+			pairs.map(() => 'created'),
+		);
+
+		await stopWorker(first.worker);
+		sandbox.setFaults({
+			endpoints: { 'GET /api/v3/Submission': { failRate: 1, failStatus: 404 } },
+		});
+		const second = await workflow.run(pairs);
+		sandbox.clearFaults();
+		note(
+			`sheet run 2 on worker ${second.worker + 1}: ${second.items.map((item) => (item._trio as Item | undefined)?.action ?? errorOf(item)).join(', ')}`,
+		);
+		expect(second.worker).not.toBe(first.worker);
+		expect(second.items.map((item) => (item._trio as Item | undefined)?.action)).toEqual(
+			pairs.map(() => 'alreadySubmitted'),
+		);
+		const stored = await Promise.all(pairs.map(storedOf));
+		note(`sheet: submissions stored per row ${JSON.stringify(stored)}`);
+		expect(stored).toEqual(pairs.map(() => 1));
+	}, 900_000);
+});

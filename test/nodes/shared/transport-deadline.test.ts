@@ -1,0 +1,112 @@
+/* eslint
+	"@n8n/community-nodes/no-restricted-globals": "off",
+	"@n8n/community-nodes/no-restricted-imports": "off"
+	-- not in the package: n8n's rules for the code users install do not apply here */
+/**
+ * The body's deadline (issue 27 point 13): an idle timeout that every arriving byte restarts,
+ * under a ceiling for the whole exchange. A 17 MB job list that takes longer than twice the idle
+ * timeout is read while its bytes still flow; a stall, or a trickle past the ceiling, is given up.
+ * A virtual clock: nothing here depends on the machine's speed.
+ */
+import { EventEmitter } from 'node:events';
+
+import { readBody, type DeadlineClock } from '../../../nodes/shared/transport/body';
+
+function virtualClock(start: number) {
+	let now = start;
+	const sleepers: Array<{ due: number; wake: () => void }> = [];
+	const clock: DeadlineClock = {
+		now: () => now,
+		after: async (ms) => await new Promise<void>((wake) => sleepers.push({ due: now + ms, wake })),
+	};
+	return {
+		clock,
+		/** Moves time on, waking every sleeper that is due, and lets the woken code run. */
+		async advance(ms: number) {
+			now += ms;
+			for (const sleeper of sleepers.splice(0).filter((entry) => {
+				if (entry.due <= now) return true;
+				sleepers.push(entry);
+				return false;
+			}))
+				sleeper.wake();
+			await new Promise((resolve) => setImmediate(resolve));
+		},
+	};
+}
+
+class FakeBody extends EventEmitter {
+	destroyed = false;
+
+	destroy() {
+		this.destroyed = true;
+		return this;
+	}
+}
+
+const IDLE = 1_000;
+
+describe('reading a body against the deadline', () => {
+	it('reads an answer that takes five times the idle timeout while bytes keep coming', async () => {
+		const time = virtualClock(0);
+		const body = new FakeBody();
+		let settled: unknown;
+		const read = readBody(body, {
+			maxBytes: 1_000,
+			idleMs: IDLE,
+			endBy: 60_000,
+			clock: time.clock,
+		}).then(
+			(buffer) => (settled = buffer.toString()),
+			(error: Error) => (settled = error),
+		);
+		for (let chunk = 0; chunk < 10; chunk++) {
+			await time.advance(IDLE / 2);
+			body.emit('data', Buffer.from(String(chunk)));
+		}
+		body.emit('end');
+		await read;
+		expect(settled).toBe('0123456789');
+		expect(body.destroyed).toBe(false);
+	});
+
+	it('gives up when no byte comes for the idle timeout', async () => {
+		const time = virtualClock(0);
+		const body = new FakeBody();
+		let settled: unknown;
+		const read = readBody(body, {
+			maxBytes: 1_000,
+			idleMs: IDLE,
+			endBy: 60_000,
+			clock: time.clock,
+		}).catch((error: Error & { code?: string }) => (settled = error.code));
+		await time.advance(IDLE / 2);
+		body.emit('data', Buffer.from('['));
+		await time.advance(IDLE - 1);
+		expect(settled).toBeUndefined();
+		await time.advance(1);
+		await read;
+		expect(settled).toBe('ETIMEDOUT');
+		expect(body.destroyed).toBe(true);
+	});
+
+	it('gives up at the ceiling for the whole exchange, however steadily bytes come', async () => {
+		const time = virtualClock(0);
+		const body = new FakeBody();
+		let settled: unknown;
+		const read = readBody(body, {
+			maxBytes: 1_000,
+			idleMs: IDLE,
+			endBy: 3 * IDLE,
+			clock: time.clock,
+		}).catch((error: Error & { code?: string }) => (settled = error.code));
+		for (let chunk = 0; chunk < 5 && settled === undefined; chunk++) {
+			await time.advance(IDLE / 2);
+			body.emit('data', Buffer.from(' '));
+		}
+		expect(settled).toBeUndefined();
+		await time.advance(IDLE / 2);
+		await read;
+		expect(settled).toBe('ETIMEDOUT');
+	});
+});
