@@ -591,7 +591,7 @@ for (const line of LINES) {
 			await deactivate(narrowing.id);
 		});
 
-		test('a registration changed at the service is repaired on the next activation', async () => {
+		test('a registration changed at the service is left alone, and the next activation registers its own', async () => {
 			const repaired = await createTrigger('Repaired', {
 				events: ['Job Update', 'Per Diem Shift Confirmed'],
 			});
@@ -610,18 +610,30 @@ for (const line of LINES) {
 			const moved = (await registrations(sandbox)).find(
 				(registration) => registration.Id === victim.Id,
 			);
-			// The stored id still finds it at its new address, so it is switched off too.
-			expect(moved).toMatchObject({ Url: 'https://elsewhere.example.com/hook', IsActive: false });
+			// Its address is no longer this n8n's: whoever repointed it owns it now (it may be
+			// production, repointed by nobody but its own n8n), so the stored id alone touches nothing.
+			expect(moved).toMatchObject({ Url: 'https://elsewhere.example.com/hook', IsActive: true });
 			await activate(repaired.id);
 			expectOnePerEvent(await activeOf(repaired), repaired, [
 				'Job Update',
 				'Per Diem Shift Confirmed',
 			]);
+			expect(
+				(await registrations(sandbox)).find((registration) => registration.Id === victim.Id),
+			).toMatchObject({ Url: 'https://elsewhere.example.com/hook', IsActive: true });
 			sandbox.clearDeliveries();
 			await scenario(sandbox, 'POST', '/jobs', {});
 			const [execution] = await executionsOf(repaired, 1);
 			expect(itemsOf(execution)[0].event).toBe('Job Update');
 			await deactivate(repaired.id);
+			// Left for whoever owns it now; switched off here so later tests count only their own.
+			await callSandbox(
+				sandbox,
+				'POST',
+				'/api/v3/Webhooks',
+				{ ...moved, IsActive: false },
+				sandbox.adminKey,
+			);
 		});
 
 		test('a key without agency admin permission fails activation with the agency-admin message', async () => {
