@@ -171,11 +171,11 @@ const runnable = fs.existsSync(CHROMIUM) || canInstall || CI;
 		await page.locator('[data-test-id="node-creator-search-bar"]').fill('Trio');
 		await shootWhenListed('node-actions.png');
 		await page.locator('[data-test-id="node-creator-search-bar"]').fill('Trio VMS Sync');
-		await page
-			.locator('[data-test-id="item-iterator-item"]', { hasText: LABELS.syncTrigger })
-			.first()
-			.click();
-		await page.getByRole('button', { name: 'Add to workflow' }).click();
+		// By its title: the webhook trigger's description names the Sync Trigger too.
+		await creatorItem(LABELS.syncTrigger).click();
+		const addToWorkflow = page.getByRole('button', { name: 'Add to workflow' });
+		await expectVisible(addToWorkflow);
+		await addToWorkflow.click();
 		// The only Trio credential is picked without asking.
 		await expectValue(
 			page.locator('[data-test-id="node-credentials-select"] input').first(),
@@ -328,10 +328,15 @@ const runnable = fs.existsSync(CHROMIUM) || canInstall || CI;
 		expect(sandbox.requests().filter((request) => request.route?.includes('/api/v3/'))).toEqual([]);
 	});
 
+	/** The node creator's item whose title is exactly this node name. */
+	const creatorItem = (title: string): Locator =>
+		page
+			.locator('[data-test-id="item-iterator-item"]')
+			.filter({ has: page.getByText(title, { exact: true }) })
+			.first();
+
 	async function shootWhenListed(name: string): Promise<void> {
-		await expectVisible(
-			page.locator('[data-test-id="item-iterator-item"]', { hasText: LABELS.syncTrigger }).first(),
-		);
+		await expectVisible(creatorItem(LABELS.syncTrigger));
 		await shoot(name);
 	}
 });
