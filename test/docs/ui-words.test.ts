@@ -4,11 +4,17 @@
 	-- not in the package: n8n's rules for the code users install do not apply here */
 /**
  * Where the docs tell a user to pick "Trio VMS → Resource → Operation", those are the words the
- * node shows: a renamed resource or operation makes this fail until the docs follow.
+ * node shows: a renamed resource or operation makes this fail until the docs follow. The same for
+ * the field labels the nodes renamed, the labels with a unit the docs and sticky notes name, and
+ * the simplified job's field list.
  */
-import type { INodePropertyOptions } from 'n8n-workflow';
+import type { INodeProperties, INodePropertyCollection, INodePropertyOptions } from 'n8n-workflow';
 
+import { TrioVmsApi } from '../../credentials/TrioVmsApi.credentials';
+import { TEN_JOB_FIELDS } from '../../nodes/shared/jobOutput';
 import { TrioVms } from '../../nodes/TrioVms/TrioVms.node';
+import { TrioVmsSyncTrigger } from '../../nodes/TrioVmsSyncTrigger/TrioVmsSyncTrigger.node';
+import { TrioVmsTrigger } from '../../nodes/TrioVmsTrigger/TrioVmsTrigger.node';
 import { filesUnder, readRepoFile } from './markdown';
 
 const description = new TrioVms().description;
@@ -49,4 +55,128 @@ describe('"Trio VMS → Resource → Operation" in the docs', () => {
 			expect(operations).toContain(operation);
 		},
 	);
+});
+
+// ------------------------------------------------------------------ labels
+
+/** Every label and option name a user can see in the three nodes (any version) and the credential. */
+function labelsOf(properties: Array<INodeProperties | INodePropertyCollection>): string[] {
+	return properties.flatMap((property) => {
+		const own = 'displayName' in property ? [property.displayName] : [];
+		if ('values' in property) return [...own, ...labelsOf(property.values)];
+		const options = ('options' in property ? (property.options ?? []) : []) as Array<
+			INodeProperties | INodePropertyOptions | INodePropertyCollection
+		>;
+		return [
+			...own,
+			...options.flatMap((option) =>
+				'displayName' in option || 'values' in option
+					? labelsOf([option as INodeProperties | INodePropertyCollection])
+					: [option.name],
+			),
+		];
+	});
+}
+
+const LABELS = new Set(
+	[
+		description,
+		new TrioVmsTrigger().description,
+		new TrioVmsSyncTrigger().description,
+		{ properties: new TrioVmsApi().properties },
+	].flatMap(({ properties }) => labelsOf(properties)),
+);
+
+/**
+ * Labels the nodes renamed (Trio VMS 1.2, Trio VMS Trigger 1.3, Sync Trigger 1.1): the docs name
+ * only the new one. The old words are matched as the docs shortened them ("Pause Between Calls").
+ */
+const RENAMED = [
+	{ old: 'Input Binary Field', now: 'Resume File Field' },
+	{ old: 'Bill Rate Amount', now: 'Bill Rate' },
+	{ old: 'Pause Between Calls', now: 'Pause Between Requests (Milliseconds)' },
+	{ old: 'Emit Existing', now: 'Output Current Jobs on First Check' },
+	{ old: 'Full List Every', now: 'Whole List Every (Checks)' },
+];
+
+interface Workflow {
+	nodes: Array<{ type: string; name: string; parameters: { content?: string } }>;
+}
+
+/** The sticky notes of the example workflows, which users read on the canvas. */
+const STICKY_NOTES = filesUnder('examples', '.json')
+	.filter((file) => /^examples\/\d\d-[^/]+\.json$/.test(file))
+	.flatMap((file) =>
+		(JSON.parse(readRepoFile(file)) as Workflow).nodes
+			.filter((node) => node.type === 'n8n-nodes-base.stickyNote')
+			.map((node) => ({ file: `${file} (${node.name})`, text: node.parameters.content ?? '' })),
+	);
+
+/**
+ * What users read: the docs (docs/production.md and docs/real-n8n.md are kept by the production
+ * and real-n8n work, outside this check) and the sticky notes.
+ */
+const READ = [
+	...FILES.filter((file) => !['docs/production.md', 'docs/real-n8n.md'].includes(file)).map(
+		(file) => ({ file, text: readRepoFile(file) }),
+	),
+	...STICKY_NOTES,
+];
+
+describe('renamed labels in the docs and sticky notes', () => {
+	it('reads the docs and every sticky note', () => {
+		expect(READ.length).toBeGreaterThan(10);
+		expect(STICKY_NOTES.length).toBeGreaterThanOrEqual(20);
+	});
+
+	it.each(RENAMED)('"$now" is what the nodes show', ({ now }) => {
+		expect(LABELS).toContain(now);
+	});
+
+	it.each(RENAMED)('"$old" is named nowhere, "$now" somewhere', ({ old, now }) => {
+		expect(READ.filter(({ text }) => text.includes(old)).map(({ file }) => file)).toEqual([]);
+		expect(READ.some(({ text }) => text.includes(now))).toBe(true);
+	});
+
+	it('every emphasised label with one word or % in brackets (a unit) is one the nodes or the credential show', () => {
+		const named = READ.flatMap(({ file, text }) =>
+			[...text.matchAll(/(\*{1,2})([A-Z][A-Za-z ]*? \((?:[A-Z][a-z]+|%)\))\1/g)].map((match) => ({
+				file,
+				label: match[2],
+			})),
+		);
+		expect(named.length).toBeGreaterThanOrEqual(5);
+		expect(named.filter(({ label }) => !LABELS.has(label))).toEqual([]);
+	});
+});
+
+describe('the simplified job as the docs list it', () => {
+	/**
+	 * Each list that starts Number, Title, JobStatus: its field names, up to RateDescription. A
+	 * list with JobStatusReason is the whole job as Trio sends it (the Job Update payload), not the
+	 * simplified one.
+	 */
+	const lists = READ.flatMap(({ file, text }) =>
+		[...text.matchAll(/\bNumber\b[`, ]+Title\b[`, ]+JobStatus\b[^\n]*(?:\n[^\n]+)*/g)].map(
+			(match) => {
+				// Words in brackets explain a field ("ShiftDescription (from Shift)"): not fields.
+				const names = [...match[0].replace(/\([^)]*\)/g, '').matchAll(/\b[A-Z][A-Za-z]+\b/g)].map(
+					(name) => name[0],
+				);
+				return { file, fields: names.slice(0, names.indexOf('RateDescription') + 1) };
+			},
+		),
+	);
+
+	const simplified = lists.filter(({ fields }) => !fields.includes('JobStatusReason'));
+
+	it('finds the lists in the operations and trigger docs', () => {
+		expect(simplified.map(({ file }) => file)).toEqual(
+			expect.arrayContaining(['docs/operations.md', 'docs/trigger.md']),
+		);
+	});
+
+	it.each(simplified)('$file lists the ten fields the nodes output, in order', ({ fields }) => {
+		expect(fields).toEqual(TEN_JOB_FIELDS.slice(0, TEN_JOB_FIELDS.indexOf('RateDescription') + 1));
+	});
 });

@@ -518,14 +518,14 @@ describeWithN8n('2.x', "README's quick starts, executed as written in real n8n 2
 			parameterPath(description, 'Candidate Number', submissionWhere),
 			expression(fieldValue(step4, 'Candidate Number')),
 		);
-		const binaryField = fieldValue(step4, 'Input Binary Field');
+		const binaryField = fieldValue(step4, 'Resume File Field');
 		expect(binaryField).toBe('data'); // what Read/Write Files from Disk puts the file in
 		setPath(
 			submissionParameters,
-			parameterPath(description, 'Input Binary Field', submissionWhere),
+			parameterPath(description, 'Resume File Field', submissionWhere),
 			binaryField,
 		);
-		for (const label of ['Bill Rate Amount', 'Start Date'])
+		for (const label of ['Bill Rate', 'Start Date'])
 			setPath(
 				submissionParameters,
 				parameterPath(description, label, submissionWhere),

@@ -17,7 +17,9 @@ import * as path from 'node:path';
 
 import { chromium, type BrowserContext, type Locator, type Page } from 'playwright-core';
 
+import { TrioVms } from '../../nodes/TrioVms/TrioVms.node';
 import { startSandbox, SANDBOX_WITHDRAW_REASONS, type RunningSandbox } from '../../sandbox';
+import { fieldValue, readRepoFile, section, step } from '../docs/markdown';
 import { describeWithN8n } from '../support/harness/availability';
 import { startN8n, type N8nInstance } from '../support/harness/n8n';
 import { packPackage, REPO_ROOT } from '../support/harness/pack';
@@ -38,6 +40,22 @@ const LABELS = {
 	decline: 'Decline',
 	emailError: '"Email" must be a valid email address',
 } as const;
+
+/** README quick start 2, which the submission half of this test builds as written. */
+const QUICK_START_2 = section(readRepoFile('README.md'), 'Quick start 2');
+
+/** The name a step of the quick start gives its node ("name it **Read rows**"). */
+function nodeNameIn(text: string): string {
+	const match = /name (?:it|the node)\s+\*\*([^*]+)\*\*/.exec(text.replace(/\s*\n\s*/g, ' '));
+	if (!match) throw new Error(`The step names no node:\n${text}`);
+	return match[1];
+}
+
+/** The Trio VMS node's version the editor adds today. */
+const TRIO_VMS_VERSION = (() => {
+	const { description } = new TrioVms();
+	return description.defaultVersion ?? Math.max(...[description.version].flat());
+})();
 
 const SCREENSHOTS = path.join(REPO_ROOT, 'docs', 'screenshots');
 const WAIT_MS = 30_000;
@@ -153,11 +171,11 @@ const runnable = fs.existsSync(CHROMIUM) || canInstall || CI;
 		await page.locator('[data-test-id="node-creator-search-bar"]').fill('Trio');
 		await shootWhenListed('node-actions.png');
 		await page.locator('[data-test-id="node-creator-search-bar"]').fill('Trio VMS Sync');
-		await page
-			.locator('[data-test-id="item-iterator-item"]', { hasText: LABELS.syncTrigger })
-			.first()
-			.click();
-		await page.getByRole('button', { name: 'Add to workflow' }).click();
+		// By its title: the webhook trigger's description names the Sync Trigger too.
+		await creatorItem(LABELS.syncTrigger).click();
+		const addToWorkflow = page.getByRole('button', { name: 'Add to workflow' });
+		await expectVisible(addToWorkflow);
+		await addToWorkflow.click();
 		// The only Trio credential is picked without asking.
 		await expectValue(
 			page.locator('[data-test-id="node-credentials-select"] input').first(),
@@ -190,11 +208,17 @@ const runnable = fs.existsSync(CHROMIUM) || canInstall || CI;
 	test("rows -> Find or Create -> Submission Create: lists from the sandbox, fields that follow the operation, and a bad row in the user's words", async () => {
 		const credentials = await n8n.rest<Array<{ id: string; name: string }>>('GET', '/credentials');
 		const credential = { id: credentials[0].id, name: credentials[0].name };
+		// The nodes' names and the submission's values are the README's, read from it.
+		const readRows = nodeNameIn(step(QUICK_START_2, 1));
+		const findOrCreate = nodeNameIn(step(QUICK_START_2, 2));
+		const step4 = step(QUICK_START_2, 4);
+		const candidateNumber = fieldValue(step4, 'Candidate Number');
+		expect(candidateNumber).toBe(`{{ $('${findOrCreate}').item.json.number }}`);
 		const trio = (name: string, x: number, parameters: Record<string, unknown>) => ({
 			id: randomUUID(),
 			name,
 			type: 'n8n-nodes-trio-vms.trioVms',
-			typeVersion: 1.1,
+			typeVersion: TRIO_VMS_VERSION,
 			position: [x, 0] as [number, number],
 			credentials: { trioVmsApi: credential },
 			parameters,
@@ -213,9 +237,9 @@ const runnable = fs.existsSync(CHROMIUM) || canInstall || CI;
 				},
 				{
 					id: randomUUID(),
-					name: 'Read rows',
+					name: readRows,
 					type: 'n8n-nodes-base.set',
-					typeVersion: 3.4,
+					typeVersion: 3.5,
 					position: [220, 0],
 					parameters: {
 						assignments: {
@@ -228,7 +252,7 @@ const runnable = fs.existsSync(CHROMIUM) || canInstall || CI;
 						options: {},
 					},
 				},
-				trio('Find or create the candidate', 440, {
+				trio(findOrCreate, 440, {
 					resource: 'candidate',
 					operation: 'findOrCreate',
 					email: '={{ $json.Email }}',
@@ -238,7 +262,12 @@ const runnable = fs.existsSync(CHROMIUM) || canInstall || CI;
 				trio('Submit to the job', 660, {
 					resource: 'submission',
 					operation: 'create',
-					candidateNumber: '={{ $json.number }}',
+					candidateNumber: `=${candidateNumber}`,
+					binaryPropertyName: fieldValue(step4, 'Resume File Field'),
+					additionalFields: {
+						billRateAmount: `=${fieldValue(step4, 'Bill Rate')}`,
+						startDate: `=${fieldValue(step4, 'Start Date')}`,
+					},
 				}),
 				{
 					...trio('Look something up', 440, { resource: 'candidate', operation: 'findOrCreate' }),
@@ -246,9 +275,9 @@ const runnable = fs.existsSync(CHROMIUM) || canInstall || CI;
 				},
 			],
 			connections: {
-				Start: { main: [[{ node: 'Read rows', type: 'main', index: 0 }]] },
-				'Read rows': { main: [[{ node: 'Find or create the candidate', type: 'main', index: 0 }]] },
-				'Find or create the candidate': {
+				Start: { main: [[{ node: readRows, type: 'main', index: 0 }]] },
+				[readRows]: { main: [[{ node: findOrCreate, type: 'main', index: 0 }]] },
+				[findOrCreate]: {
 					main: [[{ node: 'Submit to the job', type: 'main', index: 0 }]],
 				},
 			},
@@ -267,6 +296,10 @@ const runnable = fs.existsSync(CHROMIUM) || canInstall || CI;
 			.filter({ hasText: `${first.Number} · ` })
 			.first()
 			.click();
+		// Candidate Number shows the README's expression, which reaches back to the named node.
+		await expectVisible(
+			parameter('candidateNumber').getByText(`$('${findOrCreate}').item.json.number`).first(),
+		);
 		await shoot('submission-create.png');
 		await page.locator('[data-test-id="ndv-close-button"]').click();
 
@@ -285,7 +318,7 @@ const runnable = fs.existsSync(CHROMIUM) || canInstall || CI;
 		await page.locator('[data-test-id="ndv-close-button"]').click();
 
 		// The row's email is not one: the node says which field, and nothing reaches Trio.
-		await node('Find or create the candidate').dblclick();
+		await node(findOrCreate).dblclick();
 		await shoot('candidate-find-or-create.png');
 		sandbox.clearRequests();
 		await page.locator('[data-test-id="node-execute-button"]').click();
@@ -295,10 +328,15 @@ const runnable = fs.existsSync(CHROMIUM) || canInstall || CI;
 		expect(sandbox.requests().filter((request) => request.route?.includes('/api/v3/'))).toEqual([]);
 	});
 
+	/** The node creator's item whose title is exactly this node name. */
+	const creatorItem = (title: string): Locator =>
+		page
+			.locator('[data-test-id="item-iterator-item"]')
+			.filter({ has: page.getByText(title, { exact: true }) })
+			.first();
+
 	async function shootWhenListed(name: string): Promise<void> {
-		await expectVisible(
-			page.locator('[data-test-id="item-iterator-item"]', { hasText: LABELS.syncTrigger }).first(),
-		);
+		await expectVisible(creatorItem(LABELS.syncTrigger));
 		await shoot(name);
 	}
 });
