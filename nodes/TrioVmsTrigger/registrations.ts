@@ -343,8 +343,9 @@ async function switchOff(client: TrioClient, node: INode, request: RegistrationR
  * delete: switches off every registration of this node. Best effort: n8n removes the workflow's
  * webhooks only after this returns, and a throw here would leave them behind (the next
  * activation then fails with "path taken"). So each registration is tried, what fails is
- * logged, and the local state and the issued token are always forgotten; the next activation
- * finds left-over registrations at this node's address and reuses them.
+ * logged, and the local state and the issued token are forgotten (unless they were made for
+ * another address: see the end); the next activation finds left-over registrations at this
+ * node's address and reuses them.
  */
 export async function removeRegistrations(context: IHookFunctions): Promise<void> {
 	const node = context.getNode();
@@ -352,7 +353,8 @@ export async function removeRegistrations(context: IHookFunctions): Promise<void
 	const staticData = context.getWorkflowStaticData('node');
 	migratePlainTokens(staticData);
 	const scope = scopeForRemoval(staticData, webhookUrl ?? '', context.getMode());
-	const stored = await ownState(context, scope, readScope(staticData, scope), webhookUrl, 'remove');
+	const remembered = readScope(staticData, scope);
+	const stored = await ownState(context, scope, remembered, webhookUrl, 'remove');
 	const client = createTrioClient(context, INTERACTIVE_CLIENT);
 	let requests: RegistrationRequest[];
 	try {
@@ -379,7 +381,12 @@ export async function removeRegistrations(context: IHookFunctions): Promise<void
 			`Trio VMS Trigger: ${failed.length} webhook registration(s) could not be switched off (${failed.join(', ')}); they are reused or switched off at the next activation, or can be switched off in Trio`,
 		);
 	}
-	writeScope(staticData, scope, undefined);
+	// What this node remembers for another address, and could not prove its own, stays for the
+	// next activation to judge: n8n runs this hook after it has unregistered the webhook, so an
+	// n8n whose address changed hears its own "not registered" at the old one here, but an
+	// activation may still move those registrations (ownership.ts). Forgetting them would leave
+	// them active at the old address for good.
+	writeScope(staticData, scope, stored === undefined ? remembered : undefined);
 	rememberDeactivation(triggerKey(context, scope), Date.now());
 }
 

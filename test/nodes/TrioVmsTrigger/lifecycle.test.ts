@@ -611,6 +611,35 @@ describe("another n8n with this workflow's data", () => {
 		}
 	});
 
+	it('a moved n8n repaired as the docs say (deactivate, then activate) moves its registrations: the deactivation, which n8n runs once the webhook is gone, leaves them and what it remembers for the activation', async () => {
+		const behindDoor: { hooks?: TriggerHooks } = {};
+		const door = await frontDoor(() => behindDoor.hooks);
+		try {
+			const original = triggerHooks({
+				parameters: { events: ['Job Update'] },
+				credentials: trioCredentials(sandbox.url, sandbox.adminKey),
+				workflowName: 'Shifts to Slack',
+				instanceUrl: door.url,
+			});
+			behindDoor.hooks = original;
+			await original.activate();
+			const [before] = await active();
+			// WEBHOOK_URL changed and n8n restarted (n8n runs no trigger method then). The old name
+			// still reaches this n8n, which no longer holds the webhook there while it deactivates.
+			behindDoor.hooks = undefined;
+			const moved = sameWorkflowAt(original, 'https://n8n.new-address.test');
+			await moved.deactivate();
+			expect(await active()).toEqual([before]);
+			await moved.activate();
+			const after = await active();
+			expect(after).toHaveLength(1);
+			expect(after[0].Id).toBe(before.Id);
+			expect(after[0].Url).toMatch(/^https:\/\/n8n\.new-address\.test\/webhook\//);
+		} finally {
+			await door.close();
+		}
+	});
+
 	it('a copy whose probe fails (production restarting: connection refused) neither switches off nor repoints the original registrations', async () => {
 		const behindDoor: { hooks?: TriggerHooks } = {};
 		const door = await frontDoor(() => behindDoor.hooks);
