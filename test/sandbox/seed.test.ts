@@ -1,12 +1,9 @@
 /* eslint
 	"@n8n/community-nodes/no-restricted-globals": "off"
 	-- not in the package: n8n's rules for the code users install do not apply here */
-import {
-	candidateSchema,
-	jobSchema,
-	perDiemShiftOpenedItemSchema,
-	submissionSchema,
-} from '../../nodes/shared/schemas';
+import { perDiemShiftOpenedItemSchema } from '../../nodes/shared/events';
+import { jobSchema, submissionSchema } from '../../nodes/shared/schemas';
+import { candidateSchema } from '../support/service-shapes';
 import { SUBMISSION_STATUSES } from '../../sandbox/service-rules';
 import { startSandbox } from '../../sandbox';
 import type { RunningSandbox } from '../../sandbox';
