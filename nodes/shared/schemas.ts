@@ -201,18 +201,6 @@ export const webhookRegistrationSchema = z
 	})
 	.passthrough();
 
-// ---------------------------------------------------------------- errors (decided: problem details)
-
-export const problemDetailsSchema = z
-	.object({
-		type: z.string().optional(),
-		title: z.string().optional(),
-		status: z.number().optional(),
-		detail: z.string().optional(),
-		errors: z.record(z.array(z.string())).optional(),
-	})
-	.passthrough();
-
 // ---------------------------------------------------------------- types
 
 export type Job = z.infer<typeof jobSchema>;

@@ -1,10 +1,6 @@
 import { TRIO_EVENT_NAMES } from '../../nodes/shared/events';
-import {
-	jobSchema,
-	problemDetailsSchema,
-	submissionSchema,
-	webhookRegistrationSchema,
-} from '../../nodes/shared/schemas';
+import { problemDetailsSchema } from '../../nodes/shared/errors';
+import { jobSchema, submissionSchema, webhookRegistrationSchema } from '../../nodes/shared/schemas';
 import { candidateSchema } from '../support/service-shapes';
 import { STANDARD_WITHDRAW_REASONS } from '../../sandbox/service-rules';
 import type { RunningSandbox } from '../../sandbox';
