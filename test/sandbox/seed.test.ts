@@ -1,6 +1,5 @@
-/* eslint
-	"@n8n/community-nodes/no-restricted-globals": "off"
-	-- not in the package: n8n's rules for the code users install do not apply here */
+import { sleep } from 'n8n-workflow';
+
 import { perDiemShiftOpenedItemSchema } from '../../nodes/shared/events';
 import { jobSchema, submissionSchema } from '../../nodes/shared/schemas';
 import { candidateSchema } from '../support/service-shapes';
@@ -176,7 +175,7 @@ describe('options', () => {
 			(response) => response.status,
 			() => 'closed',
 		);
-		await new Promise((resolve) => setTimeout(resolve, 50));
+		await sleep(50);
 		await Promise.all([sandbox.stop(), sandbox.stop()]);
 		// Closed, not answered: stop did not wait for the five seconds of latency to pass.
 		expect(await pending).toBe('closed');
