@@ -18,8 +18,8 @@ export class TrioVmsApi implements ICredentialType {
 	displayName = 'Trio VMS API';
 
 	icon: Icon = {
-		light: 'file:../nodes/TrioVms/trioVms.svg',
-		dark: 'file:../nodes/TrioVms/trioVms.dark.svg',
+		light: 'file:../nodes/shared/trioVms.svg',
+		dark: 'file:../nodes/shared/trioVms.dark.svg',
 	};
 
 	documentationUrl = 'https://github.com/n8n-nodes-trio-vms/n8n-nodes-trio-vms#credentials';

@@ -12,7 +12,7 @@
  */
 import { z } from 'zod';
 
-import type { NamedIdentifier } from '../nodes/shared/schemas';
+import type { NamedIdentifier } from '../nodes/shared/events';
 import { fieldError, fieldMessage, notFound, throwIfInvalid, validationError } from './http';
 import { candidateIdentifier } from './seed';
 import type { Store } from './store';

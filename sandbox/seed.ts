@@ -3,7 +3,8 @@
  * kind draws from its own stream, and each item draws a fixed sequence, so the first 300 jobs
  * of a 10,000-job sandbox are the jobs of a 300-job sandbox with the same seed.
  */
-import type { Certification, Job, JobStateLicense, NamedIdentifier } from '../nodes/shared/schemas';
+import type { NamedIdentifier } from '../nodes/shared/events';
+import type { Certification, Job, JobStateLicense } from '../nodes/shared/schemas';
 import type { JobStatus } from '../nodes/shared/service';
 import {
 	STANDARD_WITHDRAW_REASONS,

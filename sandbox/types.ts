@@ -1,4 +1,5 @@
-import type { Job, NamedIdentifier, Submission } from '../nodes/shared/schemas';
+import type { NamedIdentifier } from '../nodes/shared/events';
+import type { Job, Submission } from '../nodes/shared/schemas';
 import type { SubmissionStatus } from './service-rules';
 import type { AgencyContact } from './wire';
 

@@ -22,7 +22,7 @@ export class TrioVms implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Trio VMS',
 		name: 'trioVms',
-		icon: { light: 'file:trioVms.svg', dark: 'file:trioVms.dark.svg' },
+		icon: { light: 'file:../shared/trioVms.svg', dark: 'file:../shared/trioVms.dark.svg' },
 		group: ['transform'],
 		// 1.1: Job Get and Get Many output the simplified job by default (Output), and agents are not
 		// offered the Webhook resource. 1 keeps saved workflows' raw Job Get and Simplify switch.

@@ -35,7 +35,7 @@ export class TrioVmsTrigger implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Trio VMS Trigger',
 		name: 'trioVmsTrigger',
-		icon: { light: 'file:trioVms.svg', dark: 'file:trioVms.dark.svg' },
+		icon: { light: 'file:../shared/trioVms.svg', dark: 'file:../shared/trioVms.dark.svg' },
 		group: ['trigger'],
 		// 1.1 behaves as 1. n8n treats a start node at version 1 as its own old Webhook node and
 		// evaluates an expression for every delivery before the node runs; from 1.1 on it does not.

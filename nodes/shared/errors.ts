@@ -1,12 +1,15 @@
 /**
- * Turns the service's failures into messages a recruiter can act on. The service's error body
- * shape is not documented, so every shape seen or plausible is read: ASP.NET problem details
- * with field errors, { message }, { Message }, { error }, plain text, or nothing at all.
+ * Turns the service's failures into messages a recruiter can act on. The decided error shape is
+ * problem details (docs: service notes), read through its schema; after it the notes require
+ * { message }, { Message }, { error }, a plain-text body and an empty one to be read too.
  */
-import type { INode, JsonObject } from 'n8n-workflow';
+import type { IDataObject, INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
+import { z } from 'zod';
 
 import { labelOfField } from './fieldLabels';
+import { fieldOf } from './fields';
+import { escapeRegExp, redact, withoutSecret } from './secrets';
 
 export interface ServiceMessage {
 	/** One line: what the service said, or a stand-in when it said nothing. */
@@ -37,6 +40,43 @@ export function statusText(status: number): string {
 function asText(value: unknown): string | undefined {
 	if (typeof value === 'string' && value.trim()) return value.trim();
 	return undefined;
+}
+
+function isText(part: string | undefined): part is string {
+	return part !== undefined;
+}
+
+/**
+ * The decided error shape: ASP.NET Core problem details (RFC 9457), whose members ASP.NET always
+ * writes in lower case.
+ */
+export const problemDetailsSchema = z
+	.object({
+		type: z.string().optional(),
+		title: z.string().optional(),
+		status: z.number().optional(),
+		detail: z.string().optional(),
+		errors: z.record(z.array(z.string())).optional(),
+	})
+	.passthrough();
+
+/** Problem details as the nodes read them: a field whose messages are not a list of strings is still shown. */
+const readableProblemDetails = problemDetailsSchema.extend({
+	errors: z.record(z.unknown()).optional(),
+});
+
+/**
+ * The other shapes the notes require: { message } or { Message }, else { error } as text or as an
+ * object with a message. Each keeps the one companion its convention gives it: ASP.NET Web API's
+ * ExceptionMessage beside Message, and OAuth's error_description beside error (a gateway's refusal).
+ */
+function otherShapeParts(record: Record<string, unknown>): Array<string | undefined> {
+	const message = asText(fieldOf(record as IDataObject, 'message'));
+	if (message) return [message, asText(record.ExceptionMessage)];
+	const { error } = record;
+	if (error && typeof error === 'object' && !Array.isArray(error))
+		return [asText(fieldOf(error as IDataObject, 'message'))];
+	return [asText(error), asText(record.error_description)];
 }
 
 function parseIfJson(body: unknown): unknown {
@@ -137,21 +177,12 @@ export function readServiceMessage(
 	if (typeof body !== 'object') return { message: bounded(String(body)), fieldErrors: {} };
 
 	const record = body as Record<string, unknown>;
-	const fieldErrors = readFieldErrors(record.errors ?? record.Errors);
-	const nestedError =
-		record.error && typeof record.error === 'object'
-			? (record.error as Record<string, unknown>)
-			: undefined;
-	const parts = [
-		asText(record.title) ?? asText(record.Title),
-		asText(record.detail) ?? asText(record.Detail),
-		asText(record.message),
-		asText(record.Message),
-		asText(record.error),
-		nestedError ? (asText(nestedError.message) ?? asText(nestedError.Message)) : undefined,
-		asText(record.error_description),
-		asText(record.ExceptionMessage),
-	].filter((part): part is string => part !== undefined);
+	const problem = readableProblemDetails.safeParse(record);
+	const fieldErrors = problem.success ? readFieldErrors(problem.data.errors) : {};
+	const problemParts = problem.success
+		? [asText(problem.data.title), asText(problem.data.detail)].filter(isText)
+		: [];
+	const parts = problemParts.length ? problemParts : otherShapeParts(record).filter(isText);
 	const unique = [...new Set(parts)];
 	// A JSON body is as unbounded as a text one: a 5 MB "detail" must not become the message.
 	let message = bounded(unique.join(': '));
@@ -211,10 +242,6 @@ export function formatFieldErrors(fieldErrors: Record<string, string[]>): string
 const GENERIC_VALIDATION =
 	/^(one or more validation errors occurred\.?|one or more fields are invalid\.?)$/i;
 
-function escapeRegExp(text: string): string {
-	return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
-
 /**
  * Field errors in the user's words: each named by its label, and the service's name for it
  * inside the message ("The email1 field is required.") replaced by the label too.
@@ -236,88 +263,10 @@ function fieldErrorsInWords(
 	});
 }
 
-/**
- * The trigger's delivery secret travels as `token=` in registration URLs, which the service may
- * echo in an error and the Webhook operations would output; it is shown only as its first four
- * characters, enough to tell two registrations apart. Any `token=` is masked, whatever comes
- * before it (`&`, `&amp;`, `&#38;`, `\u0026`, a space, the start of a plain-text body).
- */
-export function maskUrlTokens(text: string): string {
-	return text.replace(/(token(?:=|%3D))([^&\s"'<>\\]{4})[^&\s"'<>\\]*/gi, '$1$2[redacted]');
-}
-
-/** Named HTML entities for the characters an API key may hold besides letters and digits. */
-const NAMED_ENTITIES: Record<string, string[]> = {
-	'+': ['&plus;'],
-	'/': ['&sol;'],
-	'=': ['&equals;'],
-	'&': ['&amp;'],
-	'<': ['&lt;'],
-	'>': ['&gt;'],
-	'"': ['&quot;'],
-	"'": ['&apos;', '&#39;'],
-	'.': ['&period;'],
-	'-': ['&hyphen;', '&dash;'],
-	_: ['&lowbar;'],
-	'%': ['&percnt;'],
-};
-
-/** One character of a secret as it may be written: as is, percent-encoded, or an HTML entity. */
-function charForms(char: string): string {
-	const code = char.codePointAt(0) ?? 0;
-	const hex = code.toString(16);
-	const forms = [
-		escapeRegExp(char),
-		code < 0x80 ? `%${hex.padStart(2, '0')}` : undefined,
-		`&#0*${code};`,
-		`&#x0*${hex};`,
-		...(NAMED_ENTITIES[char] ?? []).map(escapeRegExp),
-	].filter(Boolean);
-	return forms.length === 1 ? forms[0]! : `(?:${forms.join('|')})`;
-}
-
-/** Matches a secret written plainly, URL-encoded, as HTML entities, or any mix of them. */
-const secretPatterns = new Map<string, RegExp>();
-function secretPattern(secret: string): RegExp {
-	let pattern = secretPatterns.get(secret);
-	if (!pattern) {
-		pattern = new RegExp([...secret].map(charForms).join(''), 'gi');
-		// A few keys per process; the map never grows past that in practice, but is bounded.
-		if (secretPatterns.size >= 20) secretPatterns.clear();
-		secretPatterns.set(secret, pattern);
-	}
-	return pattern;
-}
-
-/**
- * Removes every occurrence of a secret (the API key, delivery tokens) from a text, however the
- * service echoed it: as is, URL-encoded (`Ab%2Bcd`) or as HTML entities (`Ab&#43;cd`).
- */
-export function redact(text: string, secret: string | undefined): string {
-	const masked = maskUrlTokens(text);
-	if (!secret || secret.length < 4) return masked;
-	return masked.split(secret).join('[redacted]').replace(secretPattern(secret), '[redacted]');
-}
-
 /** What to do about a field Trio refused: fix that field (named by its label) and run again. */
 function fieldHint(firstField: string): string {
 	const field = firstField.slice(0, firstField.indexOf(':'));
 	return `Trio VMS refused the value of "${field}". Correct it in the node, or in the input data mapped into it, then run the node again.`;
-}
-
-/** The body with every form of the secret masked, in its strings as well as in plain text. */
-function withoutSecret(body: unknown, secret: string | undefined): unknown {
-	if (!secret || secret.length < 4 || body === undefined || body === null) return body;
-	if (typeof body === 'string') return redact(body, secret);
-	if (typeof body !== 'object') return body;
-	const text = JSON.stringify(body);
-	const masked = redact(text, secret);
-	if (masked === text) return body;
-	try {
-		return JSON.parse(masked);
-	} catch {
-		return masked;
-	}
 }
 
 export interface ServiceFailure {

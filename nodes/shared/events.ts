@@ -1,26 +1,163 @@
 /**
  * The 15 webhook events of spec section 6: the registration string (decided: equal to the event
  * name where the spec does not give one), when the service fires it, and its payload schema.
+ * The per diem and confirmation payloads are written here, beside their events; Job Update and
+ * Submission Update carry the service's job and submission shapes (schemas.ts).
  */
-import type { AnyZodObject } from 'zod';
+import { z, type AnyZodObject } from 'zod';
 
-import {
-	jobSchema,
-	nonLocumsConfirmationSignedSchema,
-	perDiemShiftAssignedSchema,
-	perDiemShiftCancelledSchema,
-	perDiemShiftConfirmedSchema,
-	perDiemShiftDeclinedSchema,
-	perDiemShiftLocationChangedSchema,
-	perDiemShiftNoteChangedSchema,
-	perDiemShiftOpenedSchema,
-	perDiemShiftRateChangedSchema,
-	perDiemShiftReleasedSchema,
-	perDiemShiftRemovedSchema,
-	perDiemShiftStaffingPoolChangedSchema,
-	perDiemShiftTimeChangedSchema,
-	submissionSchema,
-} from './schemas';
+import { isoDateTime, jobSchema, submissionSchema } from './schemas';
+
+// ---------------------------------------------------------------- payloads (spec 6.3)
+
+const namedIdentifierSchema = z
+	.object({ Id: z.string().nullable(), Name: z.string().nullable() })
+	.passthrough();
+
+const timestamp = isoDateTime;
+/** Pool-local time without offset: passed through untouched, never shifted. */
+const poolLocalDateTime = isoDateTime;
+
+const action = <T extends string>(name: T) => z.literal(name);
+
+export const perDiemShiftOpenedItemSchema = z
+	.object({
+		Id: z.string(),
+		Number: z.number().int(),
+		StaffingPool: namedIdentifierSchema,
+		StaffingPoolClient: namedIdentifierSchema,
+		Facility: namedIdentifierSchema,
+		Unit: namedIdentifierSchema,
+		Profession: z.string(),
+		Specialty: z.string(),
+		Start: poolLocalDateTime,
+		End: poolLocalDateTime,
+		PeriodOfWork: z.string().nullable(),
+		Duration: z.number().nullable(),
+		Status: z.string(),
+		RateType: z.string(),
+		ShiftType: z.string(),
+		Notes: z.string().nullable(),
+		Timestamp: timestamp,
+	})
+	.passthrough();
+
+const perDiemShiftCancelledItemSchema = z
+	.object({ Id: z.string(), Status: z.string(), Timestamp: timestamp })
+	.passthrough();
+
+const perDiemShiftOpenedSchema = z
+	.object({ Action: action('Per Diem Shift Opened'), Items: z.array(perDiemShiftOpenedItemSchema) })
+	.passthrough();
+const perDiemShiftAssignedSchema = z
+	.object({
+		Action: action('Per Diem Shift Assigned'),
+		Id: z.string(),
+		Candidate: namedIdentifierSchema,
+		Status: z.string(),
+		Timestamp: timestamp,
+	})
+	.passthrough();
+const perDiemShiftConfirmedSchema = z
+	.object({
+		Action: action('Per Diem Shift Confirmed'),
+		Id: z.string(),
+		Candidate: namedIdentifierSchema,
+		Status: z.string(),
+		Timestamp: timestamp,
+	})
+	.passthrough();
+const perDiemShiftCancelledSchema = z
+	.object({
+		Action: action('Per Diem Shift Cancelled'),
+		Items: z.array(perDiemShiftCancelledItemSchema),
+	})
+	.passthrough();
+const perDiemShiftRemovedSchema = z
+	.object({ Action: action('Per Diem Shift Removed'), Id: z.string(), Timestamp: timestamp })
+	.passthrough();
+const perDiemShiftReleasedSchema = z
+	.object({
+		Action: action('Per Diem Shift Released'),
+		Id: z.string(),
+		Candidate: namedIdentifierSchema,
+		Timestamp: timestamp,
+	})
+	.passthrough();
+const perDiemShiftDeclinedSchema = z
+	.object({
+		Action: action('Per Diem Shift Declined'),
+		Id: z.string(),
+		Candidate: namedIdentifierSchema,
+		Timestamp: timestamp,
+	})
+	.passthrough();
+const perDiemShiftStaffingPoolChangedSchema = z
+	.object({
+		Action: action('Per Diem Shift Staffing Pool Changed'),
+		Id: z.string(),
+		StaffingPool: namedIdentifierSchema,
+		StaffingPoolClient: namedIdentifierSchema,
+		Profession: z.string(),
+		Specialty: z.string(),
+		Timestamp: timestamp,
+	})
+	.passthrough();
+const perDiemShiftLocationChangedSchema = z
+	.object({
+		Action: action('Per Diem Shift Location Changed'),
+		Id: z.string(),
+		Facility: namedIdentifierSchema,
+		Unit: namedIdentifierSchema,
+		Timestamp: timestamp,
+	})
+	.passthrough();
+const perDiemShiftTimeChangedSchema = z
+	.object({
+		Action: action('Per Diem Shift Time Changed'),
+		Id: z.string(),
+		Start: poolLocalDateTime,
+		End: poolLocalDateTime,
+		Timestamp: timestamp,
+	})
+	.passthrough();
+const perDiemShiftRateChangedSchema = z
+	.object({
+		Action: action('Per Diem Shift Rate Changed'),
+		Id: z.string(),
+		RateType: z.string(),
+		Timestamp: timestamp,
+	})
+	.passthrough();
+const perDiemShiftNoteChangedSchema = z
+	.object({
+		Action: action('Per Diem Shift Note Changed'),
+		Id: z.string(),
+		Notes: z.string().nullable(),
+		Timestamp: timestamp,
+	})
+	.passthrough();
+
+/**
+ * Non Locums Confirmation Signed: the spec shows neither when it fires nor its payload.
+ * Decided (docs/service-decisions.md): it fires when the confirmation document of a
+ * non-locums placement is signed, and carries the submission it belongs to.
+ */
+const nonLocumsConfirmationSignedSchema = z
+	.object({
+		Action: action('Non Locums Confirmation Signed'),
+		SubmissionNumber: z.number().int(),
+		JobNumber: z.number().int(),
+		CandidateNumber: z.number().int(),
+		SignedBy: z.string().nullable(),
+		SignedDateUtc: timestamp,
+		Timestamp: timestamp,
+	})
+	.passthrough();
+
+export type NamedIdentifier = z.infer<typeof namedIdentifierSchema>;
+
+// ---------------------------------------------------------------- the events
 
 export interface TrioEventDefinition {
 	name: string;

@@ -1,7 +1,9 @@
 /**
- * The service's data shapes (spec sections 2, 4 and 6), defined once and used by the action
- * node, the trigger and the sandbox. Response shapes pass unknown fields through: the service
- * may add fields at any time and nothing a user could map must be dropped.
+ * The service's data shapes the nodes send and read (spec sections 2 and 4), defined once; the
+ * sandbox takes only their types. The event payloads live beside their events (events.ts), and
+ * shapes only the tests read in test/support/service-shapes.ts. Response shapes pass unknown
+ * fields through: the service may add fields at any time and nothing a user could map must be
+ * dropped.
  *
  * zod is not a runtime dependency of the package: n8n itself ships zod 3 at the top of its
  * node_modules and exposes its module paths to community packages, the same way they get
@@ -26,11 +28,11 @@ function exists(value: string): boolean {
 	return DateTime.fromISO(value, { setZone: true }).isValid;
 }
 
-const isoDate = z
+export const isoDate = z
 	.string()
 	.regex(ISO_DATE, 'must be a date in the form YYYY-MM-DD')
 	.refine(exists, 'is not a real calendar date');
-const isoDateTime = z
+export const isoDateTime = z
 	.string()
 	.regex(ISO_DATE_TIME, 'must be an ISO 8601 date-time such as 2026-03-01T07:00:00Z')
 	.refine(exists, 'is not a real date-time');
@@ -47,12 +49,6 @@ const stateAbbreviation = z
 
 export function isValidEmail(value: string): boolean {
 	return EMAIL.test(value.trim());
-}
-export function isIsoDate(value: string): boolean {
-	return isoDate.safeParse(value).success;
-}
-export function isIsoDateTime(value: string): boolean {
-	return isoDateTime.safeParse(value).success;
 }
 
 // ---------------------------------------------------------------- jobs (spec 2.3)
@@ -192,45 +188,7 @@ export const candidateCreateSchema = z.object({
 	stateLicenses: z.array(candidateStateLicenseSchema).optional(),
 });
 
-export const candidateSchema = z
-	.object({
-		number: z.number().int(),
-		firstName: z.string().nullable().optional(),
-		lastName: z.string().nullable().optional(),
-		email1: z.string().nullable().optional(),
-		phone1: z.string().nullable().optional(),
-		isNicotineFree: z.boolean().nullable().optional(),
-		isAlcoholFree: z.boolean().nullable().optional(),
-		stateLicenses: z
-			.array(
-				z
-					.object({
-						state: z.string(),
-						isCompact: z.boolean().nullable().optional(),
-						expirationDate: z.string().nullable().optional(),
-					})
-					.passthrough(),
-			)
-			.nullable()
-			.optional(),
-	})
-	.passthrough();
-
 // ---------------------------------------------------------------- webhooks (spec 2.4)
-
-export const webhookRegistrationRequestSchema = z.object({
-	Id: z.string().min(1).optional(),
-	Name: z.string().trim().min(1, 'is required'),
-	Url: z
-		.string()
-		.url('must be an absolute URL')
-		.refine(
-			(value) => /^https?:\/\//i.test(value),
-			'must start with https:// (or http:// for a local test address)',
-		),
-	Events: z.array(z.string().min(1)).min(1, 'must name at least one event'),
-	IsActive: z.boolean(),
-});
 
 /** Listing shape is decided, read tolerantly: only Id is needed to manage a registration. */
 export const webhookRegistrationSchema = z
@@ -240,165 +198,6 @@ export const webhookRegistrationSchema = z
 		Url: z.string().nullable().optional(),
 		Events: z.array(z.string()).nullable().optional(),
 		IsActive: z.boolean().nullable().optional(),
-	})
-	.passthrough();
-
-// ---------------------------------------------------------------- errors (decided: problem details)
-
-export const problemDetailsSchema = z
-	.object({
-		type: z.string().optional(),
-		title: z.string().optional(),
-		status: z.number().optional(),
-		detail: z.string().optional(),
-		errors: z.record(z.array(z.string())).optional(),
-	})
-	.passthrough();
-
-// ---------------------------------------------------------------- per diem events (spec 6.3)
-
-const namedIdentifierSchema = z
-	.object({ Id: z.string().nullable(), Name: z.string().nullable() })
-	.passthrough();
-
-const timestamp = isoDateTime;
-/** Pool-local time without offset: passed through untouched, never shifted. */
-const poolLocalDateTime = isoDateTime;
-
-const action = <T extends string>(name: T) => z.literal(name);
-
-export const perDiemShiftOpenedItemSchema = z
-	.object({
-		Id: z.string(),
-		Number: z.number().int(),
-		StaffingPool: namedIdentifierSchema,
-		StaffingPoolClient: namedIdentifierSchema,
-		Facility: namedIdentifierSchema,
-		Unit: namedIdentifierSchema,
-		Profession: z.string(),
-		Specialty: z.string(),
-		Start: poolLocalDateTime,
-		End: poolLocalDateTime,
-		PeriodOfWork: z.string().nullable(),
-		Duration: z.number().nullable(),
-		Status: z.string(),
-		RateType: z.string(),
-		ShiftType: z.string(),
-		Notes: z.string().nullable(),
-		Timestamp: timestamp,
-	})
-	.passthrough();
-
-const perDiemShiftCancelledItemSchema = z
-	.object({ Id: z.string(), Status: z.string(), Timestamp: timestamp })
-	.passthrough();
-
-export const perDiemShiftOpenedSchema = z
-	.object({ Action: action('Per Diem Shift Opened'), Items: z.array(perDiemShiftOpenedItemSchema) })
-	.passthrough();
-export const perDiemShiftAssignedSchema = z
-	.object({
-		Action: action('Per Diem Shift Assigned'),
-		Id: z.string(),
-		Candidate: namedIdentifierSchema,
-		Status: z.string(),
-		Timestamp: timestamp,
-	})
-	.passthrough();
-export const perDiemShiftConfirmedSchema = z
-	.object({
-		Action: action('Per Diem Shift Confirmed'),
-		Id: z.string(),
-		Candidate: namedIdentifierSchema,
-		Status: z.string(),
-		Timestamp: timestamp,
-	})
-	.passthrough();
-export const perDiemShiftCancelledSchema = z
-	.object({
-		Action: action('Per Diem Shift Cancelled'),
-		Items: z.array(perDiemShiftCancelledItemSchema),
-	})
-	.passthrough();
-export const perDiemShiftRemovedSchema = z
-	.object({ Action: action('Per Diem Shift Removed'), Id: z.string(), Timestamp: timestamp })
-	.passthrough();
-export const perDiemShiftReleasedSchema = z
-	.object({
-		Action: action('Per Diem Shift Released'),
-		Id: z.string(),
-		Candidate: namedIdentifierSchema,
-		Timestamp: timestamp,
-	})
-	.passthrough();
-export const perDiemShiftDeclinedSchema = z
-	.object({
-		Action: action('Per Diem Shift Declined'),
-		Id: z.string(),
-		Candidate: namedIdentifierSchema,
-		Timestamp: timestamp,
-	})
-	.passthrough();
-export const perDiemShiftStaffingPoolChangedSchema = z
-	.object({
-		Action: action('Per Diem Shift Staffing Pool Changed'),
-		Id: z.string(),
-		StaffingPool: namedIdentifierSchema,
-		StaffingPoolClient: namedIdentifierSchema,
-		Profession: z.string(),
-		Specialty: z.string(),
-		Timestamp: timestamp,
-	})
-	.passthrough();
-export const perDiemShiftLocationChangedSchema = z
-	.object({
-		Action: action('Per Diem Shift Location Changed'),
-		Id: z.string(),
-		Facility: namedIdentifierSchema,
-		Unit: namedIdentifierSchema,
-		Timestamp: timestamp,
-	})
-	.passthrough();
-export const perDiemShiftTimeChangedSchema = z
-	.object({
-		Action: action('Per Diem Shift Time Changed'),
-		Id: z.string(),
-		Start: poolLocalDateTime,
-		End: poolLocalDateTime,
-		Timestamp: timestamp,
-	})
-	.passthrough();
-export const perDiemShiftRateChangedSchema = z
-	.object({
-		Action: action('Per Diem Shift Rate Changed'),
-		Id: z.string(),
-		RateType: z.string(),
-		Timestamp: timestamp,
-	})
-	.passthrough();
-export const perDiemShiftNoteChangedSchema = z
-	.object({
-		Action: action('Per Diem Shift Note Changed'),
-		Id: z.string(),
-		Notes: z.string().nullable(),
-		Timestamp: timestamp,
-	})
-	.passthrough();
-
-/**
- * Non Locums Confirmation Signed: the spec shows neither when it fires nor its payload.
- * Decided (docs/service-decisions.md): it fires when the confirmation document of a
- * non-locums placement is signed, and carries the submission it belongs to.
- */
-export const nonLocumsConfirmationSignedSchema = z
-	.object({
-		Action: action('Non Locums Confirmation Signed'),
-		SubmissionNumber: z.number().int(),
-		JobNumber: z.number().int(),
-		CandidateNumber: z.number().int(),
-		SignedBy: z.string().nullable(),
-		SignedDateUtc: timestamp,
-		Timestamp: timestamp,
 	})
 	.passthrough();
 
@@ -413,7 +212,6 @@ export type AgencyContact = z.infer<typeof agencyContactSchema>;
 export type CandidateCreateRequest = z.infer<typeof candidateCreateSchema>;
 export type CandidateStateLicense = z.infer<typeof candidateStateLicenseSchema>;
 export type WebhookRegistration = z.infer<typeof webhookRegistrationSchema>;
-export type NamedIdentifier = z.infer<typeof namedIdentifierSchema>;
 
 /** Reads the name out of a list item that is either a string or an object with `Name` (any letter case). */
 export function nameOfListItem(item: unknown): string | undefined {

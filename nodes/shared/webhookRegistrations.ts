@@ -11,7 +11,7 @@
  */
 import { NodeApiError, type IDataObject } from 'n8n-workflow';
 
-import { maskUrlTokens } from './errors';
+import { maskUrlTokens } from './secrets';
 import { webhookRegistrationSchema, type WebhookRegistration } from './schemas';
 import { PATHS } from './service';
 import type { TrioClient } from './transport';

@@ -1,5 +1,4 @@
 /* eslint
-	"@n8n/community-nodes/no-restricted-globals": "off",
 	"@n8n/community-nodes/no-restricted-imports": "off"
 	-- not in the package: n8n's rules for the code users install do not apply here */
 /**
@@ -25,6 +24,8 @@ import { createHash, randomUUID } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+
+import { sleep } from 'n8n-workflow';
 
 import { startSandbox, type RunningSandbox } from '../../sandbox';
 import { describeWithN8n } from '../support/harness/availability';
@@ -366,7 +367,7 @@ describeWithN8n(
 					throw new Error(
 						`Timed out after ${timeoutMs} ms waiting for ${what}\n--- last n8n log lines ---\n${n8n.logs().split('\n').slice(-40).join('\n')}`,
 					);
-				await new Promise((resolve) => setTimeout(resolve, 250));
+				await sleep(250);
 			}
 		}
 
@@ -821,7 +822,7 @@ describeWithN8n(
 			expect(reopen.url).toMatch(/\/jobs\/100002\/reopen$/);
 			await runReadmeCommand(reopen);
 			// The file name carries the time to the second: make sure the second run's differs.
-			await new Promise((resolve) => setTimeout(resolve, 1100));
+			await sleep(1100);
 			sandbox.clearRequests();
 			const second = copy(failedFile);
 			const secondWorkflow = await createWorkflow(second.example);

@@ -51,6 +51,26 @@ for (const line of N8N_LINES) {
 			expect(nodeTypes).toContain(`${PACKAGE}.trioVmsTrigger`);
 		});
 
+		test('serves the one icon pair every node and the credential name', async () => {
+			const icons = await started().icons(PACKAGE);
+			expect(new Set(icons.map((icon) => icon.type))).toEqual(
+				new Set([
+					// The action node is listed twice: as itself and as the tool an AI agent uses.
+					`${PACKAGE}.trioVms`,
+					`${PACKAGE}.trioVmsTool`,
+					`${PACKAGE}.trioVmsTrigger`,
+					`${PACKAGE}.trioVmsSyncTrigger`,
+					'trioVmsApi',
+				]),
+			);
+			for (const icon of icons) expect(icon).toMatchObject({ status: 200, contentType: /svg/ });
+			// One pair in dist/nodes/shared; the Sync Trigger's folder may still hold its own copy.
+			const elsewhere = icons
+				.filter((icon) => !/\/dist\/nodes\/shared\/trioVms(\.dark)?\.svg$/.test(icon.url))
+				.map((icon) => icon.type);
+			expect(elsewhere.filter((type) => type !== `${PACKAGE}.trioVmsSyncTrigger`)).toEqual([]);
+		});
+
 		test('job "get many" (return all) through real n8n returns the sandbox jobs', async () => {
 			const instance = started();
 			const sandbox = await startSandbox({ port: 0, seed: 7, jobs: 12, quiet: true });

@@ -1,6 +1,5 @@
 /* eslint
-	"@n8n/community-nodes/no-restricted-globals": "off",
-	"@n8n/community-nodes/no-restricted-imports": "off"
+	"@n8n/community-nodes/no-restricted-globals": "off"
 	-- not in the package: n8n's rules for the code users install do not apply here */
 /**
  * The Trio VMS nodes in n8n 2.x run the way n8n recommends for production (issue #12):

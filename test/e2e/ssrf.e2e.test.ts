@@ -1,6 +1,3 @@
-/* eslint
-	"@n8n/community-nodes/no-restricted-globals": "off"
-	-- not in the package: n8n's rules for the code users install do not apply here */
 /**
  * n8n's SSRF protection (N8N_SSRF_PROTECTION_ENABLED, n8n 2.41; wider by default in 3.0) in a real
  * n8n 2.x, with the package installed as users install it and the sandbox on 127.0.0.1, which is
@@ -14,6 +11,8 @@
  * Run `npm run build` first.
  */
 import { randomUUID } from 'node:crypto';
+
+import { sleep } from 'n8n-workflow';
 
 import { startSandbox, type RunningSandbox } from '../../sandbox';
 import { describeWithN8n } from '../support/harness/availability';
@@ -87,7 +86,7 @@ describeWithN8n('2.x', "n8n's SSRF protection", () => {
 			);
 			if (status.status !== 'in_progress') return status;
 			if (Date.now() > deadline) throw new Error('publication still in progress after 60 s');
-			await new Promise((resolve) => setTimeout(resolve, 150));
+			await sleep(150);
 		}
 	}
 

@@ -1,6 +1,5 @@
 /* eslint
 	"no-console": "off",
-	"@n8n/community-nodes/no-restricted-globals": "off",
 	"@n8n/community-nodes/no-restricted-imports": "off"
 	-- not in the package: n8n's rules for the code users install do not apply here */
 /**

@@ -1,11 +1,7 @@
 import { TRIO_EVENT_NAMES } from '../../nodes/shared/events';
-import {
-	candidateSchema,
-	jobSchema,
-	problemDetailsSchema,
-	submissionSchema,
-	webhookRegistrationSchema,
-} from '../../nodes/shared/schemas';
+import { problemDetailsSchema } from '../../nodes/shared/errors';
+import { jobSchema, submissionSchema, webhookRegistrationSchema } from '../../nodes/shared/schemas';
+import { candidateSchema } from '../support/service-shapes';
 import { STANDARD_WITHDRAW_REASONS } from '../../sandbox/service-rules';
 import type { RunningSandbox } from '../../sandbox';
 import { api, scenario, start } from './helpers';

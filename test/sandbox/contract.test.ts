@@ -1,5 +1,4 @@
 /* eslint
-	"@n8n/community-nodes/no-restricted-globals": "off",
 	"@n8n/community-nodes/no-restricted-imports": "off"
 	-- not in the package: n8n's rules for the code users install do not apply here */
 /**
@@ -17,12 +16,7 @@ import { z, type ZodTypeAny } from 'zod';
 
 import { TRIO_EVENT_NAMES } from '../../nodes/shared/events';
 import { encodeMultipart, type MultipartPart } from '../../nodes/shared/multipart';
-import {
-	candidateSchema,
-	jobSchema,
-	submissionSchema,
-	webhookRegistrationSchema,
-} from '../../nodes/shared/schemas';
+import { jobSchema, submissionSchema, webhookRegistrationSchema } from '../../nodes/shared/schemas';
 import {
 	API_PREFIX,
 	PATHS,
@@ -34,6 +28,7 @@ import { fillPath } from '../../nodes/shared/transport';
 import type { RunningSandbox } from '../../sandbox';
 import { runNode, trioCredentials } from '../support/engine/engine';
 import { PDF_FILE, SUBMIT_PAIRS } from '../support/sandbox-harness';
+import { candidateSchema } from '../support/service-shapes';
 import { api, start } from './helpers';
 import type { Json } from './helpers';
 

@@ -1,12 +1,8 @@
-/* eslint
-	"@n8n/community-nodes/no-restricted-globals": "off"
-	-- not in the package: n8n's rules for the code users install do not apply here */
-import {
-	candidateSchema,
-	jobSchema,
-	perDiemShiftOpenedItemSchema,
-	submissionSchema,
-} from '../../nodes/shared/schemas';
+import { sleep } from 'n8n-workflow';
+
+import { perDiemShiftOpenedItemSchema } from '../../nodes/shared/events';
+import { jobSchema, submissionSchema } from '../../nodes/shared/schemas';
+import { candidateSchema } from '../support/service-shapes';
 import { SUBMISSION_STATUSES } from '../../sandbox/service-rules';
 import { startSandbox } from '../../sandbox';
 import type { RunningSandbox } from '../../sandbox';
@@ -179,7 +175,7 @@ describe('options', () => {
 			(response) => response.status,
 			() => 'closed',
 		);
-		await new Promise((resolve) => setTimeout(resolve, 50));
+		await sleep(50);
 		await Promise.all([sandbox.stop(), sandbox.stop()]);
 		// Closed, not answered: stop did not wait for the five seconds of latency to pass.
 		expect(await pending).toBe('closed');

@@ -1,6 +1,3 @@
-/* eslint
-	"@n8n/community-nodes/no-restricted-globals": "off"
-	-- not in the package: n8n's rules for the code users install do not apply here */
 /**
  * The sandbox as the real-n8n suites use it: started on a free port of 127.0.0.1 without console
  * lines, and called over HTTP with JSON in and out.

@@ -1,22 +1,10 @@
 /**
- * Fields that several operations share, and the small helpers that place fields under one
- * resource and operation. Each operation file still lists its own fields in order.
+ * Fields that several operations share. Each operation file still lists its own fields in
+ * order; what reads them when the node runs is in helpers/outputChoices.ts.
  */
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeProperties,
-	INodePropertyOptions,
-} from 'n8n-workflow';
+import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
-import {
-	JOB_FIELDS,
-	outputProperty,
-	shapeJob,
-	TEN_JOB_FIELDS_IN_WORDS,
-	type JobOutput,
-} from '../../shared/jobOutput';
-import { limited } from '../helpers/output';
+import { JOB_FIELDS, outputProperty, TEN_JOB_FIELDS_IN_WORDS } from '../../shared/jobOutput';
 
 const PAUSE_OPTION: INodeProperties = {
 	displayName: 'Pause Between Requests (Milliseconds)',
@@ -129,16 +117,6 @@ export function returnAllAndLimit(what: string): INodeProperties[] {
 	];
 }
 
-/** Applies the item's Return All / Limit (the fields above) to a list that arrived whole. */
-export function applyReturnAllOrLimit<T>(
-	context: IExecuteFunctions,
-	itemIndex: number,
-	list: T[],
-): T[] {
-	const returnAll = context.getNodeParameter('returnAll', itemIndex, false) as boolean;
-	return limited(list, returnAll, returnAll ? 0 : context.getNodeParameter('limit', itemIndex, 50));
-}
-
 export function modifiedAfterFilter(what: string, note?: string): INodeProperties {
 	const sentences = [
 		`Only return ${what} changed after this moment. A plain date (2026-03-01) means midnight UTC; a date and time without an offset is read in the workflow's time zone.`,
@@ -201,19 +179,4 @@ export function jobOutputProperties(): INodeProperties[] {
 			})),
 		},
 	];
-}
-
-/** Jobs shaped as the node asks: version 1 knew only Get Many's Simplify switch (Get was raw). */
-export function shapeJobs(
-	context: IExecuteFunctions,
-	itemIndex: number,
-	jobs: IDataObject[],
-	version1: JobOutput,
-): IDataObject[] {
-	if (context.getNode().typeVersion < 1.1) return jobs.map((job) => shapeJob(job, version1, []));
-	const output = context.getNodeParameter('output', itemIndex, 'simple') as JobOutput;
-	const fields =
-		output === 'fields' ? (context.getNodeParameter('fields', itemIndex, []) as string[]) : [];
-	const size = context.getNode().typeVersion < 1.2 ? 'dozen' : 'ten';
-	return jobs.map((job) => shapeJob(job, output, fields, size));
 }

@@ -1,15 +1,18 @@
 /**
  * Checks on the candidate profile document before it is uploaded (spec section 8): under
  * 2,500,000 bytes, one of pdf/doc/docx/rtf/txt, and content that really is what the extension
- * says. Pure: takes the bytes and names, returns what to send or throws a FieldError.
+ * says. The checks are pure (bytes and names in, what to send or a FieldError out);
+ * readProfileFile, at the end, reads the document from the item's binary data and applies them.
  */
+import type { IExecuteFunctions } from 'n8n-workflow';
+
 import {
 	PROFILE_FILE_CONTENT_TYPES,
 	PROFILE_FILE_EXTENSIONS,
 	PROFILE_FILE_MAX_BYTES,
 	type ProfileFileExtension,
 } from '../../shared/service';
-import { FieldError } from './validation';
+import { FieldError, requiredText } from './validation';
 
 export interface ProfileFileInput {
 	data: Buffer;
@@ -245,4 +248,43 @@ export function checkProfileFile(input: ProfileFileInput): CheckedProfileFile {
 		);
 	}
 	return { fileName, extension, contentType: PROFILE_FILE_CONTENT_TYPES[extension], size };
+}
+
+/**
+ * The profile document of an item, read from its binary data: present, small enough (judged
+ * first from what n8n recorded, so that a large file is refused without reading it), an accepted
+ * format, and really that format.
+ */
+export async function readProfileFile(
+	context: IExecuteFunctions,
+	itemIndex: number,
+	binaryPropertyName: unknown,
+	fileNameOverride: string | undefined,
+): Promise<CheckedProfileFile & { data: Buffer }> {
+	const propertyName = requiredText(binaryPropertyName, 'Resume File Field');
+	const binaries = context.getInputData()[itemIndex]?.binary ?? {};
+	if (!binaries[propertyName]) {
+		const available = Object.keys(binaries);
+		throw new FieldError(
+			'Resume File Field',
+			`names "${propertyName}", but this item has ${available.length ? `only the binary fields ${available.map((name) => `"${name}"`).join(', ')}` : 'no binary data at all'}`,
+			available.length
+				? `Set Resume File Field to the field that holds the profile document (${available.join(', ')}).`
+				: 'Add a node before this one that reads the profile document (for example Read/Write Files from Disk, Google Drive: Download, or HTTP Request with a file response).',
+		);
+	}
+	const binary = context.helpers.assertBinaryData(itemIndex, propertyName);
+	const size =
+		knownSize(binary) ??
+		(binary.id ? (await context.helpers.getBinaryMetadata(binary.id)).fileSize : undefined);
+	if (size !== undefined) checkProfileFileSize(size, 'Resume File Field');
+	const data = await context.helpers.getBinaryDataBuffer(itemIndex, propertyName);
+	const file = checkProfileFile({
+		data,
+		fileName: binary.fileName,
+		fileNameOverride,
+		mimeType: binary.mimeType,
+		labels: { binaryProperty: 'Resume File Field', fileName: 'File Name' },
+	});
+	return { ...file, data };
 }

@@ -23,14 +23,9 @@ import {
 	TRIO_CREDENTIAL_TYPE,
 	type TrioCredentialData,
 } from '../credentials';
-import {
-	connectionError,
-	isOutcomeUnknown,
-	redact,
-	serviceError,
-	type FailureContext,
-} from '../errors';
+import { connectionError, isOutcomeUnknown, serviceError, type FailureContext } from '../errors';
 import { encodeMultipart, type MultipartPart } from '../multipart';
+import { redact } from '../secrets';
 import { CallPacer, paceKey } from '../pacing';
 import { beforeDeadline, MAX_EXCHANGE_MS, MAX_RESPONSE_BYTES, parseBody, readBody } from './body';
 import { CreateMemory, memoryScope, type CreateClaim } from './createMemory';

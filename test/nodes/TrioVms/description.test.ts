@@ -36,7 +36,7 @@ describe('node description', () => {
 			displayName: 'Trio VMS',
 			usableAsTool: true,
 			subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
-			icon: { light: 'file:trioVms.svg', dark: 'file:trioVms.dark.svg' },
+			icon: { light: 'file:../shared/trioVms.svg', dark: 'file:../shared/trioVms.dark.svg' },
 			credentials: [{ name: 'trioVmsApi', required: true }],
 		});
 	});

@@ -1,5 +1,4 @@
 /* eslint
-	"@n8n/community-nodes/no-restricted-globals": "off",
 	"no-console": "off"
 	-- not in the package: n8n's rules for the code users install do not apply here */
 /**
@@ -20,7 +19,7 @@
  * the 5xx faults here are few and deterministic; latency past the deadline uses the transport
  * probe, because the node's 60 s timeout is not an option.
  */
-import type { IDataObject, INodeParameters } from 'n8n-workflow';
+import { sleep, type IDataObject, type INodeParameters } from 'n8n-workflow';
 
 import type { RunNodeOptions } from '../../support/engine/engine';
 import { trioCredentials } from '../../support/engine/engine';
@@ -471,6 +470,6 @@ describe('the service down while the trigger activates and deactivates', () => {
 
 async function waitFor(condition: () => boolean): Promise<void> {
 	for (let round = 0; round < 200 && !condition(); round++) {
-		await new Promise((resolve) => setTimeout(resolve, 10));
+		await sleep(10);
 	}
 }

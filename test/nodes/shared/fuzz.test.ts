@@ -10,13 +10,9 @@
  */
 import fc from 'fast-check';
 
-import {
-	htmlToText,
-	MAX_CLEANED_CHARS,
-	readServiceMessage,
-	redact,
-} from '../../../nodes/shared/errors';
+import { htmlToText, MAX_CLEANED_CHARS, readServiceMessage } from '../../../nodes/shared/errors';
 import { encodeMultipart } from '../../../nodes/shared/multipart';
+import { redact } from '../../../nodes/shared/secrets';
 import { nameOfListItem } from '../../../nodes/shared/schemas';
 import { readRegistrationList } from '../../../nodes/shared/webhookRegistrations';
 import {

@@ -2,7 +2,7 @@ import {
 	isIsoDate,
 	isIsoDateTime,
 	webhookRegistrationRequestSchema,
-} from '../../../nodes/shared/schemas';
+} from '../../support/service-shapes';
 
 describe('date checks shared by the nodes and the sandbox', () => {
 	it('refuses calendar days that Date.parse would roll over', () => {

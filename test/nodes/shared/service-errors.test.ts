@@ -12,10 +12,10 @@ import {
 	htmlToText,
 	MAX_CLEANED_CHARS,
 	readServiceMessage,
-	redact,
 	serviceError,
 	statusText,
 } from '../../../nodes/shared/errors';
+import { redact } from '../../../nodes/shared/secrets';
 
 const NO_DETAILS = 'The service gave no details';
 

@@ -127,6 +127,13 @@ export interface N8nInstance {
 	/** Names of all loaded credential types. */
 	credentialTypes(): Promise<string[]>;
 	/**
+	 * The icons n8n gives the editor for a package's node and credential types, each with what n8n
+	 * answered when asked for it (the editor's own request).
+	 */
+	icons(
+		packageName: string,
+	): Promise<Array<{ type: string; url: string; status: number; contentType: string }>>;
+	/**
 	 * Production webhook URL. Nodes whose webhook path is not a full path (triggers) live
 	 * under `/webhook/<webhookId>/<path>`; pass an empty webhookId for the Webhook node's
 	 * own `/webhook/<path>`.
@@ -573,6 +580,37 @@ export async function startN8n(options: StartN8nOptions): Promise<N8nInstance> {
 		return [...new Set(list.map((entry) => entry.name))].sort();
 	};
 
+	const icons = async (packageName: string) => {
+		const found: Array<{ type: string; url: string }> = [];
+		for (const file of ['nodes', 'credentials'] as const) {
+			const response = await request('GET', `${baseUrl}/types/${file}.json`, restHeaders());
+			const list = parseJson<Array<{ name: string; iconUrl?: string | Record<string, string> }>>(
+				response.text,
+			);
+			for (const entry of list) {
+				const ours =
+					file === 'credentials'
+						? JSON.stringify(entry.iconUrl ?? '').includes(`/${packageName}/`)
+						: entry.name.startsWith(`${packageName}.`);
+				if (!ours || !entry.iconUrl) continue;
+				const urls =
+					typeof entry.iconUrl === 'string' ? [entry.iconUrl] : Object.values(entry.iconUrl);
+				for (const url of urls) found.push({ type: entry.name, url });
+			}
+		}
+		const answered = [];
+		for (const { type, url } of found) {
+			const response = await request('GET', `${baseUrl}/${url}`, restHeaders());
+			answered.push({
+				type,
+				url,
+				status: response.status,
+				contentType: response.headers.get('content-type') ?? '',
+			});
+		}
+		return answered;
+	};
+
 	const listExecutions = async (workflowId: string): Promise<ExecutionRecord[]> => {
 		const all: ExecutionRecord[] = [];
 		let cursor: string | undefined;
@@ -678,6 +716,7 @@ export async function startN8n(options: StartN8nOptions): Promise<N8nInstance> {
 		},
 		nodeTypes: () => typeNames('nodes'),
 		credentialTypes: () => typeNames('credentials'),
+		icons,
 		productionWebhookUrl: (webhookId, urlPath) => {
 			const trimmed = urlPath.replace(/^\/+/, '');
 			return webhookId

@@ -1,7 +1,6 @@
-/* eslint
-	"@n8n/community-nodes/no-restricted-globals": "off"
-	-- not in the package: n8n's rules for the code users install do not apply here */
 import { randomUUID } from 'node:crypto';
+
+import { sleep } from 'n8n-workflow';
 
 import type { ExecutionRecord, N8nInstance } from './n8n';
 
@@ -193,7 +192,7 @@ export async function postToWebhook(
 		});
 		if (response.status !== 404 || Date.now() > deadline) return response;
 		await response.arrayBuffer();
-		await new Promise((resolve) => setTimeout(resolve, 200));
+		await sleep(200);
 	}
 }
 

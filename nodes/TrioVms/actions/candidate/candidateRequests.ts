@@ -1,6 +1,7 @@
 /**
  * The two candidate requests, shared by Create, Find by Email and Find or Create so that no
- * operation file imports another.
+ * operation file imports another, and the find-or-create that Create (with Skip If Email Exists
+ * on) and Find or Create both run.
  */
 import type { IDataObject } from 'n8n-workflow';
 
@@ -107,7 +108,7 @@ export async function createCandidate(
 }
 
 /** The oldest of several candidates sharing an address: the lowest number, the usual one to keep. */
-export function oldestCandidate(candidates: IDataObject[]): IDataObject | undefined {
+function oldestCandidate(candidates: IDataObject[]): IDataObject | undefined {
 	return [...candidates].sort(
 		(a, b) => (candidateNumber(a) ?? Infinity) - (candidateNumber(b) ?? Infinity),
 	)[0];
@@ -118,7 +119,7 @@ export function oldestCandidate(candidates: IDataObject[]): IDataObject | undefi
  * created (a 5xx, or a connection broken after sending), looks the e-mail up again before
  * reporting. `_trio.action` says "created" or "createdDespiteError" (with the failure in `error`).
  */
-export async function createCandidateLookingAgain(
+async function createCandidateLookingAgain(
 	client: TrioClient,
 	body: CandidateCreateRequest,
 	itemIndex: number,
@@ -137,4 +138,20 @@ export async function createCandidateLookingAgain(
 				? { action: 'created', matchCount: 0 }
 				: { action: outcome.action, matchCount: 0, error: outcome.error },
 	};
+}
+
+/**
+ * The candidate with this e-mail (the oldest when several share it), created when there is none.
+ * `_trio.action` says "found" (with `matchCount`), "created" or "createdDespiteError".
+ */
+export async function findOrCreateCandidate(
+	client: TrioClient,
+	body: CandidateCreateRequest,
+	itemIndex: number,
+): Promise<IDataObject> {
+	const matches = await findCandidates(client, body.email1, itemIndex);
+	if (matches.length) {
+		return { ...oldestCandidate(matches), _trio: { action: 'found', matchCount: matches.length } };
+	}
+	return await createCandidateLookingAgain(client, body, itemIndex);
 }

@@ -8,12 +8,7 @@ import {
 import type { TrioClient } from '../../../shared/transport';
 import { optionsCollection } from '../common.descriptions';
 import { candidateFields, emailField, readCandidate } from './candidateFields';
-import {
-	createCandidate,
-	createCandidateLookingAgain,
-	findCandidates,
-	oldestCandidate,
-} from './candidateRequests';
+import { createCandidate, findOrCreateCandidate } from './candidateRequests';
 
 const properties: INodeProperties[] = [
 	emailField,
@@ -45,9 +40,5 @@ export async function execute(
 	if (options.skipIfEmailExists === false) {
 		return { ...(await createCandidate(client, body, itemIndex)), _trio: { action: 'created' } };
 	}
-	const matches = await findCandidates(client, body.email1, itemIndex);
-	if (matches.length) {
-		return { ...oldestCandidate(matches), _trio: { action: 'found', matchCount: matches.length } };
-	}
-	return await createCandidateLookingAgain(client, body, itemIndex);
+	return await findOrCreateCandidate(client, body, itemIndex);
 }

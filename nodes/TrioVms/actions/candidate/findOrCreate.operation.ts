@@ -8,7 +8,7 @@ import {
 import type { TrioClient } from '../../../shared/transport';
 import { optionsCollection } from '../common.descriptions';
 import { candidateFields, emailField, readCandidate } from './candidateFields';
-import { createCandidateLookingAgain, findCandidates, oldestCandidate } from './candidateRequests';
+import { findOrCreateCandidate } from './candidateRequests';
 
 const properties: INodeProperties[] = [
 	{
@@ -31,10 +31,6 @@ export async function execute(
 	client: TrioClient,
 ): Promise<IDataObject> {
 	// Every field is checked first, so a bad row fails the same way whether or not the candidate exists.
-	const body = readCandidate.call(this, itemIndex);
-	const matches = await findCandidates(client, body.email1, itemIndex);
-	if (matches.length) {
-		return { ...oldestCandidate(matches), _trio: { action: 'found', matchCount: matches.length } };
-	}
-	return await createCandidateLookingAgain(client, body, itemIndex);
+	// The same code Create runs with Skip If Email Exists on (its default).
+	return await findOrCreateCandidate(client, readCandidate.call(this, itemIndex), itemIndex);
 }

@@ -8,13 +8,9 @@ import {
 import { PATHS } from '../../../shared/service';
 import type { TrioClient } from '../../../shared/transport';
 import { objectOf } from '../../helpers/output';
+import { shapeJobs } from '../../helpers/outputChoices';
 import { positiveInteger } from '../../helpers/validation';
-import {
-	jobLocator,
-	jobOutputProperties,
-	optionsCollection,
-	shapeJobs,
-} from '../common.descriptions';
+import { jobLocator, jobOutputProperties, optionsCollection } from '../common.descriptions';
 
 const properties: INodeProperties[] = [
 	jobLocator('The job to read: pick an open or on-hold job from the list, or give its number'),

@@ -10,14 +10,13 @@ import { JOB_STATUS_OPTIONS, PATHS, US_STATE_OPTIONS } from '../../../shared/ser
 import type { TrioClient } from '../../../shared/transport';
 import { toModifiedDateQuery } from '../../helpers/dates';
 import { objectsOf } from '../../helpers/output';
+import { applyReturnAllOrLimit, shapeJobs } from '../../helpers/outputChoices';
 import { optionalText, stateAbbreviation } from '../../helpers/validation';
 import {
-	applyReturnAllOrLimit,
 	jobOutputProperties,
 	modifiedAfterFilter,
 	optionsCollection,
 	returnAllAndLimit,
-	shapeJobs,
 } from '../common.descriptions';
 
 const properties: INodeProperties[] = [

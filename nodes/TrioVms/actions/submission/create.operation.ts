@@ -19,10 +19,9 @@ import { submissionListNotOffered } from '../../../shared/submissionList';
 import type { TrioClient } from '../../../shared/transport';
 import { toStartDateTime } from '../../helpers/dates';
 import { objectOf } from '../../helpers/output';
-import { checkProfileFile, checkProfileFileSize, knownSize } from '../../helpers/profileFile';
+import { readProfileFile } from '../../helpers/profileFile';
 import {
 	fieldErrorFromZod,
-	FieldError,
 	isBlank,
 	optionalAmount,
 	optionalText,
@@ -288,36 +287,12 @@ export async function execute(
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 	const parts = formParts(fields);
 
-	// The profile document: present, small enough, an accepted format, and really that format.
-	const propertyName = requiredText(
+	const { data, ...file } = await readProfileFile(
+		this,
+		itemIndex,
 		this.getNodeParameter('binaryPropertyName', itemIndex, 'data'),
-		'Resume File Field',
+		isBlank(options.fileName) ? undefined : String(options.fileName),
 	);
-	const binaries = this.getInputData()[itemIndex]?.binary ?? {};
-	if (!binaries[propertyName]) {
-		const available = Object.keys(binaries);
-		throw new FieldError(
-			'Resume File Field',
-			`names "${propertyName}", but this item has ${available.length ? `only the binary fields ${available.map((name) => `"${name}"`).join(', ')}` : 'no binary data at all'}`,
-			available.length
-				? `Set Resume File Field to the field that holds the profile document (${available.join(', ')}).`
-				: 'Add a node before this one that reads the profile document (for example Read/Write Files from Disk, Google Drive: Download, or HTTP Request with a file response).',
-		);
-	}
-	const binary = this.helpers.assertBinaryData(itemIndex, propertyName);
-	// The size first, from what n8n recorded, so that a large file is refused without reading it.
-	const size =
-		knownSize(binary) ??
-		(binary.id ? (await this.helpers.getBinaryMetadata(binary.id)).fileSize : undefined);
-	if (size !== undefined) checkProfileFileSize(size, 'Resume File Field');
-	const data = await this.helpers.getBinaryDataBuffer(itemIndex, propertyName);
-	const file = checkProfileFile({
-		data,
-		fileName: binary.fileName,
-		fileNameOverride: isBlank(options.fileName) ? undefined : String(options.fileName),
-		mimeType: binary.mimeType,
-		labels: { binaryProperty: 'Resume File Field', fileName: 'File Name' },
-	});
 	parts.push({
 		name: 'CandidateProfileFile',
 		fileName: file.fileName,

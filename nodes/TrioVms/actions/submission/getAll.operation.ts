@@ -10,13 +10,9 @@ import { PATHS } from '../../../shared/service';
 import type { TrioClient } from '../../../shared/transport';
 import { toModifiedDateQuery } from '../../helpers/dates';
 import { objectsOf } from '../../helpers/output';
+import { applyReturnAllOrLimit } from '../../helpers/outputChoices';
 import { isBlank, optionalText, positiveInteger } from '../../helpers/validation';
-import {
-	applyReturnAllOrLimit,
-	modifiedAfterFilter,
-	optionsCollection,
-	returnAllAndLimit,
-} from '../common.descriptions';
+import { modifiedAfterFilter, optionsCollection, returnAllAndLimit } from '../common.descriptions';
 
 const properties: INodeProperties[] = [
 	...returnAllAndLimit('submission'),

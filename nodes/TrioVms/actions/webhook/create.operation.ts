@@ -9,7 +9,8 @@ import type { TrioClient } from '../../../shared/transport';
 import { optionalBoolean, requiredText } from '../../helpers/validation';
 import { optionsCollection } from '../common.descriptions';
 import { saveRegistration, withoutSecrets } from '../../../shared/webhookRegistrations';
-import { ADMIN_NOTICE, deliverableUrl, eventsField, readEvents } from './webhookFields';
+import { ADMIN_NOTICE, eventsField, readEvents } from './webhookFields';
+import { deliverableUrl } from './webhookRequests';
 
 const properties: INodeProperties[] = [
 	ADMIN_NOTICE,

@@ -8,7 +8,8 @@ import {
 import type { TrioClient } from '../../../shared/transport';
 import { requiredText } from '../../helpers/validation';
 import { optionsCollection, webhookLocator } from '../common.descriptions';
-import { ADMIN_NOTICE, updateRegistration } from './webhookFields';
+import { ADMIN_NOTICE } from './webhookFields';
+import { updateRegistration } from './webhookRequests';
 
 const properties: INodeProperties[] = [
 	ADMIN_NOTICE,

@@ -6,12 +6,9 @@ import {
 } from 'n8n-workflow';
 
 import type { TrioClient } from '../../../shared/transport';
-import {
-	applyReturnAllOrLimit,
-	optionsCollection,
-	returnAllAndLimit,
-} from '../common.descriptions';
 import { listRegistrations, withoutSecrets } from '../../../shared/webhookRegistrations';
+import { applyReturnAllOrLimit } from '../../helpers/outputChoices';
+import { optionsCollection, returnAllAndLimit } from '../common.descriptions';
 import { ADMIN_NOTICE } from './webhookFields';
 
 const properties: INodeProperties[] = [

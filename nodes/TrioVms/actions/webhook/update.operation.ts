@@ -9,13 +9,8 @@ import type { TrioClient } from '../../../shared/transport';
 import type { RegistrationRequest } from '../../../shared/webhookRegistrations';
 import { FieldError, optionalBoolean, requiredText } from '../../helpers/validation';
 import { optionsCollection, webhookLocator } from '../common.descriptions';
-import {
-	ADMIN_NOTICE,
-	deliverableUrl,
-	eventsField,
-	readEvents,
-	updateRegistration,
-} from './webhookFields';
+import { ADMIN_NOTICE, eventsField, readEvents } from './webhookFields';
+import { deliverableUrl, updateRegistration } from './webhookRequests';
 
 const properties: INodeProperties[] = [
 	ADMIN_NOTICE,

@@ -1,0 +1,33 @@
+/**
+ * The item's output choices, read when the node runs: Return All / Limit, and the job Output
+ * (the fields for both are described in actions/common.descriptions.ts).
+ */
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+
+import { shapeJob, type JobOutput } from '../../shared/jobOutput';
+import { limited } from './output';
+
+/** Applies the item's Return All / Limit (returnAllAndLimit's fields) to a list that arrived whole. */
+export function applyReturnAllOrLimit<T>(
+	context: IExecuteFunctions,
+	itemIndex: number,
+	list: T[],
+): T[] {
+	const returnAll = context.getNodeParameter('returnAll', itemIndex, false) as boolean;
+	return limited(list, returnAll, returnAll ? 0 : context.getNodeParameter('limit', itemIndex, 50));
+}
+
+/** Jobs shaped as the node asks: version 1 knew only Get Many's Simplify switch (Get was raw). */
+export function shapeJobs(
+	context: IExecuteFunctions,
+	itemIndex: number,
+	jobs: IDataObject[],
+	version1: JobOutput,
+): IDataObject[] {
+	if (context.getNode().typeVersion < 1.1) return jobs.map((job) => shapeJob(job, version1, []));
+	const output = context.getNodeParameter('output', itemIndex, 'simple') as JobOutput;
+	const fields =
+		output === 'fields' ? (context.getNodeParameter('fields', itemIndex, []) as string[]) : [];
+	const size = context.getNode().typeVersion < 1.2 ? 'dozen' : 'ten';
+	return jobs.map((job) => shapeJob(job, output, fields, size));
+}

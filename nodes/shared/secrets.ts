@@ -1,0 +1,88 @@
+/**
+ * Keeping secrets out of what the nodes show: the API key and the trigger's delivery tokens,
+ * however the service may echo them back in an error or a listing (plainly, URL-encoded, as HTML
+ * entities). The nodes read the key to mask it here, never to send it anywhere but the service.
+ */
+
+/** The text with every character a regular expression gives meaning to escaped. */
+export function escapeRegExp(text: string): string {
+	return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/**
+ * The trigger's delivery secret travels as `token=` in registration URLs, which the service may
+ * echo in an error and the Webhook operations would output; it is shown only as its first four
+ * characters, enough to tell two registrations apart. Any `token=` is masked, whatever comes
+ * before it (`&`, `&amp;`, `&#38;`, `\u0026`, a space, the start of a plain-text body).
+ */
+export function maskUrlTokens(text: string): string {
+	return text.replace(/(token(?:=|%3D))([^&\s"'<>\\]{4})[^&\s"'<>\\]*/gi, '$1$2[redacted]');
+}
+
+/** Named HTML entities for the characters an API key may hold besides letters and digits. */
+const NAMED_ENTITIES: Record<string, string[]> = {
+	'+': ['&plus;'],
+	'/': ['&sol;'],
+	'=': ['&equals;'],
+	'&': ['&amp;'],
+	'<': ['&lt;'],
+	'>': ['&gt;'],
+	'"': ['&quot;'],
+	"'": ['&apos;', '&#39;'],
+	'.': ['&period;'],
+	'-': ['&hyphen;', '&dash;'],
+	_: ['&lowbar;'],
+	'%': ['&percnt;'],
+};
+
+/** One character of a secret as it may be written: as is, percent-encoded, or an HTML entity. */
+function charForms(char: string): string {
+	const code = char.codePointAt(0) ?? 0;
+	const hex = code.toString(16);
+	const forms = [
+		escapeRegExp(char),
+		code < 0x80 ? `%${hex.padStart(2, '0')}` : undefined,
+		`&#0*${code};`,
+		`&#x0*${hex};`,
+		...(NAMED_ENTITIES[char] ?? []).map(escapeRegExp),
+	].filter(Boolean);
+	return forms.length === 1 ? forms[0]! : `(?:${forms.join('|')})`;
+}
+
+/** Matches a secret written plainly, URL-encoded, as HTML entities, or any mix of them. */
+const secretPatterns = new Map<string, RegExp>();
+function secretPattern(secret: string): RegExp {
+	let pattern = secretPatterns.get(secret);
+	if (!pattern) {
+		pattern = new RegExp([...secret].map(charForms).join(''), 'gi');
+		// A few keys per process; the map never grows past that in practice, but is bounded.
+		if (secretPatterns.size >= 20) secretPatterns.clear();
+		secretPatterns.set(secret, pattern);
+	}
+	return pattern;
+}
+
+/**
+ * Removes every occurrence of a secret (the API key, delivery tokens) from a text, however the
+ * service echoed it: as is, URL-encoded (`Ab%2Bcd`) or as HTML entities (`Ab&#43;cd`).
+ */
+export function redact(text: string, secret: string | undefined): string {
+	const masked = maskUrlTokens(text);
+	if (!secret || secret.length < 4) return masked;
+	return masked.split(secret).join('[redacted]').replace(secretPattern(secret), '[redacted]');
+}
+
+/** The body with every form of the secret masked, in its strings as well as in plain text. */
+export function withoutSecret(body: unknown, secret: string | undefined): unknown {
+	if (!secret || secret.length < 4 || body === undefined || body === null) return body;
+	if (typeof body === 'string') return redact(body, secret);
+	if (typeof body !== 'object') return body;
+	const text = JSON.stringify(body);
+	const masked = redact(text, secret);
+	if (masked === text) return body;
+	try {
+		return JSON.parse(masked);
+	} catch {
+		return masked;
+	}
+}
