@@ -554,7 +554,7 @@ export function pollBudget(context: IPollFunctions): PollBudget | undefined {
 			return new NodeApiError(context.getNode(), {} as JsonObject, {
 				message: `Trio VMS did not send ${subject} within the ${seconds} s n8n gives one poll`,
 				description:
-					'Nothing was emitted and what the trigger remembers was kept; the next poll asks again. If Trio is often this slow, your n8n administrator can give polls more time with N8N_SCHEDULER_POLL_TIMEOUT (and N8N_SCHEDULER_LEASE_DURATION when it is longer than that).',
+					'Nothing was emitted and what the trigger remembers was kept; the next poll asks again. If Trio is often this slow and n8n runs polls with its durable scheduler, your n8n administrator can give polls more time with N8N_SCHEDULER_POLL_TIMEOUT (and N8N_SCHEDULER_LEASE_DURATION when the timeout is longer than the lease).',
 				// n8n's scheduler then waits a little before the next poll, as for a service that is
 				// down for now, instead of giving up on the trigger.
 				failure: { cause: 'temporarily-unavailable' },

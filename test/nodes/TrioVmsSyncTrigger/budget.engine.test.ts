@@ -253,9 +253,10 @@ describe('Sync Trigger within the poll budget n8n gives it', () => {
 		expect(stillHeld).toBe(true);
 		expect(cut.error).toBeUndefined();
 		// Job 6 had no answer: never a closure on no answer.
+		// How many of the others were asked before the budget ran short depends on the machine;
+		// each is either closed now or still missing, never both, never neither.
 		const first = numbers(closures(cut.items));
 		expect(first).not.toContain(6);
-		expect(first).toContain(2);
 		const missing = (poller.staticData().sync as { m?: number[] }).m ?? [];
 		expect([...first, ...missing].sort((a, b) => a - b)).toEqual([2, 6, 11]);
 
