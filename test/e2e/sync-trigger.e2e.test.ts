@@ -11,6 +11,11 @@
  * the facility then changes a few jobs, and activation 2, on the static data n8n saved, must emit
  * exactly those changes. One n8n per line; about a minute per line.
  *
+ * On 2.x the story runs again under the durable scheduler with durable cursors, and there one more
+ * test starts an n8n with a 10 s poll timeout and holds one poll's job list past it: the poll must
+ * end within n8n's budget (none abandoned) and the change made before it come out exactly once.
+ * Polls are a minute apart (n8n's shortest), so that test takes about three minutes.
+ *
  * Run `npm run build` first.
  */
 import * as fs from 'node:fs';
