@@ -6,7 +6,8 @@
  * The Trio VMS nodes in n8n 2.x run the way n8n recommends for production (issue #12):
  * PostgreSQL, and queue mode with a main process, two webhook processes behind a round-robin
  * proxy (the load balancer; its address is WEBHOOK_URL) and a worker, Redis between them.
- * Also one regular n8n on PostgreSQL.
+ * Also one regular n8n on PostgreSQL. And, on a stack of its own, the Sync Trigger under n8n's
+ * durable scheduler with durable cursors (last describe).
  *
  * Duplicates across processes are dropped by n8n's Remove Duplicates keyed on the items'
  * deliveryKey (the process memory cannot see another process's copy); the first delivery after
@@ -1237,9 +1238,13 @@ describeWithN8n('2.x', 'Trio VMS in production-shaped n8n 2.x (PostgreSQL, queue
 /**
  * The Sync Trigger in queue mode with n8n's durable scheduler and durable cursors (the four
  * variables users turn on): polls claimed from the database by main, executions on a worker, the
- * node's state committed with each execution. A stack of its own (main and a worker), so the
- * tests above keep the configuration they were written for; polls every minute, the shortest n8n
- * allows.
+ * node's state committed with each execution. Polls every minute, the shortest n8n allows.
+ *
+ * A stack of its own (main and a worker): with the four variables on the stack above, two of its
+ * tests fail for reasons that are not the Sync Trigger's (tried with n8n 2.41.1): 6 waits for the
+ * poll n8n runs on start-up, which the durable scheduler does not run (an hourly poll then waits
+ * for its hour), and 7 counts the webhook deliveries this test's job changes set off in the shared
+ * sandbox.
  */
 describeWithN8n(
 	'2.x',
@@ -1317,13 +1322,17 @@ describeWithN8n(
 					);
 					return later.flat().map((item) => `${String(item.Number)}:${String(item.change)}`);
 				};
-				const until = async (wanted: string[], timeoutMs: number): Promise<string[]> =>
-					await pollUntil(
+				/** Waits until every wanted change has come out; fails naming the ones that did not. */
+				const until = async (wanted: string[], timeoutMs: number): Promise<string[]> => {
+					const keys = await pollUntil(
 						emitted,
-						(keys) => wanted.every((key) => keys.includes(key)),
+						(seen) => wanted.every((key) => seen.includes(key)),
 						timeoutMs,
 						2_000,
 					);
+					expect(wanted.filter((key) => !keys.includes(key))).toEqual([]);
+					return keys;
+				};
 				const listed = await call<Array<{ Number: number; JobStatus: string }>>(
 					sandbox,
 					'GET',
