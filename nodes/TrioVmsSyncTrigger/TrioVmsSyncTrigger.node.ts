@@ -52,7 +52,7 @@ export class TrioVmsSyncTrigger implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Trio VMS Sync Trigger',
 		name: 'trioVmsSyncTrigger',
-		icon: { light: 'file:trioVms.svg', dark: 'file:trioVms.dark.svg' },
+		icon: { light: 'file:../shared/trioVms.svg', dark: 'file:../shared/trioVms.dark.svg' },
 		group: ['trigger'],
 		// 1.1: Changes preselects Opened only (new jobs, the common flow), and Output (Simplified,
 		// ten job fields, or Raw) replaces the Simplify switch. Workflows saved with 1 keep every

@@ -64,11 +64,11 @@ for (const line of N8N_LINES) {
 				]),
 			);
 			for (const icon of icons) expect(icon).toMatchObject({ status: 200, contentType: /svg/ });
-			// One pair in dist/nodes/shared; the Sync Trigger's folder may still hold its own copy.
+			// One pair, in dist/nodes/shared, for every node and the credential.
 			const elsewhere = icons
 				.filter((icon) => !/\/dist\/nodes\/shared\/trioVms(\.dark)?\.svg$/.test(icon.url))
 				.map((icon) => icon.type);
-			expect(elsewhere.filter((type) => type !== `${PACKAGE}.trioVmsSyncTrigger`)).toEqual([]);
+			expect(elsewhere).toEqual([]);
 		});
 
 		test('job "get many" (return all) through real n8n returns the sandbox jobs', async () => {

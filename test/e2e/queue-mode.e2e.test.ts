@@ -5,7 +5,8 @@
  * The Trio VMS nodes in n8n 2.x run the way n8n recommends for production (issue #12):
  * PostgreSQL, and queue mode with a main process, two webhook processes behind a round-robin
  * proxy (the load balancer; its address is WEBHOOK_URL) and a worker, Redis between them.
- * Also one regular n8n on PostgreSQL.
+ * Also one regular n8n on PostgreSQL. And, on a stack of its own, the Sync Trigger under n8n's
+ * durable scheduler with durable cursors (last describe).
  *
  * Duplicates across processes are dropped by n8n's Remove Duplicates keyed on the items'
  * deliveryKey (the process memory cannot see another process's copy); the first delivery after
@@ -25,7 +26,11 @@ import { describeWithN8n } from '../support/harness/availability';
 import { run } from '../support/harness/exec';
 import type { ExecutionRecord, N8nInstance } from '../support/harness/n8n';
 import { packPackage } from '../support/harness/pack';
-import { jobSyncWorkflow, SYNC_TRIGGER_NAME } from '../support/harness/sync-trigger-workflow';
+import {
+	DURABLE_SCHEDULER,
+	jobSyncWorkflow,
+	SYNC_TRIGGER_NAME,
+} from '../support/harness/sync-trigger-workflow';
 import {
 	makeProbePackage,
 	PROBE_NODE_TYPE,
@@ -1176,3 +1181,179 @@ describeWithN8n('2.x', 'Trio VMS in production-shaped n8n 2.x (PostgreSQL, queue
 		expect(left).toEqual([]);
 	});
 });
+
+// ------------------------------------------------------------ the Sync Trigger, durable scheduler
+
+/**
+ * The Sync Trigger in queue mode with n8n's durable scheduler and durable cursors (the four
+ * variables users turn on): polls claimed from the database by main, executions on a worker, the
+ * node's state committed with each execution. Polls every minute, the shortest n8n allows.
+ *
+ * A stack of its own (main and a worker): with the four variables on the stack above, two of its
+ * tests fail for reasons that are not the Sync Trigger's (tried with n8n 2.41.1): 6 waits for the
+ * poll n8n runs on start-up, which the durable scheduler does not run (an hourly poll then waits
+ * for its hour), and 7 counts the webhook deliveries this test's job changes set off in the shared
+ * sandbox.
+ */
+describeWithN8n(
+	'2.x',
+	'Sync Trigger in queue mode under the durable scheduler with durable cursors',
+	() => {
+		let sandbox: Sandbox;
+		let tarball: string;
+		let postgres: Postgres;
+		let redis: Redis;
+		let stack: QueueStack;
+		const note = (text: string) => process.stderr.write(`[queue-mode sync] ${text}\n`);
+
+		const startStack = async (again: boolean): Promise<QueueStack> =>
+			await startQueueStack({
+				tarball,
+				postgres,
+				redis,
+				database: 'queue_sync',
+				webhookProcesses: 0,
+				workers: 1,
+				env: DURABLE_SCHEDULER,
+				...(again
+					? { createDatabase: false, rootFolder: stack.rootFolder, proxy: stack.proxy }
+					: {}),
+			});
+
+		beforeAll(async () => {
+			sandbox = await startTestSandbox({ jobs: 60 });
+			tarball = await packPackage();
+			[postgres, redis] = await Promise.all([startPostgres(), startRedis()]);
+			stack = await startStack(false);
+			note(`stack ready: ${JSON.stringify(stack.timings)} s`);
+		}, 300_000);
+
+		afterAll(async () => {
+			await stack?.stop();
+			await redis?.stop();
+			await postgres?.stop();
+			await sandbox?.stop();
+		});
+
+		test(
+			'changes made between polls are emitted once each, also across a restart of every process',
+			async () => {
+				const started = Date.now();
+				const created = await stack.main.createCredential(
+					'Trio sandbox (plain key)',
+					'trioVmsApi',
+					{
+						apiKey: sandbox.key,
+						environment: 'custom',
+						baseUrl: sandbox.url,
+					},
+				);
+				const json = jobSyncWorkflow('Job sync (queue, durable scheduler)', {
+					id: created.id,
+					name: created.name,
+				});
+				json.nodes[0].parameters.pollTimes = { item: [{ mode: 'everyMinute' }] };
+				const workflow = await stack.main.createWorkflow(json);
+				const listPolls = () =>
+					sandbox.requests().filter((each) => each.method === 'GET' && each.path === '/api/v3/Job')
+						.length;
+				const itemsOf = (execution: ExecutionRecord) =>
+					(execution.data?.resultData.runData[SYNC_TRIGGER_NAME] ?? []).flatMap((run) =>
+						(run.data?.main[0] ?? []).map((item) => item.json),
+					);
+				/** Every emitted change after the activation's, as `number:change`, with repeats. */
+				const emitted = async (): Promise<string[]> => {
+					const executions = await stack.main.listExecutions(workflow.id);
+					const later = await Promise.all(
+						executions
+							.slice(1)
+							.map(async (each) => itemsOf(await stack.main.getExecution(each.id))),
+					);
+					return later.flat().map((item) => `${String(item.Number)}:${String(item.change)}`);
+				};
+				/** Waits until every wanted change has come out; fails naming the ones that did not. */
+				const until = async (wanted: string[], timeoutMs: number): Promise<string[]> => {
+					const keys = await pollUntil(
+						emitted,
+						(seen) => wanted.every((key) => seen.includes(key)),
+						timeoutMs,
+						2_000,
+					);
+					expect(wanted.filter((key) => !keys.includes(key))).toEqual([]);
+					return keys;
+				};
+				const listed = await callSandbox<Array<{ Number: number; JobStatus: string }>>(
+					sandbox,
+					'GET',
+					'/api/v3/Job',
+					undefined,
+					sandbox.key,
+				);
+				const open = listed.filter((job) => job.JobStatus === 'Open').map((job) => job.Number);
+				const expected: string[] = [];
+				const rounds: string[] = [];
+
+				await stack.main.activate(workflow.id);
+				const [first] = await stack.main.waitForExecutions(workflow.id, 1, EXECUTION_TIMEOUT_MS);
+				const opened = itemsOf(await stack.main.getExecution(first.id));
+				expect(opened.map((item) => item.Number).sort()).toEqual(
+					listed.map((job) => job.Number).sort(),
+				);
+
+				// Between two polls: an edit, a closure and an open-position count.
+				await callSandbox(sandbox, 'PATCH', `/_sandbox/jobs/${open[0]}`, {
+					Title: 'Charge RN - ICU (queue)',
+				});
+				await callSandbox(sandbox, 'POST', `/_sandbox/jobs/${open[1]}/close`, { reason: 'Filled' });
+				await callSandbox(sandbox, 'POST', `/_sandbox/jobs/${open[2]}/open-positions`, {
+					count: 0,
+				});
+				expected.push(`${open[0]}:updated`, `${open[1]}:closed`, `${open[2]}:openPositionsChanged`);
+				let keys = await until(expected, 3 * 60_000);
+				rounds.push(`before the restart: ${keys.length} item(s)`);
+
+				// While every process is down: an edit and a new job.
+				const stopped = await stack.stopProcesses();
+				await callSandbox(sandbox, 'PATCH', `/_sandbox/jobs/${open[3]}`, {
+					Title: 'Night RN - ER (queue)',
+				});
+				const added = await callSandbox<{ Number: number }>(sandbox, 'POST', '/_sandbox/jobs', {
+					Title: 'Travel RN - Cath Lab',
+				});
+				expected.push(`${open[3]}:updated`, `${added.Number}:opened`);
+				stack = await startStack(true);
+				note(
+					`restart: stops ${JSON.stringify(stopped)} s, start ${JSON.stringify(stack.timings)} s`,
+				);
+				keys = await until(expected, 4 * 60_000);
+				rounds.push(`after the restart: ${keys.length} item(s)`);
+
+				// After the restart: a closure.
+				await callSandbox(sandbox, 'POST', `/_sandbox/jobs/${open[4]}/close`, {
+					reason: 'Cancelled',
+				});
+				expected.push(`${open[4]}:closed`);
+				keys = await until(expected, 3 * 60_000);
+				// One more poll with nothing new: nothing comes out twice.
+				const polled = listPolls();
+				await pollUntil(
+					async () => listPolls(),
+					(count) => count > polled,
+					3 * 60_000,
+					1_000,
+				);
+				await sleep(5_000);
+				keys = await emitted();
+				const counts: Record<string, number> = {};
+				for (const key of keys) counts[key] = (counts[key] ?? 0) + 1;
+				const executions = await stack.main.listExecutions(workflow.id);
+				note(
+					`${expected.length} changes; emitted per change ${JSON.stringify(counts)}; ${rounds.join('; ')}; ${executions.length} executions (${executions.filter((each) => each.status !== 'success').length} not successful); ${listPolls()} list requests; abandoned polls ${stack.logs().split('Poll exceeded its timeout and was abandoned').length - 1}; ${Math.round((Date.now() - started) / 1000)} s`,
+				);
+				expect(counts).toEqual(Object.fromEntries(expected.map((key) => [key, 1])));
+				await stack.main.deactivate(workflow.id);
+			},
+			20 * 60_000,
+		);
+	},
+);

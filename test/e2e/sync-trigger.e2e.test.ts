@@ -11,6 +11,11 @@
  * the facility then changes a few jobs, and activation 2, on the static data n8n saved, must emit
  * exactly those changes. One n8n per line; about a minute per line.
  *
+ * On 2.x the story runs again under the durable scheduler with durable cursors, and there one more
+ * test starts an n8n with a 10 s poll timeout and holds one poll's job list past it: the poll must
+ * end within n8n's budget (none abandoned) and the change made before it come out exactly once.
+ * Polls are a minute apart (n8n's shortest), so that test takes about three minutes.
+ *
  * Run `npm run build` first.
  */
 import * as fs from 'node:fs';
@@ -57,6 +62,34 @@ function itemsOf(execution: ExecutionRecord): Item[] {
 }
 
 const changes = (items: Item[]) => items.map((item) => `${item.Number}:${item.change}`).sort();
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Bounded polling: the first value `accept` takes; throws after the deadline. */
+async function waitFor<T>(
+	what: string,
+	read: () => Promise<T> | T,
+	accept: (value: T) => boolean,
+	timeoutMs: number,
+): Promise<T> {
+	const deadline = Date.now() + timeoutMs;
+	for (;;) {
+		const value = await read();
+		if (accept(value)) return value;
+		if (Date.now() > deadline) throw new Error(`${what}: still not there after ${timeoutMs} ms`);
+		await sleep(500);
+	}
+}
+
+/**
+ * The durable scheduler's poll timeout for the abandoned-poll test: 10 s, so n8n's budget is
+ * 10 s less its margin (max(20 %, 5 s), at most half) = 5 s. The schema allows any whole number
+ * of seconds from 1.
+ */
+const SHORT_POLL_TIMEOUT_S = 10;
+/** The sandbox holds the job list this long for one poll: past the poll timeout. */
+const HELD_LIST_MS = 15_000;
+const ABANDONED = 'Poll exceeded its timeout and was abandoned';
 
 for (const { line, name, env } of VARIANTS) {
 	describeWithN8n(line, `Trio VMS Sync Trigger in ${name}`, () => {
@@ -159,5 +192,100 @@ for (const { line, name, env } of VARIANTS) {
 			await n8n.deactivate(workflow.id);
 			await settle(workflow.id, 'not_published');
 		});
+
+		if (env !== DURABLE_SCHEDULER) return;
+
+		test(`a job list held past the ${SHORT_POLL_TIMEOUT_S} s poll timeout for one poll: the poll ends within its budget instead of being abandoned, and the change made before it comes out exactly once`, async () => {
+			const started = Date.now();
+			// Its own n8n: the story above runs with the default timeout, as users turn it on.
+			const folder = fs.mkdtempSync(path.join(os.tmpdir(), `trio-sync-e2e-timeout-`));
+			const short = await startN8n({
+				line,
+				tarball: await packPackage(),
+				userFolder: folder,
+				env: { ...DURABLE_SCHEDULER, N8N_SCHEDULER_POLL_TIMEOUT: String(SHORT_POLL_TIMEOUT_S) },
+			});
+			const listPolls = () =>
+				sandbox.requests().filter((each) => each.method === 'GET' && each.path === '/api/v3/Job');
+			try {
+				const created = await short.createCredential('Trio sandbox', 'trioVmsApi', {
+					apiKey: sandbox.key,
+					environment: 'custom',
+					baseUrl: sandbox.url,
+				});
+				const json = jobSyncWorkflow('Trio job sync (short poll timeout)', {
+					id: created.id,
+					name: created.name,
+				});
+				// n8n refuses polls more often than once a minute.
+				json.nodes[0].parameters.pollTimes = { item: [{ mode: 'everyMinute' }] };
+				const workflow = await short.createWorkflow(json);
+				const activated = listPolls().length;
+				await short.activate(workflow.id);
+				const [first] = await short.waitForExecutions(workflow.id, 1, EXECUTION_TIMEOUT_MS);
+				expect(itemsOf(await short.getExecution(first.id)).length).toBeGreaterThan(0);
+				await waitFor('the activation poll', listPolls, (list) => list.length > activated, 60_000);
+
+				// The next poll's list is held past the poll timeout, and a change is made before it.
+				const listed = await callSandbox<Array<{ Number: number; JobStatus: string }>>(
+					sandbox,
+					'GET',
+					'/api/v3/Job',
+					undefined,
+					sandbox.key,
+				);
+				const changed = listed.find((job) => job.JobStatus === 'Open') ?? listed[0];
+				const beforeHeld = listPolls().length;
+				sandbox.setFaults({ endpoints: { 'GET /api/v3/Job': { latencyMs: HELD_LIST_MS } } });
+				await callSandbox(sandbox, 'PATCH', `/_sandbox/jobs/${changed.Number}`, {
+					Title: 'Charge RN - PACU (held poll)',
+				});
+				await waitFor(
+					'the held poll',
+					listPolls,
+					(list) => list.length > beforeHeld,
+					60_000 + HELD_LIST_MS + 30_000,
+				);
+				sandbox.clearFaults();
+				const heldEndedAt = listPolls().length;
+
+				// The polls after it: the change once, then nothing more.
+				const emitted = await waitFor(
+					'the change',
+					async () => {
+						const executions = await short.listExecutions(workflow.id);
+						const items = await Promise.all(
+							executions.slice(1).map(async (each) => itemsOf(await short.getExecution(each.id))),
+						);
+						return items.flat();
+					},
+					(items) => items.length > 0,
+					2 * 60_000 + 30_000,
+				);
+				const afterChange = listPolls().length;
+				await waitFor('one more poll', listPolls, (list) => list.length > afterChange, 90_000);
+				await sleep(3_000);
+				const executions = await short.listExecutions(workflow.id);
+				const later = (
+					await Promise.all(
+						executions.slice(1).map(async (each) => itemsOf(await short.getExecution(each.id))),
+					)
+				).flat();
+				const abandoned = short.logs().split(ABANDONED).length - 1;
+				const failed = executions.filter((each) => each.status === 'error').length;
+				process.stderr.write(
+					`[sync-trigger] short poll timeout: 1 change, emitted ${later.filter((item) => item.Number === changed.Number).length} time(s); ${abandoned} poll(s) abandoned; ${failed} failed execution(s); ${listPolls().length - activated} list requests; polls after the held one: ${listPolls().length - heldEndedAt}; ${Math.round((Date.now() - started) / 1000)} s\n`,
+				);
+				expect(changes(emitted)).toEqual([`${changed.Number}:updated`]);
+				expect(changes(later)).toEqual([`${changed.Number}:updated`]);
+				// Within its budget the poll gave up on the list itself, before n8n's timeout.
+				expect(abandoned).toBe(0);
+				await short.deactivate(workflow.id);
+			} finally {
+				sandbox.clearFaults();
+				await short.stop();
+				fs.rmSync(folder, { recursive: true, force: true });
+			}
+		}, 600_000);
 	});
 }

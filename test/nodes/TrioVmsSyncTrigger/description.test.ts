@@ -30,7 +30,7 @@ function defaultsAt(typeVersion: number, values: INodeParameters = {}): INodePar
 }
 
 describe('Sync Trigger description', () => {
-	it('is a polling trigger on the Trio credential, with light and dark icons beside it', () => {
+	it('is a polling trigger on the Trio credential, with the light and dark icons all three nodes share', () => {
 		expect(description).toMatchObject({
 			name: 'trioVmsSyncTrigger',
 			displayName: 'Trio VMS Sync Trigger',
@@ -38,10 +38,10 @@ describe('Sync Trigger description', () => {
 			polling: true,
 			inputs: [],
 			credentials: [{ name: 'trioVmsApi', required: true }],
-			icon: { light: 'file:trioVms.svg', dark: 'file:trioVms.dark.svg' },
+			icon: { light: 'file:../shared/trioVms.svg', dark: 'file:../shared/trioVms.dark.svg' },
 		});
 		for (const file of ['trioVms.svg', 'trioVms.dark.svg'])
-			expect(fs.existsSync(path.join(ROOT, 'nodes/TrioVmsSyncTrigger', file))).toBe(true);
+			expect(fs.existsSync(path.join(ROOT, 'nodes/shared', file))).toBe(true);
 	});
 
 	it('defaults to jobs, every change type, no first-run flood, and the documented cadence', () => {

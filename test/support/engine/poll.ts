@@ -53,6 +53,12 @@ export interface PollTriggerOptions {
 	typeVersion?: number;
 	/** The workflow's saved static data to start from (whole workflow, `node:<name>` keys); default none. */
 	staticData?: IDataObject;
+	/**
+	 * What the PollContext's `getPollBudgetMs()` answers for active polls, as n8n 2.41's durable
+	 * scheduler hands it (its timeout less a margin); default n8n-core's own (5 minutes). null: a
+	 * PollContext without the method, as before n8n 2.41.
+	 */
+	pollBudgetMs?: number | null;
 }
 
 export interface PollResult {
@@ -68,7 +74,8 @@ export interface PollResult {
 
 export interface PollTrigger {
 	readonly node: INode;
-	poll(options?: { mode?: PollMode }): Promise<PollResult>;
+	/** `pollBudgetMs` overrides the trigger's for this poll. */
+	poll(options?: { mode?: PollMode; pollBudgetMs?: number | null }): Promise<PollResult>;
 	/** The node's static data as saved (a copy). */
 	staticData(): IDataObject;
 	/** The whole workflow's static data as saved (a copy). */
@@ -101,7 +108,7 @@ export function pollTrigger(options: PollTriggerOptions): PollTrigger {
 
 	return {
 		node,
-		async poll({ mode = 'trigger' } = {}) {
+		async poll({ mode = 'trigger', pollBudgetMs = options.pollBudgetMs } = {}) {
 			await ensureEngineContainer();
 			const credentialsHelper = await credentialsHelperFor({
 				[TRIO_CREDENTIAL_TYPE]: options.credentials,
@@ -155,7 +162,12 @@ export function pollTrigger(options: PollTriggerOptions): PollTrigger {
 				async () => {
 					save = true;
 				},
+				// n8n-core's defaults for running the poll and reading the static data.
+				undefined,
+				undefined,
+				typeof pollBudgetMs === 'number' ? () => pollBudgetMs : undefined,
 			);
+			if (pollBudgetMs === null) Reflect.deleteProperty(context, 'getPollBudgetMs');
 			const run = Container.get(PollTriggerExecutor).create(
 				workflow,
 				workflowNode,
