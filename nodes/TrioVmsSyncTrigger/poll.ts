@@ -64,7 +64,6 @@ import {
 	unreadableItem,
 } from './items';
 import {
-	field,
 	readJob,
 	readJobs,
 	readStamp,
@@ -84,6 +83,7 @@ import {
 	type SyncState,
 	type WatchKind,
 } from './state';
+import { fieldOf } from '../shared/fields';
 
 /** Said on the one existing record Fetch Test Event shows when nothing has changed. */
 const SAMPLE_NOTE =
@@ -442,7 +442,7 @@ async function lookUpJob(client: TrioClient, number: number): Promise<JobLookup>
 		if (status === '404' || status === '410') return { outcome: 'closed' };
 		return { outcome: 'unanswered' };
 	}
-	const status = String(field(job, 'JobStatus') ?? '')
+	const status = String(fieldOf(job, 'JobStatus') ?? '')
 		.trim()
 		.toLowerCase();
 	return STILL_THERE.has(status) ? { outcome: 'open' } : { outcome: 'closed', job };
@@ -460,7 +460,7 @@ async function sampleRecord(
 		const body = await client.request({ method: 'GET', path: watched.path });
 		candidates = (Array.isArray(body) ? body : [])
 			.filter((raw): raw is IDataObject => !!raw && typeof raw === 'object')
-			.map((raw) => ({ stamp: stampOf(field(raw, watched.stampField)), raw }));
+			.map((raw) => ({ stamp: stampOf(fieldOf(raw, watched.stampField)), raw }));
 	}
 	let best: { stamp: string | null; raw: IDataObject } | undefined;
 	for (const record of candidates)

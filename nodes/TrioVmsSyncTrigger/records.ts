@@ -9,7 +9,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { fieldOf as field } from '../shared/fields';
+import { fieldOf } from '../shared/fields';
 
 /** A list item as the service sent it, with the few fields the sync reads pulled out. */
 export interface JobRecord {
@@ -91,8 +91,6 @@ export function laterStamp(a: string | null, b: string | null): string | null {
 	return b > a ? b : a;
 }
 
-export { field };
-
 function wholeNumber(value: unknown): number | null {
 	if (typeof value === 'number' && Number.isSafeInteger(value)) return value;
 	if (typeof value === 'string' && /^\d+$/.test(value.trim())) return Number(value.trim());
@@ -149,17 +147,17 @@ class RecordProblem extends Error {
 }
 
 function numberOf(raw: IDataObject, what: string): number {
-	const number = wholeNumber(field(raw, 'Number'));
+	const number = wholeNumber(fieldOf(raw, 'Number'));
 	if (number === null)
 		throw new RecordProblem(
-			`This ${what} has no number Trio VMS could be asked about (Number: ${JSON.stringify(field(raw, 'Number')) ?? 'missing'})`,
+			`This ${what} has no number Trio VMS could be asked about (Number: ${JSON.stringify(fieldOf(raw, 'Number')) ?? 'missing'})`,
 			null,
 		);
 	return number;
 }
 
 function stampAt(raw: IDataObject, name: string, number: number, what: string): string | null {
-	const value = field(raw, name);
+	const value = fieldOf(raw, name);
 	const stamp = readStamp(value);
 	if (stamp === false)
 		throw new RecordProblem(
@@ -199,15 +197,15 @@ function textOf(value: unknown): string {
 export function readJobs(body: unknown): ListReading<JobRecord> {
 	return readEach(body, 'job', (raw) => {
 		const number = numberOf(raw, 'job');
-		const status = field(raw, 'JobStatus');
+		const status = fieldOf(raw, 'JobStatus');
 		return {
 			number,
 			stamp: stampAt(raw, 'ModifiedDateUtc', number, 'job'),
 			status: typeof status === 'string' && status ? status : 'Open',
-			openPositions: wholeNumber(field(raw, 'NumberOfCurrentOpenPositions')),
-			stateAbbreviation: textOf(field(raw, 'StateAbbreviation')),
-			stateName: textOf(field(raw, 'State')),
-			profession: textOf(field(raw, 'Profession')),
+			openPositions: wholeNumber(fieldOf(raw, 'NumberOfCurrentOpenPositions')),
+			stateAbbreviation: textOf(fieldOf(raw, 'StateAbbreviation')),
+			stateName: textOf(fieldOf(raw, 'State')),
+			profession: textOf(fieldOf(raw, 'Profession')),
 			raw,
 		};
 	});
@@ -216,12 +214,12 @@ export function readJobs(body: unknown): ListReading<JobRecord> {
 export function readSubmissions(body: unknown): ListReading<SubmissionRecord> {
 	return readEach(body, 'submission', (raw) => {
 		const number = numberOf(raw, 'submission');
-		const status = field(raw, 'Status');
+		const status = fieldOf(raw, 'Status');
 		return {
 			number,
 			stamp: stampAt(raw, 'ModifiedDateUTC', number, 'submission'),
 			status: typeof status === 'string' ? status : '',
-			statusCode: wholeNumber(field(raw, 'StatusCode')),
+			statusCode: wholeNumber(fieldOf(raw, 'StatusCode')),
 			raw,
 		};
 	});
