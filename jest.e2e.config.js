@@ -20,7 +20,7 @@ module.exports = {
 	// Starting n8n, creating its owner and running a workflow takes 10-20 s, more
 	// when the machine is busy; installs are done in globalSetup, not here.
 	testTimeout: 180_000,
-	globalSetup: '<rootDir>/test/support/harness/global-setup.ts',
+	globalSetup: '<rootDir>/test/support/real-n8n-setup.ts',
 	verbose: true,
 	reporters: ['default', '<rootDir>/test/support/summary-reporter.js'],
 };

@@ -6,8 +6,8 @@
  * Usage: tsx scripts/install-n8n.ts [2.x|1.x|all]
  * Run it ahead of the e2e tests to pay the multi-minute cold install up front.
  */
-import { cacheRoot, ensureN8n, N8N_LINES } from '../test/support/harness/install';
-import type { N8nLine } from '../test/support/harness/install';
+import { cacheRoot, ensureN8n, N8N_LINES } from '../harness/install';
+import type { N8nLine } from '../harness/install';
 
 async function main(): Promise<void> {
 	const arg = process.argv[2] ?? 'all';

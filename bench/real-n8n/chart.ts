@@ -11,7 +11,7 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import { CHROMIUM, CHROMIUM_ARGS } from '../../test/support/harness/services';
+import { CHROMIUM, CHROMIUM_ARGS } from '../../harness/services';
 
 export interface Bar {
 	label: string;

@@ -16,9 +16,9 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 
-import { ensureN8n } from '../../test/support/harness/install';
-import { startN8n, type N8nInstance } from '../../test/support/harness/n8n';
-import { packPackage } from '../../test/support/harness/pack';
+import { ensureN8n } from '../../harness/install';
+import { startN8n, type N8nInstance } from '../../harness/n8n';
+import { packPackage } from '../../harness/pack';
 import { TRIO_EVENT_NAMES } from '../../nodes/shared/events';
 import { makePdf, startSandboxProcess } from '../support';
 import { chartSvg, renderPng, type Bar } from './chart';

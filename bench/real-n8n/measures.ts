@@ -3,7 +3,7 @@
  * with this package's node and with n8n's generic node on the same instance, alternating which
  * side goes first, and returns every sample.
  */
-import type { ExecutionRecord, N8nInstance } from '../../test/support/harness/n8n';
+import type { ExecutionRecord, N8nInstance } from '../../harness/n8n';
 import { callJson, type SandboxProcess } from '../support';
 import { percentile, sampleMax, sleep, spread, type Spread } from './stats';
 import {

@@ -24,8 +24,8 @@ import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
-import { startN8n } from '../../test/support/harness/n8n';
-import { packPackage } from '../../test/support/harness/pack';
+import { startN8n } from '../../harness/n8n';
+import { packPackage } from '../../harness/pack';
 import { startSandboxProcess } from '../support';
 import { measureGetManyOnce, prepareIngestion, sendSequential, untilServed } from './measures';
 import { getManyWorkflow, httpGetManyWorkflow, ACTION_NODE, HTTP_NODE } from './workflows';

@@ -9,7 +9,7 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 
-import type { N8nInstance, WorkflowJson } from '../../test/support/harness/n8n';
+import type { N8nInstance, WorkflowJson } from '../../harness/n8n';
 
 const TRIGGER_TYPE = 'n8n-nodes-trio-vms.trioVmsTrigger';
 const ACTION_TYPE = 'n8n-nodes-trio-vms.trioVms';

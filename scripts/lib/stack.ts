@@ -21,11 +21,11 @@ import * as path from 'node:path';
 import { TRIO_EVENT_NAMES } from '../../nodes/shared/events';
 import { startSandbox } from '../../sandbox';
 import type { RunningSandbox } from '../../sandbox';
-import { runOrThrow } from '../../test/support/harness/exec';
-import { cacheRoot, ensureN8n, npmEnv } from '../../test/support/harness/install';
-import { startN8n } from '../../test/support/harness/n8n';
-import type { N8nInstance, WorkflowJson } from '../../test/support/harness/n8n';
-import { packPackage, REPO_ROOT } from '../../test/support/harness/pack';
+import { runOrThrow } from '../../harness/exec';
+import { cacheRoot, ensureN8n, npmEnv } from '../../harness/install';
+import { startN8n } from '../../harness/n8n';
+import type { N8nInstance, WorkflowJson } from '../../harness/n8n';
+import { packPackage, REPO_ROOT } from '../../harness/pack';
 import type { Cleanup } from './lifecycle';
 
 export { REPO_ROOT };
@@ -137,7 +137,7 @@ function portIsFree(port: number, host = '127.0.0.1'): Promise<boolean> {
 /** Who holds a TCP port, best effort, for the error message (ss is on Debian by default). */
 async function portHolder(port: number): Promise<string> {
 	try {
-		const { run } = await import('../../test/support/harness/exec');
+		const { run } = await import('../../harness/exec');
 		const result = await run('ss', ['-ltnpH', `sport = :${port}`], { timeoutMs: 5000 });
 		const match = /users:\(\("([^"]+)",pid=(\d+)/.exec(result.stdout);
 		return match ? ` by ${match[1]} (pid ${match[2]})` : '';

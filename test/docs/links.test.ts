@@ -23,7 +23,7 @@ import { TrioVms } from '../../nodes/TrioVms/TrioVms.node';
 import { TrioVmsSyncTrigger } from '../../nodes/TrioVmsSyncTrigger/TrioVmsSyncTrigger.node';
 import { TrioVmsTrigger } from '../../nodes/TrioVmsTrigger/TrioVmsTrigger.node';
 import { derivedFiles, readManifest, repositoryOf } from '../../scripts/identity';
-import { REPO_ROOT } from '../support/harness/pack';
+import { REPO_ROOT } from '../../harness/pack';
 import { filesUnder, markdownAnchors, markdownLinks, readRepoFile, type Link } from './markdown';
 
 const repository = repositoryOf(readManifest());

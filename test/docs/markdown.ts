@@ -10,7 +10,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 
-import { REPO_ROOT } from '../support/harness/pack';
+import { REPO_ROOT } from '../../harness/pack';
 
 export interface Link {
 	/** Repository-relative file the link is written in (plus a locator inside it). */

@@ -16,9 +16,9 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 
-import { describeWithN8n } from '../support/harness/availability';
-import { isAlive, killGroup, sleep } from '../support/harness/exec';
-import { REPO_ROOT } from '../support/harness/pack';
+import { describeWithN8n } from '../../harness/availability';
+import { isAlive, killGroup, sleep } from '../../harness/exec';
+import { REPO_ROOT } from '../../harness/pack';
 
 const TSX = path.join(REPO_ROOT, 'node_modules', '.bin', 'tsx');
 const READY_TIMEOUT_MS = 180_000;

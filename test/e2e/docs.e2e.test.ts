@@ -33,15 +33,15 @@ import { TrioVms } from '../../nodes/TrioVms/TrioVms.node';
 import { TrioVmsSyncTrigger } from '../../nodes/TrioVmsSyncTrigger/TrioVmsSyncTrigger.node';
 import { startSandbox, type RunningSandbox } from '../../sandbox';
 import { codeSpans, fieldValue, readRepoFile, section, step } from '../docs/markdown';
-import { describeWithN8n } from '../support/harness/availability';
+import { describeWithN8n } from '../../harness/availability';
 import {
 	startN8n,
 	type ExecutionRecord,
 	type N8nInstance,
 	type WorkflowRecord,
-} from '../support/harness/n8n';
-import { packPackage, REPO_ROOT } from '../support/harness/pack';
-import { postToWebhook } from '../support/harness/run-workflow';
+} from '../../harness/n8n';
+import { packPackage, REPO_ROOT } from '../../harness/pack';
+import { postToWebhook } from '../../harness/run-workflow';
 import { startHttpReceiver, type HttpReceiver } from './fixtures/receivers';
 
 const PACKAGE = 'n8n-nodes-trio-vms';

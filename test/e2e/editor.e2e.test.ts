@@ -20,10 +20,10 @@ import { chromium, type BrowserContext, type Locator, type Page } from 'playwrig
 import { TrioVms } from '../../nodes/TrioVms/TrioVms.node';
 import { startSandbox, SANDBOX_WITHDRAW_REASONS, type RunningSandbox } from '../../sandbox';
 import { fieldValue, readRepoFile, section, step } from '../docs/markdown';
-import { describeWithN8n } from '../support/harness/availability';
-import { startN8n, type N8nInstance } from '../support/harness/n8n';
-import { packPackage, REPO_ROOT } from '../support/harness/pack';
-import { CHROMIUM, CHROMIUM_ARGS, ensureChromium } from '../support/harness/services';
+import { describeWithN8n } from '../../harness/availability';
+import { startN8n, type N8nInstance } from '../../harness/n8n';
+import { packPackage, REPO_ROOT } from '../../harness/pack';
+import { CHROMIUM, CHROMIUM_ARGS, ensureChromium } from '../../harness/services';
 
 /** What the test looks for on screen: the words a recruiter reads. */
 const LABELS = {

@@ -17,16 +17,16 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 
 import { startSandbox } from '../../sandbox';
-import { describeWithN8n } from '../support/harness/availability';
-import { spawnReaper } from '../support/harness/exec';
-import { startN8n } from '../support/harness/n8n';
-import type { N8nInstance } from '../support/harness/n8n';
-import { packPackage, REPO_ROOT } from '../support/harness/pack';
-import { startQueueStack } from '../support/harness/queue';
-import type { QueueStack } from '../support/harness/queue';
-import { runWebhookWorkflow } from '../support/harness/run-workflow';
-import { startPostgres, startRedis } from '../support/harness/services';
-import type { Postgres, Redis } from '../support/harness/services';
+import { describeWithN8n } from '../../harness/availability';
+import { spawnReaper } from '../../harness/exec';
+import { startN8n } from '../../harness/n8n';
+import type { N8nInstance } from '../../harness/n8n';
+import { packPackage, REPO_ROOT } from '../../harness/pack';
+import { startQueueStack } from '../../harness/queue';
+import type { QueueStack } from '../../harness/queue';
+import { runWebhookWorkflow } from '../../harness/run-workflow';
+import { startPostgres, startRedis } from '../../harness/services';
+import type { Postgres, Redis } from '../../harness/services';
 import { NPM_REGISTRY_HOST, startFakeNpmRegistry } from './fixtures/npm-registry';
 import type { FakeNpmRegistry } from './fixtures/npm-registry';
 

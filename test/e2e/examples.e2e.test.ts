@@ -28,16 +28,16 @@ import * as path from 'node:path';
 import { sleep } from 'n8n-workflow';
 
 import { startSandbox, type RunningSandbox } from '../../sandbox';
-import { describeWithN8n } from '../support/harness/availability';
+import { describeWithN8n } from '../../harness/availability';
 import {
 	startN8n,
 	type ExecutionRecord,
 	type N8nInstance,
 	type WorkflowRecord,
-} from '../support/harness/n8n';
+} from '../../harness/n8n';
 import { curlCommands, readRepoFile, section, type ShellRequest } from '../docs/markdown';
-import { packPackage, REPO_ROOT } from '../support/harness/pack';
-import { postToWebhook, runThroughWebhook } from '../support/harness/run-workflow';
+import { packPackage, REPO_ROOT } from '../../harness/pack';
+import { postToWebhook, runThroughWebhook } from '../../harness/run-workflow';
 import {
 	linksIn,
 	startHttpReceiver,

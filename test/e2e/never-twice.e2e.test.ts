@@ -17,12 +17,12 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import * as path from 'node:path';
 
-import { describeWithN8n } from '../support/harness/availability';
-import type { N8nInstance } from '../support/harness/n8n';
-import { packPackage, REPO_ROOT } from '../support/harness/pack';
-import { startQueueStack, type QueueStack } from '../support/harness/queue';
-import { postToWebhook } from '../support/harness/run-workflow';
-import { startPostgres, startRedis, type Postgres, type Redis } from '../support/harness/services';
+import { describeWithN8n } from '../../harness/availability';
+import type { N8nInstance } from '../../harness/n8n';
+import { packPackage, REPO_ROOT } from '../../harness/pack';
+import { startQueueStack, type QueueStack } from '../../harness/queue';
+import { postToWebhook } from '../../harness/run-workflow';
+import { startPostgres, startRedis, type Postgres, type Redis } from '../../harness/services';
 
 const ACTION_TYPE = 'n8n-nodes-trio-vms.trioVms';
 const WORKERS = 2;

@@ -17,11 +17,11 @@
 import { createHash, randomUUID } from 'node:crypto';
 
 import { startSandbox, SANDBOX_WITHDRAW_REASONS, type RunningSandbox } from '../../sandbox';
-import { describeWithN8n } from '../support/harness/availability';
-import { N8N_LINES } from '../support/harness/install';
-import { startN8n, type N8nInstance } from '../support/harness/n8n';
-import { packPackage } from '../support/harness/pack';
-import { runThroughWebhook, type WorkflowNode } from '../support/harness/run-workflow';
+import { describeWithN8n } from '../../harness/availability';
+import { N8N_LINES } from '../../harness/install';
+import { startN8n, type N8nInstance } from '../../harness/n8n';
+import { packPackage } from '../../harness/pack';
+import { runThroughWebhook, type WorkflowNode } from '../../harness/run-workflow';
 import { outputOf, runKeepingExecution } from './fixtures/node/run-keeping-execution';
 
 const NODE_TYPE = 'n8n-nodes-trio-vms.trioVms';

@@ -7,12 +7,12 @@
  * to end (webhook in, Trio sandbox behind it).
  */
 import { startSandbox } from '../../sandbox';
-import { describeWithN8n } from '../support/harness/availability';
-import { N8N_LINES } from '../support/harness/install';
-import { startN8n } from '../support/harness/n8n';
-import type { N8nInstance } from '../support/harness/n8n';
-import { packPackage } from '../support/harness/pack';
-import { runThroughWebhook } from '../support/harness/run-workflow';
+import { describeWithN8n } from '../../harness/availability';
+import { N8N_LINES } from '../../harness/install';
+import { startN8n } from '../../harness/n8n';
+import type { N8nInstance } from '../../harness/n8n';
+import { packPackage } from '../../harness/pack';
+import { runThroughWebhook } from '../../harness/run-workflow';
 
 const PACKAGE = 'n8n-nodes-trio-vms';
 

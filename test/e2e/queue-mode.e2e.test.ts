@@ -22,28 +22,28 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 
 import { TRIO_EVENT_NAMES, TRIO_EVENTS } from '../../nodes/shared/events';
 import type { RunningSandbox as Sandbox } from '../../sandbox';
-import { describeWithN8n } from '../support/harness/availability';
-import { run } from '../support/harness/exec';
-import type { ExecutionRecord, N8nInstance } from '../support/harness/n8n';
-import { packPackage } from '../support/harness/pack';
+import { describeWithN8n } from '../../harness/availability';
+import { run } from '../../harness/exec';
+import type { ExecutionRecord, N8nInstance } from '../../harness/n8n';
+import { packPackage } from '../../harness/pack';
 import {
 	DURABLE_SCHEDULER,
 	jobSyncWorkflow,
 	SYNC_TRIGGER_NAME,
-} from '../support/harness/sync-trigger-workflow';
+} from '../../harness/sync-trigger-workflow';
 import {
 	makeProbePackage,
 	PROBE_NODE_TYPE,
 	type ProbeStaticData,
-} from '../support/harness/probe-package';
+} from '../../harness/probe-package';
 import {
 	startN8nOnPostgres,
 	startQueueStack,
 	startRoundRobinProxy,
 	type QueueStack,
-} from '../support/harness/queue';
-import { runWebhookWorkflow } from '../support/harness/run-workflow';
-import { startPostgres, startRedis, type Postgres, type Redis } from '../support/harness/services';
+} from '../../harness/queue';
+import { runWebhookWorkflow } from '../../harness/run-workflow';
+import { startPostgres, startRedis, type Postgres, type Redis } from '../../harness/services';
 import { callSandbox, startTestSandbox } from '../support/sandbox-client';
 
 const TRIGGER_TYPE = 'n8n-nodes-trio-vms.trioVmsTrigger';

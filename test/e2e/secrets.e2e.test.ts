@@ -15,10 +15,10 @@
 import { randomUUID } from 'node:crypto';
 
 import { startSandbox, type RunningSandbox } from '../../sandbox';
-import { describeWithN8n } from '../support/harness/availability';
-import { startN8n, type N8nInstance } from '../support/harness/n8n';
-import { packPackage } from '../support/harness/pack';
-import type { WorkflowNode } from '../support/harness/run-workflow';
+import { describeWithN8n } from '../../harness/availability';
+import { startN8n, type N8nInstance } from '../../harness/n8n';
+import { packPackage } from '../../harness/pack';
+import type { WorkflowNode } from '../../harness/run-workflow';
 import { runKeepingExecution } from './fixtures/node/run-keeping-execution';
 
 const NODE_TYPE = 'n8n-nodes-trio-vms.trioVms';

@@ -4,7 +4,7 @@
 	"@n8n/community-nodes/no-restricted-imports": "off"
 	-- not in the package: n8n's rules for the code users install do not apply here */
 /**
- * The harness's PostgreSQL and Redis (test/support/harness/services.ts) start on loopback, answer, and
+ * The harness's PostgreSQL and Redis (harness/services.ts) start on loopback, answer, and
  * leave nothing behind: neither on stop() nor when the test process is killed outright.
  */
 import { spawn } from 'node:child_process';
@@ -12,9 +12,9 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 
-import { isAlive, killGroup, run } from '../support/harness/exec';
-import { REPO_ROOT } from '../support/harness/pack';
-import { startPostgres, startRedis } from '../support/harness/services';
+import { isAlive, killGroup, run } from '../../harness/exec';
+import { REPO_ROOT } from '../../harness/pack';
+import { startPostgres, startRedis } from '../../harness/services';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -77,7 +77,7 @@ describe('PostgreSQL and Redis for the real-n8n harness', () => {
 
 	test('a test process killed with SIGKILL leaves neither server nor folder behind', async () => {
 		const script = `
-			const { startPostgres, startRedis } = require(${JSON.stringify(path.join(REPO_ROOT, 'test/support/harness/services.ts'))});
+			const { startPostgres, startRedis } = require(${JSON.stringify(path.join(REPO_ROOT, 'harness/services.ts'))});
 			Promise.all([startPostgres(), startRedis()]).then(([p, r]) => {
 				process.stdout.write(JSON.stringify({ pids: [p.pid, r.pid], folders: [p.folder, r.folder] }) + '\\n');
 				setTimeout(() => process.exit(0), 120000);

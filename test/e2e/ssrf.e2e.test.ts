@@ -15,11 +15,11 @@ import { randomUUID } from 'node:crypto';
 import { sleep } from 'n8n-workflow';
 
 import { startSandbox, type RunningSandbox } from '../../sandbox';
-import { describeWithN8n } from '../support/harness/availability';
-import { startN8n, type N8nInstance } from '../support/harness/n8n';
-import { packPackage } from '../support/harness/pack';
-import { runWebhookWorkflow, type WorkflowNode } from '../support/harness/run-workflow';
-import { jobSyncWorkflow, SYNC_TRIGGER_NAME } from '../support/harness/sync-trigger-workflow';
+import { describeWithN8n } from '../../harness/availability';
+import { startN8n, type N8nInstance } from '../../harness/n8n';
+import { packPackage } from '../../harness/pack';
+import { runWebhookWorkflow, type WorkflowNode } from '../../harness/run-workflow';
+import { jobSyncWorkflow, SYNC_TRIGGER_NAME } from '../../harness/sync-trigger-workflow';
 
 const ACTION_TYPE = 'n8n-nodes-trio-vms.trioVms';
 const TRIGGER_TYPE = 'n8n-nodes-trio-vms.trioVmsTrigger';

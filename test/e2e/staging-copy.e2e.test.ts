@@ -28,9 +28,9 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 
 import { isN8nWebhookNotRegistered } from '../../nodes/TrioVmsTrigger/ownership';
-import { describeWithN8n } from '../support/harness/availability';
-import { startN8n, type N8nInstance } from '../support/harness/n8n';
-import { packPackage, REPO_ROOT } from '../support/harness/pack';
+import { describeWithN8n } from '../../harness/availability';
+import { startN8n, type N8nInstance } from '../../harness/n8n';
+import { packPackage, REPO_ROOT } from '../../harness/pack';
 
 const NODE_TYPE = 'n8n-nodes-trio-vms.trioVmsTrigger';
 const NODE_NAME = 'Trio VMS Trigger';

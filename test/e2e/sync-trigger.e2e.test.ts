@@ -23,16 +23,16 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 
 import type { RunningSandbox as Sandbox } from '../../sandbox';
-import { describeWithN8n } from '../support/harness/availability';
-import type { N8nLine } from '../support/harness/install';
-import { startN8n, type ExecutionRecord, type N8nInstance } from '../support/harness/n8n';
-import { packPackage } from '../support/harness/pack';
+import { describeWithN8n } from '../../harness/availability';
+import type { N8nLine } from '../../harness/install';
+import { startN8n, type ExecutionRecord, type N8nInstance } from '../../harness/n8n';
+import { packPackage } from '../../harness/pack';
 import {
 	DURABLE_SCHEDULER,
 	jobSyncWorkflow,
 	SYNC_TRIGGER_NAME,
 	SYNC_TRIGGER_TYPE,
-} from '../support/harness/sync-trigger-workflow';
+} from '../../harness/sync-trigger-workflow';
 import { callSandbox, startTestSandbox } from '../support/sandbox-client';
 
 const LINES: N8nLine[] = (process.env.TRIO_SYNC_E2E_LINES?.split(',') as N8nLine[] | undefined) ?? [

@@ -24,10 +24,10 @@ import { TRIO_EVENT_NAMES, TRIO_EVENTS, type TrioEventName } from '../../nodes/s
 import { simplifyJob } from '../../nodes/shared/jobOutput';
 import { stableStringify } from '../../nodes/TrioVmsTrigger/dedup';
 import type { DeliveryRecord as Delivery, RunningSandbox as Sandbox } from '../../sandbox';
-import { describeWithN8n } from '../support/harness/availability';
-import type { N8nLine } from '../support/harness/install';
-import { startN8n, type ExecutionRecord, type N8nInstance } from '../support/harness/n8n';
-import { packPackage } from '../support/harness/pack';
+import { describeWithN8n } from '../../harness/availability';
+import type { N8nLine } from '../../harness/install';
+import { startN8n, type ExecutionRecord, type N8nInstance } from '../../harness/n8n';
+import { packPackage } from '../../harness/pack';
 import { callSandbox, startTestSandbox } from '../support/sandbox-client';
 
 const NODE_TYPE = 'n8n-nodes-trio-vms.trioVmsTrigger';

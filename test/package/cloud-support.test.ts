@@ -12,8 +12,8 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 
-import { run } from '../support/harness/exec';
-import { REPO_ROOT } from '../support/harness/pack';
+import { run } from '../../harness/exec';
+import { REPO_ROOT } from '../../harness/pack';
 
 const ANSI_COLOUR = new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, 'g');
 /** The child's own bound; jest's is longer, so jest never walks away from a running child. */

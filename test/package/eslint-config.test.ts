@@ -14,7 +14,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 
-import { REPO_ROOT } from '../support/harness/pack';
+import { REPO_ROOT } from '../../harness/pack';
 
 const RUNTIME_RULES = [
 	'no-console',
@@ -30,7 +30,7 @@ const RUNTIME_RULES = [
 ];
 const UNUSED_VARS = ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }];
 
-const UNPUBLISHED = ['test', 'sandbox', 'scripts', 'bench', 'examples'];
+const UNPUBLISHED = ['test', 'harness', 'sandbox', 'scripts', 'bench', 'examples'];
 const PACKAGE = ['nodes', 'credentials'];
 
 function typescriptFiles(folder: string): string[] {

@@ -18,7 +18,7 @@ import {
 	setIdentity,
 	webAddress,
 } from '../../scripts/identity';
-import { REPO_ROOT } from '../support/harness/pack';
+import { REPO_ROOT } from '../../harness/pack';
 
 const read = (file: string, root = REPO_ROOT): string =>
 	fs.readFileSync(path.join(root, file), 'utf8');

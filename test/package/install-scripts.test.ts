@@ -12,8 +12,8 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 
-import { npmEnv } from '../support/harness/install';
-import { REPO_ROOT } from '../support/harness/pack';
+import { npmEnv } from '../../harness/install';
+import { REPO_ROOT } from '../../harness/pack';
 
 interface Manifest {
 	allowScripts?: Record<string, boolean>;

@@ -13,8 +13,8 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 
-import { runOrThrow } from '../support/harness/exec';
-import { packPackage, REPO_ROOT } from '../support/harness/pack';
+import { runOrThrow } from '../../harness/exec';
+import { packPackage, REPO_ROOT } from '../../harness/pack';
 
 // Longer than the children's own bounds, so jest never walks away from a child that is still
 // running (its worker would then fail to exit).

@@ -14,8 +14,8 @@ import * as path from 'node:path';
 
 import { parse } from 'yaml';
 
-import { run } from '../support/harness/exec';
-import { REPO_ROOT } from '../support/harness/pack';
+import { run } from '../../harness/exec';
+import { REPO_ROOT } from '../../harness/pack';
 
 // Longer than the children's own bounds, so jest never walks away from a child that is still
 // running (its worker would then fail to exit).

@@ -13,9 +13,9 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 
-import { runOrThrow } from '../support/harness/exec';
-import { npmEnv } from '../support/harness/install';
-import { REPO_ROOT } from '../support/harness/pack';
+import { runOrThrow } from '../../harness/exec';
+import { npmEnv } from '../../harness/install';
+import { REPO_ROOT } from '../../harness/pack';
 
 // Longer than the children's own bounds, so jest never walks away from a child that is still
 // running (its worker would then fail to exit).

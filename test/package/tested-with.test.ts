@@ -10,8 +10,8 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 
-import { N8N_LINES } from '../support/harness/install';
-import { REPO_ROOT } from '../support/harness/pack';
+import { N8N_LINES } from '../../harness/install';
+import { REPO_ROOT } from '../../harness/pack';
 
 function pinned(line: string): string {
 	const manifest = JSON.parse(

@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import { runOrThrow, spawnReaper } from './exec';
 import { npmEnv } from './install';
 
-export const REPO_ROOT = path.resolve(__dirname, '..', '..', '..');
+export const REPO_ROOT = path.resolve(__dirname, '..');
 
 let packed: Promise<string> | undefined;
 

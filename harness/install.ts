@@ -35,7 +35,7 @@ export interface N8nInstall {
 const RECIPE = 'v1: npm ci --ignore-scripts; npm rebuild sqlite3; n8n --version';
 
 const MARKER = 'harness-install.json';
-const REPO_ROOT = path.resolve(__dirname, '..', '..', '..');
+const REPO_ROOT = path.resolve(__dirname, '..');
 const VERSIONS_DIR = path.join(REPO_ROOT, 'test', 'n8n-versions');
 
 /** npm ci of n8n takes 1-3 minutes here; a stalled registry must still end. */
