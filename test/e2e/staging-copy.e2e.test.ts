@@ -30,18 +30,13 @@ import * as path from 'node:path';
 import { isN8nWebhookNotRegistered } from '../../nodes/TrioVmsTrigger/ownership';
 import { describeWithN8n } from '../../harness/availability';
 import { startN8n, type N8nInstance } from '../../harness/n8n';
-import { packPackage, REPO_ROOT } from '../../harness/pack';
+import { packPackage } from '../../harness/pack';
+import type { RunningSandbox } from '../../sandbox';
+import { callSandbox, startTestSandbox } from '../support/sandbox-client';
 
 const NODE_TYPE = 'n8n-nodes-trio-vms.trioVmsTrigger';
 const NODE_NAME = 'Trio VMS Trigger';
 const EVENTS = ['Job Update', 'Submission Update'];
-
-interface Sandbox {
-	url: string;
-	adminKey: string;
-	stop(): Promise<void>;
-	idle(): Promise<void>;
-}
 
 interface Registration {
 	Id: string;
@@ -50,33 +45,9 @@ interface Registration {
 	IsActive: boolean;
 }
 
-function loadStartSandbox(): (options: { port?: number; quiet?: boolean }) => Promise<Sandbox> {
-	type SandboxModule = { startSandbox: (options: object) => Promise<Sandbox> };
-	// eslint-disable-next-line @typescript-eslint/no-require-imports
-	return (require(path.join(REPO_ROOT, 'sandbox')) as SandboxModule).startSandbox;
-}
-
-async function call<T>(
-	sandbox: Sandbox,
-	method: string,
-	urlPath: string,
-	body?: unknown,
-	key?: string,
-): Promise<T> {
-	const response = await fetch(`${sandbox.url}${urlPath}`, {
-		method,
-		headers: { 'content-type': 'application/json', ...(key ? { 'X-API-KEY': key } : {}) },
-		body: body === undefined ? undefined : JSON.stringify(body),
-		signal: AbortSignal.timeout(30_000),
-	});
-	const text = await response.text();
-	if (!response.ok) throw new Error(`${method} ${urlPath} -> ${response.status}: ${text}`);
-	return (text ? JSON.parse(text) : undefined) as T;
-}
-
 /** Every registration, through the sandbox's own API. */
-const registrations = (sandbox: Sandbox) =>
-	call<Registration[]>(sandbox, 'GET', '/api/v3/Webhooks', undefined, sandbox.adminKey);
+const registrations = (sandbox: RunningSandbox) =>
+	callSandbox<Registration[]>(sandbox, 'GET', '/api/v3/Webhooks', undefined, sandbox.adminKey);
 
 type Route = 'forward' | 'no route';
 
@@ -174,14 +145,14 @@ async function deactivate(n8n: N8nInstance, workflowId: string): Promise<void> {
 }
 
 describeWithN8n('2.x', 'a staging copy of production in real n8n 2.x', () => {
-	let sandbox: Sandbox;
+	let sandbox: RunningSandbox;
 	let proxy: Awaited<ReturnType<typeof startFrontProxy>>;
 	let production: N8nInstance | undefined;
 	let staging: N8nInstance | undefined;
 	const folders: string[] = [];
 
 	beforeAll(async () => {
-		sandbox = await loadStartSandbox()({ port: 0, quiet: true });
+		sandbox = await startTestSandbox();
 		proxy = await startFrontProxy();
 	});
 
@@ -302,7 +273,7 @@ describeWithN8n('2.x', 'a staging copy of production in real n8n 2.x', () => {
 		expect(allActive).toEqual(before);
 
 		// And production still receives: a new job reaches its workflow.
-		await call(sandbox, 'POST', '/_sandbox/jobs', {});
+		await callSandbox(sandbox, 'POST', '/_sandbox/jobs', {});
 		await sandbox.idle();
 		const executions = await production.waitForExecutions(workflow.id, 1, 60_000);
 		expect(executions.length).toBeGreaterThanOrEqual(1);
