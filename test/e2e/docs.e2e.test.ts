@@ -395,7 +395,8 @@ describeWithN8n('2.x', "README's quick starts, executed as written in real n8n 2
 			RateDescription: '$2,850/wk',
 		});
 		const [first] = await receiver.waitFor('/quick-start-1', 1, POLL_WAIT_MS);
-		const executions = await n8n.listExecutions(workflow.id);
+		// The message leaves before n8n has saved the execution that sent it: wait for that.
+		const executions = await n8n.waitForExecutions(workflow.id, 1, POLL_WAIT_MS);
 		const posted = await n8n.getExecution(executions[executions.length - 1].id);
 		expectSuccess(posted);
 		const [item] = itemsOf(posted, 'Trio VMS Sync Trigger');
