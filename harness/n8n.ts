@@ -59,6 +59,12 @@ interface CredentialRecord {
 	type: string;
 }
 
+/** n8n 2.x's answer to GET /rest/workflows/{id}/publication-status. */
+interface PublicationStatus {
+	status: string;
+	triggers: Array<{ nodeId: string; status: string; errorMessage: string | null }>;
+}
+
 export interface ExecutionRecord {
 	id: string;
 	workflowId: string;
@@ -117,6 +123,12 @@ export interface N8nInstance {
 	/** One execution with its run data. */
 	getExecution(id: string): Promise<ExecutionRecord>;
 	/** Polls until the workflow has at least `count` finished executions; oldest first. */
+	/**
+	 * n8n 2.x (2.41+) publishes asynchronously: the public API answers before the triggers'
+	 * checkExists/create (or delete) have run. Waits (bounded) until the publication is no longer
+	 * in progress and returns its status; 1.x works synchronously and has no such endpoint.
+	 */
+	settlePublication(workflowId: string, timeoutMs?: number): Promise<PublicationStatus | undefined>;
 	waitForExecutions(
 		workflowId: string,
 		count: number,
@@ -693,6 +705,22 @@ export async function startN8n(options: StartN8nOptions): Promise<N8nInstance> {
 		},
 		listExecutions,
 		getExecution: (id) => api<ExecutionRecord>('GET', `/executions/${id}?includeData=true`),
+		settlePublication: async (workflowId, timeoutMs = 60_000) => {
+			if (line !== '2.x') return undefined;
+			const deadline = Date.now() + timeoutMs;
+			for (;;) {
+				const status = await rest<PublicationStatus>(
+					'GET',
+					`/workflows/${workflowId}/publication-status`,
+				);
+				if (status.status !== 'in_progress') return status;
+				if (Date.now() > deadline)
+					throw new Error(
+						`workflow ${workflowId}: publication still in progress after ${timeoutMs / 1000} s`,
+					);
+				await sleep(150);
+			}
+		},
 		waitForExecutions: async (workflowId, count, timeoutMs) => {
 			const deadline = Date.now() + timeoutMs;
 			let seen: ExecutionRecord[] = [];

@@ -12,8 +12,6 @@
  */
 import { randomUUID } from 'node:crypto';
 
-import { sleep } from 'n8n-workflow';
-
 import { startSandbox, type RunningSandbox } from '../../sandbox';
 import { describeWithN8n } from '../../harness/availability';
 import { startN8n, type N8nInstance } from '../../harness/n8n';
@@ -32,11 +30,6 @@ interface Registration {
 	Id: string;
 	Url: string;
 	IsActive: boolean;
-}
-
-interface PublicationStatus {
-	status: string;
-	triggers: Array<{ errorMessage: string | null }>;
 }
 
 describeWithN8n('2.x', "n8n's SSRF protection", () => {
@@ -76,19 +69,6 @@ describeWithN8n('2.x', "n8n's SSRF protection", () => {
 		parameters,
 		credentials: { trioVmsApi: credential },
 	});
-
-	async function settle(instance: N8nInstance, workflowId: string): Promise<PublicationStatus> {
-		const deadline = Date.now() + 60_000;
-		for (;;) {
-			const status = await instance.rest<PublicationStatus>(
-				'GET',
-				`/workflows/${workflowId}/publication-status`,
-			);
-			if (status.status !== 'in_progress') return status;
-			if (Date.now() > deadline) throw new Error('publication still in progress after 60 s');
-			await sleep(150);
-		}
-	}
 
 	async function registrations(): Promise<Registration[]> {
 		const response = await fetch(`${sandbox.apiUrl}/Webhooks`, {
@@ -169,10 +149,10 @@ describeWithN8n('2.x', "n8n's SSRF protection", () => {
 		const ours = async () =>
 			(await registrations()).filter((registration) => registration.Url.startsWith(`${url}?`));
 		await instance.activate(trigger.id);
-		expect(await settle(instance, trigger.id)).toMatchObject({ status: 'published' });
+		expect(await instance.settlePublication(trigger.id)).toMatchObject({ status: 'published' });
 		expect((await ours()).filter((registration) => registration.IsActive)).toHaveLength(1);
 		await instance.deactivate(trigger.id);
-		await settle(instance, trigger.id);
+		await instance.settlePublication(trigger.id);
 		expect((await ours()).filter((registration) => registration.IsActive)).toHaveLength(0);
 
 		// The Sync Trigger: its activation poll reads the job list and emits every listed job.
@@ -180,13 +160,13 @@ describeWithN8n('2.x', "n8n's SSRF protection", () => {
 			jobSyncWorkflow('Sync behind SSRF protection', credential),
 		);
 		await instance.activate(sync.id);
-		expect(await settle(instance, sync.id)).toMatchObject({ status: 'published' });
+		expect(await instance.settlePublication(sync.id)).toMatchObject({ status: 'published' });
 		const [execution] = await instance.waitForExecutions(sync.id, 1, 60_000);
 		const full = await instance.getExecution(execution.id);
 		const emitted = full.data?.resultData.runData[SYNC_TRIGGER_NAME]?.[0]?.data?.main[0] ?? [];
 		expect(emitted).toHaveLength(sandbox.store.listJobs().length);
 		await instance.deactivate(sync.id);
-		await settle(instance, sync.id);
+		await instance.settlePublication(sync.id);
 	});
 
 	it('refuses the sandbox before sending anything, naming the setting that allows it', async () => {

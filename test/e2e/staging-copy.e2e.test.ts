@@ -109,30 +109,10 @@ async function startFrontProxy(): Promise<{
 	};
 }
 
-interface PublicationStatus {
-	status: string;
-	triggers: Array<{ errorMessage: string | null }>;
-}
-
-/** n8n 2.x publishes asynchronously: waits until the trigger's webhook methods have run. */
-async function settle(n8n: N8nInstance, workflowId: string): Promise<PublicationStatus> {
-	const deadline = Date.now() + 60_000;
-	for (;;) {
-		const status = await n8n.rest<PublicationStatus>(
-			'GET',
-			`/workflows/${workflowId}/publication-status`,
-		);
-		if (status.status !== 'in_progress') return status;
-		if (Date.now() > deadline)
-			throw new Error(`workflow ${workflowId}: publication still in progress after 60 s`);
-		await new Promise((resolve) => setTimeout(resolve, 150));
-	}
-}
-
 async function activate(n8n: N8nInstance, workflowId: string): Promise<void> {
 	await n8n.activate(workflowId);
-	const status = await settle(n8n, workflowId);
-	if (status.status !== 'published') {
+	const status = await n8n.settlePublication(workflowId);
+	if (status && status.status !== 'published') {
 		throw new Error(
 			`activation ${status.status}: ${status.triggers.map((t) => t.errorMessage).join('; ')}`,
 		);
@@ -141,7 +121,7 @@ async function activate(n8n: N8nInstance, workflowId: string): Promise<void> {
 
 async function deactivate(n8n: N8nInstance, workflowId: string): Promise<void> {
 	await n8n.deactivate(workflowId);
-	await settle(n8n, workflowId);
+	await n8n.settlePublication(workflowId);
 }
 
 describeWithN8n('2.x', 'a staging copy of production in real n8n 2.x', () => {

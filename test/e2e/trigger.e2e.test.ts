@@ -174,30 +174,7 @@ for (const line of LINES) {
 			return workflow;
 		}
 
-		interface PublicationStatus {
-			status: string;
-			triggers: Array<{ nodeId: string; status: string; errorMessage: string | null }>;
-		}
-
-		/**
-		 * n8n 2.x (2.41+) publishes asynchronously: the public API answers before the trigger's
-		 * checkExists/create (or delete) has run. Wait for the publication to settle; 1.x works
-		 * synchronously and has no such endpoint.
-		 */
-		async function settle(workflowId: string): Promise<PublicationStatus | undefined> {
-			if (line !== '2.x') return undefined;
-			const deadline = Date.now() + 60_000;
-			for (;;) {
-				const status = await n8n.rest<PublicationStatus>(
-					'GET',
-					`/workflows/${workflowId}/publication-status`,
-				);
-				if (status.status !== 'in_progress') return status;
-				if (Date.now() > deadline)
-					throw new Error(`workflow ${workflowId}: publication still in progress after 60 s`);
-				await new Promise((resolve) => setTimeout(resolve, 150));
-			}
-		}
+		const settle = (workflowId: string) => n8n.settlePublication(workflowId);
 
 		/** Activates and waits until the trigger is registered; throws with n8n's activation error. */
 		async function activate(workflowId: string): Promise<void> {
