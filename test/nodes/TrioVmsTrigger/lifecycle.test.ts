@@ -23,6 +23,7 @@ import { startSandbox, type RunningSandbox } from '../../../sandbox';
 import { TEN_JOB_FIELDS } from '../../../nodes/shared/jobOutput';
 import { deliveryMemory, memoryKey } from '../../../nodes/TrioVmsTrigger/dedup';
 import { hashToken, tokenIssuedAt } from '../../../nodes/TrioVmsTrigger/deliveryToken';
+import { ABSENCE_CONFIRMATION } from '../../../nodes/TrioVmsTrigger/ownership';
 import { trioCredentials } from '../../support/engine/engine';
 import {
 	triggerHooks,
@@ -542,6 +543,16 @@ async function frontDoor(hooks: () => Behind): Promise<{ url: string; close(): P
 }
 
 describe("another n8n with this workflow's data", () => {
+	// The time between two "not registered" answers that proves nobody is there: real n8n waits
+	// 30 s; here the door decides what each probe hears, so the time only has to pass.
+	const confirmationTime = ABSENCE_CONFIRMATION.afterMs;
+	beforeAll(() => {
+		ABSENCE_CONFIRMATION.afterMs = 20;
+	});
+	afterAll(() => {
+		ABSENCE_CONFIRMATION.afterMs = confirmationTime;
+	});
+
 	function sameWorkflowAt(original: TriggerHooks, instanceUrl: string): TriggerHooks {
 		return triggerHooks({
 			parameters: { events: ['Job Update'] },
@@ -710,6 +721,54 @@ describe("another n8n with this workflow's data", () => {
 		}
 	});
 
+	it("a copy that activates while production restarts (its n8n answers 'not registered' until it has published) leaves production its registrations", async () => {
+		let probes = 0;
+		let original: TriggerHooks | undefined;
+		// Production's n8n answers HTTP again but has not published the workflow yet: the first
+		// probe hears n8n's own "not registered"; by the next one production has published.
+		const door = await frontDoor(() => (probes++ === 0 ? undefined : original));
+		try {
+			original = triggerHooks({
+				parameters: { events: ['Job Update', 'Submission Update'] },
+				credentials: trioCredentials(sandbox.url, sandbox.adminKey),
+				workflowName: 'Shifts to Slack',
+				instanceUrl: door.url,
+			});
+			const started = original;
+			original = undefined;
+			await started.activate();
+			original = started;
+			const production = await active();
+			expect(production).toHaveLength(2);
+			probes = 0;
+			const copy = triggerHooks({
+				parameters: { events: ['Job Update', 'Submission Update'] },
+				credentials: trioCredentials(sandbox.url, sandbox.adminKey),
+				workflowName: 'Shifts to Slack',
+				instanceUrl: 'https://staging.agency.test',
+				workflowId: started.workflowId,
+				nodeId: started.node.id,
+				webhookId: started.node.webhookId,
+				staticData: { 'node:Trio VMS Trigger': started.staticData() },
+			});
+			await copy.activate();
+			// Asked twice: "not registered", then production's own answer.
+			expect(probes).toBe(2);
+			expect((await active()).filter((r) => production.some((p) => p.Id === r.Id))).toEqual(
+				production,
+			);
+			await copy.deactivate();
+			expect(await active()).toEqual(production);
+			const delivery = await started.deliver({
+				query: { event: 'Job Update', token: await tokenOf(started) },
+				body: PAYLOADS['Job Update'],
+			});
+			expect(delivery.workflowData).toHaveLength(1);
+		} finally {
+			await door.close();
+		}
+	});
+
 	it("production keeps an active registration after a copy took its registrations over (n8n answered 'not registered' while restarting), production re-activated, and the copy was deactivated", async () => {
 		const behindDoor: { hooks: Behind } = { hooks: undefined };
 		const door = await frontDoor(() => behindDoor.hooks);
@@ -740,8 +799,24 @@ describe("another n8n with this workflow's data", () => {
 			behindDoor.hooks = original;
 			const copyUrl = await copy.webhookUrl();
 			expect((await active()).every((r) => r.Url?.startsWith(`${copyUrl}?`))).toBe(true);
-			// Production is activated again (its user saw deliveries stop): it registers its own.
-			expect(await original.activate()).toBe(false);
+			// Production is activated again (its user saw deliveries stop): it registers its own,
+			// and says where the old ones went.
+			const warn = jest.spyOn(Container.get(Logger), 'warn');
+			try {
+				expect(await original.activate()).toBe(false);
+				const told = warn.mock.calls.map((call) => String(call[0]));
+				for (const event of ['Job Update', 'Submission Update']) {
+					expect(told).toContainEqual(
+						expect.stringMatching(
+							new RegExp(
+								`the registration for "${event}" \\(\\S+\\) that this workflow made now sends to ${copyUrl.replace(/[.?]/g, '\\$&')}`,
+							),
+						),
+					);
+				}
+			} finally {
+				warn.mockRestore();
+			}
 			const production = (await active()).filter((r) => r.Url?.startsWith(`${productionUrl}?`));
 			expect(production).toHaveLength(2);
 			// Staging is switched off: only its own registrations go.
