@@ -1,6 +1,7 @@
 /**
- * Duplicate deliveries (the service says they can occur): each trigger node remembers the
- * fingerprints of the last N deliveries it accepted and drops one it has already seen.
+ * Duplicate deliveries (the service says they can occur): each trigger node remembers, for the
+ * last N jobs, submissions or shifts it heard about, the fingerprint of the last delivery it
+ * accepted, and drops a delivery identical to it.
  *
  * The memory lives in this module, inside the n8n process that receives the webhooks, not
  * in the workflow's static data: n8n saves static data changed by a webhook call only in
@@ -45,45 +46,88 @@ export function clampWindow(value: unknown): number {
 	return Math.min(MAX_WINDOW, Math.max(1, Math.floor(number)));
 }
 
-/** The last `window` fingerprints, oldest first, with a set for constant-time lookups. */
-class FingerprintRing {
-	private readonly order: string[] = [];
+/**
+ * What a delivery is about, as keys that outlive one event name: a job (Job Update) or a
+ * submission (Submission Update) by its Number, a per diem shift by its Id (each shift of a
+ * Per Diem Shift Opened batch), whichever event moves it. Empty when the payload names none
+ * (Non Locums Confirmation Signed, whose payload the spec does not show, or a malformed one).
+ */
+export function deliveryEntities(event: string, payload: unknown): string[] {
+	if (!payload || typeof payload !== 'object' || Array.isArray(payload)) return [];
+	const record = payload as Record<string, unknown>;
+	const named = (prefix: string, value: unknown): string | undefined =>
+		(typeof value === 'string' && value !== '') ||
+		(typeof value === 'number' && Number.isFinite(value))
+			? `${prefix}:${String(value)}`
+			: undefined;
+	if (event === 'Job Update') return [named('job', record.Number)].filter(isString);
+	if (event === 'Submission Update') return [named('submission', record.Number)].filter(isString);
+	if (!event.startsWith('Per Diem Shift')) return [];
+	if (Array.isArray(record.Items)) {
+		const shifts = record.Items.map((entry) =>
+			entry && typeof entry === 'object'
+				? named('shift', (entry as { Id?: unknown }).Id)
+				: undefined,
+		);
+		// One shift without an Id and the batch is compared as a whole.
+		return shifts.every(isString) ? shifts : [];
+	}
+	return [named('shift', record.Id)].filter(isString);
+}
 
-	private readonly members = new Set<string>();
+function isString(value: string | undefined): value is string {
+	return value !== undefined;
+}
 
-	has(fingerprint: string): boolean {
-		return this.members.has(fingerprint);
+/**
+ * The last delivery accepted for each of the `window` most recently moved jobs, submissions or
+ * shifts (oldest first; a delivery that names none is its own entry, keyed by its fingerprint).
+ */
+class LastDeliveries {
+	private readonly last = new Map<string, string>();
+
+	get(entity: string): string | undefined {
+		return this.last.get(entity);
 	}
 
-	add(fingerprint: string, window: number): void {
-		this.order.push(fingerprint);
-		this.members.add(fingerprint);
-		while (this.order.length > window) {
-			const oldest = this.order.shift();
-			if (oldest !== undefined) this.members.delete(oldest);
-		}
+	set(entity: string, fingerprint: string, window: number): void {
+		setNewest(this.last, entity, fingerprint, window);
 	}
 
 	get size(): number {
-		return this.order.length;
+		return this.last.size;
 	}
 }
 
 export class DeliveryMemory {
-	private readonly rings = new Map<string, FingerprintRing>();
+	private readonly rings = new Map<string, LastDeliveries>();
 
 	constructor(private readonly maxNodes = MAX_NODES) {}
 
 	/**
-	 * True when `fingerprint` is among the last `window` remembered for `key` (a duplicate);
-	 * otherwise remembers it and returns false. Check and update happen in one step.
+	 * True when this delivery repeats the last one accepted for everything it is about (a
+	 * duplicate); otherwise remembers it and returns false. Check and update happen in one step.
+	 *
+	 * "The last one", not "any recent one": Open, On Hold, then Open again with the same stamp is
+	 * three changes of one job, and the third is as identical to the first as a re-sent copy would
+	 * be. Only a copy of the latest state is dropped; a late copy of an earlier state (sent again
+	 * after the job moved on) passes, since nothing in it tells it from a genuine move back.
+	 * Without `entities` (a payload that names no job, submission or shift) the delivery is
+	 * compared with every one remembered, as one entry each.
 	 */
-	seen(key: string, fingerprint: string, window: number): boolean {
+	seen(
+		key: string,
+		fingerprint: string,
+		window: number,
+		entities: readonly string[] = [],
+	): boolean {
 		// Least recently used order: a ring in use becomes the newest.
-		const ring = this.rings.get(key) ?? new FingerprintRing();
+		const ring = this.rings.get(key) ?? new LastDeliveries();
 		setNewest(this.rings, key, ring, this.maxNodes);
-		if (ring.has(fingerprint)) return true;
-		ring.add(fingerprint, clampWindow(window));
+		const keys = entities.length ? entities : [`=${fingerprint}`];
+		if (keys.every((entity) => ring.get(entity) === fingerprint)) return true;
+		const size = clampWindow(window);
+		for (const entity of keys) ring.set(entity, fingerprint, size);
 		return false;
 	}
 
@@ -92,7 +136,7 @@ export class DeliveryMemory {
 		this.rings.delete(key);
 	}
 
-	/** Number of fingerprints remembered for a key (for tests). */
+	/** Number of entries remembered for a key (for tests). */
 	count(key: string): number {
 		return this.rings.get(key)?.size ?? 0;
 	}

@@ -23,6 +23,7 @@ import { startSandbox, type RunningSandbox } from '../../../sandbox';
 import { TEN_JOB_FIELDS } from '../../../nodes/shared/jobOutput';
 import { deliveryMemory, memoryKey } from '../../../nodes/TrioVmsTrigger/dedup';
 import { hashToken, tokenIssuedAt } from '../../../nodes/TrioVmsTrigger/deliveryToken';
+import { BODY_WAIT } from '../../../nodes/TrioVmsTrigger/judge';
 import { ABSENCE_CONFIRMATION } from '../../../nodes/TrioVmsTrigger/ownership';
 import { trioCredentials } from '../../support/engine/engine';
 import {
@@ -1256,6 +1257,92 @@ describe('receiving deliveries', () => {
 				else expect(again.body).toEqual({ received: true, duplicate: true });
 			}
 		});
+	});
+
+	it('refuses a body of null or a list (400), starting nothing', async () => {
+		const hooks = await activeHooks(['Job Update']);
+		const token = await tokenOf(hooks);
+		for (const body of ['null', JSON.stringify([PAYLOADS['Job Update']])]) {
+			const delivery = await hooks.deliver({ query: { event: 'Job Update', token }, body });
+			expect(delivery.workflowData).toBeUndefined();
+			expect(delivery.status).toBe(400);
+			expect(delivery.body).toEqual({
+				message: expect.stringMatching(
+					/^The body is (null|a list); a Trio VMS delivery is a JSON object$/,
+				),
+			});
+		}
+	});
+
+	it('refuses a 15 MB Job Update (413), whether n8n read it or not, and stops reading an unread one at the bound', async () => {
+		const hooks = await activeHooks(['Job Update']);
+		const query = { event: 'Job Update', token: await tokenOf(hooks) };
+		const huge = JSON.stringify({ ...PAYLOADS['Job Update'], Description: 'x'.repeat(15_000_000) });
+		const read = await hooks.deliver({ query, body: huge });
+		expect(read.workflowData).toBeUndefined();
+		expect(read.status).toBe(413);
+		expect(read.body).toEqual({ message: expect.stringContaining('more than 2 MB') });
+
+		// Sent as another content type, n8n leaves the reading to the trigger: it stops at 2 MiB.
+		let pushed = 0;
+		const endless = new Readable({
+			read() {
+				pushed += 64 * 1024;
+				this.push(Buffer.alloc(64 * 1024, 0x20));
+			},
+		});
+		const unread = await hooks.deliver({
+			query,
+			contentType: 'application/octet-stream',
+			unreadBody: endless,
+		});
+		endless.destroy();
+		expect(unread.workflowData).toBeUndefined();
+		expect(unread.status).toBe(413);
+		expect(pushed).toBeLessThan(15_000_000);
+	});
+
+	it('waits for a stalled body with a bound (408), starting nothing', async () => {
+		const wait = BODY_WAIT.ms;
+		BODY_WAIT.ms = 20;
+		try {
+			const hooks = await activeHooks(['Job Update']);
+			// Half a payload, then nothing: the sender stalls with the connection open.
+			const stalled = new Readable({ read() {} });
+			stalled.push(Buffer.from('{"Number": 10'));
+			const delivery = await hooks.deliver({
+				query: { event: 'Job Update', token: await tokenOf(hooks) },
+				contentType: 'application/octet-stream',
+				unreadBody: stalled,
+			});
+			stalled.destroy();
+			expect(delivery.workflowData).toBeUndefined();
+			expect(delivery.status).toBe(408);
+			expect(delivery.body).toEqual({
+				message: expect.stringContaining('The body did not arrive within'),
+			});
+		} finally {
+			BODY_WAIT.ms = wait;
+		}
+	});
+
+	it('starts the workflow for a legitimate repeat (Open, On Hold, Open again with the same stamp), dropping only a copy of the latest', async () => {
+		const hooks = await activeHooks(['Job Update']);
+		const token = await tokenOf(hooks);
+		const open = { ...PAYLOADS['Job Update'], Number: 424242, JobStatus: 'Open' };
+		const deliver = (body: IDataObject) =>
+			hooks.deliver({ query: { event: 'Job Update', token }, body });
+		const outcomes: string[] = [];
+		for (const body of [open, open, { ...open, JobStatus: 'On Hold' }, open]) {
+			const delivery = await deliver(body);
+			outcomes.push(delivery.workflowData ? 'started' : JSON.stringify(delivery.body));
+		}
+		expect(outcomes).toEqual([
+			'started',
+			JSON.stringify({ received: true, duplicate: true }),
+			'started',
+			'started',
+		]);
 	});
 
 	it('drops duplicates (200, no workflow) when asked to, and only then', async () => {
