@@ -113,6 +113,7 @@ export async function receiveDelivery(context: IWebhookFunctions): Promise<IWebh
 	const items = deliveryItems({
 		event: verdict.event,
 		payload: verdict.payload,
+		fingerprint,
 		receivedAt: new Date().toISOString(),
 		split: context.getNodeParameter('splitShifts', true) as boolean,
 		simplify: simplifyOn(context),

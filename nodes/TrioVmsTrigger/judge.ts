@@ -215,9 +215,16 @@ const DELIVERY_KEY_LENGTH = 16;
  * Remove Duplicates (whose memory n8n keeps in its database) can key on it across processes and
  * restarts; a split delivery's items get `<key>:<index>`.
  */
-export function deliveryItems(input: Parameters<typeof buildItems>[0]): IDataObject[] {
+export function deliveryItems(
+	input: Parameters<typeof buildItems>[0] & {
+		/** deliveryFingerprint of the event and payload, when the caller has it already. */
+		fingerprint?: string;
+	},
+): IDataObject[] {
 	const items = buildItems(input);
-	const deliveryKey = deliveryFingerprint(input.event, input.payload).slice(0, DELIVERY_KEY_LENGTH);
+	// The fingerprint costs as much as validating the payload: the receiver computes it once.
+	const fingerprint = input.fingerprint ?? deliveryFingerprint(input.event, input.payload);
+	const deliveryKey = fingerprint.slice(0, DELIVERY_KEY_LENGTH);
 	if (items.length === 1) items[0].deliveryKey = deliveryKey;
 	else items.forEach((entry, index) => (entry.deliveryKey = `${deliveryKey}:${index}`));
 	return items;
