@@ -1,7 +1,7 @@
 /**
- * Duplicate deliveries (the service says they can occur): each trigger node remembers, for the
- * last N jobs, submissions or shifts it heard about, the fingerprint of the last delivery it
- * accepted, and drops a delivery identical to it.
+ * Duplicate deliveries (the service says they can occur): each trigger node remembers the
+ * fingerprints of the last N deliveries it accepted (for a job or a submission: of the last one
+ * about it) and drops a delivery identical to one of them.
  *
  * The memory lives in this module, inside the n8n process that receives the webhooks, not
  * in the workflow's static data: n8n saves static data changed by a webhook call only in
@@ -47,41 +47,28 @@ export function clampWindow(value: unknown): number {
 }
 
 /**
- * What a delivery is about, as keys that outlive one event name: a job (Job Update) or a
- * submission (Submission Update) by its Number, a per diem shift by its Id (each shift of a
- * Per Diem Shift Opened batch), whichever event moves it. Empty when the payload names none
- * (Non Locums Confirmation Signed, whose payload the spec does not show, or a malformed one).
+ * The job (Job Update) or submission (Submission Update) a delivery is about, by its Number;
+ * empty for every other event. Those two carry the record's modification stamp, which a move
+ * back to an earlier state may repeat (Open, On Hold, Open again with the same stamp): such a
+ * delivery is compared with the last one about its record only. Every per diem payload carries
+ * a Timestamp of its own change, so a delivery identical to a recent one is a copy, whatever
+ * arrived between (a copy sent again after a later change is still caught).
  */
 export function deliveryEntities(event: string, payload: unknown): string[] {
 	if (!payload || typeof payload !== 'object' || Array.isArray(payload)) return [];
-	const record = payload as Record<string, unknown>;
-	const named = (prefix: string, value: unknown): string | undefined =>
-		(typeof value === 'string' && value !== '') ||
-		(typeof value === 'number' && Number.isFinite(value))
-			? `${prefix}:${String(value)}`
-			: undefined;
-	if (event === 'Job Update') return [named('job', record.Number)].filter(isString);
-	if (event === 'Submission Update') return [named('submission', record.Number)].filter(isString);
-	if (!event.startsWith('Per Diem Shift')) return [];
-	if (Array.isArray(record.Items)) {
-		const shifts = record.Items.map((entry) =>
-			entry && typeof entry === 'object'
-				? named('shift', (entry as { Id?: unknown }).Id)
-				: undefined,
-		);
-		// One shift without an Id and the batch is compared as a whole.
-		return shifts.every(isString) ? shifts : [];
-	}
-	return [named('shift', record.Id)].filter(isString);
-}
-
-function isString(value: string | undefined): value is string {
-	return value !== undefined;
+	const number = (payload as Record<string, unknown>).Number;
+	const usable =
+		(typeof number === 'string' && number !== '') ||
+		(typeof number === 'number' && Number.isFinite(number));
+	if (!usable) return [];
+	if (event === 'Job Update') return [`job:${String(number)}`];
+	if (event === 'Submission Update') return [`submission:${String(number)}`];
+	return [];
 }
 
 /**
- * The last delivery accepted for each of the `window` most recently moved jobs, submissions or
- * shifts (oldest first; a delivery that names none is its own entry, keyed by its fingerprint).
+ * The last delivery accepted for each of the `window` most recently moved jobs and submissions,
+ * and every other delivery as an entry of its own, keyed by its fingerprint (oldest first).
  */
 class LastDeliveries {
 	private readonly last = new Map<string, string>();
@@ -112,7 +99,7 @@ export class DeliveryMemory {
 	 * three changes of one job, and the third is as identical to the first as a re-sent copy would
 	 * be. Only a copy of the latest state is dropped; a late copy of an earlier state (sent again
 	 * after the job moved on) passes, since nothing in it tells it from a genuine move back.
-	 * Without `entities` (a payload that names no job, submission or shift) the delivery is
+	 * Without `entities` (every event but Job Update and Submission Update) the delivery is
 	 * compared with every one remembered, as one entry each.
 	 */
 	seen(

@@ -137,26 +137,22 @@ describe('duplicate detection', () => {
 		expect(deliver({ ...open, Number: 1002 })).toBe(false);
 	});
 
-	it('follows a shift across events and through a batch: opened, cancelled, opened again', () => {
+	it('still drops a per diem copy sent again after a later change: each change has its own Timestamp', () => {
 		const memory = new DeliveryMemory();
 		const deliver = (event: string, payload: IDataObject) =>
 			memory.seen('k', deliveryFingerprint(event, payload), 100, deliveryEntities(event, payload));
-		const opened = { Action: 'Per Diem Shift Opened', Items: [{ Id: 's1' }, { Id: 's2' }] };
-		const cancelled = { Action: 'Per Diem Shift Canceled', Id: 's1', Timestamp: 't' };
-		expect(deliver('Per Diem Shift Opened', opened)).toBe(false);
-		expect(deliver('Per Diem Shift Opened', opened)).toBe(true);
-		expect(deliver('Per Diem Shift Canceled', cancelled)).toBe(false);
-		expect(deliver('Per Diem Shift Opened', opened)).toBe(false);
+		const first = { Action: 'Per Diem Shift Note Changed', Id: 's1', Notes: 'a', Timestamp: 't1' };
+		const second = { ...first, Notes: 'b', Timestamp: 't2' };
+		expect(deliver('Per Diem Shift Note Changed', first)).toBe(false);
+		expect(deliver('Per Diem Shift Note Changed', second)).toBe(false);
+		expect(deliver('Per Diem Shift Note Changed', first)).toBe(true);
+		expect(deliver('Per Diem Shift Note Changed', { ...first, Timestamp: 't3' })).toBe(false);
 	});
 
-	it('says what a delivery is about, and nothing for a payload that names nothing', () => {
+	it('says which job or submission a delivery is about, and nothing for the other events', () => {
 		expect(deliveryEntities('Job Update', { Number: 7 })).toEqual(['job:7']);
 		expect(deliveryEntities('Submission Update', { Number: '8' })).toEqual(['submission:8']);
-		expect(deliveryEntities('Per Diem Shift Assigned', { Id: 'a' })).toEqual(['shift:a']);
-		expect(
-			deliveryEntities('Per Diem Shift Opened', { Items: [{ Id: 'a' }, { Id: 'b' }] }),
-		).toEqual(['shift:a', 'shift:b']);
-		expect(deliveryEntities('Per Diem Shift Opened', { Items: [{ Id: 'a' }, {}] })).toEqual([]);
+		expect(deliveryEntities('Per Diem Shift Assigned', { Id: 'a', Number: 3 })).toEqual([]);
 		expect(deliveryEntities('Non Locums Confirmation Signed', { JobNumber: 1 })).toEqual([]);
 		expect(deliveryEntities('Job Update', { Number: null })).toEqual([]);
 		expect(deliveryEntities('Job Update', null)).toEqual([]);
