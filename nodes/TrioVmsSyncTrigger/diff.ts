@@ -75,11 +75,14 @@ interface JobAbsence {
 
 /** What `GET /Job/{number}` said about a job the full list did not hold. */
 export type JobLookup =
-	/** Closed (or another status that is not open), or 404/410: the job is gone. */
+	/** Its record says Closed, or the service's own 404/410: the job is gone. */
 	| { outcome: 'closed'; job?: IDataObject }
 	/** Open or On Hold: the list left it out, the job is still there. */
 	| { outcome: 'open' }
-	/** No answer (5xx, 429 after retries, a broken connection, an answer that is not a job). */
+	/**
+	 * No answer about this job: 5xx, 429 after retries, a broken connection, a 404 that is not
+	 * the service's own, or a body that is not this job with a status the spec names.
+	 */
 	| { outcome: 'unanswered' };
 
 export interface JobDiff {
@@ -152,6 +155,47 @@ function fallbackWatermark(
 	return oldest;
 }
 
+/**
+ * Whether a listed record is an older copy of the remembered one (listed twice, or from a copy
+ * of Trio's data lagging behind), to be passed over. A remembered stamp beyond the service's own
+ * clock (the bound the watermark keeps to) proves nothing: one record stamped 2099, or by a Trio
+ * machine whose clock runs fast, must not hide every later change of that job.
+ */
+function isStaleCopy(
+	stamp: string | null,
+	remembered: string | null,
+	notAfter: string | null | undefined,
+): boolean {
+	if (remembered !== null && notAfter && remembered > notAfter) return false;
+	return isOlder(stamp, remembered);
+}
+
+/**
+ * The state after a diff, the same way for jobs and submissions: the watermark (or its
+ * fallback), the count of cheap polls, and what the diff does not touch carried over.
+ */
+function nextState<Entry>(
+	kind: SyncState<Entry>['kind'],
+	state: SyncState<Entry> | undefined,
+	moved: Pick<SyncState<Entry>, 'entries' | 'missing' | 'omitted'> & {
+		watermark: string | null;
+	},
+	listing: Array<{ stamp: string | null }>,
+	options: DiffOptions,
+): SyncState<Entry> {
+	return {
+		kind,
+		watermark: fallbackWatermark(moved.watermark, listing, options),
+		pollsSinceFullList: options.full ? 0 : (state?.pollsSinceFullList ?? 0) + 1,
+		entries: moved.entries,
+		missing: moved.missing,
+		omitted: moved.omitted,
+		forgottenUpTo: state?.forgottenUpTo ?? null,
+		forgottenNumber: state?.forgottenNumber ?? null,
+		reported: state?.reported ?? [],
+	};
+}
+
 /** A record neither remembered nor newer than what was forgotten at the size limit is new. */
 function isForgotten(state: SyncState<unknown> | undefined, stamp: string | null): boolean {
 	const floor = state?.forgottenUpTo ?? null;
@@ -217,7 +261,7 @@ export function diffJobs(
 		watermark = nextWatermark(watermark, record.stamp, options.notAfter);
 		// Against what is known so far, so a record listed twice in one answer counts once.
 		const before = entries.get(record.number);
-		if (before && isOlder(record.stamp, before.stamp)) continue;
+		if (before && isStaleCopy(record.stamp, before.stamp, options.notAfter)) continue;
 		if (record.status === 'Closed') {
 			// The list should not hold closed jobs (spec 3.1); if it does, believe it.
 			if (before)
@@ -280,23 +324,13 @@ export function diffJobs(
 	return {
 		changes,
 		absent,
-		next: {
-			kind: 'jobs',
-			watermark: fallbackWatermark(watermark, listing, options),
-			pollsSinceFullList: options.full ? 0 : (state?.pollsSinceFullList ?? 0) + 1,
-			entries,
-			missing,
-			omitted,
-			forgottenUpTo: state?.forgottenUpTo ?? null,
-			forgottenNumber: state?.forgottenNumber ?? null,
-			reported: state?.reported ?? [],
-		},
+		next: nextState('jobs', state, { watermark, entries, missing, omitted }, listing, options),
 	};
 }
 
 /**
- * What the lookups of the jobs a full list left out mean: closed (Closed, another status that
- * is not open, or 404/410) is emitted now and forgotten; Open or On Hold stays known and is
+ * What the lookups of the jobs a full list left out mean: closed (Closed, or the service's own
+ * 404/410) is emitted now and forgotten; Open or On Hold stays known and is
  * asked about again at the next full list, without counting as missing; no answer is never a
  * closure: the job stays known and missing, and is asked about again at the next full list.
  */
@@ -349,7 +383,7 @@ export function diffSubmissions(
 		watermark = nextWatermark(watermark, record.stamp, options.notAfter);
 		// Against what is known so far, so a record listed twice in one answer counts once.
 		const before = entries.get(record.number);
-		if (before && isOlder(record.stamp, before.stamp)) continue;
+		if (before && isStaleCopy(record.stamp, before.stamp, options.notAfter)) continue;
 		if (!before && state && isForgotten(state, record.stamp)) continue;
 		if (
 			!before ||
@@ -392,16 +426,12 @@ export function diffSubmissions(
 
 	return {
 		changes,
-		next: {
-			kind: 'submissions',
-			watermark: fallbackWatermark(watermark, listing, options),
-			pollsSinceFullList: options.full ? 0 : (state?.pollsSinceFullList ?? 0) + 1,
-			entries,
-			missing: [],
-			omitted: [],
-			forgottenUpTo: state?.forgottenUpTo ?? null,
-			forgottenNumber: state?.forgottenNumber ?? null,
-			reported: state?.reported ?? [],
-		},
+		next: nextState(
+			'submissions',
+			state,
+			{ watermark, entries, missing: [], omitted: [] },
+			listing,
+			options,
+		),
 	};
 }

@@ -29,12 +29,8 @@ import {
 
 import { PATHS } from '../shared/service';
 import { submissionListNotOffered } from '../shared/submissionList';
-import {
-	createTrioClient,
-	DEFAULT_RETRY_POLICY,
-	type TrioClient,
-	type TrioClientOptions,
-} from '../shared/transport';
+import { createTrioClient, timedOut, type TrioClient } from '../shared/transport';
+import { pollBudget, type PollBudget } from './budget';
 import {
 	DEFAULT_FULL_LIST_EVERY,
 	DEFAULT_MAX_DROP_PERCENT,
@@ -43,11 +39,9 @@ import {
 	diffSubmissions,
 	ListShrankError,
 	planPoll,
-	settleAbsentJobs,
 	type DiffOptions,
 	type JobChange,
 	type JobDiff,
-	type JobLookup,
 	type PollPlan,
 	type SubmissionChange,
 } from './diff';
@@ -63,8 +57,8 @@ import {
 	type ItemSimplify,
 	unreadableItem,
 } from './items';
+import { lookUpAbsentJobs } from './lookup';
 import {
-	readJob,
 	readJobs,
 	readStamp,
 	readSubmissions,
@@ -271,11 +265,8 @@ async function pollOnce<
 	const staticData = context.getWorkflowStaticData('node');
 	const state = watched.state(staticData);
 	const plan = planPoll(state, options);
-	const listOptions = budget?.clientOptions();
-	const client = createTrioClient(context, listOptions);
-	// A list cut off by the budget rather than by the transport's own timeout says so.
-	const cutByBudget = (listOptions?.timeoutMs ?? LIST_TIMEOUT_MS) < LIST_TIMEOUT_MS;
-	const body = await listRecords(context, client, watched, plan, cutByBudget ? budget : undefined);
+	const client = createTrioClient(context, budget?.listOptions().options);
+	const body = await listRecords(context, client, watched, plan, budget);
 	const reading = readOrFail(context, () => watched.read(body));
 	let diff: Diff;
 	try {
@@ -400,54 +391,6 @@ function listShrank(context: IPollFunctions, error: ListShrankError): NodeApiErr
 	});
 }
 
-/**
- * Asks `GET /Job/{number}` about each known job the full list left out, the first time it is
- * missed: the service's own answer about the job decides (settleAbsentJobs).
- */
-async function lookUpAbsentJobs(
-	context: IPollFunctions,
-	diff: JobDiff,
-	budget: PollBudget | undefined,
-): Promise<Outcome<JobChange, JobState>> {
-	const lookups = new Map<number, JobLookup>();
-	if (diff.absent.length === 0) return settleAbsentJobs(diff, lookups);
-	// One client for every lookup, its timeout and retries sized so a lookup started in time ends
-	// in time; a lookup not started leaves its job missing, asked about at the next full list.
-	const slice = budget?.lookupSlice();
-	if (budget && !slice) return settleAbsentJobs(diff, lookups);
-	const client = createTrioClient(context, slice?.options);
-	for (const { number } of diff.absent) {
-		if (budget && slice && !budget.allows(slice.worstMs)) break;
-		lookups.set(number, await lookUpJob(client, number));
-	}
-	return settleAbsentJobs(diff, lookups);
-}
-
-/** Open and On Hold, as Trio writes them or with a space: the statuses of a job still there. */
-const STILL_THERE = new Set(['open', 'onhold', 'on hold']);
-
-async function lookUpJob(client: TrioClient, number: number): Promise<JobLookup> {
-	let job: IDataObject;
-	try {
-		const body = await client.request({
-			method: 'GET',
-			path: PATHS.job,
-			pathParams: { number },
-			context: { subject: `job ${number}` },
-		});
-		job = readJob(body, number);
-	} catch (error) {
-		const status = error instanceof NodeApiError ? String(error.httpCode) : '';
-		// Not found, or gone: Trio no longer knows the job.
-		if (status === '404' || status === '410') return { outcome: 'closed' };
-		return { outcome: 'unanswered' };
-	}
-	const status = String(fieldOf(job, 'JobStatus') ?? '')
-		.trim()
-		.toLowerCase();
-	return STILL_THERE.has(status) ? { outcome: 'open' } : { outcome: 'closed', job };
-}
-
 /** The most recently modified record, from this poll's answer or, when it was empty, the full list. */
 async function sampleRecord(
 	client: TrioClient,
@@ -466,124 +409,4 @@ async function sampleRecord(
 	for (const record of candidates)
 		if (!best || (record.stamp ?? '') > (best.stamp ?? '')) best = record;
 	return best?.raw;
-}
-
-/** Without a budget from n8n, the transport's own idle timeout (its default). */
-const LIST_TIMEOUT_MS = 60_000;
-/** Under a budget, the longest pause before a retry (the transport's default is up to 20 s). */
-const BUDGET_RETRY_PAUSE_MS = 2_000;
-/** Kept for diffing, emitting and saving after the last request. */
-const BUDGET_RESERVE_MS = 1_000;
-/** A lookup gets at most this share of the time left when the lookups start. */
-const LOOKUP_SHARE = 1 / 4;
-/** Idle timeouts under a budget: the longest, and the shortest worth a retry. */
-const LIST_TIMEOUT = { max: LIST_TIMEOUT_MS, minWithRetries: 10_000 };
-const LOOKUP_TIMEOUT = { max: 15_000, minWithRetries: 2_000, min: 250 };
-
-/** What the transport's options let one request take at most: every attempt and every pause. */
-function worstCaseMs(timeoutMs: number, retries: number): number {
-	return (retries + 1) * 2 * timeoutMs + retries * BUDGET_RETRY_PAUSE_MS;
-}
-
-/**
- * Client options for requests that must end within `windowMs` (the transport allows one attempt
- * twice its idle timeout): the transport's retries while each attempt still gets a useful idle
- * timeout, fewer when not, none at the last.
- */
-function sizedWithin(
-	windowMs: number,
-	limits: { max: number; minWithRetries: number },
-): { options: TrioClientOptions; worstMs: number } {
-	let retries = DEFAULT_RETRY_POLICY.maxRetries;
-	let timeoutMs = 1;
-	for (; retries >= 0; retries--) {
-		const room = windowMs - retries * BUDGET_RETRY_PAUSE_MS;
-		timeoutMs = Math.max(1, Math.min(limits.max, Math.floor(room / (2 * (retries + 1)))));
-		if (retries === 0 || timeoutMs >= limits.minWithRetries) break;
-	}
-	retries = Math.max(0, retries);
-	return {
-		options: {
-			timeoutMs,
-			retry: {
-				maxRetries: retries,
-				maxDelayMs: BUDGET_RETRY_PAUSE_MS,
-				maxRetryAfterMs: BUDGET_RETRY_PAUSE_MS,
-			},
-		},
-		worstMs: worstCaseMs(timeoutMs, retries),
-	};
-}
-
-const TIMEOUT_CODES = new Set([
-	'ECONNABORTED',
-	'ETIMEDOUT',
-	'ESOCKETTIMEDOUT',
-	'ERR_SOCKET_CONNECTION_TIMEOUT',
-]);
-
-/** Whether a request failed for want of an answer in time (not for an answer or a refusal). */
-function timedOut(error: unknown): boolean {
-	const code = (error as { cause?: { code?: unknown } } | undefined)?.cause?.code;
-	if (typeof code === 'string' && TIMEOUT_CODES.has(code)) return true;
-	if (error instanceof NodeApiError && TIMEOUT_CODES.has(String(error.httpCode))) return true;
-	// An HTTP status is an answer, whatever its text says.
-	if (error instanceof NodeApiError && /^\d+$/.test(String(error.httpCode ?? ''))) return false;
-	return error instanceof Error && /\bin time\b|timed out|timeout/i.test(error.message);
-}
-
-/** The time n8n gives this poll, read once at its start (n8n 2.41's `getPollBudgetMs()`). */
-interface PollBudget {
-	readonly budgetMs: number;
-	/** Time left for requests, the reserve for saving taken off (0 when spent). */
-	remainingMs(): number;
-	spent(): boolean;
-	/** Whether a request that may take `worstMs` still ends in time. */
-	allows(worstMs: number): boolean;
-	/** Options for the list request: cut off before the budget ends. */
-	clientOptions(): TrioClientOptions;
-	/**
-	 * Options for the job lookups and how long one may take, sized from the time left now;
-	 * undefined when too little is left for any.
-	 */
-	lookupSlice(): { options: TrioClientOptions; worstMs: number } | undefined;
-	/** The error of a list that did not arrive within the budget. */
-	ranOut(context: IPollFunctions, subject: string): NodeApiError;
-}
-
-function pollBudget(context: IPollFunctions): PollBudget | undefined {
-	// n8n before 2.41 has no budget: the transport's own timeouts apply, as before.
-	const read = (context as Partial<Pick<IPollFunctions, 'getPollBudgetMs'>>).getPollBudgetMs;
-	if (typeof read !== 'function') return undefined;
-	let budgetMs: number;
-	try {
-		budgetMs = Number(read.call(context));
-	} catch {
-		return undefined;
-	}
-	if (!Number.isFinite(budgetMs) || budgetMs <= 0) return undefined;
-	const deadline = Date.now() + budgetMs;
-	const remainingMs = () => Math.max(0, deadline - BUDGET_RESERVE_MS - Date.now());
-	return {
-		budgetMs,
-		remainingMs,
-		spent: () => remainingMs() <= 0,
-		allows: (worstMs) => worstMs <= remainingMs(),
-		clientOptions: () => sizedWithin(remainingMs(), LIST_TIMEOUT).options,
-		lookupSlice() {
-			const slice = sizedWithin(remainingMs() * LOOKUP_SHARE, LOOKUP_TIMEOUT);
-			return (slice.options.timeoutMs ?? 0) < LOOKUP_TIMEOUT.min ? undefined : slice;
-		},
-		ranOut(context, subject) {
-			const seconds = Math.round(budgetMs / 100) / 10;
-			return new NodeApiError(context.getNode(), {} as JsonObject, {
-				message: `Trio VMS did not send ${subject} within the ${seconds} s n8n gives one poll`,
-				description:
-					'Nothing was emitted and what the trigger remembers was kept; the next poll asks again. If Trio is often this slow and n8n runs polls with its durable scheduler, your n8n administrator can give polls more time with N8N_SCHEDULER_POLL_TIMEOUT (and N8N_SCHEDULER_LEASE_DURATION when the timeout is longer than the lease).',
-				// n8n's scheduler then waits a little before the next poll, as for a service that is
-				// down for now, instead of giving up on the trigger.
-				failure: { cause: 'temporarily-unavailable' },
-			});
-		},
-	};
 }

@@ -1,7 +1,8 @@
 /**
  * The one way a request leaves this package: `TrioClient.request` (client.ts). Around it, one
  * module per concern: reading answers within their limits (body.ts), retry arithmetic
- * (retry.ts), and the memory that keeps a create from being sent twice (createMemory.ts).
+ * (retry.ts: also which failures are timeouts, marked on the error, and the longest a request
+ * may take), and the memory that keeps a create from being sent twice (createMemory.ts).
  */
 export {
 	createTrioClient,
@@ -17,4 +18,12 @@ export {
 	uncertainCreateRefusedUntil,
 	UNCERTAIN_CREATE_MS,
 } from './createMemory';
-export { backoffDelay, DEFAULT_RETRY_POLICY, parseRetryAfter, type RetryPolicy } from './retry';
+export {
+	backoffDelay,
+	DEFAULT_RETRY_POLICY,
+	parseRetryAfter,
+	timedOut,
+	worstCaseMs,
+	type RetryPolicy,
+	type TimingOptions,
+} from './retry';
