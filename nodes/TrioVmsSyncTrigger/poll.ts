@@ -27,57 +27,28 @@ import {
 	type JsonObject,
 } from 'n8n-workflow';
 
-import { PATHS } from '../shared/service';
 import { submissionListNotOffered } from '../shared/submissionList';
 import { createTrioClient, timedOut, type TrioClient } from '../shared/transport';
+import { fieldOf } from '../shared/fields';
 import { pollBudget, type PollBudget } from './budget';
+import { ListShrankError, planPoll, type PollPlan } from './diff';
+import { unreadableItem } from './items';
 import {
-	DEFAULT_FULL_LIST_EVERY,
-	DEFAULT_MAX_DROP_PERCENT,
-	DEFAULT_OVERLAP_SECONDS,
-	diffJobs,
-	diffSubmissions,
-	ListShrankError,
-	planPoll,
-	type DiffOptions,
-	type JobChange,
-	type JobDiff,
-	type PollPlan,
-	type SubmissionChange,
-} from './diff';
-import {
-	changedJob,
-	filtersFor,
-	JOB_EVENT,
-	jobItem,
-	listFilter,
-	passesJobFilters,
-	SUBMISSION_EVENT,
-	submissionItem,
-	type ItemSimplify,
-	unreadableItem,
-} from './items';
-import { lookUpAbsentJobs } from './lookup';
-import {
-	readJobs,
 	readStamp,
-	readSubmissions,
 	stampOf,
 	UnreadableAnswerError,
-	type JobRecord,
 	type ListReading,
-	type SubmissionRecord,
 	type UnreadableRecord,
 } from './records';
+import { settings, type PollSettings } from './settings';
 import {
-	readState,
 	writeState,
 	type JobState,
 	type SubmissionState,
 	type SyncState,
 	type WatchKind,
 } from './state';
-import { fieldOf } from '../shared/fields';
+import { JOBS, SUBMISSIONS, type ListedRecord, type Outcome, type Watched } from './watched';
 
 /** Said on the one existing record Fetch Test Event shows when nothing has changed. */
 const SAMPLE_NOTE =
@@ -88,148 +59,6 @@ const TEST_EVENT_ITEMS = 3;
 
 /** A stamp this far beyond the service's own clock does not move the watermark. */
 const FUTURE_MARGIN_MS = 60 * 60_000;
-
-interface PollSettings {
-	watch: WatchKind;
-	emitExisting: boolean;
-	changes: string[];
-	simplify: ItemSimplify;
-	fullListEvery: number;
-	overlapSeconds: number;
-	maxDropShare: number;
-}
-
-/** Version 1: the Simplify switch (a dozen job fields); from 1.1: Output, Simplified (ten) or Raw. */
-function simplifyOf(context: IPollFunctions): ItemSimplify {
-	if (context.getNode().typeVersion < 1.1)
-		return context.getNodeParameter('simplify', true) as boolean;
-	return context.getNodeParameter('output', 'simple') === 'simple' ? 'ten' : false;
-}
-
-function settings(context: IPollFunctions): PollSettings {
-	const watch = context.getNodeParameter('watch', 'jobs') as WatchKind;
-	const options = context.getNodeParameter('options', {}) as IDataObject;
-	const fullListEvery = Number(options.fullListEvery ?? DEFAULT_FULL_LIST_EVERY);
-	const overlapSeconds = Number(options.overlapSeconds ?? DEFAULT_OVERLAP_SECONDS);
-	const maxDropPercent = Number(options.maxDropPercent ?? DEFAULT_MAX_DROP_PERCENT);
-	const node = context.getNode();
-	if (!Number.isInteger(fullListEvery) || fullListEvery < 1)
-		throw new NodeOperationError(
-			node,
-			'"Whole List Every (Checks)" must be a whole number, 1 or more: set it under Options',
-		);
-	if (!Number.isFinite(overlapSeconds) || overlapSeconds < 0)
-		throw new NodeOperationError(
-			node,
-			'"Overlap (Seconds)" must be 0 or more: set it under Options',
-		);
-	if (!Number.isFinite(maxDropPercent) || maxDropPercent < 0 || maxDropPercent > 100)
-		throw new NodeOperationError(
-			node,
-			'"Most Jobs Closing at Once (%)" must be from 0 to 100: set it under Options',
-		);
-	return {
-		watch,
-		emitExisting: context.getNodeParameter('emitExisting', false) as boolean,
-		changes: context.getNodeParameter(
-			watch === 'jobs' ? 'jobChanges' : 'submissionChanges',
-			[],
-		) as string[],
-		simplify: simplifyOf(context),
-		fullListEvery,
-		overlapSeconds,
-		maxDropShare: maxDropPercent / 100,
-	};
-}
-
-/** What a diff returns: the changes, the next state, and for jobs the ones to look up. */
-interface Outcome<Change, State> {
-	changes: Change[];
-	next: State;
-}
-
-/**
- * What differs between watching jobs and watching submissions. `Entry` is a read list record,
- * `Change` an emitted change, `State` the remembered state and `Diff` what the diff returns.
- */
-interface Watched<
-	Entry extends ListedRecord,
-	Change extends { change: string },
-	State extends JobState | SubmissionState,
-	Diff extends Outcome<Change, State> = Outcome<Change, State>,
-> {
-	kind: WatchKind;
-	event: string;
-	path: string;
-	/** The field holding a record's last-changed time. */
-	stampField: string;
-	state(staticData: IDataObject): State | undefined;
-	read(body: unknown): ListReading<Entry>;
-	/** The changes and the next state; may throw ListShrankError. */
-	diff(state: State | undefined, reading: ListReading<Entry>, options: DiffOptions): Diff;
-	/** What a listing failure means for this kind of record, when it needs saying. */
-	listAdvice?: string;
-	/** Completes the diff with further requests (the jobs a full list left out), within the budget. */
-	complete?(
-		context: IPollFunctions,
-		diff: Diff,
-		budget: PollBudget | undefined,
-	): Promise<Outcome<Change, State>>;
-	/** Whether a change passes the node's filters. */
-	passes?(context: IPollFunctions, change: Change): boolean;
-	item(change: Change, receivedAt: string, simplify: ItemSimplify): IDataObject;
-	/** Fetch Test Event's sample, when nothing changed. */
-	sample(record: IDataObject): Change;
-}
-
-/** The fields of a read record the poll's steps use. */
-interface ListedRecord {
-	number: number;
-	stamp: string | null;
-	raw: IDataObject;
-}
-
-const JOBS: Watched<JobRecord, JobChange, JobState, JobDiff> = {
-	kind: 'jobs',
-	event: JOB_EVENT,
-	path: PATHS.jobs,
-	stampField: 'ModifiedDateUtc',
-	state: (staticData) => readState(staticData, 'jobs'),
-	read: readJobs,
-	diff: (state, reading, options) =>
-		diffJobs(state, reading.records, {
-			...options,
-			alsoListed: reading.unreadable.flatMap((record) =>
-				record.number === null ? [] : [record.number],
-			),
-		}),
-	complete: lookUpAbsentJobs,
-	passes(context, change) {
-		const filters = {
-			statuses: listFilter(context.getNodeParameter('filters.jobStatuses', [])),
-			states: listFilter(context.getNodeParameter('filters.states', [])),
-			professions: listFilter(context.getNodeParameter('filters.professions', '')),
-		};
-		return passesJobFilters(changedJob(change), filtersFor(change, filters));
-	},
-	item: jobItem,
-	sample: (job) => ({ change: 'opened', number: 0, job }),
-};
-
-const SUBMISSIONS: Watched<SubmissionRecord, SubmissionChange, SubmissionState> = {
-	kind: 'submissions',
-	event: SUBMISSION_EVENT,
-	path: PATHS.submissions,
-	stampField: 'ModifiedDateUTC',
-	state: (staticData) => readState(staticData, 'submissions'),
-	read: readSubmissions,
-	diff: (state, reading, options) => diffSubmissions(state, reading.records, options),
-	// The spec does not show how submissions are listed: the service may not offer it at all.
-	listAdvice:
-		"Trio VMS may not offer the list of submissions to this API key: the way to list them is not part of Trio's published API. Nothing was emitted and what the trigger remembers was kept. To follow submissions, use the Trio VMS Trigger with the Submission Update event instead.",
-	item: submissionItem,
-	sample: (submission) => ({ change: 'created', number: 0, submission }),
-};
 
 /** Polls of each node under way in this process: n8n starts the next one on schedule regardless. */
 const inFlight = new Set<string>();
