@@ -15,14 +15,9 @@ import {
 import { TRIO_CREDENTIAL_TYPE } from '../shared/credentials';
 import { outputProperty, TEN_JOB_FIELDS_IN_WORDS } from '../shared/jobOutput';
 import { JOB_STATUS_OPTIONS, US_STATE_OPTIONS } from '../shared/service';
-import {
-	DEFAULT_FULL_LIST_EVERY,
-	DEFAULT_MAX_DROP_PERCENT,
-	DEFAULT_OVERLAP_SECONDS,
-	JOB_CHANGES,
-	SUBMISSION_CHANGES,
-} from './diff';
+import { DEFAULT_MAX_DROP_PERCENT, JOB_CHANGES, SUBMISSION_CHANGES } from './diff';
 import { pollTrio } from './poll';
+import { DEFAULT_FULL_LIST_EVERY, DEFAULT_OVERLAP_SECONDS } from './watermark';
 
 /** The job changes, offered alike by every version (only the preselection differs). */
 const JOB_CHANGE_OPTIONS: INodePropertyOptions[] = [

@@ -31,7 +31,7 @@ import { submissionListNotOffered } from '../shared/submissionList';
 import { createTrioClient, timedOut, type TrioClient } from '../shared/transport';
 import { fieldOf } from '../shared/fields';
 import { pollBudget, type PollBudget } from './budget';
-import { ListShrankError, planPoll, type PollPlan } from './diff';
+import { ListShrankError } from './diff';
 import { unreadableItem } from './items';
 import {
 	readStamp,
@@ -48,6 +48,7 @@ import {
 	type SyncState,
 	type WatchKind,
 } from './state';
+import { planPoll, type PollPlan } from './watermark';
 import { JOBS, SUBMISSIONS, type ListedRecord, type Outcome, type Watched } from './watched';
 
 /** Said on the one existing record Fetch Test Event shows when nothing has changed. */

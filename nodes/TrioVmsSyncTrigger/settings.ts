@@ -4,9 +4,10 @@
  */
 import { NodeOperationError, type IDataObject, type IPollFunctions } from 'n8n-workflow';
 
-import { DEFAULT_FULL_LIST_EVERY, DEFAULT_MAX_DROP_PERCENT, DEFAULT_OVERLAP_SECONDS } from './diff';
+import { DEFAULT_MAX_DROP_PERCENT } from './diff';
 import type { ItemSimplify } from './items';
 import type { WatchKind } from './state';
+import { DEFAULT_FULL_LIST_EVERY, DEFAULT_OVERLAP_SECONDS } from './watermark';
 
 export interface PollSettings {
 	watch: WatchKind;

@@ -10,7 +10,6 @@ import type { PollBudget } from './budget';
 import {
 	diffJobs,
 	diffSubmissions,
-	type DiffOptions,
 	type JobChange,
 	type JobDiff,
 	type SubmissionChange,
@@ -34,6 +33,7 @@ import {
 	type ListReading,
 	type SubmissionRecord,
 } from './records';
+import type { DiffOptions } from './watermark';
 import { readState, type JobState, type SubmissionState, type WatchKind } from './state';
 
 /** What a diff returns: the changes, the next state, and for jobs the ones to look up. */

@@ -6,10 +6,10 @@ import {
 	diffJobs,
 	diffSubmissions,
 	ListShrankError,
-	planPoll,
 	settleAbsentJobs,
 	type JobLookup,
 } from '../../../nodes/TrioVmsSyncTrigger/diff';
+import { planPoll } from '../../../nodes/TrioVmsSyncTrigger/watermark';
 import {
 	changedJob,
 	filtersFor,
