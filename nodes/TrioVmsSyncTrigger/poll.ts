@@ -12,10 +12,11 @@
  * Every request happens before the state is written: a failure loses nothing and the next poll
  * tries again.
  *
- * Where n8n gives a poll a time budget (`getPollBudgetMs()`, n8n 2.41: 36 s under the durable
- * scheduler, which abandons a poll that runs past its timeout), the budget is read once at the
- * start: the list request is cut off before the budget ends, and the lookups stop while there is
- * still time to emit and save. The jobs not looked up stay missing and are asked about at the next
+ * Where n8n gives a poll a time budget (`getPollBudgetMs()`, from n8n 2.38; under the durable
+ * scheduler, on by default from n8n 2.45, a poll still running at its timeout is abandoned), the
+ * budget is read once at the start (budget.ts): the list request ends, body and retries
+ * included, before the budget does, and the lookups stop while there is still time to emit and
+ * save. The jobs not looked up stay missing and are asked about at the next
  * full list, so a poll that ran short loses nothing and emits nothing twice.
  */
 import {
@@ -118,8 +119,11 @@ async function pollOnce<
 
 	const receivedAt = new Date().toISOString();
 	const { unreadable, reported } = unreported(state, reading, plan.full);
+	// A new baseline (a first check, a trigger copied or deleted and added again) only notes what
+	// exists, unreadable records included, unless the user asked for the current records.
+	const shown = state || options.emitExisting ? unreadable : [];
 	const items = [
-		...unreadable.map((record) => unreadableItem(watched.event, record, receivedAt)),
+		...shown.map((record) => unreadableItem(watched.event, record, receivedAt)),
 		...wanted.map((change) => watched.item(change, receivedAt, options.simplify)),
 	];
 	if (!manual) {

@@ -654,6 +654,7 @@ describe('items and filters', () => {
 			Status: 'Offered',
 			previousStatus: 'Submitted',
 			previousStatusCode: 1,
+			changeKey: 'submission:9:statusChanged::3:Offered',
 		});
 	});
 
@@ -676,6 +677,7 @@ describe('items and filters', () => {
 			jobStatus: 'Closed',
 			StateAbbreviation: 'TX',
 			previous: { JobStatus: 'OnHold' },
+			changeKey: `job:5:closed:${norm(T1)}`,
 		});
 		const remembered = jobItem(
 			{

@@ -45,7 +45,7 @@ describe('Sync Trigger 1.1, with the defaults the editor gives', () => {
 
 		const fresh = (await current.poll()).items;
 		expect(fresh.map((item) => item.change)).toEqual(['opened']);
-		expect(Object.keys(fresh[0])).toEqual([...META, ...TEN_JOB_FIELDS]);
+		expect(Object.keys(fresh[0])).toEqual([...META, ...TEN_JOB_FIELDS, 'changeKey']);
 
 		const old = (await saved.poll()).items;
 		expect(old.map((item) => item.change).sort()).toEqual(['opened', 'updated']);
