@@ -1,7 +1,9 @@
 /**
  * The Trio VMS Sync Trigger: polls Trio on n8n's schedule and emits every job or submission
- * change once. The node holds its description; a poll's steps are in poll.ts, the rules in
- * diff.ts, the item shapes in items.ts and what it remembers in state.ts.
+ * change once. The node holds its description; a poll's steps are in poll.ts (its parameters in
+ * settings.ts, jobs and submissions told apart in watched.ts), the rules in diff.ts and
+ * watermark.ts, the lookups of jobs a list left out in lookup.ts, the time n8n gives a poll in
+ * budget.ts, the item shapes in items.ts and what it remembers in state.ts.
  */
 import {
 	NodeConnectionTypes,
@@ -135,7 +137,7 @@ export class TrioVmsSyncTrigger implements INodeType {
 				default: false,
 				description:
 					'Whether the first check outputs every job open now, as opened. Off: the first check only notes them, and later checks output what changes.',
-				hint: 'On: a workflow that posts each new job posts every open job once, on its first check',
+				hint: 'On: a workflow that posts each new job posts every open job once, on its first check, and again whenever this trigger is copied or deleted and added back',
 			},
 			{
 				displayName: 'Output Current Submissions on First Check',
