@@ -5,6 +5,7 @@
  */
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 
+import { fieldOf } from '../shared/fields';
 import { PATHS } from '../shared/service';
 import type { PollBudget } from './budget';
 import {
@@ -76,6 +77,12 @@ export interface Watched<
 	sample(record: IDataObject): Change;
 }
 
+/** A sample's number, so its changeKey names the record shown (0 when it has none). */
+function numberOf(record: IDataObject): number {
+	const number = Number(fieldOf(record, 'Number'));
+	return Number.isSafeInteger(number) ? number : 0;
+}
+
 /** The fields of a read record the poll's steps use. */
 export interface ListedRecord {
 	number: number;
@@ -107,7 +114,7 @@ export const JOBS: Watched<JobRecord, JobChange, JobState, JobDiff> = {
 		return passesJobFilters(changedJob(change), filtersFor(change, filters));
 	},
 	item: jobItem,
-	sample: (job) => ({ change: 'opened', number: 0, job }),
+	sample: (job) => ({ change: 'opened', number: numberOf(job), job }),
 };
 
 export const SUBMISSIONS: Watched<SubmissionRecord, SubmissionChange, SubmissionState> = {
@@ -122,5 +129,5 @@ export const SUBMISSIONS: Watched<SubmissionRecord, SubmissionChange, Submission
 	listAdvice:
 		"Trio VMS may not offer the list of submissions to this API key: the way to list them is not part of Trio's published API. Nothing was emitted and what the trigger remembers was kept. To follow submissions, use the Trio VMS Trigger with the Submission Update event instead.",
 	item: submissionItem,
-	sample: (submission) => ({ change: 'created', number: 0, submission }),
+	sample: (submission) => ({ change: 'created', number: numberOf(submission), submission }),
 };
