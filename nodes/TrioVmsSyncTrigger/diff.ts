@@ -16,8 +16,7 @@ import {
 } from './state';
 import { isForgotten, isStaleCopy, nextState, nextWatermark, type DiffOptions } from './watermark';
 
-export const JOB_CHANGES = ['opened', 'updated', 'closed', 'openPositionsChanged'] as const;
-type JobChangeType = (typeof JOB_CHANGES)[number];
+type JobChangeType = 'opened' | 'updated' | 'closed' | 'openPositionsChanged';
 export const SUBMISSION_CHANGES = ['created', 'statusChanged'] as const;
 type SubmissionChangeType = (typeof SUBMISSION_CHANGES)[number];
 

@@ -11,7 +11,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { fieldOf, hasField } from '../shared/fields';
-import { simplifyJob, type SimpleJobSize } from '../shared/jobOutput';
+import { simplifyJob } from '../shared/jobOutput';
 import type { JobChange, SubmissionChange } from './diff';
 import { displayStamp, stampOf, type UnreadableRecord } from './records';
 
@@ -118,25 +118,18 @@ export function submissionChangeKey(change: SubmissionChange): string {
 	return parts.join(':');
 }
 
-/** Simplified or not; `true` is version 1's dozen fields, `'ten'` the current ten. */
-export type ItemSimplify = boolean | SimpleJobSize;
-
-export function jobItem(
-	change: JobChange,
-	receivedAt: string,
-	simplify: ItemSimplify,
-): IDataObject {
+export function jobItem(change: JobChange, receivedAt: string, simplify: boolean): IDataObject {
 	const job = changedJob(change);
 	const item: IDataObject = {
 		event: JOB_EVENT,
 		change: change.change,
 		receivedAt,
-		...(simplify ? simplifyJob(job, simplify === true ? 'dozen' : simplify) : job),
+		...(simplify ? simplifyJob(job) : job),
 	};
 	let previous = change.previous;
 	if (change.change === 'closed' && change.last && change.last.status !== 'Closed')
 		previous = { JobStatus: change.last.status };
-	withPrevious(item, previous, simplify !== false);
+	withPrevious(item, previous, simplify);
 	item.changeKey = jobChangeKey(change);
 	return item;
 }
@@ -144,7 +137,7 @@ export function jobItem(
 export function submissionItem(
 	change: SubmissionChange,
 	receivedAt: string,
-	simplify: ItemSimplify,
+	simplify: boolean,
 ): IDataObject {
 	const item: IDataObject = {
 		event: SUBMISSION_EVENT,
@@ -152,7 +145,7 @@ export function submissionItem(
 		receivedAt,
 		...(simplify ? pick(change.submission, SIMPLE_SUBMISSION_FIELDS) : change.submission),
 	};
-	withPrevious(item, change.previous, simplify !== false);
+	withPrevious(item, change.previous, simplify);
 	item.changeKey = submissionChangeKey(change);
 	return item;
 }
@@ -192,21 +185,6 @@ export function listFilter(value: unknown): string[] {
 
 function text(value: unknown): string {
 	return typeof value === 'string' ? value.trim().toLowerCase() : '';
-}
-
-/**
- * The filters a change is judged by. A closure built from what an earlier release remembered
- * (which kept no state or profession) cannot be judged by them: it passes them, rather than
- * being dropped without a word.
- */
-export function filtersFor(change: JobChange, filters: JobFilters): JobFilters {
-	const last = change.change === 'closed' && !change.job ? change.last : undefined;
-	if (!last) return filters;
-	return {
-		statuses: filters.statuses,
-		states: last.stateAbbreviation === undefined ? [] : filters.states,
-		professions: last.profession === undefined ? [] : filters.professions,
-	};
 }
 
 /** Whether a changed job passes the node's filters (read before the item is simplified). */

@@ -5,7 +5,6 @@
 import { NodeOperationError, type IDataObject, type IPollFunctions } from 'n8n-workflow';
 
 import { DEFAULT_MAX_DROP_PERCENT } from './diff';
-import type { ItemSimplify } from './items';
 import type { WatchKind } from './state';
 import { DEFAULT_FULL_LIST_EVERY, DEFAULT_OVERLAP_SECONDS } from './watermark';
 
@@ -13,17 +12,15 @@ export interface PollSettings {
 	watch: WatchKind;
 	emitExisting: boolean;
 	changes: string[];
-	simplify: ItemSimplify;
+	simplify: boolean;
 	fullListEvery: number;
 	overlapSeconds: number;
 	maxDropShare: number;
 }
 
-/** Version 1: the Simplify switch (a dozen job fields); from 1.1: Output, Simplified (ten) or Raw. */
-function simplifyOf(context: IPollFunctions): ItemSimplify {
-	if (context.getNode().typeVersion < 1.1)
-		return context.getNodeParameter('simplify', true) as boolean;
-	return context.getNodeParameter('output', 'simple') === 'simple' ? 'ten' : false;
+/** Output: Simplified (the ten job fields) or Raw. */
+function simplifyOf(context: IPollFunctions): boolean {
+	return context.getNodeParameter('output', 'simple') === 'simple';
 }
 
 export function settings(context: IPollFunctions): PollSettings {

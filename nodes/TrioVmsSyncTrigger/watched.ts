@@ -17,14 +17,12 @@ import {
 } from './diff';
 import {
 	changedJob,
-	filtersFor,
 	JOB_EVENT,
 	jobItem,
 	listFilter,
 	passesJobFilters,
 	SUBMISSION_EVENT,
 	submissionItem,
-	type ItemSimplify,
 } from './items';
 import { lookUpAbsentJobs } from './lookup';
 import {
@@ -72,7 +70,7 @@ export interface Watched<
 	): Promise<Outcome<Change, State>>;
 	/** Whether a change passes the node's filters. */
 	passes?(context: IPollFunctions, change: Change): boolean;
-	item(change: Change, receivedAt: string, simplify: ItemSimplify): IDataObject;
+	item(change: Change, receivedAt: string, simplify: boolean): IDataObject;
 	/** Fetch Test Event's sample, when nothing changed. */
 	sample(record: IDataObject): Change;
 }
@@ -111,7 +109,7 @@ export const JOBS: Watched<JobRecord, JobChange, JobState, JobDiff> = {
 			states: listFilter(context.getNodeParameter('filters.states', [])),
 			professions: listFilter(context.getNodeParameter('filters.professions', '')),
 		};
-		return passesJobFilters(changedJob(change), filtersFor(change, filters));
+		return passesJobFilters(changedJob(change), filters);
 	},
 	item: jobItem,
 	sample: (job) => ({ change: 'opened', number: numberOf(job), job }),
