@@ -25,12 +25,10 @@ import {
 	UnreadableAnswerError,
 } from '../../../nodes/TrioVmsSyncTrigger/records';
 import {
-	bound,
 	decodeJob,
 	decodeStamp,
 	decodeSubmission,
 	emptyEntries,
-	Entries,
 	JOB_CODEC,
 	encodeJob,
 	encodeStamp,
@@ -40,6 +38,7 @@ import {
 	writeState,
 	type JobState,
 } from '../../../nodes/TrioVmsSyncTrigger/state';
+import { bound, Entries } from '../../../nodes/TrioVmsSyncTrigger/entries';
 
 function job(number: number, modified: string | null, extra: Record<string, unknown> = {}) {
 	return {
