@@ -5,8 +5,8 @@
  */
 import { NodeApiError } from 'n8n-workflow';
 
-import { PACE_MARGIN } from '../pacing';
 import { DEFAULT_IDLE_TIMEOUT_MS, MAX_EXCHANGE_MS } from './body';
+import { PACE_MARGIN } from './pacing';
 export interface RetryPolicy {
 	/** Extra attempts after the first. */
 	maxRetries: number;
