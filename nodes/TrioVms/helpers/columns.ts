@@ -65,7 +65,7 @@ export function columnsProperty(method: string, description: string): INodePrope
 			resourceMapper: {
 				resourceMapperMethod: method,
 				mode: 'add',
-				fieldWords: { singular: 'field', plural: 'fields' },
+				fieldWords: { singular: 'column', plural: 'columns' },
 				addAllFields: true,
 				multiKeyMatch: false,
 				supportAutoMap: true,
