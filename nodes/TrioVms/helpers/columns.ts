@@ -80,12 +80,12 @@ export const otherColumnsOption: INodeProperties = {
 	name: 'otherColumns',
 	type: 'options',
 	options: [
+		{ name: 'Ignore Them', value: 'ignore', description: 'Leave such columns out' },
 		{
 			name: 'Stop With an Error',
 			value: 'error',
 			description: 'Name the column, so a misspelt column is never skipped silently',
 		},
-		{ name: 'Ignore Them', value: 'ignore', description: 'Leave such columns out' },
 	],
 	default: 'error',
 	description:

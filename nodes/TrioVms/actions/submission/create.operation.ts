@@ -81,15 +81,15 @@ const properties: INodeProperties[] = [
 		noDataExpression: true,
 		options: [
 			{
-				name: "A Folder on N8n's Disk",
-				value: 'folder',
-				description: "The Resume File column gives the file's name in Resume Folder",
-			},
-			{
 				name: 'A File Field of the Input',
 				value: 'binary',
 				description:
 					'A node before this one put the resume in a file field, for example Google Drive: Download',
+			},
+			{
+				name: "A Folder on N8n's Disk",
+				value: 'folder',
+				description: "The Resume File column gives the file's name in Resume Folder",
 			},
 		],
 		default: 'folder',
