@@ -1098,7 +1098,15 @@ describeWithN8n(
 				Title: string;
 				NumberOfCurrentOpenPositions: number;
 				NumberOfOpenPositions: number;
+				NumberOfPositions: number;
 				StartDate: string | null;
+				FacilityName: string | null;
+				ClientName: string | null;
+				City: string | null;
+				StateAbbreviation: string | null;
+				Profession: string | null;
+				RateDescription: string | null;
+				Shift: { ShiftDescription?: string | null } | null;
 			};
 			/** n8n 2.x publishes asynchronously; wait until (un)publishing, and so the first poll, is done. */
 			const settle = async (wanted: 'published' | 'not_published') =>
@@ -1133,6 +1141,15 @@ describeWithN8n(
 					row: expect.objectContaining({
 						status: job.JobStatus,
 						title: job.Title,
+						// Every column the table gets from the job (issue 34: shift was always empty).
+						facility: job.FacilityName || job.ClientName || '',
+						client: job.ClientName || '',
+						city: job.City || '',
+						state: job.StateAbbreviation || '',
+						profession: job.Profession || '',
+						shift: job.Shift?.ShiftDescription || '',
+						rate: job.RateDescription || '',
+						positions: job.NumberOfPositions,
 						currentOpenPositions: job.NumberOfCurrentOpenPositions,
 						openPositions: job.NumberOfOpenPositions,
 						startDate: job.StartDate ? job.StartDate.slice(0, 10) : '',
