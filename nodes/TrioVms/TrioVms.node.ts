@@ -16,7 +16,7 @@ import * as job from './actions/job';
 import { router } from './actions/router';
 import * as submission from './actions/submission';
 import * as webhook from './actions/webhook';
-import { listSearch, loadOptions } from './methods';
+import { listSearch, loadOptions, resourceMapping } from './methods';
 
 export class TrioVms implements INodeType {
 	description: INodeTypeDescription = {
@@ -70,7 +70,7 @@ export class TrioVms implements INodeType {
 		],
 	};
 
-	methods = { loadOptions, listSearch };
+	methods = { loadOptions, listSearch, resourceMapping };
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return await router.call(this);
