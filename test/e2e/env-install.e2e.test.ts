@@ -8,7 +8,7 @@
  * and N8N_COMMUNITY_PACKAGES naming the package at package.json's version. n8n's own start-up
  * code installs it (its registry checks, `npm pack` from https://registry.npmjs.org, `npm
  * install`), not the harness. The registry is a local stand-in reached under that name through a
- * proxy (fixtures/npm-registry.ts), since the package is not published.
+ * proxy (harness/npm-registry.ts), since the package is not published.
  *
  * n8n 1.x has no environment-managed packages, so this runs on 2.x only.
  */
@@ -27,8 +27,8 @@ import type { QueueStack } from '../../harness/queue';
 import { runWebhookWorkflow } from '../../harness/run-workflow';
 import { startPostgres, startRedis } from '../../harness/services';
 import type { Postgres, Redis } from '../../harness/services';
-import { NPM_REGISTRY_HOST, startFakeNpmRegistry } from './fixtures/npm-registry';
-import type { FakeNpmRegistry } from './fixtures/npm-registry';
+import { NPM_REGISTRY_HOST, startFakeNpmRegistry } from '../../harness/npm-registry';
+import type { FakeNpmRegistry } from '../../harness/npm-registry';
 
 const PACKAGE = 'n8n-nodes-trio-vms';
 const VERSION = (
