@@ -24,9 +24,9 @@ import {
 	type TrioCredentialData,
 } from '../credentials';
 import { connectionError, isOutcomeUnknown, serviceError, type FailureContext } from '../errors';
-import { encodeMultipart, type MultipartPart } from '../multipart';
+import { encodeMultipart, type MultipartPart } from './multipart';
 import { redact } from '../secrets';
-import { CallPacer, paceKey } from '../pacing';
+import { CallPacer, paceKey } from './pacing';
 import { beforeDeadline, MAX_EXCHANGE_MS, MAX_RESPONSE_BYTES, parseBody, readBody } from './body';
 import { CreateMemory, memoryScope, type CreateClaim } from './createMemory';
 import {
@@ -38,7 +38,7 @@ import {
 	RETRYABLE_STATUSES,
 	type RetryPolicy,
 } from './retry';
-import { blockedAddress, blockedAddressError } from '../ssrf';
+import { blockedAddress, blockedAddressError } from './ssrf';
 
 export type TrioFunctions =
 	IExecuteFunctions | ILoadOptionsFunctions | IHookFunctions | IWebhookFunctions | IPollFunctions;

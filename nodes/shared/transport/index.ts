@@ -1,7 +1,9 @@
 /**
  * The one way a request leaves this package: `TrioClient.request` (client.ts). Around it, one
  * module per concern: reading answers within their limits (body.ts), retry arithmetic
- * (retry.ts), and the memory that keeps a create from being sent twice (createMemory.ts).
+ * (retry.ts), the pace learnt from a 429 (pacing.ts), n8n's SSRF protection (ssrf.ts), the
+ * multipart body of a resume upload (multipart.ts), and the memory that keeps a create from
+ * being sent twice (createMemory.ts).
  */
 export {
 	createTrioClient,
@@ -17,4 +19,5 @@ export {
 	uncertainCreateRefusedUntil,
 	UNCERTAIN_CREATE_MS,
 } from './createMemory';
+export type { MultipartPart } from './multipart';
 export { backoffDelay, DEFAULT_RETRY_POLICY, parseRetryAfter, type RetryPolicy } from './retry';
