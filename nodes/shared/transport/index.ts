@@ -1,7 +1,8 @@
 /**
  * The one way a request leaves this package: `TrioClient.request` (client.ts). Around it, one
  * module per concern: reading answers within their limits (body.ts), retry arithmetic
- * (retry.ts), the pace learnt from a 429 (pacing.ts), n8n's SSRF protection (ssrf.ts), the
+ * (retry.ts: also which failures are timeouts, marked on the error, and the longest a request
+ * may take), the pace learnt from a 429 (pacing.ts), n8n's SSRF protection (ssrf.ts), the
  * multipart body of a resume upload (multipart.ts), and the memory that keeps a create from
  * being sent twice (createMemory.ts).
  */
@@ -20,4 +21,12 @@ export {
 	UNCERTAIN_CREATE_MS,
 } from './createMemory';
 export type { MultipartPart } from './multipart';
-export { backoffDelay, DEFAULT_RETRY_POLICY, parseRetryAfter, type RetryPolicy } from './retry';
+export {
+	backoffDelay,
+	DEFAULT_RETRY_POLICY,
+	parseRetryAfter,
+	timedOut,
+	worstCaseMs,
+	type RetryPolicy,
+	type TimingOptions,
+} from './retry';
