@@ -45,6 +45,21 @@ export class TrioVmsTrigger implements INodeType {
 		defaults: {
 			name: 'Trio VMS Trigger',
 		},
+		// Read by n8n's AI workflow builder (2.x); older n8n passes the unknown key through unread.
+		builderHint: {
+			searchHint:
+				'Starts the workflow the moment Trio sends an event. Needs n8n reachable at a public https:// address and an administrator API key; it registers its own webhooks. For new jobs without those, use the Trio VMS Sync Trigger with Changes set to Opened.',
+			relatedNodes: [
+				{
+					nodeType: 'n8n-nodes-trio-vms.trioVmsSyncTrigger',
+					relationHint: 'New jobs by checking on a schedule, with any key and no public address',
+				},
+				{
+					nodeType: 'n8n-nodes-trio-vms.trioVms',
+					relationHint: 'Reads the job or submission behind the event and answers offers',
+				},
+			],
+		},
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [
