@@ -89,7 +89,7 @@ function stampText(value: unknown): string {
 }
 
 /** The same job change gives the same key wherever and however often it is emitted. */
-export function jobChangeKey(change: JobChange): string {
+function jobChangeKey(change: JobChange): string {
 	const job = change.job ?? {};
 	const stamp =
 		change.change === 'closed' && change.last
@@ -102,7 +102,7 @@ export function jobChangeKey(change: JobChange): string {
 	return parts.join(':');
 }
 
-export function submissionChangeKey(change: SubmissionChange): string {
+function submissionChangeKey(change: SubmissionChange): string {
 	const { submission } = change;
 	const parts = [
 		'submission',

@@ -72,7 +72,7 @@ export function nextWatermark(
  * answer: lower than the ideal watermark, so nothing is missed (what is seen again is dropped),
  * and never an outlier beyond every other record.
  */
-export function fallbackWatermark(
+function fallbackWatermark(
 	watermark: string | null,
 	listing: Array<{ stamp: string | null }>,
 	options: DiffOptions,

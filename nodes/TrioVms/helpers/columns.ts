@@ -32,7 +32,7 @@ export interface ColumnField {
 const ROW_BOOKKEEPING = new Set(['rownumber']);
 
 /** A column or field name reduced to what matters: letters and digits, lower case. */
-export function comparableName(name: string): string {
+function comparableName(name: string): string {
 	return name.toLowerCase().replace(/[^a-z0-9]/g, '');
 }
 

@@ -115,7 +115,7 @@ function withoutControls(text: string): string {
 }
 
 /** The longest name taken: longer is a wrong column or a pasted paragraph, not a person's name. */
-export const NAME_MAX_LENGTH = 100;
+const NAME_MAX_LENGTH = 100;
 
 /**
  * A person's name as it should reach Trio: control characters (NUL, line breaks) and the

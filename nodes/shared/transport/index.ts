@@ -28,5 +28,4 @@ export {
 	timedOut,
 	worstCaseMs,
 	type RetryPolicy,
-	type TimingOptions,
 } from './retry';

@@ -146,7 +146,7 @@ const LABELS: Record<string, string> = {
 };
 
 /** The candidate's values as read from the node or a row, before any check. */
-export interface CandidateValues {
+interface CandidateValues {
 	firstName: unknown;
 	lastName: unknown;
 	email: unknown;
@@ -158,7 +158,7 @@ export interface CandidateValues {
 }
 
 /** The field names messages use; a spreadsheet row gives its column names instead. */
-export type CandidateLabels = Record<
+type CandidateLabels = Record<
 	'firstName' | 'lastName' | 'email' | 'phone' | 'isNicotineFree' | 'isAlcoholFree' | 'licenseList',
 	string
 >;
@@ -193,7 +193,7 @@ export function readCandidate(this: IExecuteFunctions, itemIndex: number): Candi
  * in the node and for spreadsheet columns. `check` wraps each check so that a row's message can
  * name its column and row.
  */
-export function candidateFromValues(
+function candidateFromValues(
 	values: CandidateValues,
 	labels: CandidateLabels = FIELD_LABELS,
 	check: <T>(key: keyof CandidateLabels, run: () => T) => T = (_key, run) => run(),
