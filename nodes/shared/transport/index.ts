@@ -1,7 +1,7 @@
 /**
  * The one way a request leaves this package: `TrioClient.request` (client.ts). Around it, one
  * module per concern: reading answers within their limits (body.ts), retry arithmetic
- * (retry.ts), and the memory that keeps a create from being sent twice (createMemory.ts).
+ * (retry.ts).
  */
 export {
 	createTrioClient,
@@ -11,10 +11,4 @@ export {
 	type TrioClientOptions,
 	type TrioRequest,
 } from './client';
-export {
-	forgetUncertainCreates,
-	rememberUncertainCreate,
-	uncertainCreateRefusedUntil,
-	UNCERTAIN_CREATE_MS,
-} from './createMemory';
 export { backoffDelay, DEFAULT_RETRY_POLICY, parseRetryAfter, type RetryPolicy } from './retry';
