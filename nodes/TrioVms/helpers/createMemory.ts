@@ -264,7 +264,7 @@ function utcTime(ms: number): string {
 }
 
 /** What is said of the memory in refusals: where it holds, and where it does not. */
-export function memoryScope(shared: boolean): string {
+function memoryScope(shared: boolean): string {
 	return shared
 		? "This node keeps its memory of it in n8n's database, so the refusal holds on every worker and after a restart. The memory belongs to this node in this workflow: a copy of the workflow (duplicated, or imported as a new one) or another Trio VMS node does not see it, and Remove Duplicates neither shares nor clears it."
 		: 'This n8n does not offer nodes its database-backed duplicate store here (older n8n versions lack it, and it needs a saved workflow), so only this n8n process remembers it: a re-run on another worker or after a restart is not held back.';
