@@ -245,15 +245,22 @@ export class CreateMemory {
 			entries.push(CreateMemory.held(key, window), CreateMemory.live(window));
 		const until = Math.max(localUntil, (last + 1) * WINDOW_MS);
 		const written = await this.serially(async (row) => {
-			await row.checkProcessedAndRecord(entries, SCOPE, STORE_OPTIONS);
-			// Another process writing the row at the same moment may have put back the row it read
-			// before this hold: read it back, and what went missing is written again by the look.
-			for (let read = 0; read < READ_BACKS; read++) {
-				await sleep(READ_BACK_PAUSE_MS);
-				const missing = (await row.checkProcessedAndRecord(entries, SCOPE, STORE_OPTIONS)).new;
-				if (!missing.length) break;
+			// Another process writing the row at the same moment may put back the row it read before
+			// this hold, or (the row's first write) fail this one: the hold is read back, and each
+			// look writes again what is missing.
+			let wrote = false;
+			for (let call = 0; call <= READ_BACKS; call++) {
+				if (call > 0) await sleep(READ_BACK_PAUSE_MS);
+				const seen = await row
+					.checkProcessedAndRecord(entries, SCOPE, STORE_OPTIONS)
+					.catch((error: unknown) => {
+						if (storeNotServing(error)) throw error;
+						return undefined;
+					});
+				if (seen) wrote = true;
+				if (call > 0 && seen && !seen.new.length) break;
 			}
-			return true;
+			return wrote;
 		}).catch(() => false);
 		return { until, shared: written === true };
 	}

@@ -88,6 +88,20 @@ describe('writes to the shared row', () => {
 		expect(await memory(() => START).state(what(1))).toMatchObject({ held: true });
 	});
 
+	it("a hold whose first write meets another process's insert of the row is written again", async () => {
+		const otherProcess = storeHelpersFor(WORKFLOW, NODE);
+		const [held] = await Promise.all([
+			memory(() => START).hold(what(1)),
+			otherProcess.checkProcessedAndRecord(['another hold'], 'node', {
+				mode: 'entries',
+				maxEntries: 10_000,
+			}),
+		]);
+		expect(held.shared).toBe(true);
+		forgetUncertainCreates();
+		expect(await memory(() => START).state(what(1))).toMatchObject({ held: true });
+	});
+
 	it('once every hold has ended, a look empties the row, and later looks write nothing', async () => {
 		const a = memory(() => START);
 		await a.hold(what(1));

@@ -121,9 +121,13 @@ class EngineDeduplicator implements IDataDeduplicator {
 		data: ICheckProcessedContextData,
 		options: ICheckProcessedOptions,
 	): Promise<IDeduplicationOutput> {
+		const existed = storage?.rows.has(rowKey(String(data.workflow.id), contextOf(scope, data)));
 		const { store, key, row } = this.row(scope, data, options, true);
 		store.calls.checkProcessedAndRecord++;
 		await roundTrip();
+		// The row's first write is an insert: another insert meanwhile makes it fail, as in n8n.
+		if (!existed && store.rows.has(key))
+			throw new Error('duplicate key value violates unique constraint "PK_processed_data"');
 		const entries = row?.entries ?? [];
 		const output: IDeduplicationOutput = { new: [], processed: [] };
 		for (const item of items) {
