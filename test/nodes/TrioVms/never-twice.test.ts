@@ -200,6 +200,45 @@ describe('Skip If Already Submitted while the list is not offered', () => {
 	});
 });
 
+describe('Find or Create while the lookup fails', () => {
+	const findOrCreate = async (email: string) =>
+		await t.run(
+			{
+				resource: 'candidate',
+				operation: 'findOrCreate',
+				firstName: 'Dana',
+				lastName: 'Reyes',
+				email,
+			},
+			{ workflowId },
+		);
+	const candidatePosts = () =>
+		t
+			.apiRequests()
+			.filter((request) => request.method === 'POST' && request.path === '/api/v3/candidates')
+			.length;
+
+	it("on the worker that created it, the candidate is answered from Trio's answer to this workflow; elsewhere the lookup's failure stops it", async () => {
+		const email = `dana.reyes.${workflowId}@agency.example`;
+		const first = await findOrCreate(email);
+		expect(first.output[0].json._trio).toEqual({ action: 'created', matchCount: 0 });
+		t.clearRequests();
+		t.sandbox.setFaults({
+			endpoints: { 'GET /api/v3/candidates': { failRate: 1, failStatus: 404 } },
+		});
+		const again = await findOrCreate(email);
+		expect(again.error).toBeUndefined();
+		expect(again.output[0].json).toMatchObject({
+			number: first.output[0].json.number,
+			_trio: { action: 'found', matchCount: 0, createdByThisWorkflow: true },
+		});
+		forgetProcessMemory();
+		const elsewhere = await findOrCreate(email);
+		expect(elsewhere.error).toBeDefined();
+		expect(candidatePosts()).toBe(0);
+	});
+});
+
 describe('executions of one workflow at once, over a store that reads and writes separately', () => {
 	const BURST = 10;
 	const refusedJob = () => {
