@@ -117,14 +117,16 @@ describeWithN8n('2.x', 'never twice under concurrent executions, queue mode (n8n
 			proxy = await startDelayProxy({ host: postgres.host, port: postgres.port }, PG_DELAY_MS);
 			database = { ...postgres, host: '127.0.0.1', port: proxy.port };
 		} else database = postgres;
+		// Set up on the database directly: n8n's migrations over a delayed link outlast its start.
 		stack = await startQueueStack({
 			tarball,
-			postgres: database,
+			postgres,
 			redis,
 			database: 'nevertwiceburst',
 			webhookProcesses: 1,
 			workers: 1,
 		});
+		if (PG_DELAY_MS > 0) await restartEverything();
 		note(`queue stack ready (database delay ${PG_DELAY_MS} ms each way)`);
 		const created = await stack.main.createCredential('Trio sandbox (burst)', 'trioVmsApi', {
 			apiKey: sandbox.adminKey,
