@@ -33,6 +33,8 @@ export function jobSyncWorkflow(name: string, credential: { id: string; name: st
 				parameters: {
 					pollTimes: { item: [{ mode: 'everyHour' }] },
 					watch: 'jobs',
+					// Every change type, so the suites see closures and updates as well as new jobs.
+					jobChanges: ['opened', 'updated', 'closed', 'openPositionsChanged'],
 					emitExisting: true,
 					options: { fullListEvery: 1 },
 				},

@@ -24,11 +24,7 @@ export class TrioVms implements INodeType {
 		name: 'trioVms',
 		icon: { light: 'file:../shared/trioVms.svg', dark: 'file:../shared/trioVms.dark.svg' },
 		group: ['transform'],
-		// 1.1: Job Get and Get Many output the simplified job by default (Output), and agents are not
-		// offered the Webhook resource. 1 keeps saved workflows' raw Job Get and Simplify switch.
-		// 1.2: the simplified job has ten fields, the same as both triggers' (1.1 keeps its dozen).
-		version: [1, 1.1, 1.2],
-		defaultVersion: 1.2,
+		version: 1,
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
 		description:
 			'Work with the Trio VMS healthcare staffing platform: read open jobs, find or create candidates, submit them with their profile, answer offers and manage webhooks',

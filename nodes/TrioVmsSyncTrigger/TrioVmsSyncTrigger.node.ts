@@ -19,7 +19,6 @@ import {
 	DEFAULT_FULL_LIST_EVERY,
 	DEFAULT_MAX_DROP_PERCENT,
 	DEFAULT_OVERLAP_SECONDS,
-	JOB_CHANGES,
 	SUBMISSION_CHANGES,
 } from './diff';
 import { pollTrio } from './poll';
@@ -54,11 +53,7 @@ export class TrioVmsSyncTrigger implements INodeType {
 		name: 'trioVmsSyncTrigger',
 		icon: { light: 'file:../shared/trioVms.svg', dark: 'file:../shared/trioVms.dark.svg' },
 		group: ['trigger'],
-		// 1.1: Changes preselects Opened only (new jobs, the common flow), and Output (Simplified,
-		// ten job fields, or Raw) replaces the Simplify switch. Workflows saved with 1 keep every
-		// change type they had by default and the dozen-field simplified job.
-		version: [1, 1.1],
-		defaultVersion: 1.1,
+		version: 1,
 		subtitle:
 			'={{ $parameter["watch"] === "submissions" ? "Submission changes" : ($parameter["jobChanges"] || []).join() === "opened" ? "New jobs" : "Job changes" }}',
 		description:
@@ -99,15 +94,7 @@ export class TrioVmsSyncTrigger implements INodeType {
 				displayName: 'Changes',
 				name: 'jobChanges',
 				type: 'multiOptions',
-				displayOptions: { show: { '@version': [1], watch: ['jobs'] } },
-				options: JOB_CHANGE_OPTIONS,
-				default: [...JOB_CHANGES],
-			},
-			{
-				displayName: 'Changes',
-				name: 'jobChanges',
-				type: 'multiOptions',
-				displayOptions: { show: { '@version': [{ _cnd: { gte: 1.1 } }], watch: ['jobs'] } },
+				displayOptions: { show: { watch: ['jobs'] } },
 				options: JOB_CHANGE_OPTIONS,
 				default: ['opened'],
 				description:
@@ -151,18 +138,8 @@ export class TrioVmsSyncTrigger implements INodeType {
 				description:
 					'Whether the first check outputs every submission there is now, as created. Off: the first check only notes them, and later checks output what changes.',
 			},
-			{
-				displayName: 'Simplify',
-				name: 'simplify',
-				type: 'boolean',
-				default: true,
-				description:
-					'Whether to return about ten fields per job or submission instead of everything Trio sends',
-				displayOptions: { show: { '@version': [1] } },
-			},
 			outputProperty({
 				simplified: `${TEN_JOB_FIELDS_IN_WORDS} for a job; number, status, reason, job, candidate, start date, bill rate and last change for a submission`,
-				displayOptions: { show: { '@version': [{ _cnd: { gte: 1.1 } }] } },
 			}),
 			{
 				displayName: 'Filters',

@@ -23,8 +23,7 @@ import {
 	type SyncState,
 } from './state';
 
-export const JOB_CHANGES = ['opened', 'updated', 'closed', 'openPositionsChanged'] as const;
-type JobChangeType = (typeof JOB_CHANGES)[number];
+type JobChangeType = 'opened' | 'updated' | 'closed' | 'openPositionsChanged';
 export const SUBMISSION_CHANGES = ['created', 'statusChanged'] as const;
 type SubmissionChangeType = (typeof SUBMISSION_CHANGES)[number];
 

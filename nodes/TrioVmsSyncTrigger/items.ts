@@ -6,7 +6,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { fieldOf, hasField } from '../shared/fields';
-import { simplifyJob, type SimpleJobSize } from '../shared/jobOutput';
+import { simplifyJob } from '../shared/jobOutput';
 import type { JobChange, SubmissionChange } from './diff';
 import { displayStamp, type UnreadableRecord } from './records';
 
@@ -77,31 +77,24 @@ export function changedJob(change: JobChange): IDataObject {
 	return job;
 }
 
-/** Simplified or not; `true` is version 1's dozen fields, `'ten'` the current ten. */
-export type ItemSimplify = boolean | SimpleJobSize;
-
-export function jobItem(
-	change: JobChange,
-	receivedAt: string,
-	simplify: ItemSimplify,
-): IDataObject {
+export function jobItem(change: JobChange, receivedAt: string, simplify: boolean): IDataObject {
 	const job = changedJob(change);
 	const item: IDataObject = {
 		event: JOB_EVENT,
 		change: change.change,
 		receivedAt,
-		...(simplify ? simplifyJob(job, simplify === true ? 'dozen' : simplify) : job),
+		...(simplify ? simplifyJob(job) : job),
 	};
 	let previous = change.previous;
 	if (change.change === 'closed' && change.last && change.last.status !== 'Closed')
 		previous = { JobStatus: change.last.status };
-	return withPrevious(item, previous, simplify !== false);
+	return withPrevious(item, previous, simplify);
 }
 
 export function submissionItem(
 	change: SubmissionChange,
 	receivedAt: string,
-	simplify: ItemSimplify,
+	simplify: boolean,
 ): IDataObject {
 	const item: IDataObject = {
 		event: SUBMISSION_EVENT,
@@ -146,21 +139,6 @@ export function listFilter(value: unknown): string[] {
 
 function text(value: unknown): string {
 	return typeof value === 'string' ? value.trim().toLowerCase() : '';
-}
-
-/**
- * The filters a change is judged by. A closure built from what an earlier release remembered
- * (which kept no state or profession) cannot be judged by them: it passes them, rather than
- * being dropped without a word.
- */
-export function filtersFor(change: JobChange, filters: JobFilters): JobFilters {
-	const last = change.change === 'closed' && !change.job ? change.last : undefined;
-	if (!last) return filters;
-	return {
-		statuses: filters.statuses,
-		states: last.stateAbbreviation === undefined ? [] : filters.states,
-		professions: last.profession === undefined ? [] : filters.professions,
-	};
 }
 
 /** Whether a changed job passes the node's filters (read before the item is simplified). */

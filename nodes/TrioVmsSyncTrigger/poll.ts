@@ -53,14 +53,12 @@ import {
 } from './diff';
 import {
 	changedJob,
-	filtersFor,
 	JOB_EVENT,
 	jobItem,
 	listFilter,
 	passesJobFilters,
 	SUBMISSION_EVENT,
 	submissionItem,
-	type ItemSimplify,
 	unreadableItem,
 } from './items';
 import {
@@ -99,17 +97,15 @@ interface PollSettings {
 	watch: WatchKind;
 	emitExisting: boolean;
 	changes: string[];
-	simplify: ItemSimplify;
+	simplify: boolean;
 	fullListEvery: number;
 	overlapSeconds: number;
 	maxDropShare: number;
 }
 
-/** Version 1: the Simplify switch (a dozen job fields); from 1.1: Output, Simplified (ten) or Raw. */
-function simplifyOf(context: IPollFunctions): ItemSimplify {
-	if (context.getNode().typeVersion < 1.1)
-		return context.getNodeParameter('simplify', true) as boolean;
-	return context.getNodeParameter('output', 'simple') === 'simple' ? 'ten' : false;
+/** Output: Simplified (the ten job fields) or Raw. */
+function simplifyOf(context: IPollFunctions): boolean {
+	return context.getNodeParameter('output', 'simple') === 'simple';
 }
 
 function settings(context: IPollFunctions): PollSettings {
@@ -183,7 +179,7 @@ interface Watched<
 	): Promise<Outcome<Change, State>>;
 	/** Whether a change passes the node's filters. */
 	passes?(context: IPollFunctions, change: Change): boolean;
-	item(change: Change, receivedAt: string, simplify: ItemSimplify): IDataObject;
+	item(change: Change, receivedAt: string, simplify: boolean): IDataObject;
 	/** Fetch Test Event's sample, when nothing changed. */
 	sample(record: IDataObject): Change;
 }
@@ -216,7 +212,7 @@ const JOBS: Watched<JobRecord, JobChange, JobState, JobDiff> = {
 			states: listFilter(context.getNodeParameter('filters.states', [])),
 			professions: listFilter(context.getNodeParameter('filters.professions', '')),
 		};
-		return passesJobFilters(changedJob(change), filtersFor(change, filters));
+		return passesJobFilters(changedJob(change), filters);
 	},
 	item: jobItem,
 	sample: (job) => ({ change: 'opened', number: 0, job }),

@@ -21,8 +21,7 @@
  *   (plus `|state name` when the job has no state abbreviation), submissions:
  *   `stamp|status code|status`. The stamp is milliseconds since the epoch in base 36, plus
  *   `.dddd` when the service's value had digits below the millisecond; `O` and `H` stand for
- *   Open and OnHold; an empty part means unknown. A job entry of three parts was stored by an
- *   earlier release, which did not keep the state and profession.
+ *   Open and OnHold; an empty part means unknown.
  *
  * About 35 bytes per job: 10,000 jobs take about 350 KB (measured over the sandbox's jobs).
  */
@@ -42,14 +41,11 @@ export interface JobEntry {
 	status: string;
 	/** NumberOfCurrentOpenPositions as the last full list gave it; null when not seen in one. */
 	openPositions: number | null;
-	/**
-	 * What the State and Profession filters read, so a closure built from memory passes them as
-	 * the job did. Undefined when remembered by an earlier release that did not keep them.
-	 */
-	stateAbbreviation?: string;
+	/** What the State and Profession filters read, so a closure built from memory passes them as the job did. */
+	stateAbbreviation: string;
 	/** The State name, kept only when the job has no abbreviation. */
 	stateName?: string;
-	profession?: string;
+	profession: string;
 }
 
 export interface SubmissionEntry {
@@ -125,29 +121,27 @@ function safe(text: string): string {
 export function encodeJob(entry: JobEntry): string {
 	const status = STATUS_CODES[entry.status] ?? safe(entry.status);
 	const known = `${encodeStamp(entry.stamp)}|${status}|${entry.openPositions ?? ''}`;
-	if (
-		entry.stateAbbreviation === undefined &&
-		entry.profession === undefined &&
-		entry.stateName === undefined
-	)
-		return known;
-	const place = `${known}|${safe(entry.stateAbbreviation ?? '')}|${safe(entry.profession ?? '')}`;
+	const place = `${known}|${safe(entry.stateAbbreviation)}|${safe(entry.profession)}`;
 	return entry.stateName ? `${place}|${safe(entry.stateName)}` : place;
 }
 
 export function decodeJob(text: string): JobEntry {
-	const parts = text.split('|');
-	const [stamp = '', status = '', positions = ''] = parts;
+	const [
+		stamp = '',
+		status = '',
+		positions = '',
+		stateAbbreviation = '',
+		profession = '',
+		stateName,
+	] = text.split('|');
 	const entry: JobEntry = {
 		stamp: decodeStamp(stamp),
 		status: STATUS_NAMES[status] ?? status,
 		openPositions: positions === '' ? null : Number(positions),
+		stateAbbreviation,
+		profession,
 	};
-	if (parts.length > 3) {
-		entry.stateAbbreviation = parts[3];
-		entry.profession = parts[4] ?? '';
-		if (parts[5]) entry.stateName = parts[5];
-	}
+	if (stateName) entry.stateName = stateName;
 	return entry;
 }
 
@@ -304,7 +298,7 @@ function isStoredState(value: unknown): value is StoredState {
 
 /**
  * The state kept in static data for this kind of record, or undefined when there is none
- * usable: never polled, another kind watched before, or an older layout. Undefined means
+ * usable: never polled, another kind watched before, or another layout. Undefined means
  * "new state": the next poll reads the full list and records it.
  */
 export function readState(staticData: IDataObject, kind: 'jobs'): JobState | undefined;

@@ -37,14 +37,7 @@ export class TrioVmsTrigger implements INodeType {
 		name: 'trioVmsTrigger',
 		icon: { light: 'file:../shared/trioVms.svg', dark: 'file:../shared/trioVms.dark.svg' },
 		group: ['trigger'],
-		// 1.1 behaves as 1. n8n treats a start node at version 1 as its own old Webhook node and
-		// evaluates an expression for every delivery before the node runs; from 1.1 on it does not.
-		// 1.2 adds Simplify (on by default) and moves Deliveries to Remember under Options; saved
-		// workflows at 1 and 1.1 keep their raw items and their top-level parameter.
-		// 1.3: Output (Simplified, ten fields as in the other nodes, or Raw) replaces 1.2's Simplify
-		// switch and its dozen fields, which workflows saved with 1.2 keep.
-		version: [1, 1.1, 1.2, 1.3],
-		defaultVersion: 1.3,
+		version: 1,
 		subtitle:
 			'={{ ($parameter["events"] || []).length === 1 ? $parameter["events"][0] : ($parameter["events"] || []).length + " events" }}',
 		description:
@@ -104,28 +97,9 @@ export class TrioVmsTrigger implements INodeType {
 						description: TRIO_EVENTS[event].description,
 					})),
 			},
-			{
-				displayName: 'Simplify',
-				name: 'simplify',
-				type: 'boolean',
-				default: true,
-				description:
-					'Whether to return a simplified job (about a dozen fields) instead of every field Trio VMS sends',
-				displayOptions: {
-					show: {
-						'@version': [1.2],
-						events: ['Job Update'],
-					},
-				},
-			},
 			outputProperty({
 				simplified: `${TEN_JOB_FIELDS_IN_WORDS} for a Job Update; other events are output as Trio sends them`,
-				displayOptions: {
-					show: {
-						'@version': [{ _cnd: { gte: 1.3 } }],
-						events: ['Job Update'],
-					},
-				},
+				displayOptions: { show: { events: ['Job Update'] } },
 			}),
 			{
 				displayName: 'Split Shifts Into Items',
@@ -149,25 +123,11 @@ export class TrioVmsTrigger implements INodeType {
 					'Whether to drop a delivery identical to one received recently. Trio VMS may send the same delivery more than once.',
 			},
 			{
-				...DELIVERIES_TO_REMEMBER,
-				displayOptions: {
-					show: {
-						'@version': [{ _cnd: { lt: 1.2 } }],
-						ignoreDuplicates: [true],
-					},
-				},
-			},
-			{
 				displayName: 'Options',
 				name: 'options',
 				type: 'collection',
 				placeholder: 'Add Option',
 				default: {},
-				displayOptions: {
-					show: {
-						'@version': [{ _cnd: { gte: 1.2 } }],
-					},
-				},
 				options: [
 					{
 						...DELIVERIES_TO_REMEMBER,

@@ -7,7 +7,6 @@
 import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
 import { setNewest } from '../shared/boundedMap';
-import type { SimpleJobSize } from '../shared/jobOutput';
 import { DEFAULT_WINDOW, deliveryFingerprint, deliveryMemory } from './dedup';
 import { apiKeyOf, selectedEvents, tokenOwner, triggerKey } from './nodeContext';
 import { deliveryItems, judgeDelivery, judgeToken, singleQueryValue, tokenMatches } from './judge';
@@ -92,8 +91,8 @@ export async function receiveDelivery(context: IWebhookFunctions): Promise<IWebh
 }
 
 /**
- * The hashes a delivery's token may match: the stored one (an earlier version's plain token is
- * read as its hash, see state.ts), and the received token's own when it is fresh. Both, because
+ * The hashes a delivery's token may match: the stored one, and the received token's own when it
+ * is fresh. Both, because
  * n8n adds the webhook route and the trigger registers at Trio before n8n saves the static data
  * that holds the new hash (and in queue mode the receiving process may read static data the
  * activating one has not saved yet): until then the stored hash is missing, or is the one the
@@ -123,21 +122,13 @@ async function acceptedTokenHashes(
 	return fresh ? [...accepted, hashToken(token)] : accepted;
 }
 
-/**
- * Versions 1 and 1.1 output every field as received; 1.2 has the Simplify switch (a dozen job
- * fields); from 1.3 on, Output: Simplified (ten fields, as the other nodes) or Raw.
- */
-function simplifyOn(context: IWebhookFunctions): false | SimpleJobSize {
-	const version = context.getNode().typeVersion;
-	if (version < 1.2) return false;
-	if (version < 1.3) return (context.getNodeParameter('simplify', true) as boolean) && 'dozen';
-	return context.getNodeParameter('output', 'simple') === 'simple' ? 'ten' : false;
+/** Output: Simplified (the ten job fields, as the other nodes) or Raw. */
+function simplifyOn(context: IWebhookFunctions): boolean {
+	return context.getNodeParameter('output', 'simple') === 'simple';
 }
 
-/** Under Options from version 1.2 on; a top-level parameter in workflows saved with 1 or 1.1. */
 function duplicateWindowOf(context: IWebhookFunctions): number {
-	const name = context.getNode().typeVersion < 1.2 ? 'duplicateWindow' : 'options.duplicateWindow';
-	return context.getNodeParameter(name, DEFAULT_WINDOW) as number;
+	return context.getNodeParameter('options.duplicateWindow', DEFAULT_WINDOW) as number;
 }
 
 /** n8n's own default limit for a request body (N8N_PAYLOAD_SIZE_MAX, 16 MiB). */

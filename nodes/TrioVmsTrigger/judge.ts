@@ -14,7 +14,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IDataObject } from 'n8n-workflow';
 
 import { isTrioEventName, TRIO_EVENTS, type TrioEventName } from '../shared/events';
-import { simplifyJob, type SimpleJobSize } from '../shared/jobOutput';
+import { simplifyJob } from '../shared/jobOutput';
 import { describeIssues } from '../shared/schemas';
 import { deliveryFingerprint } from './dedup';
 
@@ -163,14 +163,13 @@ export function buildItems(input: {
 	payload: unknown;
 	receivedAt: string;
 	split: boolean;
-	/** Job Update only: the simplified job (nodes/shared/jobOutput.ts) instead of every field; `true` is the dozen fields. */
-	simplify?: boolean | SimpleJobSize;
+	/** Job Update only: the simplified job (nodes/shared/jobOutput.ts) instead of every field. */
+	simplify?: boolean;
 }): IDataObject[] {
 	const { event, payload, receivedAt, split } = input;
 	const issues = validatePayload(event, payload);
 	if (input.simplify && event === 'Job Update' && isRecord(payload)) {
-		const size = input.simplify === true ? 'dozen' : input.simplify;
-		return [item(event, receivedAt, simplifyJob(payload, size), issues)];
+		return [item(event, receivedAt, simplifyJob(payload), issues)];
 	}
 	if (!isRecord(payload)) {
 		// Not an object: emit it under `body` so nothing is lost.

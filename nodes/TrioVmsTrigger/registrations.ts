@@ -39,7 +39,6 @@ import {
 } from './planner';
 import { buildRegistrationUrl, registrationName } from './registrationUrls';
 import {
-	migratePlainTokens,
 	readScope,
 	rememberDeactivation,
 	scopeForMode,
@@ -153,7 +152,6 @@ export async function registrationsInPlace(context: IHookFunctions): Promise<boo
 	const webhookUrl = currentWebhookUrl(context);
 	const scope = scopeForMode(context.getMode());
 	const staticData = context.getWorkflowStaticData('node');
-	migratePlainTokens(staticData);
 	const stored = readScope(staticData, scope);
 	// Nothing remembered: `create` finds and reuses whatever is registered.
 	if (!stored) return false;
@@ -202,7 +200,6 @@ export async function activateRegistrations(context: IHookFunctions): Promise<vo
 	await refuseUnreachableAddress(context, webhookUrl);
 	const scope = scopeForMode(context.getMode());
 	const staticData = context.getWorkflowStaticData('node');
-	migratePlainTokens(staticData);
 	const stored = await ownState(
 		context,
 		scope,
@@ -351,7 +348,6 @@ export async function removeRegistrations(context: IHookFunctions): Promise<void
 	const node = context.getNode();
 	const webhookUrl = context.getNodeWebhookUrl('default');
 	const staticData = context.getWorkflowStaticData('node');
-	migratePlainTokens(staticData);
 	const scope = scopeForRemoval(staticData, webhookUrl ?? '', context.getMode());
 	const remembered = readScope(staticData, scope);
 	const stored = await ownState(context, scope, remembered, webhookUrl, 'remove');

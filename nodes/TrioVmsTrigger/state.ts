@@ -8,8 +8,7 @@
  *   }
  *
  * Only the SHA-256 of the delivery token is kept: static data is returned by n8n's REST API and
- * copied with every database backup, and the hash is all a delivery check needs. Static data
- * written by an earlier version held the token itself; it is read as its hash and rewritten.
+ * copied with every database backup, and the hash is all a delivery check needs.
  *
  * "test" is written only when n8n registers the editor's test URL ("Listen for test event");
  * everything else is "production". Keeping the two apart means a test never replaces or
@@ -22,7 +21,6 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { setNewest } from '../shared/boundedMap';
 import { isTrioEventName, type TrioEventName } from '../shared/events';
-import { hashToken } from './deliveryToken';
 
 export type RegistrationScope = 'production' | 'test';
 
@@ -38,7 +36,7 @@ export interface ScopeState {
 	/**
 	 * When the token in force was issued (ms; not secret, the token says it in clear). A fresh
 	 * token is accepted beside the stored one only when issued after it (deliveries.ts), so a token
-	 * a rotation replaced is refused once n8n has saved the new hash. Absent in older data.
+	 * a rotation replaced is refused once n8n has saved the new hash.
 	 */
 	tokenIssuedAt?: number;
 }
@@ -56,41 +54,19 @@ export function readScope(
 ): ScopeState | undefined {
 	const raw = staticData[scope];
 	if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return undefined;
-	const { webhookUrl, tokenHash, token, ids, tokenIssuedAt } = raw as Record<string, unknown>;
+	const { webhookUrl, tokenHash, ids, tokenIssuedAt } = raw as Record<string, unknown>;
 	if (typeof webhookUrl !== 'string') return undefined;
-	let hash: string;
-	if (typeof tokenHash === 'string' && HASH.test(tokenHash)) hash = tokenHash;
-	else if (typeof token === 'string' && token) hash = hashToken(token);
-	else return undefined;
+	if (typeof tokenHash !== 'string' || !HASH.test(tokenHash)) return undefined;
 	const cleanIds: Partial<Record<TrioEventName, string>> = {};
 	if (ids && typeof ids === 'object' && !Array.isArray(ids)) {
 		for (const [event, id] of Object.entries(ids as Record<string, unknown>)) {
 			if (isTrioEventName(event) && typeof id === 'string' && id) cleanIds[event] = id;
 		}
 	}
-	const state: ScopeState = { webhookUrl, tokenHash: hash, ids: cleanIds };
+	const state: ScopeState = { webhookUrl, tokenHash, ids: cleanIds };
 	if (typeof tokenIssuedAt === 'number' && Number.isFinite(tokenIssuedAt))
 		state.tokenIssuedAt = tokenIssuedAt;
 	return state;
-}
-
-/** Whether the scope was written by an earlier version, with the token itself. */
-function holdsPlainToken(staticData: IDataObject, scope: RegistrationScope): boolean {
-	const raw = staticData[scope];
-	return !!raw && typeof raw === 'object' && 'token' in raw;
-}
-
-/**
- * Rewrites every scope an earlier version wrote with the token itself as its hash. Run by each
- * webhook method (checkExists, create, delete), whichever n8n runs: n8n 2.x runs none of them at
- * restart, and never saves static data written while receiving, so deliveries accept the old
- * token (readScope hashes it) until one of these runs.
- */
-export function migratePlainTokens(staticData: IDataObject): void {
-	for (const scope of SCOPES) {
-		if (holdsPlainToken(staticData, scope))
-			writeScope(staticData, scope, readScope(staticData, scope));
-	}
 }
 
 export function writeScope(

@@ -4,9 +4,7 @@
  * the service's own names so that an expression written against it keeps working with the raw
  * output. Read in any letter case. Pure.
  *
- * Two sizes, by node version. The ten fields (TEN_JOB_FIELDS) are what new nodes output: Trio VMS
- * 1.2, Trio VMS Trigger 1.3 and Trio VMS Sync Trigger 1.1 on. Workflows saved with earlier
- * versions keep the first dozen (SIMPLE_JOB_FIELDS), so their expressions keep working.
+ * At most ten fields, n8n's guideline for a simplified output.
  */
 import type {
 	IDataObject,
@@ -18,28 +16,7 @@ import type {
 import { fieldOf, hasField } from './fields';
 
 /**
- * The first versions' simplified job, kept as they are, in this order; `Specialties` becomes text
- * and `ShiftDescription` comes from `Shift`. The job list also carries the current open-position
- * count (spec 2.3), which a single job does not: it is kept when present.
- */
-export const SIMPLE_JOB_FIELDS = [
-	'Number',
-	'Title',
-	'JobStatus',
-	'FacilityName',
-	'City',
-	'StateAbbreviation',
-	'Profession',
-	'Specialties',
-	'StartDate',
-	'ShiftDescription',
-	'RateDescription',
-	'NumberOfOpenPositions',
-	'NumberOfCurrentOpenPositions',
-] as const;
-
-/**
- * The simplified job of the current versions: at most ten flat fields (n8n's guideline). The
+ * The simplified job: at most ten flat fields (n8n's guideline). The
  * title stands for profession and specialties (Trio's titles name both, e.g. "Travel RN - ICU
  * (Nights)"); the tenth field is the open-position count, under the name the record gives it:
  * NumberOfCurrentOpenPositions when Trio sends it (the job list), else NumberOfOpenPositions.
@@ -57,20 +34,9 @@ export const TEN_JOB_FIELDS = [
 	'NumberOfCurrentOpenPositions',
 ] as const;
 
-/** Which simplified job: the first versions' dozen, or the current ten. */
-export type SimpleJobSize = 'dozen' | 'ten';
-
 /** The words that list the simplified job's fields, for the nodes' Output descriptions. */
 export const TEN_JOB_FIELDS_IN_WORDS =
 	'Ten fields: number, title, status, facility, city, state, start date, shift, rate and open positions';
-
-function specialtiesText(value: unknown): unknown {
-	if (!Array.isArray(value)) return value ?? null;
-	return value
-		.filter((entry) => entry !== null && entry !== undefined && String(entry).trim() !== '')
-		.map(String)
-		.join(', ');
-}
 
 function shiftDescription(job: IDataObject): unknown {
 	const shift = fieldOf(job, 'Shift');
@@ -79,19 +45,7 @@ function shiftDescription(job: IDataObject): unknown {
 }
 
 /** Fields the service did not send stay absent rather than becoming null (ShiftDescription excepted). */
-export function simplifyJob(job: IDataObject, size: SimpleJobSize = 'dozen'): IDataObject {
-	if (size === 'ten') return tenFields(job);
-	const simple: IDataObject = {};
-	for (const name of SIMPLE_JOB_FIELDS) {
-		if (name === 'ShiftDescription') simple.ShiftDescription = shiftDescription(job) as string;
-		else if (name === 'Specialties') {
-			if (hasField(job, name)) simple.Specialties = specialtiesText(fieldOf(job, name)) as string;
-		} else if (hasField(job, name)) simple[name] = fieldOf(job, name) as IDataObject[string];
-	}
-	return simple;
-}
-
-function tenFields(job: IDataObject): IDataObject {
+export function simplifyJob(job: IDataObject): IDataObject {
 	const simple: IDataObject = {};
 	for (const name of TEN_JOB_FIELDS) {
 		if (name === 'ShiftDescription') simple.ShiftDescription = shiftDescription(job) as string;
@@ -169,11 +123,10 @@ export function shapeJob(
 	job: IDataObject,
 	output: JobOutput,
 	fields: readonly string[],
-	size: SimpleJobSize = 'dozen',
 ): IDataObject {
 	if (output === 'raw') return job;
 	if (output === 'fields') return pickJobFields(job, fields);
-	return simplifyJob(job, size);
+	return simplifyJob(job);
 }
 
 /**

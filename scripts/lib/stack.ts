@@ -315,7 +315,7 @@ function demoWorkflow(credential: { id: string; name: string }): WorkflowJson {
 				id: 'a3c1f0d2-5b7e-4c1a-9f3e-000000000002',
 				name: 'When Trio VMS reports anything',
 				type: TRIGGER_NODE_TYPE,
-				typeVersion: 1.1,
+				typeVersion: 1,
 				position: [0, 0],
 				webhookId: '5d1c6a0e-7f0b-4f43-9a55-d30000e0e001',
 				parameters: { events: [...TRIO_EVENT_NAMES], splitShifts: true },

@@ -88,8 +88,7 @@ const LABELS = new Set(
 );
 
 /**
- * Labels the nodes renamed (Trio VMS 1.2, Trio VMS Trigger 1.3, Sync Trigger 1.1): the docs name
- * only the new one. The old words are matched as the docs shortened them ("Pause Between Calls").
+ * Labels renamed before the first release: the docs name only the new one. The old words are matched as the docs shortened them ("Pause Between Calls").
  */
 const RENAMED = [
 	{ old: 'Input Binary Field', now: 'Resume File Field' },

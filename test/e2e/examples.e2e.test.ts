@@ -1047,12 +1047,12 @@ describeWithN8n(
 			const example = forTest('04-nightly-job-sync-to-data-table.json', credential);
 			const trigger = nodeNamed(example, 'When Trio jobs change');
 			expect(trigger.type).toBe(`${PACKAGE}.trioVmsSyncTrigger`);
-			expect(trigger.typeVersion).toBe(1.1);
+			expect(trigger.typeVersion).toBe(1);
 			expect(trigger.parameters).toEqual(
 				expect.objectContaining({
 					pollTimes: { item: [{ mode: 'everyDay', hour: 2 }] },
 					watch: 'jobs',
-					// Version 1.1 preselects Opened alone: the example names all four changes.
+					// The node preselects Opened alone: the example names all four changes.
 					jobChanges: ['opened', 'updated', 'closed', 'openPositionsChanged'],
 					emitExisting: true,
 					output: 'raw',

@@ -245,7 +245,7 @@ describeWithN8n('2.x', 'secrets in real n8n 2.x at debug log level', () => {
 					id: randomUUID(),
 					name: 'Trio VMS Trigger',
 					type: TRIGGER_TYPE,
-					typeVersion: 1.1,
+					typeVersion: 1,
 					position: [0, 0],
 					webhookId,
 					parameters: { events: ['Job Update', 'Submission Update'] },

@@ -65,7 +65,7 @@ describeWithN8n('2.x', "n8n's SSRF protection", () => {
 	const action = (name: string, parameters: Json): WorkflowNode => ({
 		name,
 		type: ACTION_TYPE,
-		typeVersion: 1.1,
+		typeVersion: 1,
 		parameters,
 		credentials: { trioVmsApi: credential },
 	});
@@ -135,7 +135,7 @@ describeWithN8n('2.x', "n8n's SSRF protection", () => {
 					id: randomUUID(),
 					name: 'Trio VMS Trigger',
 					type: TRIGGER_TYPE,
-					typeVersion: 1.2,
+					typeVersion: 1,
 					position: [0, 0],
 					webhookId,
 					parameters: { events: ['Job Update'] },

@@ -181,7 +181,7 @@ describeWithN8n('2.x', 'a staging copy of production in real n8n 2.x', () => {
 					id: randomUUID(),
 					name: NODE_NAME,
 					type: NODE_TYPE,
-					typeVersion: 1.2,
+					typeVersion: 1,
 					position: [0, 0],
 					webhookId,
 					parameters: { events: EVENTS },

@@ -131,9 +131,6 @@ export function modifiedAfterFilter(what: string, note?: string): INodePropertie
 	};
 }
 
-/** Version 1.1 onwards: the Output choice replaces version 1's Simplify switch (Get Many) or raw job (Get). */
-const FROM_VERSION_1_1 = { '@version': [{ _cnd: { gte: 1.1 } }] };
-
 /** A job field name in words: `NumberOfOpenPositions` -> "Number of Open Positions". */
 function fieldWords(name: string): string {
 	return name
@@ -150,33 +147,23 @@ const SELECTED_FIELDS: INodePropertyOptions = {
 
 /**
  * Output as n8n's own nodes offer it (Microsoft Outlook, Gmail): Simplified for people,
- * Raw for everything Trio sends, Selected Fields for an AI agent that needs only a few. Version
- * 1.1 simplified to a dozen fields; 1.2 to ten, the same ten as both triggers.
+ * Raw for everything Trio sends, Selected Fields for an AI agent that needs only a few. The
+ * simplified job is the same ten fields as both triggers'.
  */
 export function jobOutputProperties(): INodeProperties[] {
 	return [
-		outputProperty({
-			simplified:
-				'Number, title, status, facility, city, state, profession, specialties, start date, shift, rate and open positions',
-			extra: [SELECTED_FIELDS],
-			displayOptions: { show: { '@version': [1.1] } },
-		}),
-		outputProperty({
-			simplified: TEN_JOB_FIELDS_IN_WORDS,
-			extra: [SELECTED_FIELDS],
-			displayOptions: { show: { '@version': [{ _cnd: { gte: 1.2 } }] } },
-		}),
+		outputProperty({ simplified: TEN_JOB_FIELDS_IN_WORDS, extra: [SELECTED_FIELDS] }),
 		{
 			displayName: 'Fields',
 			name: 'fields',
 			type: 'multiOptions',
 			default: [],
 			description: 'The job details to output; the job number is always included',
-			displayOptions: { show: { ...FROM_VERSION_1_1, output: ['fields'] } },
-			options: JOB_FIELDS.filter((name) => name !== 'Number').map((name) => ({
-				name: fieldWords(name),
-				value: name,
-			})),
+			displayOptions: { show: { output: ['fields'] } },
+			// Alphabetical, as n8n's lint asks: the quickest way to find one of some forty fields.
+			options: JOB_FIELDS.filter((name) => name !== 'Number')
+				.map((name) => ({ name: fieldWords(name), value: name }))
+				.sort((a, b) => a.name.localeCompare(b.name, undefined, { sensitivity: 'base' })),
 		},
 	];
 }

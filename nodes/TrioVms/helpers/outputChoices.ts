@@ -17,17 +17,14 @@ export function applyReturnAllOrLimit<T>(
 	return limited(list, returnAll, returnAll ? 0 : context.getNodeParameter('limit', itemIndex, 50));
 }
 
-/** Jobs shaped as the node asks: version 1 knew only Get Many's Simplify switch (Get was raw). */
+/** Jobs shaped as the item's Output asks. */
 export function shapeJobs(
 	context: IExecuteFunctions,
 	itemIndex: number,
 	jobs: IDataObject[],
-	version1: JobOutput,
 ): IDataObject[] {
-	if (context.getNode().typeVersion < 1.1) return jobs.map((job) => shapeJob(job, version1, []));
 	const output = context.getNodeParameter('output', itemIndex, 'simple') as JobOutput;
 	const fields =
 		output === 'fields' ? (context.getNodeParameter('fields', itemIndex, []) as string[]) : [];
-	const size = context.getNode().typeVersion < 1.2 ? 'dozen' : 'ten';
-	return jobs.map((job) => shapeJob(job, output, fields, size));
+	return jobs.map((job) => shapeJob(job, output, fields));
 }

@@ -1,5 +1,5 @@
 /** Job: Get and Get Many, run through n8n's engine against the sandbox. */
-import { SIMPLE_JOB_FIELDS, TEN_JOB_FIELDS } from '../../../nodes/shared/jobOutput';
+import { TEN_JOB_FIELDS } from '../../../nodes/shared/jobOutput';
 import type { NodeExecutionHint } from 'n8n-workflow';
 
 import {
@@ -58,17 +58,6 @@ describe('Job: Get', () => {
 		expect(output[0].json).toMatchObject({ Number: first.Number, Title: first.Title });
 	});
 
-	it('keeps a saved version 1.1 node on the dozen simplified fields it had', async () => {
-		const [first] = openJobs();
-		const { output } = await t.run(
-			{ resource: 'job', operation: 'get', job: byNumber(first.Number) },
-			{ typeVersion: 1.1 },
-		);
-		expect(Object.keys(output[0].json)).toEqual(
-			SIMPLE_JOB_FIELDS.filter((name) => name !== 'NumberOfCurrentOpenPositions'),
-		);
-	});
-
 	it('outputs only the selected fields, always with the job number', async () => {
 		const [first] = openJobs();
 		const { output } = await t.run({
@@ -79,16 +68,6 @@ describe('Job: Get', () => {
 			fields: ['Title', 'City'],
 		});
 		expect(output[0].json).toEqual({ Number: first.Number, Title: first.Title, City: first.City });
-	});
-
-	it('keeps a saved version 1 node raw, as it was', async () => {
-		const [first] = openJobs();
-		const { output } = await t.run(
-			{ resource: 'job', operation: 'get', job: byNumber(first.Number) },
-			{ typeVersion: 1 },
-		);
-		expect(output[0].json).toHaveProperty('Description', first.Description);
-		expect(output[0].json).toHaveProperty('Certifications');
 	});
 
 	it('takes the job picked from the list', async () => {
@@ -161,12 +140,6 @@ describe('Job: Get Many', () => {
 		// No pagination: one request, the limit is applied after the answer.
 		expect(t.apiRequests()).toHaveLength(1);
 		expect(t.apiRequests()[0].query).toEqual({});
-		// A saved version 1.1 node keeps the dozen fields it had.
-		const saved = await t.run(
-			{ resource: 'job', operation: 'getAll', limit: 1 },
-			{ typeVersion: 1.1 },
-		);
-		expect(Object.keys(saved.output[0].json).sort()).toEqual([...SIMPLE_JOB_FIELDS].sort());
 	});
 
 	it('returns every open and on-hold job with Return All, raw when Output is Raw', async () => {
@@ -255,19 +228,6 @@ describe('Job: Get Many', () => {
 
 		const bad = await t.run({ resource: 'job', operation: 'getAll', filters: { state: 'Texass' } });
 		expect(errorText(bad.error).message).toContain('"State" must be a two-letter US state');
-	});
-
-	it('keeps a saved version 1 node on its Simplify switch', async () => {
-		const raw = await t.run(
-			{ resource: 'job', operation: 'getAll', limit: 1, simplify: false },
-			{ typeVersion: 1 },
-		);
-		expect(raw.output[0].json).toHaveProperty('Certifications');
-		const simple = await t.run(
-			{ resource: 'job', operation: 'getAll', limit: 1 },
-			{ typeVersion: 1 },
-		);
-		expect(Object.keys(simple.output[0].json)).toEqual([...SIMPLE_JOB_FIELDS]);
 	});
 
 	it('suggests Execute Once when a list ran once per input item', async () => {

@@ -125,9 +125,11 @@ afterEach(async () => {
 
 function trigger() {
 	return pollTrigger({
-		// Version 1 emits every change type, closures included (1.1 preselects Opened alone).
-		typeVersion: 1,
-		parameters: { watch: 'jobs', options: { fullListEvery: 1 } },
+		parameters: {
+			watch: 'jobs',
+			jobChanges: ['opened', 'updated', 'closed', 'openPositionsChanged'],
+			options: { fullListEvery: 1 },
+		},
 		credentials: trioCredentials(server.baseUrl, 'key'),
 	});
 }

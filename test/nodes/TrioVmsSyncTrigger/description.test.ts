@@ -44,40 +44,25 @@ describe('Sync Trigger description', () => {
 			expect(fs.existsSync(path.join(ROOT, 'nodes/shared', file))).toBe(true);
 	});
 
-	it('defaults to jobs, every change type, no first-run flood, and the documented cadence', () => {
-		// Version 1, as workflows saved with it keep it.
+	// Issue 26 point 6: new jobs, the common flow, with the fewest clicks.
+	it('defaults to new jobs only, simplified Output, no first-run flood, and the documented cadence', () => {
+		expect(description.version).toBe(1);
 		const defaults = defaultsAt(1);
 		expect(defaults).toMatchObject({
 			watch: 'jobs',
-			jobChanges: ['opened', 'updated', 'closed', 'openPositionsChanged'],
+			jobChanges: ['opened'],
 			emitExisting: false,
+			output: 'simple',
 			filters: {},
 			options: {},
 		});
+		expect(defaults).not.toHaveProperty('simplify');
 		const options = description.properties.find((p) => p.name === 'options') as INodeProperties;
 		const defaultOf = (name: string) =>
 			(options.options as INodeProperties[]).find((option) => option.name === name)?.default;
 		expect(defaultOf('fullListEvery')).toBe(DEFAULT_FULL_LIST_EVERY);
 		expect(defaultOf('overlapSeconds')).toBe(DEFAULT_OVERLAP_SECONDS);
-		const submissions = defaultsAt(1, { watch: 'submissions' });
-		expect(submissions).toMatchObject({ submissionChanges: ['created', 'statusChanged'] });
-	});
-
-	// Issue 26 point 6: new jobs, the common flow, with the fewest clicks.
-	it('gives new workflows version 1.1: new jobs only, simplified Output, and keeps version 1 for saved ones', () => {
-		expect(description.version).toEqual([1, 1.1]);
-		expect(description.defaultVersion).toBe(1.1);
-		const current = defaultsAt(1.1);
-		expect(current).toMatchObject({
-			watch: 'jobs',
-			jobChanges: ['opened'],
-			emitExisting: false,
-			output: 'simple',
-		});
-		expect(current).not.toHaveProperty('simplify');
-		expect(defaultsAt(1)).not.toHaveProperty('output');
-		expect(defaultsAt(1)).toMatchObject({ simplify: true });
-		expect(defaultsAt(1.1, { watch: 'submissions' })).toMatchObject({
+		expect(defaultsAt(1, { watch: 'submissions' })).toMatchObject({
 			submissionChanges: ['created', 'statusChanged'],
 			output: 'simple',
 		});
@@ -157,8 +142,8 @@ describe("Sync Trigger in a recruiter's words", () => {
 	});
 
 	it('simplifies by default, picks states from the one US state list and shows no notice', () => {
-		const simplify = description.properties.find((p) => p.name === 'simplify');
-		expect(simplify).toMatchObject({ type: 'boolean', default: true });
+		const output = description.properties.find((p) => p.name === 'output');
+		expect(output).toMatchObject({ type: 'options', default: 'simple' });
 		const filters = description.properties.find((p) => p.name === 'filters');
 		const states = (filters?.options as INodeProperties[]).find((p) => p.name === 'states');
 		expect(states).toMatchObject({ type: 'multiOptions', default: [] });

@@ -60,9 +60,12 @@ async function runHistory(offsetMs: number): Promise<Record<string, number>> {
 	sandbox.reset({ jobs: 1000 });
 	sandbox.store.clock.set({ offsetMs });
 	const poller = pollTrigger({
-		// Version 1's defaults (every change type, the Simplify switch): what saved workflows keep.
-		typeVersion: 1,
-		parameters: { watch: 'jobs', simplify: false, options: { fullListEvery: EVERY } },
+		parameters: {
+			watch: 'jobs',
+			jobChanges: ['opened', 'updated', 'closed', 'openPositionsChanged'],
+			output: 'raw',
+			options: { fullListEvery: EVERY },
+		},
 		// A plain agency key: polling needs no administrator permission.
 		credentials: trioCredentials(sandbox.url, sandbox.key),
 	});

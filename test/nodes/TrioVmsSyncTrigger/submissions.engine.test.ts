@@ -23,11 +23,12 @@ afterAll(async () => {
 
 beforeEach(() => sandbox.reset({ jobs: 300 }));
 
+/** Every job change type, so one poller sees whatever changed. */
+const EVERY_JOB_CHANGE = ['opened', 'updated', 'closed', 'openPositionsChanged'];
+
 function poller(parameters: INodeParameters): PollTrigger {
 	return pollTrigger({
-		// Version 1's defaults (every change type, the Simplify switch): what saved workflows keep.
-		typeVersion: 1,
-		parameters,
+		parameters: { jobChanges: EVERY_JOB_CHANGE, ...parameters },
 		credentials: trioCredentials(sandbox.url, sandbox.key),
 	});
 }
@@ -54,7 +55,7 @@ describe('Sync Trigger, submissions', () => {
 			sandbox.store.clock.set({ offsetMs });
 			const trigger = poller({
 				watch: 'submissions',
-				simplify: false,
+				output: 'raw',
 				options: { fullListEvery: 3 },
 			});
 			expect((await trigger.poll()).items).toEqual([]);
@@ -242,7 +243,7 @@ describe('Sync Trigger, first run, filters and Fetch Test Event', () => {
 		sandbox.clearFaults();
 
 		const bad = pollTrigger({
-			parameters: { watch: 'jobs', options: { fullListEvery: 0 } },
+			parameters: { watch: 'jobs', jobChanges: EVERY_JOB_CHANGE, options: { fullListEvery: 0 } },
 			credentials: trioCredentials(sandbox.url, sandbox.key),
 		});
 		expect((await bad.poll()).error?.message).toMatch(
@@ -270,7 +271,7 @@ describe('Sync Trigger, what n8n and the service can do to it', () => {
 	});
 
 	test('a closed job the service no longer knows is emitted from what the trigger remembered', async () => {
-		const trigger = poller({ watch: 'jobs', simplify: false, options: { fullListEvery: 1 } });
+		const trigger = poller({ watch: 'jobs', output: 'raw', options: { fullListEvery: 1 } });
 		await trigger.poll();
 		const job = sandbox.store.listJobs().find((each) => each.JobStatus === 'OnHold')!;
 		await scenario(sandbox, 'POST', `/jobs/${job.Number}/close`, {});

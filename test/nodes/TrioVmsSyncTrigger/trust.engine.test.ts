@@ -29,9 +29,11 @@ const TWELVE = Array.from({ length: 12 }, (_, index) => job(index + 1));
 
 function trigger(options: Record<string, unknown> = {}) {
 	return pollTrigger({
-		// Version 1's defaults (every change type, the Simplify switch): what saved workflows keep.
-		typeVersion: 1,
-		parameters: { watch: 'jobs', options: { fullListEvery: 1, ...options } },
+		parameters: {
+			watch: 'jobs',
+			jobChanges: ['opened', 'updated', 'closed', 'openPositionsChanged'],
+			options: { fullListEvery: 1, ...options },
+		},
 		credentials: trioCredentials(server.baseUrl, 'key'),
 	});
 }
@@ -154,9 +156,9 @@ describe('Sync Trigger when records are stale, left out, unreadable by hundreds,
 
 	test('a closure under the State and Profession filters comes out though Trio no longer knows the job', async () => {
 		const poller = pollTrigger({
-			typeVersion: 1,
 			parameters: {
 				watch: 'jobs',
+				jobChanges: ['closed'],
 				filters: { states: ['TX'], professions: 'RN' },
 				options: { fullListEvery: 1 },
 			},
@@ -179,7 +181,6 @@ describe('Sync Trigger when records are stale, left out, unreadable by hundreds,
 				Number: 1,
 				JobStatus: 'Closed',
 				StateAbbreviation: 'TX',
-				Profession: 'RN',
 			}),
 		]);
 		expect(server.requests.map((request) => request.path).slice(-2)).toEqual([

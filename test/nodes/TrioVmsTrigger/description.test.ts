@@ -12,9 +12,9 @@ import { TrioVmsTrigger } from '../../../nodes/TrioVmsTrigger/TrioVmsTrigger.nod
 
 const { description } = new TrioVmsTrigger();
 
-/** The parameters n8n shows (with their defaults) for a node at this version with these values. */
-function shown(typeVersion: number, values: INodeParameters): INodeParameters {
-	const node = { typeVersion, parameters: values } as unknown as INode;
+/** The parameters n8n shows (with their defaults) for a node with these values. */
+function shown(values: INodeParameters): INodeParameters {
+	const node = { typeVersion: 1, parameters: values } as unknown as INode;
 	return (
 		NodeHelpers.getNodeParameters(description.properties, values, true, false, node, description) ??
 		{}
@@ -38,9 +38,9 @@ function userTexts(): string[] {
 }
 
 describe('trigger description', () => {
-	it('offers 1.3 to new workflows and keeps 1, 1.1 and 1.2 for saved ones', () => {
-		expect(description.version).toEqual([1, 1.1, 1.2, 1.3]);
-		expect(description.defaultVersion).toBe(1.3);
+	it('has one version, 1', () => {
+		expect(description.version).toBe(1);
+		expect(description.defaultVersion).toBeUndefined();
 	});
 
 	it('declares its webhook with fixed values, so n8n evaluates no expression per delivery', () => {
@@ -52,19 +52,11 @@ describe('trigger description', () => {
 		expect(description.webhooks).toHaveLength(1);
 	});
 
-	it('offers Simplify, on by default, for Job Update from version 1.2 only', () => {
-		expect(shown(1.2, { events: ['Job Update'] }).simplify).toBe(true);
-		expect(shown(1.2, { events: ['Submission Update'] })).not.toHaveProperty('simplify');
-		expect(shown(1.1, { events: ['Job Update'] })).not.toHaveProperty('simplify');
-		expect(shown(1, { events: ['Job Update'] })).not.toHaveProperty('simplify');
-	});
-
 	// Issue 26 point 8: one output control, worded as in the other two nodes.
-	it('replaces Simplify with Output (Simplified or Raw) for Job Update from version 1.3', () => {
-		expect(shown(1.3, { events: ['Job Update'] }).output).toBe('simple');
-		expect(shown(1.3, { events: ['Job Update'] })).not.toHaveProperty('simplify');
-		expect(shown(1.3, { events: ['Submission Update'] })).not.toHaveProperty('output');
-		expect(shown(1.2, { events: ['Job Update'] })).not.toHaveProperty('output');
+	it('offers Output (Simplified or Raw) for Job Update, Simplified by default', () => {
+		expect(shown({ events: ['Job Update'] }).output).toBe('simple');
+		expect(shown({ events: ['Job Update'] })).not.toHaveProperty('simplify');
+		expect(shown({ events: ['Submission Update'] })).not.toHaveProperty('output');
 		const output = description.properties.find(
 			(property) => property.name === 'output',
 		) as INodeProperties;
@@ -84,7 +76,7 @@ describe('trigger description', () => {
 		);
 	});
 
-	it('puts Deliveries to Remember under Options from 1.2, and keeps it at the top for saved workflows', () => {
+	it('puts Deliveries to Remember under Options', () => {
 		const options = description.properties.find((property) => property.name === 'options');
 		expect(options).toMatchObject({
 			displayName: 'Options',
@@ -94,15 +86,8 @@ describe('trigger description', () => {
 		expect(
 			options?.options?.map((option) => (option as { displayName: string }).displayName),
 		).toEqual(['Deliveries to Remember']);
-		expect(shown(1.2, { events: ['Job Update'] })).not.toHaveProperty('duplicateWindow');
-		expect(shown(1.2, { events: ['Job Update'] })).toHaveProperty('options');
-		for (const version of [1, 1.1]) {
-			expect(shown(version, { events: ['Job Update'] }).duplicateWindow).toBe(100);
-			expect(shown(version, { events: ['Job Update'] })).not.toHaveProperty('options');
-			expect(
-				shown(version, { events: ['Job Update'], ignoreDuplicates: false }),
-			).not.toHaveProperty('duplicateWindow');
-		}
+		expect(shown({ events: ['Job Update'] })).not.toHaveProperty('duplicateWindow');
+		expect(shown({ events: ['Job Update'] })).toHaveProperty('options');
 	});
 
 	it('labels the event selector "Events" and keeps one short notice', () => {

@@ -432,7 +432,8 @@ describe('buildItems with Simplify', () => {
 			simplify: true,
 		});
 		expect(Object.keys(job).slice(0, 2)).toEqual(['event', 'receivedAt']);
-		expect(job).toMatchObject({ Number: 1001, Specialties: 'ICU', ShiftDescription: 'Nights' });
+		expect(job).toMatchObject({ Number: 1001, ShiftDescription: 'Nights' });
+		expect(job).not.toHaveProperty('Specialties');
 		expect(job).not.toHaveProperty('Shift');
 		const [submission] = buildItems({
 			event: 'Submission Update',

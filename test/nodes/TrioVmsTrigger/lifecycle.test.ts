@@ -400,78 +400,6 @@ describe('activation lifecycle', () => {
 });
 
 describe('the delivery secret', () => {
-	it('rewrites static data an earlier version saved with the token itself to its hash, keeping the registrations', async () => {
-		const first = hooksFor(['Job Update']);
-		await first.activate();
-		const token = await tokenOf(first);
-		const { webhookUrl, ids } = scopeOf(first);
-		// What an earlier version saved: the token itself.
-		const legacy = triggerHooks({
-			parameters: { events: ['Job Update'] },
-			credentials: trioCredentials(sandbox.url, sandbox.adminKey),
-			workflowName: 'Shifts to Slack',
-			instanceUrl: INSTANCE,
-			webhookId: first.node.webhookId,
-			// n8n keeps a node's static data under node:<name> in the workflow's.
-			staticData: { 'node:Trio VMS Trigger': { production: { webhookUrl, token, ids } } },
-		});
-		sandbox.clearRequests();
-		expect(await legacy.activate()).toBe(true);
-		expect(legacy.staticData().production).toEqual({
-			webhookUrl,
-			tokenHash: hashToken(token),
-			ids,
-		});
-		expect(JSON.stringify(legacy.staticData())).not.toContain(token);
-		expect(requestLog()).toEqual(['GET /api/v3/Webhooks 200 admin']);
-		const delivery = await legacy.deliver({
-			query: { event: 'Job Update', token },
-			body: PAYLOADS['Job Update'],
-		});
-		expect(delivery.workflowData).toHaveLength(1);
-	});
-
-	it('accepts the plain token an earlier version saved without writing static data, and any webhook method migrates both scopes', async () => {
-		const first = hooksFor(['Job Update']);
-		await first.activate();
-		await first.activate({ target: 'test' });
-		const token = await tokenOf(first);
-		const testToken = await tokenOf(first, 'test');
-		const { webhookUrl, ids } = scopeOf(first);
-		const testScope = scopeOf(first, 'test');
-		const legacyData = {
-			production: { webhookUrl, token, ids },
-			test: { webhookUrl: testScope.webhookUrl, token: testToken, ids: testScope.ids },
-		};
-		// n8n 2.x restarts without running any webhook method: deliveries meet the old data.
-		const legacy = triggerHooks({
-			parameters: { events: ['Job Update'] },
-			credentials: trioCredentials(sandbox.url, sandbox.adminKey),
-			workflowName: 'Shifts to Slack',
-			instanceUrl: INSTANCE,
-			workflowId: first.workflowId,
-			nodeId: first.node.id,
-			webhookId: first.node.webhookId,
-			staticData: { 'node:Trio VMS Trigger': legacyData },
-		});
-		const delivery = await legacy.deliver({
-			query: { event: 'Job Update', token },
-			body: PAYLOADS['Job Update'],
-		});
-		expect(delivery.workflowData).toHaveLength(1);
-		expect(legacy.staticData()).toEqual(legacyData);
-		// The user deactivates the workflow: delete clears production and migrates the test scope.
-		await legacy.deactivate();
-		expect(JSON.stringify(legacy.staticData())).not.toContain(testToken);
-		expect(legacy.staticData()).toEqual({
-			test: {
-				webhookUrl: testScope.webhookUrl,
-				tokenHash: hashToken(testToken),
-				ids: testScope.ids,
-			},
-		});
-	});
-
 	it('rotates when registrations are rewritten: the old token is refused afterwards', async () => {
 		const hooks = hooksFor(['Job Update']);
 		await hooks.activate();
@@ -1089,9 +1017,8 @@ describe('receiving deliveries', () => {
 		expect(test.status).toBeUndefined();
 	});
 
-	describe('node versions', () => {
-		async function versionHooks(
-			typeVersion: number,
+	describe('output and options', () => {
+		async function outputHooks(
 			extra: INodeParameters = {},
 			events = ['Job Update'],
 		): Promise<TriggerHooks> {
@@ -1100,7 +1027,6 @@ describe('receiving deliveries', () => {
 				credentials: trioCredentials(sandbox.url, sandbox.adminKey),
 				workflowName: 'Shifts to Slack',
 				instanceUrl: INSTANCE,
-				typeVersion,
 			});
 			await hooks.activate();
 			return hooks;
@@ -1115,25 +1041,10 @@ describe('receiving deliveries', () => {
 			return delivery.workflowData?.[0][0].json as IDataObject;
 		}
 
-		it('gives workflows saved with 1.2 the dozen-field simplified job, metadata first and deliveryKey kept', async () => {
-			const json = await jobItem(await versionHooks(1.2), 7001);
-			expect(Object.keys(json).slice(0, 2)).toEqual(['event', 'receivedAt']);
-			expect(json).toMatchObject({
-				event: 'Job Update',
-				Number: 7001,
-				Specialties: 'ICU',
-				ShiftDescription: 'Nights',
-			});
-			expect(json).not.toHaveProperty('Shift');
-			expect(json).not.toHaveProperty('ModifiedDateUtc');
-			expect(json.deliveryKey).toMatch(/^[0-9a-f]{16}$/);
-			const raw = await jobItem(await versionHooks(1.2, { simplify: false }), 7002);
-			expect(raw).toHaveProperty('Shift');
-		});
-
 		// Issue 26 point 8: the same ten fields as the action node and the Sync Trigger.
-		it('gives new workflows (1.3) the ten-field job under Output, and every field with Raw', async () => {
-			const json = await jobItem(await versionHooks(1.3), 7003);
+		it('gives the ten-field job under Output, metadata first and deliveryKey kept, and every field with Raw', async () => {
+			const json = await jobItem(await outputHooks(), 7003);
+			expect(json.deliveryKey).toMatch(/^[0-9a-f]{16}$/);
 			expect(Object.keys(json)).toEqual([
 				'event',
 				'receivedAt',
@@ -1141,30 +1052,18 @@ describe('receiving deliveries', () => {
 				'NumberOfOpenPositions',
 				'deliveryKey',
 			]);
-			const raw = await jobItem(await versionHooks(1.3, { output: 'raw' }), 7004);
+			const raw = await jobItem(await outputHooks({ output: 'raw' }), 7004);
 			expect(raw).toHaveProperty('Shift');
-			// A 1.3 node ignores a Simplify value left from 1.2.
-			const left = await jobItem(await versionHooks(1.3, { simplify: false }), 7005);
-			expect(left).not.toHaveProperty('Shift');
+			expect(raw).toHaveProperty('ModifiedDateUtc');
+			expect(Object.keys(raw).slice(0, 2)).toEqual(['event', 'receivedAt']);
 		});
 
-		it('keeps saved workflows (1 and 1.1) on the raw job, whatever Simplify says', async () => {
-			for (const [index, version] of [1, 1.1].entries()) {
-				const json = await jobItem(await versionHooks(version, { simplify: true }), 7100 + index);
-				expect(json).toHaveProperty('Shift');
-				expect(json).toHaveProperty('ModifiedDateUtc');
-				expect(Object.keys(json).slice(0, 2)).toEqual(['event', 'receivedAt']);
-			}
-		});
-
-		it('reads Deliveries to Remember at the top for 1 and 1.1, and under Options from 1.2', async () => {
-			for (const [index, { version, parameters, remembers }] of [
-				{ version: 1.1, parameters: { duplicateWindow: 1 }, remembers: 1 },
-				{ version: 1.2, parameters: { options: { duplicateWindow: 1 } }, remembers: 1 },
-				// A top-level value left in a 1.2 node is not read: the default (100) holds.
-				{ version: 1.2, parameters: { duplicateWindow: 1 }, remembers: 100 },
+		it('reads Deliveries to Remember under Options', async () => {
+			for (const [index, { parameters, remembers }] of [
+				{ parameters: { options: { duplicateWindow: 1 } }, remembers: 1 },
+				{ parameters: {}, remembers: 100 },
 			].entries()) {
-				const hooks = await versionHooks(version, parameters, ['Per Diem Shift Removed']);
+				const hooks = await outputHooks(parameters, ['Per Diem Shift Removed']);
 				const token = await tokenOf(hooks);
 				const run = `${index}-${Date.now()}`;
 				const send = (id: string) =>

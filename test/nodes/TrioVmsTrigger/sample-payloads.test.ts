@@ -4,8 +4,7 @@
 	-- not in the package: n8n's rules for the code users install do not apply here */
 /**
  * The sample payloads users pin as the trigger's mock data (examples/sample-payloads): one file
- * per event, each exactly what the trigger outputs for that event at the version the editor adds
- * (1.3) and its defaults (Output Simplified: the ten job fields; Split Shifts Into Items on), built
+ * per event, each exactly what the trigger outputs for that event with its defaults (Output Simplified: the ten job fields; Split Shifts Into Items on), built
  * by the trigger's own item builder from the one set of payloads the tests use. Regenerate after a
  * change with:
  *   UPDATE_SAMPLES=1 npx jest test/nodes/TrioVmsTrigger/sample-payloads.test.ts
@@ -13,10 +12,7 @@
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import type { INodeProperties } from 'n8n-workflow';
-
 import { TRIO_EVENT_NAMES, type TrioEventName } from '../../../nodes/shared/events';
-import type { SimpleJobSize } from '../../../nodes/shared/jobOutput';
 import { deliveryItems } from '../../../nodes/TrioVmsTrigger/judge';
 import { TrioVmsTrigger } from '../../../nodes/TrioVmsTrigger/TrioVmsTrigger.node';
 import { PAYLOADS } from '../../support/trigger-payloads';
@@ -26,39 +22,16 @@ const RECEIVED_AT = '2026-02-01T10:00:05.000Z';
 
 const fileName = (event: TrioEventName) => `${event.toLowerCase().replace(/\s+/g, '-')}.json`;
 
-/** The version n8n's editor adds today, which the samples are for. */
-const SAMPLES_VERSION = 1.3;
-
-/** Whether a property is shown at a version, read from its `@version` display condition. */
-function shownAt(property: INodeProperties, version: number): boolean {
-	const condition = property.displayOptions?.show?.['@version'];
-	if (!condition) return true;
-	return condition.some((entry) =>
-		typeof entry === 'object' && entry !== null && '_cnd' in entry
-			? Object.entries(entry._cnd).every(([operator, bound]) =>
-					operator === 'gte'
-						? version >= (bound as number)
-						: operator === 'lt'
-							? version < (bound as number)
-							: false,
-				)
-			: entry === version,
-	);
-}
-
 /**
- * The trigger's defaults at SAMPLES_VERSION, read from its description so a changed default
- * changes the samples: Output Simplified is the ten-field job.
+ * The trigger's defaults, read from its description so a changed default changes the samples:
+ * Output Simplified is the ten-field job.
  */
-function defaults(): { split: boolean; simplify: false | SimpleJobSize } {
-	const { description } = new TrioVmsTrigger();
-	const properties = description.properties.filter((property) =>
-		shownAt(property, SAMPLES_VERSION),
-	);
+function defaults(): { split: boolean; simplify: boolean } {
+	const { properties } = new TrioVmsTrigger().description;
 	const value = (name: string) => properties.find((property) => property.name === name)?.default;
 	return {
 		split: value('splitShifts') === true,
-		simplify: value('output') === 'simple' ? 'ten' : false,
+		simplify: value('output') === 'simple',
 	};
 }
 
@@ -78,10 +51,9 @@ if (process.env.UPDATE_SAMPLES) {
 }
 
 describe('sample payloads', () => {
-	it(`are for the version the editor adds (${SAMPLES_VERSION}), whose Output defaults to Simplified`, () => {
-		const { description } = new TrioVmsTrigger();
-		expect(description.defaultVersion).toBe(SAMPLES_VERSION);
-		expect(defaults().simplify).toBe('ten');
+	it('are for the node as the editor adds it, whose Output defaults to Simplified', () => {
+		expect(new TrioVmsTrigger().description.version).toBe(1);
+		expect(defaults().simplify).toBe(true);
 	});
 
 	it('holds one file per event and nothing else', () => {

@@ -53,15 +53,18 @@ describe('static data layout', () => {
 		expect(readScope(data, 'test')).toBeUndefined();
 		data.test = {
 			webhookUrl: TEST,
-			token: 'x',
+			tokenHash: hashToken('x'),
 			ids: { 'Job Update': 'b', Bogus: 'c', 'Submission Update': 5 },
 		};
-		// Written by an earlier version, with the token itself: read as its hash.
+		// Only known events with a text Id are read.
 		expect(readScope(data, 'test')).toEqual({
 			webhookUrl: TEST,
 			tokenHash: hashToken('x'),
 			ids: { 'Job Update': 'b' },
 		});
+		// A token kept as itself, not its hash, is not a usable scope.
+		data.test = { webhookUrl: TEST, token: 'x', ids: {} };
+		expect(readScope(data, 'test')).toBeUndefined();
 		data.test = { webhookUrl: TEST };
 		expect(readScope(data, 'test')).toBeUndefined();
 		writeScope(data, 'production', undefined);

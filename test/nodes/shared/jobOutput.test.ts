@@ -4,7 +4,6 @@
 /** The simplified job shared by Job Get, Job Get Many and both triggers, and the case-insensitive reader under it. */
 import { fieldOf, hasField } from '../../../nodes/shared/fields';
 import {
-	SIMPLE_JOB_FIELDS,
 	simplifyJob,
 	TEN_JOB_FIELDS,
 	TEN_JOB_FIELDS_IN_WORDS,
@@ -39,48 +38,8 @@ const job = {
 };
 
 describe('simplifyJob', () => {
-	it('keeps about ten flat fields a recruiter needs, under the service names', () => {
-		const simple = simplifyJob(job);
-		expect(simple).toEqual({
-			Number: 48213,
-			Title: 'ICU RN - Nights',
-			JobStatus: 'Open',
-			FacilityName: 'St. Mary',
-			City: 'Austin',
-			StateAbbreviation: 'TX',
-			Profession: 'RN',
-			Specialties: 'ICU, Telemetry',
-			StartDate: '2026-04-06T00:00:00',
-			ShiftDescription: '3x12 Nights',
-			RateDescription: '$2,400/week',
-			NumberOfOpenPositions: 2,
-			NumberOfCurrentOpenPositions: 1,
-		});
-		expect(Object.keys(simple)).toEqual([...SIMPLE_JOB_FIELDS]);
-		expect(Object.keys(simple).length).toBeLessThanOrEqual(13);
-		for (const value of Object.values(simple)) expect(typeof value).not.toBe('object');
-	});
-
-	it('reads a camelCase answer the same way, so nothing is silently dropped', () => {
-		const camel: Record<string, unknown> = Object.fromEntries(
-			Object.entries(job).map(([key, value]) => [key[0].toLowerCase() + key.slice(1), value]),
-		);
-		camel.shift = { shiftDescription: '3x12 Nights' };
-		delete camel.Shift;
-		expect(simplifyJob(camel as never)).toEqual(simplifyJob(job));
-	});
-
-	it('tolerates a job without shift or optional fields', () => {
-		const { Shift: _shift, RateDescription: _rate, ...rest } = job;
-		const simple = simplifyJob({ ...rest, Shift: null });
-		expect(simple.ShiftDescription).toBeNull();
-		expect('RateDescription' in simple).toBe(false);
-	});
-});
-
-describe('simplifyJob, ten fields (issue 26 point 8: the current versions of all three nodes)', () => {
 	it('keeps at most ten flat fields, the list count of open positions when Trio sends it', () => {
-		const simple = simplifyJob(job, 'ten');
+		const simple = simplifyJob(job);
 		expect(simple).toEqual({
 			Number: 48213,
 			Title: 'ICU RN - Nights',
@@ -99,7 +58,7 @@ describe('simplifyJob, ten fields (issue 26 point 8: the current versions of all
 
 	it("a single job's open positions stand in for the list's count, under their own name", () => {
 		const { NumberOfCurrentOpenPositions: _current, ...single } = job;
-		const simple = simplifyJob(single, 'ten');
+		const simple = simplifyJob(single);
 		expect(Object.keys(simple)).toHaveLength(10);
 		expect(simple.NumberOfOpenPositions).toBe(2);
 		expect(simple).not.toHaveProperty('NumberOfCurrentOpenPositions');
@@ -107,6 +66,21 @@ describe('simplifyJob, ten fields (issue 26 point 8: the current versions of all
 
 	it('says its fields in the words the three Output options show', () => {
 		expect(TEN_JOB_FIELDS_IN_WORDS).toMatch(/^Ten fields: number, title, status, facility/);
+	});
+	it('reads a camelCase answer the same way, so nothing is silently dropped', () => {
+		const camel: Record<string, unknown> = Object.fromEntries(
+			Object.entries(job).map(([key, value]) => [key[0].toLowerCase() + key.slice(1), value]),
+		);
+		camel.shift = { shiftDescription: '3x12 Nights' };
+		delete camel.Shift;
+		expect(simplifyJob(camel as never)).toEqual(simplifyJob(job));
+	});
+
+	it('tolerates a job without shift or optional fields', () => {
+		const { Shift: _shift, RateDescription: _rate, ...rest } = job;
+		const simple = simplifyJob({ ...rest, Shift: null });
+		expect(simple.ShiftDescription).toBeNull();
+		expect('RateDescription' in simple).toBe(false);
 	});
 });
 

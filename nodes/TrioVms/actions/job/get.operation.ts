@@ -39,5 +39,5 @@ export async function execute(
 		itemIndex,
 		context: { subject: `job ${number}` },
 	});
-	return shapeJobs(this, itemIndex, [objectOf(job, { Number: number })], 'raw')[0];
+	return shapeJobs(this, itemIndex, [objectOf(job, { Number: number })])[0];
 }

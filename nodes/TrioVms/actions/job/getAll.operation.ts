@@ -52,14 +52,6 @@ const properties: INodeProperties[] = [
 			},
 		],
 	},
-	{
-		displayName: 'Simplify',
-		name: 'simplify',
-		type: 'boolean',
-		default: true,
-		description: 'Whether to return a simplified version of the response instead of the raw data',
-		displayOptions: { show: { '@version': [1] } },
-	},
 	...jobOutputProperties(),
 	optionsCollection(),
 ];
@@ -102,9 +94,5 @@ export async function execute(
 		jobs = jobs.filter(
 			(job) => String(fieldOf(job, 'StateAbbreviation') ?? '').toUpperCase() === state,
 		);
-	jobs = applyReturnAllOrLimit(this, itemIndex, jobs);
-	const simplify =
-		this.getNode().typeVersion < 1.1 &&
-		(this.getNodeParameter('simplify', itemIndex, true) as boolean);
-	return shapeJobs(this, itemIndex, jobs, simplify ? 'simple' : 'raw');
+	return shapeJobs(this, itemIndex, applyReturnAllOrLimit(this, itemIndex, jobs));
 }
