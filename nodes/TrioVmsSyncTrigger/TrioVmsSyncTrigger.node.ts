@@ -1,7 +1,9 @@
 /**
  * The Trio VMS Sync Trigger: polls Trio on n8n's schedule and emits every job or submission
- * change once. The node holds its description; a poll's steps are in poll.ts, the rules in
- * diff.ts, the item shapes in items.ts and what it remembers in state.ts.
+ * change once. The node holds its description; a poll's steps are in poll.ts (its parameters in
+ * settings.ts, jobs and submissions told apart in watched.ts), the rules in diff.ts and
+ * watermark.ts, the lookups of jobs a list left out in lookup.ts, the time n8n gives a poll in
+ * budget.ts, the item shapes in items.ts and what it remembers in state.ts.
  */
 import {
 	NodeConnectionTypes,
@@ -15,13 +17,9 @@ import {
 import { TRIO_CREDENTIAL_TYPE } from '../shared/credentials';
 import { outputProperty, TEN_JOB_FIELDS_IN_WORDS } from '../shared/jobOutput';
 import { JOB_STATUS_OPTIONS, US_STATE_OPTIONS } from '../shared/service';
-import {
-	DEFAULT_FULL_LIST_EVERY,
-	DEFAULT_MAX_DROP_PERCENT,
-	DEFAULT_OVERLAP_SECONDS,
-	SUBMISSION_CHANGES,
-} from './diff';
+import { DEFAULT_MAX_DROP_PERCENT, SUBMISSION_CHANGES } from './diff';
 import { pollTrio } from './poll';
+import { DEFAULT_FULL_LIST_EVERY, DEFAULT_OVERLAP_SECONDS } from './watermark';
 
 /** The job changes, offered alike by every version (only the preselection differs). */
 const JOB_CHANGE_OPTIONS: INodePropertyOptions[] = [
@@ -127,7 +125,7 @@ export class TrioVmsSyncTrigger implements INodeType {
 				default: false,
 				description:
 					'Whether the first check outputs every job open now, as opened. Off: the first check only notes them, and later checks output what changes.',
-				hint: 'On: a workflow that posts each new job posts every open job once, on its first check',
+				hint: 'On: a workflow that posts each new job posts every open job once, on its first check, and again whenever this trigger is copied or deleted and added back',
 			},
 			{
 				displayName: 'Output Current Submissions on First Check',

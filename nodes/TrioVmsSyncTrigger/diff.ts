@@ -1,59 +1,24 @@
 /**
- * The Sync Trigger's decisions, as pure functions: which list to ask for (planPoll), what
- * changed between the remembered state and a list answer (diffJobs, diffSubmissions). The item
+ * The Sync Trigger's decisions, as pure functions: what changed between the remembered state
+ * and a list answer (diffJobs, diffSubmissions); how far polls reach is in watermark.ts. The item
  * shapes and filters are in items.ts, the steps of a poll in poll.ts; every rule here is tested
  * without HTTP.
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import {
-	displayStamp,
-	isOlder,
-	laterStamp,
-	stampMs,
-	type JobRecord,
-	type SubmissionRecord,
-} from './records';
+import { displayStamp, type JobRecord, type SubmissionRecord } from './records';
 import {
 	emptyEntries,
 	sameJobEntry,
 	type JobEntry,
 	type JobState,
 	type SubmissionState,
-	type SyncState,
 } from './state';
+import { isForgotten, isStaleCopy, nextState, nextWatermark, type DiffOptions } from './watermark';
 
 type JobChangeType = 'opened' | 'updated' | 'closed' | 'openPositionsChanged';
 export const SUBMISSION_CHANGES = ['created', 'statusChanged'] as const;
 type SubmissionChangeType = (typeof SUBMISSION_CHANGES)[number];
-
-/** A full list every 10 polls: at n8n's default of one poll a minute, counts are ≤ 10 min old. */
-export const DEFAULT_FULL_LIST_EVERY = 10;
-/** Cheap polls ask for changes after the watermark minus this. */
-export const DEFAULT_OVERLAP_SECONDS = 300;
-
-export interface PollPlan {
-	/** Read the whole list (finds closures and open-position changes). */
-	full: boolean;
-	/** For a cheap poll: the `modifiedDate` to send (the service answers records modified strictly after it). */
-	modifiedDate?: string;
-	/** Why a full list is read: 'new state', 'no watermark' or 'every N polls'. */
-	reason?: string;
-}
-
-export interface PlanOptions {
-	fullListEvery: number;
-	overlapSeconds: number;
-}
-
-export function planPoll(state: SyncState<unknown> | undefined, options: PlanOptions): PollPlan {
-	if (!state) return { full: true, reason: 'new state' };
-	if (state.watermark === null) return { full: true, reason: 'no watermark' };
-	if (state.pollsSinceFullList + 1 >= Math.max(1, options.fullListEvery))
-		return { full: true, reason: 'every N polls' };
-	const from = Math.max(0, stampMs(state.watermark) - Math.max(0, options.overlapSeconds) * 1000);
-	return { full: false, modifiedDate: new Date(from).toISOString() };
-}
 
 export interface JobChange {
 	change: JobChangeType;
@@ -74,11 +39,14 @@ interface JobAbsence {
 
 /** What `GET /Job/{number}` said about a job the full list did not hold. */
 export type JobLookup =
-	/** Closed (or another status that is not open), or 404/410: the job is gone. */
+	/** Its record says Closed, or the service's own 404/410: the job is gone. */
 	| { outcome: 'closed'; job?: IDataObject }
 	/** Open or On Hold: the list left it out, the job is still there. */
 	| { outcome: 'open' }
-	/** No answer (5xx, 429 after retries, a broken connection, an answer that is not a job). */
+	/**
+	 * No answer about this job: 5xx, 429 after retries, a broken connection, a 404 that is not
+	 * the service's own, or a body that is not this job with a status the spec names.
+	 */
 	| { outcome: 'unanswered' };
 
 export interface JobDiff {
@@ -86,28 +54,6 @@ export interface JobDiff {
 	next: JobState;
 	/** Known jobs the full list did not hold, to be looked up one by one (settleAbsentJobs). */
 	absent: JobAbsence[];
-}
-
-export interface DiffOptions {
-	/** Whether the listing is the full list (no modifiedDate). */
-	full: boolean;
-	/** With no state yet: emit every current record as opened / created. */
-	emitExisting: boolean;
-	/**
-	 * Stamps after this (the service's own time plus a margin, normal form) do not move the
-	 * watermark: one record stamped 2099 would otherwise blind every cheap poll until then.
-	 */
-	notAfter?: string | null;
-	/**
-	 * Whether `notAfter` comes from n8n's clock because the service sent no Date header. Then a
-	 * watermark that no stamp may move (n8n's clock far behind the service's) is set to the
-	 * oldest stamp of the answer instead of staying unset.
-	 */
-	localClock?: boolean;
-	/** A full list missing this share of the known jobs or more is refused (0 to 1). */
-	maxDropShare?: number;
-	/** Numbers of records listed but unreadable: they are listed, so not missing. */
-	alsoListed?: Iterable<number>;
 }
 
 /** Below this many known jobs the share rule does not apply: a few closures can be most of them. */
@@ -122,39 +68,6 @@ export class ListShrankError extends Error {
 	) {
 		super(`The full job list lacks ${missing} of the ${known} jobs known so far`);
 	}
-}
-
-/** The watermark moves to `stamp` unless it lies beyond what the service itself calls now. */
-function nextWatermark(
-	watermark: string | null,
-	stamp: string | null,
-	notAfter: string | null | undefined,
-): string | null {
-	if (stamp !== null && notAfter && stamp > notAfter) return watermark;
-	return laterStamp(watermark, stamp);
-}
-
-/**
- * With no trustworthy clock (no Date header) and no stamp near n8n's, the oldest stamp of the
- * answer: lower than the ideal watermark, so nothing is missed (what is seen again is dropped),
- * and never an outlier beyond every other record.
- */
-function fallbackWatermark(
-	watermark: string | null,
-	listing: Array<{ stamp: string | null }>,
-	options: DiffOptions,
-): string | null {
-	if (watermark !== null || !options.localClock) return watermark;
-	let oldest: string | null = null;
-	for (const record of listing)
-		if (record.stamp !== null && (oldest === null || record.stamp < oldest)) oldest = record.stamp;
-	return oldest;
-}
-
-/** A record neither remembered nor newer than what was forgotten at the size limit is new. */
-function isForgotten(state: SyncState<unknown> | undefined, stamp: string | null): boolean {
-	const floor = state?.forgottenUpTo ?? null;
-	return floor !== null && stamp !== null && stamp <= floor;
 }
 
 /**
@@ -216,7 +129,7 @@ export function diffJobs(
 		watermark = nextWatermark(watermark, record.stamp, options.notAfter);
 		// Against what is known so far, so a record listed twice in one answer counts once.
 		const before = entries.get(record.number);
-		if (before && isOlder(record.stamp, before.stamp)) continue;
+		if (before && isStaleCopy(record.stamp, before.stamp, options.notAfter)) continue;
 		if (record.status === 'Closed') {
 			// The list should not hold closed jobs (spec 3.1); if it does, believe it.
 			if (before)
@@ -279,23 +192,13 @@ export function diffJobs(
 	return {
 		changes,
 		absent,
-		next: {
-			kind: 'jobs',
-			watermark: fallbackWatermark(watermark, listing, options),
-			pollsSinceFullList: options.full ? 0 : (state?.pollsSinceFullList ?? 0) + 1,
-			entries,
-			missing,
-			omitted,
-			forgottenUpTo: state?.forgottenUpTo ?? null,
-			forgottenNumber: state?.forgottenNumber ?? null,
-			reported: state?.reported ?? [],
-		},
+		next: nextState('jobs', state, { watermark, entries, missing, omitted }, listing, options),
 	};
 }
 
 /**
- * What the lookups of the jobs a full list left out mean: closed (Closed, another status that
- * is not open, or 404/410) is emitted now and forgotten; Open or On Hold stays known and is
+ * What the lookups of the jobs a full list left out mean: closed (Closed, or the service's own
+ * 404/410) is emitted now and forgotten; Open or On Hold stays known and is
  * asked about again at the next full list, without counting as missing; no answer is never a
  * closure: the job stays known and missing, and is asked about again at the next full list.
  */
@@ -348,7 +251,7 @@ export function diffSubmissions(
 		watermark = nextWatermark(watermark, record.stamp, options.notAfter);
 		// Against what is known so far, so a record listed twice in one answer counts once.
 		const before = entries.get(record.number);
-		if (before && isOlder(record.stamp, before.stamp)) continue;
+		if (before && isStaleCopy(record.stamp, before.stamp, options.notAfter)) continue;
 		if (!before && state && isForgotten(state, record.stamp)) continue;
 		if (
 			!before ||
@@ -391,16 +294,12 @@ export function diffSubmissions(
 
 	return {
 		changes,
-		next: {
-			kind: 'submissions',
-			watermark: fallbackWatermark(watermark, listing, options),
-			pollsSinceFullList: options.full ? 0 : (state?.pollsSinceFullList ?? 0) + 1,
-			entries,
-			missing: [],
-			omitted: [],
-			forgottenUpTo: state?.forgottenUpTo ?? null,
-			forgottenNumber: state?.forgottenNumber ?? null,
-			reported: state?.reported ?? [],
-		},
+		next: nextState(
+			'submissions',
+			state,
+			{ watermark, entries, missing: [], omitted: [] },
+			listing,
+			options,
+		),
 	};
 }

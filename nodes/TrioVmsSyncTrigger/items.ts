@@ -1,14 +1,19 @@
 /**
  * What the Sync Trigger emits: one item per change, with the same metadata names the webhook
  * trigger uses (`event`, `receivedAt`) followed by `change`, then the record, simplified or as
- * Trio sent it. Pure.
+ * Trio sent it, and `changeKey` last. Pure.
+ *
+ * n8n's durable scheduler may run a poll twice; both runs start from the same saved state and
+ * emit the same changes. `changeKey` is the same for the same change in every run and in every
+ * process (the record's number, the change, its stamp and what changed), so a Remove Duplicates
+ * node keyed on it drops the repeats, as the webhook trigger's `deliveryKey` does for deliveries.
  */
 import type { IDataObject } from 'n8n-workflow';
 
 import { fieldOf, hasField } from '../shared/fields';
 import { simplifyJob } from '../shared/jobOutput';
 import type { JobChange, SubmissionChange } from './diff';
-import { displayStamp, type UnreadableRecord } from './records';
+import { displayStamp, stampOf, type UnreadableRecord } from './records';
 
 export const JOB_EVENT = 'Job Update';
 export const SUBMISSION_EVENT = 'Submission Update';
@@ -74,7 +79,43 @@ export function changedJob(change: JobChange): IDataObject {
 		if (last.profession) job.Profession = last.profession;
 	}
 	if (!change.job || !fieldOf(job, 'JobStatus')) setField(job, 'JobStatus', 'Closed');
+	// Whatever Trio's record held, the item says which job closed.
+	if (!hasField(job, 'Number')) job.Number = change.number;
 	return job;
+}
+
+function stampText(value: unknown): string {
+	return stampOf(value) ?? '';
+}
+
+/** The same job change gives the same key wherever and however often it is emitted. */
+export function jobChangeKey(change: JobChange): string {
+	const job = change.job ?? {};
+	const stamp =
+		change.change === 'closed' && change.last
+			? (change.last.stamp ?? '')
+			: stampText(fieldOf(job, 'ModifiedDateUtc'));
+	const parts = ['job', change.number, change.change, stamp];
+	if (change.change === 'updated') parts.push(String(fieldOf(job, 'JobStatus') ?? ''));
+	if (change.change === 'openPositionsChanged')
+		parts.push(String(fieldOf(job, 'NumberOfCurrentOpenPositions') ?? ''));
+	return parts.join(':');
+}
+
+export function submissionChangeKey(change: SubmissionChange): string {
+	const { submission } = change;
+	const parts = [
+		'submission',
+		change.number,
+		change.change,
+		stampText(fieldOf(submission, 'ModifiedDateUTC')),
+	];
+	if (change.change === 'statusChanged')
+		parts.push(
+			String(fieldOf(submission, 'StatusCode') ?? ''),
+			String(fieldOf(submission, 'Status') ?? ''),
+		);
+	return parts.join(':');
 }
 
 export function jobItem(change: JobChange, receivedAt: string, simplify: boolean): IDataObject {
@@ -88,7 +129,9 @@ export function jobItem(change: JobChange, receivedAt: string, simplify: boolean
 	let previous = change.previous;
 	if (change.change === 'closed' && change.last && change.last.status !== 'Closed')
 		previous = { JobStatus: change.last.status };
-	return withPrevious(item, previous, simplify);
+	withPrevious(item, previous, simplify);
+	item.changeKey = jobChangeKey(change);
+	return item;
 }
 
 export function submissionItem(
@@ -102,7 +145,9 @@ export function submissionItem(
 		receivedAt,
 		...(simplify ? pick(change.submission, SIMPLE_SUBMISSION_FIELDS) : change.submission),
 	};
-	return withPrevious(item, change.previous, simplify !== false);
+	withPrevious(item, change.previous, simplify);
+	item.changeKey = submissionChangeKey(change);
+	return item;
 }
 
 /** A record Trio sent that cannot be read: said once, in words, so it is never silently lost. */
@@ -115,6 +160,7 @@ export function unreadableItem(
 	if (record.number !== null) item.Number = record.number;
 	item.problem = `${record.problem}. The Sync Trigger skipped it and carries on with the others; it reports it once.`;
 	item.record = record.raw as IDataObject;
+	item.changeKey = `unreadable:${record.fingerprint}`;
 	return item;
 }
 

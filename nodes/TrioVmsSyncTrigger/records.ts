@@ -224,10 +224,3 @@ export function readSubmissions(body: unknown): ListReading<SubmissionRecord> {
 		};
 	});
 }
-
-/** One job as `GET /Job/{number}` answered it, or an error when it is not a job. */
-export function readJob(body: unknown, number: number): IDataObject {
-	if (!body || typeof body !== 'object' || Array.isArray(body))
-		throw new UnreadableAnswerError(`The answer for job ${number} is not a JSON object`);
-	return body as IDataObject;
-}

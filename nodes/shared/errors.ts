@@ -337,6 +337,18 @@ export function serviceError(node: INode, failure: ServiceFailure): NodeApiError
 }
 
 /**
+ * What the service answered, as serviceError kept it in the error (status, and the body as text
+ * with any key taken out), or undefined for an error that is not an answer.
+ */
+export function answerOf(error: unknown): { status: number; body: unknown } | undefined {
+	if (!(error instanceof NodeApiError)) return undefined;
+	const response = (error as { errorResponse?: { status?: unknown; body?: unknown } })
+		.errorResponse;
+	if (!response || typeof response.status !== 'number') return undefined;
+	return { status: response.status, body: parseIfJson(response.body) };
+}
+
+/**
  * Errors of a request that may have created something although it failed (a 5xx answer, or a
  * connection that broke after the request was sent) carry this mark in their context, so an
  * operation can look for what it tried to create before reporting the failure.
@@ -369,16 +381,10 @@ export interface ConnectionFailure {
 	itemIndex?: number;
 	/** The request may have reached the service before the connection broke. */
 	outcomeUnknown: boolean;
+	/** No answer came in time (the transport decides which failures are timeouts). */
+	timedOut?: boolean;
 	secret?: string;
 }
-
-/** The client gave up waiting for an answer (axios reports its own timeout as ECONNABORTED). */
-const TIMEOUT_CODES = new Set([
-	'ECONNABORTED',
-	'ETIMEDOUT',
-	'ESOCKETTIMEDOUT',
-	'ERR_SOCKET_CONNECTION_TIMEOUT',
-]);
 
 export function connectionError(node: INode, failure: ConnectionFailure): NodeApiError {
 	if (failure.code === 'ERESPONSETOOLARGE') {
@@ -397,7 +403,7 @@ export function connectionError(node: INode, failure: ConnectionFailure): NodeAp
 			message,
 		);
 	}
-	const timedOut = TIMEOUT_CODES.has(failure.code);
+	const timedOut = failure.timedOut === true;
 	const headline = timedOut
 		? `Trio VMS did not answer ${failure.method} ${failure.path} in time (${failure.code})`
 		: `Could not reach Trio VMS (${failure.code}) for ${failure.method} ${failure.path}`;

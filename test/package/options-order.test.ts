@@ -30,7 +30,7 @@ interface Choice {
 function choices(where: string, properties: INodeProperties[]): Choice[] {
 	const found: Choice[] = [];
 	for (const property of properties) {
-		const options = (property.options ?? []) as Array<Record<string, unknown>>;
+		const options = (property.options ?? []) as unknown as Array<Record<string, unknown>>;
 		if (property.type === 'options' || property.type === 'multiOptions') {
 			if (options.every((option) => typeof option.name === 'string'))
 				found.push({

@@ -15,7 +15,7 @@ import type { AddressInfo } from 'node:net';
 import { z, type ZodTypeAny } from 'zod';
 
 import { TRIO_EVENT_NAMES } from '../../nodes/shared/events';
-import { encodeMultipart, type MultipartPart } from '../../nodes/shared/multipart';
+import { encodeMultipart, type MultipartPart } from '../../nodes/shared/transport/multipart';
 import { jobSchema, submissionSchema, webhookRegistrationSchema } from '../../nodes/shared/schemas';
 import {
 	API_PREFIX,

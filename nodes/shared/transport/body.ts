@@ -16,6 +16,9 @@ export const MAX_RESPONSE_BYTES = 256 * 1024 * 1024;
  */
 export const MAX_EXCHANGE_MS = 20 * 60_000;
 
+/** The idle timeout when the caller sets none: no byte for this long gives the answer up. */
+export const DEFAULT_IDLE_TIMEOUT_MS = 60_000;
+
 /** The client's own failures, shaped like the network errors the rest of the transport reads. */
 class TransportLimitError extends Error {
 	constructor(
@@ -58,19 +61,23 @@ export interface DeadlineClock {
 	after(ms: number): Promise<void>;
 }
 
-/** AbortSignal.timeout keeps no handle to clear and does not hold the process open. */
-const REAL_DEADLINE_CLOCK: DeadlineClock = {
-	now: () => Date.now(),
+/**
+ * Elapsed time, not the time of day: a wall clock set back or forward (NTP, a virtual clock in
+ * a test) neither cuts an exchange short nor stretches it. AbortSignal.timeout keeps no handle
+ * to clear and does not hold the process open.
+ */
+export const REAL_DEADLINE_CLOCK: DeadlineClock = {
+	now: () => performance.now(),
 	after: async (ms) =>
 		await new Promise<void>((resolve) => {
-			AbortSignal.timeout(Math.max(1, ms)).addEventListener('abort', () => resolve(), {
+			AbortSignal.timeout(Math.max(1, Math.ceil(ms))).addEventListener('abort', () => resolve(), {
 				once: true,
 			});
 		}),
 };
 
 /**
- * Fails a wait after `idleMs` without `touch()`, or at `endBy` (ms since the epoch), whichever
+ * Fails a wait after `idleMs` without `touch()`, or at `endBy` (on the deadline clock), whichever
  * comes first. It sleeps once per idle period, not once per chunk: on waking it looks at when the
  * last byte came, and sleeps again for what is left.
  */
@@ -114,7 +121,7 @@ class IdleDeadline {
 	}
 }
 
-/** Settles like `work`, or rejects with a timeout once `deadline` (ms since the epoch) passes. */
+/** Settles like `work`, or rejects with a timeout once `deadline` (on `clock`) passes. */
 export async function beforeDeadline<T>(
 	work: Promise<T>,
 	deadline: number,
@@ -132,7 +139,7 @@ export interface ReadLimits {
 	maxBytes: number;
 	/** Given up when no byte arrives for this long. */
 	idleMs: number;
-	/** Given up at this time (ms since the epoch) whatever still arrives. */
+	/** Given up at this time (on the deadline clock) whatever still arrives. */
 	endBy: number;
 	clock?: DeadlineClock;
 }

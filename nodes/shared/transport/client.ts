@@ -26,20 +26,30 @@ import {
 	type TrioCredentialData,
 } from '../credentials';
 import { connectionError, serviceError, type FailureContext } from '../errors';
-import { encodeMultipart, type MultipartPart } from '../multipart';
+import { encodeMultipart, type MultipartPart } from './multipart';
 import { redact } from '../secrets';
-import { CallPacer, paceKey } from '../pacing';
-import { beforeDeadline, MAX_EXCHANGE_MS, MAX_RESPONSE_BYTES, parseBody, readBody } from './body';
+import { CallPacer, paceKey } from './pacing';
+import {
+	beforeDeadline,
+	DEFAULT_IDLE_TIMEOUT_MS,
+	MAX_EXCHANGE_MS,
+	MAX_RESPONSE_BYTES,
+	parseBody,
+	readBody,
+	REAL_DEADLINE_CLOCK as deadlines,
+} from './body';
 import {
 	backoffDelay,
 	DEFAULT_RETRY_POLICY,
 	errorCode,
+	isTimeoutCode,
+	markTimedOut,
 	NOT_SENT_CODES,
 	parseRetryAfter,
 	RETRYABLE_STATUSES,
 	type RetryPolicy,
 } from './retry';
-import { blockedAddress, blockedAddressError } from '../ssrf';
+import { blockedAddress, blockedAddressError } from './ssrf';
 
 export type TrioFunctions =
 	IExecuteFunctions | ILoadOptionsFunctions | IHookFunctions | IWebhookFunctions | IPollFunctions;
@@ -93,8 +103,6 @@ export const INTERACTIVE_CLIENT: TrioClientOptions = {
 	retry: { maxRetries: 1, maxDelayMs: 2_000, maxRetryAfterMs: 2_000 },
 	timeoutMs: 15_000,
 };
-
-const DEFAULT_TIMEOUT_MS = 60_000;
 
 interface RawResponse {
 	statusCode: number;
@@ -228,7 +236,7 @@ export class TrioClient {
 	private async send<T>(request: TrioRequest, root: string, idempotent: boolean): Promise<T> {
 		const path = fillPath(request.path, request.pathParams);
 		const options = this.buildOptions(request, `${root}${path}`);
-		const idleMs = this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+		const idleMs = this.options.timeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
 
 		for (let attempt = 0; ; attempt++) {
 			const startedAt = await this.pacer.nextCall();
@@ -238,7 +246,7 @@ export class TrioClient {
 			// may pause that long between bytes. A body that keeps arriving is read to its end, up
 			// to a ceiling for the whole exchange, so a trickle cannot hold the node for ever.
 			const endBy =
-				Date.now() + Math.max(2 * idleMs, this.options.maxExchangeMs ?? MAX_EXCHANGE_MS);
+				deadlines.now() + Math.max(2 * idleMs, this.options.maxExchangeMs ?? MAX_EXCHANGE_MS);
 			try {
 				this.stats.requests++;
 				response = (await beforeDeadline(
@@ -247,7 +255,7 @@ export class TrioClient {
 						TRIO_CREDENTIAL_TYPE,
 						options,
 					) as Promise<RawResponse>,
-					Math.min(endBy, Date.now() + 2 * idleMs),
+					Math.min(endBy, deadlines.now() + 2 * idleMs),
 				)) as RawResponse;
 				raw = await readBody(
 					response.body,
@@ -271,14 +279,16 @@ export class TrioClient {
 					await this.pacer.wait(backoffDelay(attempt, this.retry));
 					continue;
 				}
-				throw connectionError(this.node, {
+				const failure = connectionError(this.node, {
 					code,
 					method: request.method,
 					path,
 					itemIndex: request.itemIndex,
 					outcomeUnknown: reachedService && !idempotent && code !== 'ERESPONSETOOLARGE',
+					timedOut: isTimeoutCode(code),
 					secret: this.secret,
 				});
+				throw isTimeoutCode(code) ? markTimedOut(failure) : failure;
 			}
 
 			const body = parseBody(raw, response.headers ?? {});
@@ -330,7 +340,7 @@ export class TrioClient {
 			// Read here, bounded in size and time; every error shape, plain text included, then
 			// reaches readServiceMessage.
 			encoding: 'stream',
-			timeout: this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+			timeout: this.options.timeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS,
 			// A redirect would carry the X-API-KEY header to wherever it points: it is reported instead.
 			disableFollowRedirect: true,
 		};

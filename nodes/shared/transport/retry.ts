@@ -1,7 +1,12 @@
 /**
  * Retry arithmetic: which failures may be tried again, how long to wait (Retry-After, or
- * exponential backoff with jitter), and which connection failures mean the request never left.
+ * exponential backoff with jitter), which connection failures mean the request never left and
+ * which mean no answer came in time, and the longest one request may take with all of it.
  */
+import { NodeApiError } from 'n8n-workflow';
+
+import { DEFAULT_IDLE_TIMEOUT_MS, MAX_EXCHANGE_MS } from './body';
+import { PACE_MARGIN } from './pacing';
 export interface RetryPolicy {
 	/** Extra attempts after the first. */
 	maxRetries: number;
@@ -30,17 +35,69 @@ export const NOT_SENT_CODES = new Set([
 	'ENETUNREACH',
 ]);
 
+/** No answer in time: the transport's own deadlines (ETIMEDOUT) and the HTTP library's. */
+const TIMEOUT_CODES = new Set([
+	'ETIMEDOUT',
+	'ECONNABORTED',
+	'ESOCKETTIMEDOUT',
+	'ERR_SOCKET_CONNECTION_TIMEOUT',
+]);
+
 /** Connection failures where it may have reached the service. */
 const BROKEN_CODES = new Set([
 	'ERESPONSETOOLARGE',
 	'ECONNRESET',
 	'EPIPE',
-	'ETIMEDOUT',
-	'ECONNABORTED',
-	'ESOCKETTIMEDOUT',
-	'ERR_SOCKET_CONNECTION_TIMEOUT',
 	'UND_ERR_SOCKET',
+	...TIMEOUT_CODES,
 ]);
+
+/** Whether a connection failure's code means that no answer came in time. */
+export function isTimeoutCode(code: string): boolean {
+	return TIMEOUT_CODES.has(code);
+}
+
+/** Set on the error the transport throws when a request got no answer in time. */
+const TIMED_OUT = 'timedOut';
+
+export function markTimedOut(error: NodeApiError): NodeApiError {
+	error.context[TIMED_OUT] = true;
+	return error;
+}
+
+/**
+ * Whether a request failed for want of an answer in time, as the transport marked it: an HTTP
+ * status is an answer, whatever its words say.
+ */
+export function timedOut(error: unknown): boolean {
+	return error instanceof NodeApiError && error.context?.[TIMED_OUT] === true;
+}
+
+/** What decides how long a request may take (a subset of the client's options). */
+export interface TimingOptions {
+	pauseBetweenCallsMs?: number;
+	retry?: Partial<RetryPolicy>;
+	timeoutMs?: number;
+	maxExchangeMs?: number;
+}
+
+/**
+ * The longest one request may take with these options: every attempt (its wait for its turn,
+ * under a pace learned from a 429 at most the longest Retry-After honoured; its headers within
+ * twice the idle timeout; its body up to the exchange ceiling) and every pause before a retry.
+ * Anyone who budgets time asks this rather than redoing the sum.
+ */
+export function worstCaseMs(options: TimingOptions): number {
+	const policy = { ...DEFAULT_RETRY_POLICY, ...options.retry };
+	const idleMs = options.timeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
+	const attemptMs = Math.max(2 * idleMs, options.maxExchangeMs ?? MAX_EXCHANGE_MS);
+	const turnMs = Math.max(
+		options.pauseBetweenCallsMs ?? 0,
+		Math.ceil(policy.maxRetryAfterMs * PACE_MARGIN),
+	);
+	const pauseMs = Math.max(policy.maxDelayMs, policy.maxRetryAfterMs);
+	return (policy.maxRetries + 1) * (turnMs + attemptMs) + policy.maxRetries * pauseMs;
+}
 
 /** The network code of a failure (looking through its causes), or undefined when it has none. */
 export function errorCode(error: unknown): string | undefined {

@@ -3,9 +3,9 @@
 	"@n8n/community-nodes/no-restricted-imports": "off"
 	-- not in the package: n8n's rules for the code users install do not apply here */
 /**
- * The Sync Trigger within the time n8n gives one poll (`getPollBudgetMs()`, n8n 2.41; 36 s
- * under the durable scheduler, which abandons a poll that runs past its timeout). Inside n8n's
- * engine (a real PollContext handed the budget, as n8n's scheduler hands it), against a server
+ * The Sync Trigger within the time n8n gives one poll (`getPollBudgetMs()`, from n8n 2.38; under
+ * the durable scheduler its poll timeout less a margin, and the scheduler abandons a poll that
+ * runs past its timeout). Inside n8n's engine (a real PollContext handed the budget, as n8n's scheduler hands it), against a server
  * that holds the list or a job lookup until the test releases it. Nothing here measures time: a
  * poll "returns in time" when it returns while the server still holds its request, and the
  * budget running short mid-poll is a virtual clock moved by the server.
@@ -53,6 +53,9 @@ class HoldingServer {
 
 	readonly closed = new Set<number>();
 
+	/** The next list answer sends its headers and `[` at once, then a space every 50 ms until released. */
+	trickle: Gate | undefined;
+
 	onRequest: (path: string) => void = () => {};
 
 	private readonly holds = new Map<string, Gate>();
@@ -63,6 +66,19 @@ class HoldingServer {
 		const path = (request.url ?? '/').split('?')[0];
 		this.paths.push(path);
 		this.onRequest(path);
+		if (path === '/api/v3/Job' && this.trickle) {
+			const gate = this.trickle;
+			this.trickle = undefined;
+			response.writeHead(200, { 'content-type': 'application/json' });
+			response.write('[');
+			const drip = setInterval(() => response.write(' '), 50);
+			void gate.opened.then(() => {
+				clearInterval(drip);
+				if (!response.socket?.destroyed) response.end(`${JSON.stringify(this.list()).slice(1)}`);
+			});
+			response.on('close', () => clearInterval(drip));
+			return;
+		}
 		const gate = this.holds.get(path);
 		this.holds.delete(path);
 		void (gate?.opened ?? Promise.resolve()).then(() => {
@@ -83,6 +99,13 @@ class HoldingServer {
 		return Array.from({ length: 20 }, (_, index) => index + 1)
 			.filter((number) => !this.closed.has(number))
 			.map((number) => job(number));
+	}
+
+	trickleList(): Gate {
+		const gate = new Gate();
+		this.trickle = gate;
+		this.gates.push(gate);
+		return gate;
 	}
 
 	hold(path: string): Gate {
@@ -190,6 +213,29 @@ describe('Sync Trigger within the poll budget n8n gives it', () => {
 		expect((await poller.poll({ pollBudgetMs: 30_000 })).items).toEqual([]);
 	}, 30_000);
 
+	test('a job list that keeps trickling: the poll gives up within the budget while bytes still arrive (the transport bounds the whole exchange, not only the pauses), emits nothing and keeps the state', async () => {
+		const poller = trigger();
+		expect((await poller.poll({ pollBudgetMs: 30_000 })).error).toBeUndefined();
+		const state = poller.staticData();
+		server.closed.add(7);
+		const trickling = server.trickleList();
+		// Should the poll read the trickle to its end, this ends it so the test fails on the assertion.
+		const fallback = setTimeout(() => trickling.release(), 20_000);
+		const cut = await poller.poll({ pollBudgetMs: 4_000 });
+		const stillTrickling = !trickling.released;
+		clearTimeout(fallback);
+		trickling.release();
+
+		expect(stillTrickling).toBe(true);
+		expect(cut.error?.message).toBe(
+			'Trio VMS did not send the job list within the 4 s n8n gives one poll',
+		);
+		expect(cut.items).toEqual([]);
+		expect(poller.staticData()).toEqual(state);
+		const next = await poller.poll({ pollBudgetMs: 30_000 });
+		expect(numbers(closures(next.items))).toEqual([7]);
+	}, 30_000);
+
 	test('the lookups stop when the budget runs short: the jobs not asked about stay missing and are closed once each at the next full list', async () => {
 		virtualClock();
 		const poller = trigger();
@@ -269,7 +315,7 @@ describe('Sync Trigger within the poll budget n8n gives it', () => {
 		expect((await poller.poll({ pollBudgetMs: 30_000 })).items).toEqual([]);
 	}, 30_000);
 
-	test('without a budget (n8n before 2.41 has no getPollBudgetMs) the poll runs as before', async () => {
+	test('without a budget (n8n before 2.38 has no getPollBudgetMs) the poll runs as before', async () => {
 		const poller = trigger();
 		await poller.poll({ pollBudgetMs: null });
 		server.closed.add(12);

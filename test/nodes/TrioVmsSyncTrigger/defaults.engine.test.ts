@@ -38,7 +38,7 @@ describe('Sync Trigger, with the defaults the editor gives', () => {
 
 		const fresh = (await current.poll()).items;
 		expect(fresh.map((item) => item.change)).toEqual(['opened']);
-		expect(Object.keys(fresh[0])).toEqual([...META, ...TEN_JOB_FIELDS]);
+		expect(Object.keys(fresh[0])).toEqual([...META, ...TEN_JOB_FIELDS, 'changeKey']);
 	});
 
 	test('Output Raw gives every field Trio sends', async () => {

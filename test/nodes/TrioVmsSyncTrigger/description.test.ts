@@ -14,7 +14,7 @@ import { TrioVmsSyncTrigger } from '../../../nodes/TrioVmsSyncTrigger/TrioVmsSyn
 import {
 	DEFAULT_FULL_LIST_EVERY,
 	DEFAULT_OVERLAP_SECONDS,
-} from '../../../nodes/TrioVmsSyncTrigger/diff';
+} from '../../../nodes/TrioVmsSyncTrigger/watermark';
 import packageJson from '../../../package.json';
 
 const ROOT = path.join(__dirname, '..', '..', '..');

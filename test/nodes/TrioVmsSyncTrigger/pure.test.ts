@@ -6,10 +6,10 @@ import {
 	diffJobs,
 	diffSubmissions,
 	ListShrankError,
-	planPoll,
 	settleAbsentJobs,
 	type JobLookup,
 } from '../../../nodes/TrioVmsSyncTrigger/diff';
+import { planPoll } from '../../../nodes/TrioVmsSyncTrigger/watermark';
 import {
 	changedJob,
 	jobItem,
@@ -25,12 +25,10 @@ import {
 	UnreadableAnswerError,
 } from '../../../nodes/TrioVmsSyncTrigger/records';
 import {
-	bound,
 	decodeJob,
 	decodeStamp,
 	decodeSubmission,
 	emptyEntries,
-	Entries,
 	JOB_CODEC,
 	encodeJob,
 	encodeStamp,
@@ -40,6 +38,7 @@ import {
 	writeState,
 	type JobState,
 } from '../../../nodes/TrioVmsSyncTrigger/state';
+import { bound, Entries } from '../../../nodes/TrioVmsSyncTrigger/entries';
 
 function job(number: number, modified: string | null, extra: Record<string, unknown> = {}) {
 	return {
@@ -655,6 +654,7 @@ describe('items and filters', () => {
 			Status: 'Offered',
 			previousStatus: 'Submitted',
 			previousStatusCode: 1,
+			changeKey: 'submission:9:statusChanged::3:Offered',
 		});
 	});
 
@@ -677,6 +677,7 @@ describe('items and filters', () => {
 			jobStatus: 'Closed',
 			StateAbbreviation: 'TX',
 			previous: { JobStatus: 'OnHold' },
+			changeKey: `job:5:closed:${norm(T1)}`,
 		});
 		const remembered = jobItem(
 			{

@@ -293,7 +293,27 @@ describe('Sync Trigger, what n8n and the service can do to it', () => {
 				Profession: job.Profession,
 				JobStatus: 'Closed',
 				previous: { JobStatus: 'OnHold' },
+				changeKey: expect.stringMatching(new RegExp(`^job:${job.Number}:closed:\\d{4}-`)),
 			},
+		]);
+	});
+
+	test("a 404 that is not Trio's own (a gateway's text while a backend restarts) closes nothing: the job stays missing and closes once Trio answers", async () => {
+		const trigger = poller({ watch: 'jobs', options: { fullListEvery: 1 } });
+		await trigger.poll();
+		const job = sandbox.store.listJobs().find((each) => each.JobStatus === 'Open')!;
+		await scenario(sandbox, 'POST', `/jobs/${job.Number}/close`, {});
+		sandbox.setFaults({
+			endpoints: {
+				[`GET /api/v3/Job/${job.Number}`]: { failNext: 1, failStatus: 404, failBody: 'text' },
+			},
+		});
+		const doubt = await trigger.poll();
+		expect([doubt.error, doubt.items]).toEqual([undefined, []]);
+		expect((trigger.staticData().sync as { m?: number[] }).m).toEqual([job.Number]);
+		const closed = await trigger.poll();
+		expect(closed.items).toEqual([
+			expect.objectContaining({ change: 'closed', Number: job.Number, JobStatus: 'Closed' }),
 		]);
 	});
 

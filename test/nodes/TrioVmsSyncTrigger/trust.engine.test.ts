@@ -115,7 +115,11 @@ describe('Sync Trigger against a hostile job list', () => {
 
 /** Trio's answer about one job: the job, or a refusal. */
 const closedJob = (number: number) => ({ json: job(number, { JobStatus: 'Closed' }) });
-const notFound = { status: 404, json: { message: 'Job not found' } };
+/** Trio's own "not found": problem details, the decided error shape (a bare 404 is doubt). */
+const notFound = {
+	status: 404,
+	json: { title: 'Not Found', status: 404, detail: 'The job was not found.' },
+};
 
 describe('Sync Trigger when records are stale, left out, unreadable by hundreds, or the clocks differ', () => {
 	test('a stale copy of a job, listed twice or by a replica lagging behind, is not a change and never rewinds', async () => {
@@ -248,7 +252,9 @@ describe('Sync Trigger when records are stale, left out, unreadable by hundreds,
 			job(1000 + index, { ModifiedDateUtc: 'not a date' }),
 		);
 		const list = { json: [...TWELVE, ...unreadable] };
-		server.respond(list, list, list, list);
+		// A first check only notes what exists: the unreadable records arrive after it.
+		server.respond({ json: TWELVE }, list, list, list, list);
+		expect((await poller.poll()).items).toEqual([]);
 		const first = await poller.poll();
 		expect(first.items).toHaveLength(600);
 		expect(new Set(first.items.map((item) => item.change))).toEqual(new Set(['unreadable']));
@@ -256,7 +262,7 @@ describe('Sync Trigger when records are stale, left out, unreadable by hundreds,
 		for (let poll = 0; poll < 3; poll++) expect((await poller.poll()).items).toEqual([]);
 		// What it remembers as reported is what Trio still lists, no more.
 		expect((poller.staticData().sync as { r: string[] }).r).toHaveLength(600);
-		server.respond({ json: TWELVE });
+		server.respond({ json: TWELVE }, { json: TWELVE });
 		await poller.poll();
 		await poller.poll();
 		expect((poller.staticData().sync as { r?: string[] }).r).toBeUndefined();

@@ -11,7 +11,7 @@
 import fc from 'fast-check';
 
 import { htmlToText, MAX_CLEANED_CHARS, readServiceMessage } from '../../../nodes/shared/errors';
-import { encodeMultipart } from '../../../nodes/shared/multipart';
+import { encodeMultipart } from '../../../nodes/shared/transport/multipart';
 import { redact } from '../../../nodes/shared/secrets';
 import { nameOfListItem } from '../../../nodes/shared/schemas';
 import { readRegistrationList } from '../../../nodes/shared/webhookRegistrations';

@@ -1,5 +1,5 @@
 /** encodeMultipart, checked by parsing its output with busboy as a server would. */
-import { encodeMultipart } from '../../../nodes/shared/multipart';
+import { encodeMultipart } from '../../../nodes/shared/transport/multipart';
 import { parseMultipart } from '../../support/parse-multipart';
 
 describe('encodeMultipart', () => {

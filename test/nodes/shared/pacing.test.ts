@@ -1,5 +1,5 @@
 /**
- * The pace the transport learns from a 429 (nodes/shared/pacing.ts): the pure rule, and the
+ * The pace the transport learns from a 429 (nodes/shared/transport/pacing.ts): the pure rule, and the
  * node inside n8n's engine against the sandbox's rate limit, counted at the sandbox. What is
  * counted is refusals and accepted calls, never time.
  */
@@ -11,7 +11,7 @@ import {
 	PACE_MARGIN,
 	paceKey,
 	usePacerClock,
-} from '../../../nodes/shared/pacing';
+} from '../../../nodes/shared/transport/pacing';
 import { TRIO_CREDENTIAL_TYPE } from '../../../nodes/shared/credentials';
 import { runWorkflow } from '../../support/engine/engine';
 import { byNumber, useSandbox } from '../../support/sandbox-harness';

@@ -322,11 +322,13 @@ describe('serviceError and connectionError', () => {
 		expect(unknown.description).toMatch(
 			/unknown whether the service carried it out\. It was not sent again/,
 		);
+		// The transport decides which codes are timeouts (retry.ts) and says so.
 		const timedOut = connectionError(node, {
 			code: 'ECONNABORTED',
 			method: 'POST',
 			path: '/Submission',
 			outcomeUnknown: true,
+			timedOut: true,
 		});
 		expect(timedOut.message).toBe(
 			'Trio VMS did not answer POST /Submission in time (ECONNABORTED)',

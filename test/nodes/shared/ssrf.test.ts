@@ -2,7 +2,7 @@ import { SsrfBlockedHostnameError, SsrfBlockedIpError } from '@n8n/backend-netwo
 import type { INode } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
-import { blockedAddress, blockedAddressError } from '../../../nodes/shared/ssrf';
+import { blockedAddress, blockedAddressError } from '../../../nodes/shared/transport/ssrf';
 
 const node: INode = {
 	id: 'n',

@@ -54,9 +54,9 @@ export interface PollTriggerOptions {
 	/** The workflow's saved static data to start from (whole workflow, `node:<name>` keys); default none. */
 	staticData?: IDataObject;
 	/**
-	 * What the PollContext's `getPollBudgetMs()` answers for active polls, as n8n 2.41's durable
+	 * What the PollContext's `getPollBudgetMs()` answers for active polls, as n8n's durable
 	 * scheduler hands it (its timeout less a margin); default n8n-core's own (5 minutes). null: a
-	 * PollContext without the method, as before n8n 2.41.
+	 * PollContext without the method, as before n8n 2.38.
 	 */
 	pollBudgetMs?: number | null;
 }

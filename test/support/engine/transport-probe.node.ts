@@ -30,7 +30,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeApiError, NodeConnectionTypes } from 'n8n-workflow';
 
-import type { MultipartPart } from '../../../nodes/shared/multipart';
+import type { MultipartPart } from '../../../nodes/shared/transport/multipart';
 import {
 	createTrioClient,
 	type TrioClientOptions,

@@ -8,7 +8,6 @@ import {
 	type JsonObject,
 } from 'n8n-workflow';
 
-import type { MultipartPart } from '../../../shared/multipart';
 import {
 	submissionCreateFieldsSchema,
 	type AgencyContact,
@@ -16,7 +15,7 @@ import {
 } from '../../../shared/schemas';
 import { PATHS } from '../../../shared/service';
 import { submissionListNotOffered } from '../../../shared/submissionList';
-import type { TrioClient } from '../../../shared/transport';
+import type { MultipartPart, TrioClient } from '../../../shared/transport';
 import { toStartDateTime } from '../../helpers/dates';
 import { objectOf } from '../../helpers/output';
 import { readProfileFile } from '../../helpers/profileFile';

@@ -19,7 +19,7 @@ import { createHash } from 'node:crypto';
 
 import { sleep } from 'n8n-workflow';
 
-import { setNewest } from './boundedMap';
+import { setNewest } from '../boundedMap';
 
 /**
  * The learned pause exceeds the measured one by this much: calls start at the client but are

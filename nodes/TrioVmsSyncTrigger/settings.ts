@@ -1,0 +1,60 @@
+/**
+ * The node's parameters as one poll reads them: checked before any request, each bad value
+ * refused with the option's name and what it must be.
+ */
+import { NodeOperationError, type IDataObject, type IPollFunctions } from 'n8n-workflow';
+
+import { DEFAULT_MAX_DROP_PERCENT } from './diff';
+import type { WatchKind } from './state';
+import { DEFAULT_FULL_LIST_EVERY, DEFAULT_OVERLAP_SECONDS } from './watermark';
+
+export interface PollSettings {
+	watch: WatchKind;
+	emitExisting: boolean;
+	changes: string[];
+	simplify: boolean;
+	fullListEvery: number;
+	overlapSeconds: number;
+	maxDropShare: number;
+}
+
+/** Output: Simplified (the ten job fields) or Raw. */
+function simplifyOf(context: IPollFunctions): boolean {
+	return context.getNodeParameter('output', 'simple') === 'simple';
+}
+
+export function settings(context: IPollFunctions): PollSettings {
+	const watch = context.getNodeParameter('watch', 'jobs') as WatchKind;
+	const options = context.getNodeParameter('options', {}) as IDataObject;
+	const fullListEvery = Number(options.fullListEvery ?? DEFAULT_FULL_LIST_EVERY);
+	const overlapSeconds = Number(options.overlapSeconds ?? DEFAULT_OVERLAP_SECONDS);
+	const maxDropPercent = Number(options.maxDropPercent ?? DEFAULT_MAX_DROP_PERCENT);
+	const node = context.getNode();
+	if (!Number.isInteger(fullListEvery) || fullListEvery < 1)
+		throw new NodeOperationError(
+			node,
+			'"Whole List Every (Checks)" must be a whole number, 1 or more: set it under Options',
+		);
+	if (!Number.isFinite(overlapSeconds) || overlapSeconds < 0)
+		throw new NodeOperationError(
+			node,
+			'"Overlap (Seconds)" must be 0 or more: set it under Options',
+		);
+	if (!Number.isFinite(maxDropPercent) || maxDropPercent < 0 || maxDropPercent > 100)
+		throw new NodeOperationError(
+			node,
+			'"Most Jobs Closing at Once (%)" must be from 0 to 100: set it under Options',
+		);
+	return {
+		watch,
+		emitExisting: context.getNodeParameter('emitExisting', false) as boolean,
+		changes: context.getNodeParameter(
+			watch === 'jobs' ? 'jobChanges' : 'submissionChanges',
+			[],
+		) as string[],
+		simplify: simplifyOf(context),
+		fullListEvery,
+		overlapSeconds,
+		maxDropShare: maxDropPercent / 100,
+	};
+}
