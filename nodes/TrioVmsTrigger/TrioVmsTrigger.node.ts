@@ -28,7 +28,7 @@ const DELIVERIES_TO_REMEMBER = {
 	default: DEFAULT_WINDOW,
 	typeOptions: { minValue: 1, maxValue: MAX_WINDOW },
 	description:
-		'How many recent deliveries this n8n process remembers to recognise duplicates. Each item carries a deliveryKey, the same for the same delivery everywhere: key a Remove Duplicates node on it to drop copies across n8n processes (queue mode) and restarts.',
+		'How many recent deliveries this n8n process remembers to recognise duplicates (for a job or a submission, the last one about it). Each item carries a deliveryKey, the same for the same delivery everywhere: key a Remove Duplicates node on it to drop copies across n8n processes (queue mode) and restarts.',
 } satisfies INodeProperties;
 
 export class TrioVmsTrigger implements INodeType {
@@ -120,7 +120,7 @@ export class TrioVmsTrigger implements INodeType {
 				type: 'boolean',
 				default: true,
 				description:
-					'Whether to drop a delivery identical to one received recently. Trio VMS may send the same delivery more than once.',
+					'Whether to drop a delivery identical to a recent one (for a job or a submission, to the last one about it). Trio VMS may send the same delivery more than once.',
 			},
 			{
 				displayName: 'Options',

@@ -1,6 +1,7 @@
 /**
  * Duplicate deliveries (the service says they can occur): each trigger node remembers the
- * fingerprints of the last N deliveries it accepted and drops one it has already seen.
+ * fingerprints of the last N deliveries it accepted (for a job or a submission: of the last one
+ * about it) and drops a delivery identical to one of them.
  *
  * The memory lives in this module, inside the n8n process that receives the webhooks, not
  * in the workflow's static data: n8n saves static data changed by a webhook call only in
@@ -45,45 +46,75 @@ export function clampWindow(value: unknown): number {
 	return Math.min(MAX_WINDOW, Math.max(1, Math.floor(number)));
 }
 
-/** The last `window` fingerprints, oldest first, with a set for constant-time lookups. */
-class FingerprintRing {
-	private readonly order: string[] = [];
+/**
+ * The job (Job Update) or submission (Submission Update) a delivery is about, by its Number;
+ * empty for every other event. Those two carry the record's modification stamp, which a move
+ * back to an earlier state may repeat (Open, On Hold, Open again with the same stamp): such a
+ * delivery is compared with the last one about its record only. Every per diem payload carries
+ * a Timestamp of its own change, so a delivery identical to a recent one is a copy, whatever
+ * arrived between (a copy sent again after a later change is still caught).
+ */
+export function deliveryEntities(event: string, payload: unknown): string[] {
+	if (!payload || typeof payload !== 'object' || Array.isArray(payload)) return [];
+	const number = (payload as Record<string, unknown>).Number;
+	const usable =
+		(typeof number === 'string' && number !== '') ||
+		(typeof number === 'number' && Number.isFinite(number));
+	if (!usable) return [];
+	if (event === 'Job Update') return [`job:${String(number)}`];
+	if (event === 'Submission Update') return [`submission:${String(number)}`];
+	return [];
+}
 
-	private readonly members = new Set<string>();
+/**
+ * The last delivery accepted for each of the `window` most recently moved jobs and submissions,
+ * and every other delivery as an entry of its own, keyed by its fingerprint (oldest first).
+ */
+class LastDeliveries {
+	private readonly last = new Map<string, string>();
 
-	has(fingerprint: string): boolean {
-		return this.members.has(fingerprint);
+	get(entity: string): string | undefined {
+		return this.last.get(entity);
 	}
 
-	add(fingerprint: string, window: number): void {
-		this.order.push(fingerprint);
-		this.members.add(fingerprint);
-		while (this.order.length > window) {
-			const oldest = this.order.shift();
-			if (oldest !== undefined) this.members.delete(oldest);
-		}
+	set(entity: string, fingerprint: string, window: number): void {
+		setNewest(this.last, entity, fingerprint, window);
 	}
 
 	get size(): number {
-		return this.order.length;
+		return this.last.size;
 	}
 }
 
 export class DeliveryMemory {
-	private readonly rings = new Map<string, FingerprintRing>();
+	private readonly rings = new Map<string, LastDeliveries>();
 
 	constructor(private readonly maxNodes = MAX_NODES) {}
 
 	/**
-	 * True when `fingerprint` is among the last `window` remembered for `key` (a duplicate);
-	 * otherwise remembers it and returns false. Check and update happen in one step.
+	 * True when this delivery repeats the last one accepted for everything it is about (a
+	 * duplicate); otherwise remembers it and returns false. Check and update happen in one step.
+	 *
+	 * "The last one", not "any recent one": Open, On Hold, then Open again with the same stamp is
+	 * three changes of one job, and the third is as identical to the first as a re-sent copy would
+	 * be. Only a copy of the latest state is dropped; a late copy of an earlier state (sent again
+	 * after the job moved on) passes, since nothing in it tells it from a genuine move back.
+	 * Without `entities` (every event but Job Update and Submission Update) the delivery is
+	 * compared with every one remembered, as one entry each.
 	 */
-	seen(key: string, fingerprint: string, window: number): boolean {
+	seen(
+		key: string,
+		fingerprint: string,
+		window: number,
+		entities: readonly string[] = [],
+	): boolean {
 		// Least recently used order: a ring in use becomes the newest.
-		const ring = this.rings.get(key) ?? new FingerprintRing();
+		const ring = this.rings.get(key) ?? new LastDeliveries();
 		setNewest(this.rings, key, ring, this.maxNodes);
-		if (ring.has(fingerprint)) return true;
-		ring.add(fingerprint, clampWindow(window));
+		const keys = entities.length ? entities : [`=${fingerprint}`];
+		if (keys.every((entity) => ring.get(entity) === fingerprint)) return true;
+		const size = clampWindow(window);
+		for (const entity of keys) ring.set(entity, fingerprint, size);
 		return false;
 	}
 
@@ -92,7 +123,7 @@ export class DeliveryMemory {
 		this.rings.delete(key);
 	}
 
-	/** Number of fingerprints remembered for a key (for tests). */
+	/** Number of entries remembered for a key (for tests). */
 	count(key: string): number {
 		return this.rings.get(key)?.size ?? 0;
 	}

@@ -4,12 +4,28 @@
  * pair is named like planner.ts (pure) and registrations.ts (I/O). Per-request work stays here
  * and in judge.ts, where it is measured (bench/benchmarks/trigger-receive.ts).
  */
-import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
+import {
+	sleep,
+	type IDataObject,
+	type IWebhookFunctions,
+	type IWebhookResponseData,
+} from 'n8n-workflow';
 
 import { setNewest } from '../shared/boundedMap';
-import { DEFAULT_WINDOW, deliveryFingerprint, deliveryMemory } from './dedup';
+import { DEFAULT_WINDOW, deliveryEntities, deliveryFingerprint, deliveryMemory } from './dedup';
 import { apiKeyOf, selectedEvents, tokenOwner, triggerKey } from './nodeContext';
-import { deliveryItems, judgeDelivery, judgeToken, singleQueryValue, tokenMatches } from './judge';
+import {
+	BODY_WAIT,
+	bodyStalled,
+	bodyTooLarge,
+	declaredLength,
+	deliveryItems,
+	judgeDelivery,
+	judgeToken,
+	MAX_DELIVERY_BYTES,
+	singleQueryValue,
+	tokenMatches,
+} from './judge';
 import { PROBE_PARAMETER, probeReply } from './registrationUrls';
 import { hashToken, isFreshToken, triggerIdentity } from './deliveryToken';
 import {
@@ -49,12 +65,24 @@ export async function receiveDelivery(context: IWebhookFunctions): Promise<IWebh
 		return respond(refusal.status, { message: refusal.message });
 	}
 
+	let rawBody = (request as { rawBody?: Buffer }).rawBody;
+	if (rawBody === undefined) {
+		const unread = await bodyNotReadByN8n(request);
+		if (unread?.kind === 'refuse') {
+			context.logger.warn(
+				`Trio VMS Trigger refused a delivery (${unread.status}): ${unread.message}`,
+			);
+			return respond(unread.status, { message: unread.message });
+		}
+		rawBody = unread?.bytes;
+	}
 	const verdict = judgeDelivery({
 		expectedTokenHash: accepted,
 		query: context.getQueryData(),
 		contentType: request.headers['content-type'],
+		contentLength: request.headers['content-length'],
 		parsedBody: context.getBodyData(),
-		rawBody: (request as { rawBody?: Buffer }).rawBody ?? (await bodyNotReadByN8n(request)),
+		rawBody,
 		selectedEvents: selectedEvents(context),
 	});
 
@@ -72,7 +100,8 @@ export async function receiveDelivery(context: IWebhookFunctions): Promise<IWebh
 	const fingerprint = deliveryFingerprint(verdict.event, verdict.payload);
 	if (context.getNodeParameter('ignoreDuplicates', true) as boolean) {
 		const window = duplicateWindowOf(context);
-		if (deliveryMemory.seen(triggerKey(context, scope), fingerprint, window)) {
+		const about = deliveryEntities(verdict.event, verdict.payload);
+		if (deliveryMemory.seen(triggerKey(context, scope), fingerprint, window, about)) {
 			context.logger.info(`Trio VMS Trigger dropped a duplicate "${verdict.event}" delivery`);
 			return respond(200, { received: true, duplicate: true });
 		}
@@ -83,6 +112,7 @@ export async function receiveDelivery(context: IWebhookFunctions): Promise<IWebh
 	const items = deliveryItems({
 		event: verdict.event,
 		payload: verdict.payload,
+		fingerprint,
 		receivedAt: new Date().toISOString(),
 		split: context.getNodeParameter('splitShifts', true) as boolean,
 		simplify: simplifyOn(context),
@@ -131,29 +161,57 @@ function duplicateWindowOf(context: IWebhookFunctions): number {
 	return context.getNodeParameter('options.duplicateWindow', DEFAULT_WINDOW) as number;
 }
 
-/** n8n's own default limit for a request body (N8N_PAYLOAD_SIZE_MAX, 16 MiB). */
-const MAX_UNPARSED_BODY_BYTES = 16 * 1024 * 1024;
+const WATCH_STEP_MS = 250;
+
+type UnreadBody =
+	{ kind: 'read'; bytes: Buffer } | { kind: 'refuse'; status: 408 | 413; message: string };
 
 /**
  * For a start node above version 1, n8n reads the body only for the content types it parses
  * (JSON, text, form, XML). A delivery with another or no content type is read here, so JSON is
- * judged by its bytes at every node version. Bodies over the limit are not read (and refused as
- * not JSON); a request n8n already read, or one that is not a stream, gives undefined.
+ * judged by its bytes at every node version. Reading stops at MAX_DELIVERY_BYTES (413) and
+ * after BODY_WAIT (408): only a request with a valid token gets here, but a stalled or endless
+ * body must not hold the receiver. A request n8n already read, or one that is not a stream,
+ * gives undefined.
  */
-async function bodyNotReadByN8n(request: unknown): Promise<Buffer | undefined> {
-	const stream = request as Partial<NodeJS.ReadableStream & { readableEnded: boolean }>;
+async function bodyNotReadByN8n(request: unknown): Promise<UnreadBody | undefined> {
+	const stream = request as Partial<
+		NodeJS.ReadableStream & { readableEnded: boolean; headers: Record<string, unknown> }
+	>;
 	if (stream.readableEnded !== false || typeof stream.on !== 'function') return undefined;
+	const declared = declaredLength(stream.headers?.['content-length']);
+	if (declared !== undefined && declared > MAX_DELIVERY_BYTES)
+		return { kind: 'refuse', status: 413, message: bodyTooLarge(declared) };
 	return await new Promise((resolve) => {
 		const chunks: Buffer[] = [];
 		let size = 0;
-		stream.on?.('data', (chunk: Buffer) => {
+		let done = false;
+		const finish = (result: UnreadBody) => {
+			if (done) return;
+			done = true;
+			stream.removeListener?.('data', onData);
+			// Nothing more is read; n8n's HTTP server discards what still arrives once it has answered.
+			stream.pause?.();
+			resolve(result);
+		};
+		const onData = (chunk: Buffer) => {
 			size += chunk.length;
-			if (size <= MAX_UNPARSED_BODY_BYTES) chunks.push(chunk);
-		});
-		stream.on?.('end', () =>
-			resolve(size <= MAX_UNPARSED_BODY_BYTES ? Buffer.concat(chunks) : undefined),
-		);
-		stream.on?.('error', () => resolve(undefined));
+			if (size > MAX_DELIVERY_BYTES)
+				finish({ kind: 'refuse', status: 413, message: bodyTooLarge(undefined) });
+			else chunks.push(chunk);
+		};
+		stream.on?.('data', onData);
+		stream.on?.('end', () => finish({ kind: 'read', bytes: Buffer.concat(chunks) }));
+		stream.on?.('error', () => finish({ kind: 'read', bytes: Buffer.alloc(0) }));
+		// The bound, watched in short steps so that nothing waits on after the body has arrived.
+		const deadline = Date.now() + BODY_WAIT.ms;
+		void (async () => {
+			while (!done) {
+				const left = deadline - Date.now();
+				if (left <= 0) return finish({ kind: 'refuse', status: 408, message: bodyStalled() });
+				await sleep(Math.min(WATCH_STEP_MS, left));
+			}
+		})();
 	});
 }
 

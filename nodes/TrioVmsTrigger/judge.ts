@@ -3,7 +3,8 @@
  *
  *   1. token   the `token` query parameter must equal the node's secret (constant-time) -> else 403
  *   2. event   the `event` query parameter must name one of the 15 events             -> else 400
- *   3. body    must be JSON                                                          -> else 400
+ *   3. body    at most MAX_DELIVERY_BYTES                                            -> else 413
+ *              a JSON object (not null, a list, a number or a string)                -> else 400
  *   4. the event must still be selected in the node                                  -> else 200, ignored
  *   5. duplicates (optional)                                                         -> 200, dropped
  *   6. items: the payload plus `event` and `receivedAt`; checked against the event's schema
@@ -213,9 +214,16 @@ const DELIVERY_KEY_LENGTH = 16;
  * Remove Duplicates (whose memory n8n keeps in its database) can key on it across processes and
  * restarts; a split delivery's items get `<key>:<index>`.
  */
-export function deliveryItems(input: Parameters<typeof buildItems>[0]): IDataObject[] {
+export function deliveryItems(
+	input: Parameters<typeof buildItems>[0] & {
+		/** deliveryFingerprint of the event and payload, when the caller has it already. */
+		fingerprint?: string;
+	},
+): IDataObject[] {
 	const items = buildItems(input);
-	const deliveryKey = deliveryFingerprint(input.event, input.payload).slice(0, DELIVERY_KEY_LENGTH);
+	// The fingerprint costs as much as validating the payload: the receiver computes it once.
+	const fingerprint = input.fingerprint ?? deliveryFingerprint(input.event, input.payload);
+	const deliveryKey = fingerprint.slice(0, DELIVERY_KEY_LENGTH);
 	if (items.length === 1) items[0].deliveryKey = deliveryKey;
 	else items.forEach((entry, index) => (entry.deliveryKey = `${deliveryKey}:${index}`));
 	return items;
@@ -240,8 +248,42 @@ export function nestsDeeperThan(value: unknown, max: number): boolean {
 	return false;
 }
 
+/**
+ * The largest body a delivery may have: 2 MiB. A job with a long description is a few
+ * kilobytes and a Per Diem Shift Opened batch about 600 bytes a shift, so this holds thousands
+ * of shifts; a bigger body is refused (413) before it is parsed, not handed to the workflow.
+ * n8n itself reads up to N8N_PAYLOAD_SIZE_MAX (16 MiB by default) for the content types it parses.
+ */
+export const MAX_DELIVERY_BYTES = 2 * 1024 * 1024;
+
+/**
+ * How long the trigger waits for a body n8n did not read (another content type, or none):
+ * the service expects an answer within 10 seconds, so a body still arriving after 30 is not
+ * a delivery in progress. Tests shorten it; nothing else changes it.
+ */
+export const BODY_WAIT = { ms: 30_000 };
+
+function megabytes(bytes: number): string {
+	return `${(bytes / (1024 * 1024)).toFixed(1).replace(/\.0$/, '')} MB`;
+}
+
+export function bodyTooLarge(bytes: number | undefined): string {
+	return `The body is ${bytes === undefined ? 'larger than' : `${megabytes(bytes)}, more than`} ${megabytes(MAX_DELIVERY_BYTES)}, the most a Trio VMS delivery may have; it was not read`;
+}
+
+export function bodyStalled(): string {
+	return `The body did not arrive within ${Math.round(BODY_WAIT.ms / 1000)} s; the delivery was not read`;
+}
+
+/** The size a request says it has (Content-Length), when it says one. */
+export function declaredLength(header: unknown): number | undefined {
+	const text = Array.isArray(header) ? header[0] : header;
+	if (typeof text !== 'string' || !/^\d+$/.test(text.trim())) return undefined;
+	return Number(text.trim());
+}
+
 export type DeliveryVerdict =
-	| { kind: 'refuse'; status: 403 | 400; message: string }
+	| { kind: 'refuse'; status: 403 | 400 | 408 | 413; message: string }
 	| { kind: 'ignore'; message: string }
 	| { kind: 'accept'; event: TrioEventName; payload: unknown };
 
@@ -266,6 +308,8 @@ export function judgeDelivery(input: {
 	expectedTokenHash: string | readonly string[] | undefined;
 	query: unknown;
 	contentType?: string;
+	/** The Content-Length header, where the request has one. */
+	contentLength?: unknown;
 	parsedBody: unknown;
 	rawBody?: Buffer | string;
 	selectedEvents: readonly string[];
@@ -276,8 +320,27 @@ export function judgeDelivery(input: {
 	if (!isTrioEventName(event)) {
 		return { kind: 'refuse', status: 400, message: `Unknown event "${event ?? ''}"` };
 	}
+	const size =
+		input.rawBody === undefined || input.rawBody === null
+			? declaredLength(input.contentLength)
+			: Buffer.byteLength(input.rawBody);
+	if (size !== undefined && size > MAX_DELIVERY_BYTES) {
+		return { kind: 'refuse', status: 413, message: bodyTooLarge(size) };
+	}
 	const body = readJsonBody(input);
 	if (!body.ok) return { kind: 'refuse', status: 400, message: body.reason };
+	if (!isRecord(body.value)) {
+		const what = Array.isArray(body.value)
+			? 'a list'
+			: body.value === null
+				? 'null'
+				: `a ${typeof body.value}`;
+		return {
+			kind: 'refuse',
+			status: 400,
+			message: `The body is ${what}; a Trio VMS delivery is a JSON object`,
+		};
+	}
 	if (nestsDeeperThan(body.value, MAX_PAYLOAD_DEPTH)) {
 		return {
 			kind: 'refuse',

@@ -8,10 +8,12 @@
  * itself, or switch them off when it is deactivated. Two rules keep the original safe:
  *
  *  1. The remembered state is this n8n's only when the address it was made for positively says
- *     so (ownState, judged by judgeOldAddress): this same n8n answers there, or (to move them
- *     here on activation, not to switch them off) n8n itself answers there that no workflow
- *     holds that webhook. Anything else is doubt, and doubt counts as a copy: a restarting
- *     production, an ingress without a route, a probe blocked by n8n's SSRF protection.
+ *     so (ownState, judged by judgeOldAddress and settleOldAddress): this same n8n answers
+ *     there, or (to move them here on activation, not to switch them off) n8n itself answers
+ *     there that no workflow holds that webhook, twice, ABSENCE_CONFIRMATION apart: once is
+ *     also what production says between its restart and publishing. Anything else is doubt,
+ *     and doubt counts as a copy: a restarting production, an ingress without a route, a probe
+ *     blocked by n8n's SSRF protection.
  *  2. Even then, a registration is this node's only while its URL says so (ownsRegistration): it
  *     points at this n8n's current address, or at the remembered address with the remembered
  *     token. A remembered Id alone never is: the registration may have been repointed since.
@@ -20,7 +22,7 @@
  */
 import { randomBytes } from 'node:crypto';
 
-import type { IHookFunctions } from 'n8n-workflow';
+import { sleep, type IHookFunctions } from 'n8n-workflow';
 
 import type { TrioEventName } from '../shared/events';
 import type { WebhookRegistration } from '../shared/webhookRegistrations';
@@ -166,6 +168,54 @@ export function ownsStoredRegistrations(
 	return verdict === 'nobodyThere' && purpose === 'activate';
 }
 
+/** One probe of the old address: when it was answered (ms) and what the answer said. */
+export interface Sighting {
+	atMs: number;
+	verdict: OldAddressVerdict;
+}
+
+/**
+ * How far apart two of n8n's "not registered" answers must be before they count as proof that
+ * nobody runs the workflow at the old address any more. n8n says the same from the moment it
+ * answers HTTP after a restart until it has published the workflow again (n8n 2.x publishes
+ * asynchronously after start): a production that publishes within this time answers the second
+ * probe itself. Tests shorten it; nothing else changes it.
+ */
+export const ABSENCE_CONFIRMATION = { afterMs: 30_000 };
+
+/** At most this many probes per decision: the first, the confirming one, and one spare. */
+const MAX_SIGHTINGS = 3;
+
+export type Settlement =
+	| { settled: true; verdict: OldAddressVerdict }
+	/** Probe again at `probeAtMs` (same clock as `atMs`). */
+	| { settled: false; probeAtMs: number };
+
+/**
+ * What the probes of the old address add up to. Any answer other than n8n's "not registered"
+ * decides at once (this n8n, another n8n, doubt). "Not registered" decides only when it was
+ * heard at least `afterMs` apart with nothing else between; until then it asks for another
+ * probe, and a decision that cannot be confirmed within MAX_SIGHTINGS is doubt. A deactivation
+ * never moves registrations on "not registered" (ownsStoredRegistrations), so it needs no
+ * confirmation.
+ */
+export function settleOldAddress(
+	sightings: readonly Sighting[],
+	purpose: OwnershipPurpose,
+	afterMs: number = ABSENCE_CONFIRMATION.afterMs,
+): Settlement {
+	const last = sightings[sightings.length - 1];
+	if (last === undefined) return { settled: false, probeAtMs: 0 };
+	if (last.verdict !== 'nobodyThere' || purpose === 'remove')
+		return { settled: true, verdict: last.verdict };
+	const first = sightings[0];
+	if (sightings.some((sighting) => sighting.verdict !== 'nobodyThere'))
+		return { settled: true, verdict: 'doubt' };
+	if (last.atMs - first.atMs >= afterMs) return { settled: true, verdict: 'nobodyThere' };
+	if (sightings.length >= MAX_SIGHTINGS) return { settled: true, verdict: 'doubt' };
+	return { settled: false, probeAtMs: first.atMs + afterMs };
+}
+
 // ------------------------------------------------------------------ the probe (I/O)
 
 const PROBE_TIMEOUT_MS = 3_000;
@@ -238,16 +288,39 @@ export async function ownState(
 	if (!stored || !webhookUrl || stored.webhookUrl === webhookUrl) return stored;
 	const event = (Object.keys(stored.ids) as TrioEventName[])[0] ?? selectedEvents(context)[0];
 	if (event === undefined) return stored;
-	const nonce = randomBytes(16).toString('hex');
-	const url = probeUrl(stored.webhookUrl, event, nonce);
-	const outcome = await probeOldAddress(context, url);
 	const identity = triggerIdentity(await apiKeyOf(context), tokenOwner(context, scope));
-	const verdict = judgeOldAddress(outcome, { ...probeReply(identity, nonce, webhookUrl), url });
-	if (ownsStoredRegistrations(verdict, purpose)) return stored;
 	const old = urlBase(stored.webhookUrl) ?? 'another address';
+	const sightings: Sighting[] = [];
+	let outcome: ProbeOutcome;
+	let settlement: Settlement = { settled: false, probeAtMs: 0 };
+	do {
+		const wait = settlement.probeAtMs - Date.now();
+		if (sightings.length > 0) {
+			context.logger.info(
+				`Trio VMS Trigger: n8n at ${old} says no workflow holds this workflow's webhook, which it also says while it restarts; asking again in ${Math.ceil(Math.max(0, wait) / 1000)} s before moving the registrations made there`,
+			);
+		}
+		if (wait > 0) await sleep(wait);
+		const nonce = randomBytes(16).toString('hex');
+		const url = probeUrl(stored.webhookUrl, event, nonce);
+		outcome = await probeOldAddress(context, url);
+		const verdict = judgeOldAddress(outcome, { ...probeReply(identity, nonce, webhookUrl), url });
+		sightings.push({ atMs: Date.now(), verdict });
+		settlement = settleOldAddress(sightings, purpose);
+	} while (!settlement.settled);
+	const { verdict } = settlement;
+	if (ownsStoredRegistrations(verdict, purpose)) {
+		if (verdict === 'nobodyThere') {
+			context.logger.warn(
+				`Trio VMS Trigger: n8n at ${old} said ${sightings.length} times, ${Math.round((sightings[sightings.length - 1].atMs - sightings[0].atMs) / 1000)} s apart, that no workflow holds this workflow's webhook: the registrations made there move to ${urlBase(webhookUrl) ?? webhookUrl}. If an n8n still runs this workflow at ${old}, its next publish says so and registers again there.`,
+			);
+		}
+		return stored;
+	}
+	const restarted = sightings.length > 1 && verdict === 'anotherN8n';
 	const why =
 		verdict === 'anotherN8n'
-			? `the n8n at ${old} still runs this workflow: this n8n is a copy`
+			? `the n8n at ${old} still runs this workflow${restarted ? ' (it answered once it had published again)' : ''}: this n8n is a copy`
 			: verdict === 'nobodyThere'
 				? `n8n at ${old} says no workflow holds that webhook, which is also what it says while it re-publishes`
 				: `whether anything still runs at ${old} could not be told (${doubtReason(outcome, old)})`;

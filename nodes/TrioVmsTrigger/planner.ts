@@ -145,6 +145,12 @@ export interface SyncPlan {
 	tokenHash: string;
 	/** When that token was issued, where known. */
 	tokenIssuedAt?: number;
+	/**
+	 * Registrations this node made (remembered by Id) that now send elsewhere: another n8n with
+	 * a copy of this workflow took them over, or someone changed them in Trio. Left alone, and
+	 * told to the user, since nothing else would tell them why deliveries stopped.
+	 */
+	movedAway: Array<{ event: TrioEventName; id: string; to: string; active: boolean }>;
 }
 
 /** Whether a URL is exactly this node's registration URL for the event, with the token in force. */
@@ -194,6 +200,7 @@ export function planSync(input: {
 		deactivate: [],
 		tokenHash: inForce ?? '',
 		tokenIssuedAt: stored?.tokenIssuedAt,
+		movedAway: [],
 	};
 	const decided: Array<PlannedSave & { same: boolean }> = [];
 
@@ -208,7 +215,15 @@ export function planSync(input: {
 		let match = storedId && !claimed.has(storedId) ? byId.get(storedId) : undefined;
 		// A remembered Id is reused only while its URL is still this node's: another n8n (the
 		// original of a copied database, or a copy) may have repointed it to itself since.
-		if (match && !ownsRegistration(match, base, stored)) match = undefined;
+		if (match && !ownsRegistration(match, base, stored)) {
+			plan.movedAway.push({
+				event,
+				id: match.Id,
+				to: urlBase(match.Url) ?? String(match.Url ?? 'no address'),
+				active: isActive(match),
+			});
+			match = undefined;
+		}
 		if (!match) {
 			const candidates = listing.filter(
 				(registration) =>

@@ -241,6 +241,11 @@ export async function activateRegistrations(context: IHookFunctions): Promise<vo
 		nameFor: (event) => registrationName(workflowName, event, scope),
 		registrationString: (event) => strings.get(event) ?? event,
 	});
+	for (const moved of plan.movedAway) {
+		context.logger.warn(
+			`Trio VMS Trigger: the registration for "${moved.event}" (${moved.id}) that this workflow made now sends to ${moved.to}${moved.active ? '' : ' and is switched off'}, not here: another n8n with a copy of this workflow (a staging copy of this database, for example) took it over, or it was changed in Trio. This workflow registers again here and leaves that one alone; switch it off in Trio if nothing should receive at ${moved.to}.`,
+		);
+	}
 	const state = await carryOut(
 		plan,
 		{ client, node, logger: context.logger, webhookUrl },

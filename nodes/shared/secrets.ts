@@ -1,7 +1,7 @@
 /**
  * Keeping secrets out of what the nodes show: the API key and the trigger's delivery tokens,
  * however the service may echo them back in an error or a listing (plainly, URL-encoded, as HTML
- * entities). The nodes read the key to mask it here, never to send it anywhere but the service.
+ * entities, in base64, or in part). The nodes read the key to mask it here, never to send it anywhere but the service.
  */
 
 /** The text with every character a regular expression gives meaning to escaped. */
@@ -63,13 +63,73 @@ function secretPattern(secret: string): RegExp {
 }
 
 /**
+ * The secret's bytes as they appear inside any base64 text (standard or URL-safe alphabet),
+ * whatever came before them: one form per alignment (0, 1 or 2 bytes before), without the
+ * characters the neighbouring bytes also decide. A server that echoes a header it decoded, or
+ * a `Basic` credential, writes the key this way.
+ */
+function base64Forms(secret: string): string[] {
+	const bytes = Buffer.from(secret, 'utf8');
+	const forms = new Set<string>();
+	for (let before = 0; before < 3; before++) {
+		const encoded = Buffer.concat([Buffer.alloc(before), bytes]).toString('base64');
+		const from = Math.ceil((before * 8) / 6);
+		const to = Math.floor(((before + bytes.length) * 8) / 6);
+		const core = encoded.slice(from, to);
+		if (core.length < PARTIAL_RUN) continue;
+		forms.add(core);
+		forms.add(core.replace(/\+/g, '-').replace(/\//g, '_'));
+	}
+	return [...forms];
+}
+
+/**
+ * How many consecutive characters of a secret give it away: a service that echoes part of the
+ * key (its first or last characters, or a truncated copy) is masked from this many on. Shorter
+ * runs are too likely to be ordinary words or numbers.
+ */
+const PARTIAL_RUN = 8;
+
+/**
+ * Masks every run of PARTIAL_RUN or more consecutive characters of the secret, as written
+ * (partial echoes in URL-encoded or entity form are not looked for).
+ */
+function maskPartial(text: string, secret: string): string {
+	if (secret.length < PARTIAL_RUN || text.length < PARTIAL_RUN) return text;
+	const pieces = new Set<string>();
+	for (let at = 0; at + PARTIAL_RUN <= secret.length; at++)
+		pieces.add(secret.slice(at, at + PARTIAL_RUN));
+	const hidden = new Uint8Array(text.length);
+	let found = false;
+	for (let at = 0; at + PARTIAL_RUN <= text.length; at++) {
+		if (!pieces.has(text.slice(at, at + PARTIAL_RUN))) continue;
+		hidden.fill(1, at, at + PARTIAL_RUN);
+		found = true;
+	}
+	if (!found) return text;
+	let out = '';
+	for (let at = 0; at < text.length;) {
+		if (!hidden[at]) {
+			out += text[at++];
+			continue;
+		}
+		while (at < text.length && hidden[at]) at++;
+		out += '[redacted]';
+	}
+	return out;
+}
+
+/**
  * Removes every occurrence of a secret (the API key, delivery tokens) from a text, however the
- * service echoed it: as is, URL-encoded (`Ab%2Bcd`) or as HTML entities (`Ab&#43;cd`).
+ * service echoed it: as is, URL-encoded (`Ab%2Bcd`), as HTML entities (`Ab&#43;cd`), in base64,
+ * or in part (any PARTIAL_RUN or more consecutive characters of it).
  */
 export function redact(text: string, secret: string | undefined): string {
 	const masked = maskUrlTokens(text);
 	if (!secret || secret.length < 4) return masked;
-	return masked.split(secret).join('[redacted]').replace(secretPattern(secret), '[redacted]');
+	let result = masked.split(secret).join('[redacted]').replace(secretPattern(secret), '[redacted]');
+	for (const form of base64Forms(secret)) result = result.split(form).join('[redacted]');
+	return maskPartial(result, secret);
 }
 
 /** The body with every form of the secret masked, in its strings as well as in plain text. */

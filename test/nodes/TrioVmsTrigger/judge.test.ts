@@ -3,6 +3,7 @@ import {
 	buildItems,
 	judgeDelivery,
 	judgeToken,
+	MAX_DELIVERY_BYTES,
 	MAX_PAYLOAD_DEPTH,
 	nestsDeeperThan,
 	readJsonBody,
@@ -119,6 +120,49 @@ describe('judgeDelivery', () => {
 			kind: 'accept',
 			event: 'Job Update',
 			payload: PAYLOADS['Job Update'],
+		});
+	});
+
+	it('refuses a body that is null, a list or a bare value (400): only a JSON object starts the workflow', () => {
+		const query = { event: 'Job Update', token: TOKEN };
+		for (const [text, what] of [
+			['null', 'null'],
+			['[]', 'a list'],
+			[JSON.stringify([PAYLOADS['Job Update']]), 'a list'],
+			['42', 'a number'],
+			['"Open"', 'a string'],
+		]) {
+			expect(
+				judgeDelivery({ ...base, query, parsedBody: JSON.parse(text), rawBody: Buffer.from(text) }),
+			).toEqual({
+				kind: 'refuse',
+				status: 400,
+				message: `The body is ${what}; a Trio VMS delivery is a JSON object`,
+			});
+		}
+	});
+
+	it('refuses a body over 2 MiB (413) before parsing it, by its bytes or by its declared length', () => {
+		const query = { event: 'Job Update', token: TOKEN };
+		const big = JSON.stringify({ ...PAYLOADS['Job Update'], Description: 'x'.repeat(15_000_000) });
+		expect(judgeDelivery({ ...base, query, rawBody: Buffer.from(big) })).toEqual({
+			kind: 'refuse',
+			status: 413,
+			message:
+				'The body is 14.3 MB, more than 2 MB, the most a Trio VMS delivery may have; it was not read',
+		});
+		// n8n parsed it and kept no bytes: the Content-Length header says the size.
+		expect(
+			judgeDelivery({ ...base, query, rawBody: undefined, contentLength: String(big.length) }),
+		).toMatchObject({ kind: 'refuse', status: 413 });
+		// Up to the bound, accepted.
+		const padded = JSON.stringify(PAYLOADS['Job Update']).replace(
+			/^\{/,
+			`{"Notes":"${'x'.repeat(MAX_DELIVERY_BYTES - JSON.stringify(PAYLOADS['Job Update']).length - 11)}",`,
+		);
+		expect(Buffer.byteLength(padded)).toBe(MAX_DELIVERY_BYTES);
+		expect(judgeDelivery({ ...base, query, rawBody: Buffer.from(padded) })).toMatchObject({
+			kind: 'accept',
 		});
 	});
 

@@ -23,6 +23,8 @@ import { startSandbox, type RunningSandbox } from '../../../sandbox';
 import { TEN_JOB_FIELDS } from '../../../nodes/shared/jobOutput';
 import { deliveryMemory, memoryKey } from '../../../nodes/TrioVmsTrigger/dedup';
 import { hashToken, tokenIssuedAt } from '../../../nodes/TrioVmsTrigger/deliveryToken';
+import { BODY_WAIT } from '../../../nodes/TrioVmsTrigger/judge';
+import { ABSENCE_CONFIRMATION } from '../../../nodes/TrioVmsTrigger/ownership';
 import { trioCredentials } from '../../support/engine/engine';
 import {
 	triggerHooks,
@@ -470,6 +472,16 @@ async function frontDoor(hooks: () => Behind): Promise<{ url: string; close(): P
 }
 
 describe("another n8n with this workflow's data", () => {
+	// The time between two "not registered" answers that proves nobody is there: real n8n waits
+	// 30 s; here the door decides what each probe hears, so the time only has to pass.
+	const confirmationTime = ABSENCE_CONFIRMATION.afterMs;
+	beforeAll(() => {
+		ABSENCE_CONFIRMATION.afterMs = 20;
+	});
+	afterAll(() => {
+		ABSENCE_CONFIRMATION.afterMs = confirmationTime;
+	});
+
 	function sameWorkflowAt(original: TriggerHooks, instanceUrl: string): TriggerHooks {
 		return triggerHooks({
 			parameters: { events: ['Job Update'] },
@@ -638,6 +650,54 @@ describe("another n8n with this workflow's data", () => {
 		}
 	});
 
+	it("a copy that activates while production restarts (its n8n answers 'not registered' until it has published) leaves production its registrations", async () => {
+		let probes = 0;
+		let original: TriggerHooks | undefined;
+		// Production's n8n answers HTTP again but has not published the workflow yet: the first
+		// probe hears n8n's own "not registered"; by the next one production has published.
+		const door = await frontDoor(() => (probes++ === 0 ? undefined : original));
+		try {
+			original = triggerHooks({
+				parameters: { events: ['Job Update', 'Submission Update'] },
+				credentials: trioCredentials(sandbox.url, sandbox.adminKey),
+				workflowName: 'Shifts to Slack',
+				instanceUrl: door.url,
+			});
+			const started = original;
+			original = undefined;
+			await started.activate();
+			original = started;
+			const production = await active();
+			expect(production).toHaveLength(2);
+			probes = 0;
+			const copy = triggerHooks({
+				parameters: { events: ['Job Update', 'Submission Update'] },
+				credentials: trioCredentials(sandbox.url, sandbox.adminKey),
+				workflowName: 'Shifts to Slack',
+				instanceUrl: 'https://staging.agency.test',
+				workflowId: started.workflowId,
+				nodeId: started.node.id,
+				webhookId: started.node.webhookId,
+				staticData: { 'node:Trio VMS Trigger': started.staticData() },
+			});
+			await copy.activate();
+			// Asked twice: "not registered", then production's own answer.
+			expect(probes).toBe(2);
+			expect((await active()).filter((r) => production.some((p) => p.Id === r.Id))).toEqual(
+				production,
+			);
+			await copy.deactivate();
+			expect(await active()).toEqual(production);
+			const delivery = await started.deliver({
+				query: { event: 'Job Update', token: await tokenOf(started) },
+				body: PAYLOADS['Job Update'],
+			});
+			expect(delivery.workflowData).toHaveLength(1);
+		} finally {
+			await door.close();
+		}
+	});
+
 	it("production keeps an active registration after a copy took its registrations over (n8n answered 'not registered' while restarting), production re-activated, and the copy was deactivated", async () => {
 		const behindDoor: { hooks: Behind } = { hooks: undefined };
 		const door = await frontDoor(() => behindDoor.hooks);
@@ -668,8 +728,24 @@ describe("another n8n with this workflow's data", () => {
 			behindDoor.hooks = original;
 			const copyUrl = await copy.webhookUrl();
 			expect((await active()).every((r) => r.Url?.startsWith(`${copyUrl}?`))).toBe(true);
-			// Production is activated again (its user saw deliveries stop): it registers its own.
-			expect(await original.activate()).toBe(false);
+			// Production is activated again (its user saw deliveries stop): it registers its own,
+			// and says where the old ones went.
+			const warn = jest.spyOn(Container.get(Logger), 'warn');
+			try {
+				expect(await original.activate()).toBe(false);
+				const told = warn.mock.calls.map((call) => String(call[0]));
+				for (const event of ['Job Update', 'Submission Update']) {
+					expect(told).toContainEqual(
+						expect.stringMatching(
+							new RegExp(
+								`the registration for "${event}" \\(\\S+\\) that this workflow made now sends to ${copyUrl.replace(/[.?]/g, '\\$&')}`,
+							),
+						),
+					);
+				}
+			} finally {
+				warn.mockRestore();
+			}
 			const production = (await active()).filter((r) => r.Url?.startsWith(`${productionUrl}?`));
 			expect(production).toHaveLength(2);
 			// Staging is switched off: only its own registrations go.
@@ -1080,6 +1156,92 @@ describe('receiving deliveries', () => {
 				else expect(again.body).toEqual({ received: true, duplicate: true });
 			}
 		});
+	});
+
+	it('refuses a body of null or a list (400), starting nothing', async () => {
+		const hooks = await activeHooks(['Job Update']);
+		const token = await tokenOf(hooks);
+		for (const body of ['null', JSON.stringify([PAYLOADS['Job Update']])]) {
+			const delivery = await hooks.deliver({ query: { event: 'Job Update', token }, body });
+			expect(delivery.workflowData).toBeUndefined();
+			expect(delivery.status).toBe(400);
+			expect(delivery.body).toEqual({
+				message: expect.stringMatching(
+					/^The body is (null|a list); a Trio VMS delivery is a JSON object$/,
+				),
+			});
+		}
+	});
+
+	it('refuses a 15 MB Job Update (413), whether n8n read it or not, and stops reading an unread one at the bound', async () => {
+		const hooks = await activeHooks(['Job Update']);
+		const query = { event: 'Job Update', token: await tokenOf(hooks) };
+		const huge = JSON.stringify({ ...PAYLOADS['Job Update'], Description: 'x'.repeat(15_000_000) });
+		const read = await hooks.deliver({ query, body: huge });
+		expect(read.workflowData).toBeUndefined();
+		expect(read.status).toBe(413);
+		expect(read.body).toEqual({ message: expect.stringContaining('more than 2 MB') });
+
+		// Sent as another content type, n8n leaves the reading to the trigger: it stops at 2 MiB.
+		let pushed = 0;
+		const endless = new Readable({
+			read() {
+				pushed += 64 * 1024;
+				this.push(Buffer.alloc(64 * 1024, 0x20));
+			},
+		});
+		const unread = await hooks.deliver({
+			query,
+			contentType: 'application/octet-stream',
+			unreadBody: endless,
+		});
+		endless.destroy();
+		expect(unread.workflowData).toBeUndefined();
+		expect(unread.status).toBe(413);
+		expect(pushed).toBeLessThan(15_000_000);
+	});
+
+	it('waits for a stalled body with a bound (408), starting nothing', async () => {
+		const wait = BODY_WAIT.ms;
+		BODY_WAIT.ms = 20;
+		try {
+			const hooks = await activeHooks(['Job Update']);
+			// Half a payload, then nothing: the sender stalls with the connection open.
+			const stalled = new Readable({ read() {} });
+			stalled.push(Buffer.from('{"Number": 10'));
+			const delivery = await hooks.deliver({
+				query: { event: 'Job Update', token: await tokenOf(hooks) },
+				contentType: 'application/octet-stream',
+				unreadBody: stalled,
+			});
+			stalled.destroy();
+			expect(delivery.workflowData).toBeUndefined();
+			expect(delivery.status).toBe(408);
+			expect(delivery.body).toEqual({
+				message: expect.stringContaining('The body did not arrive within'),
+			});
+		} finally {
+			BODY_WAIT.ms = wait;
+		}
+	});
+
+	it('starts the workflow for a legitimate repeat (Open, On Hold, Open again with the same stamp), dropping only a copy of the latest', async () => {
+		const hooks = await activeHooks(['Job Update']);
+		const token = await tokenOf(hooks);
+		const open = { ...PAYLOADS['Job Update'], Number: 424242, JobStatus: 'Open' };
+		const deliver = (body: IDataObject) =>
+			hooks.deliver({ query: { event: 'Job Update', token }, body });
+		const outcomes: string[] = [];
+		for (const body of [open, open, { ...open, JobStatus: 'On Hold' }, open]) {
+			const delivery = await deliver(body);
+			outcomes.push(delivery.workflowData ? 'started' : JSON.stringify(delivery.body));
+		}
+		expect(outcomes).toEqual([
+			'started',
+			JSON.stringify({ received: true, duplicate: true }),
+			'started',
+			'started',
+		]);
 	});
 
 	it('drops duplicates (200, no workflow) when asked to, and only then', async () => {

@@ -395,6 +395,23 @@ describe('planSync (create)', () => {
 			},
 		]);
 		expect(plan.deactivate).toEqual([]);
+		// Said to production's user: the next activation is the first moment anything can tell.
+		expect(plan.movedAway).toEqual([
+			{ event: 'Job Update', id: 'a', to: urlBase(URL_STAGING), active: true },
+		]);
+	});
+
+	it('reports nothing as moved away when its registrations are where it left them, or at its previous address', () => {
+		const stored: ScopeState = {
+			webhookUrl: URL_NOW,
+			tokenHash: hashToken(TOKEN),
+			ids: { 'Job Update': 'a' },
+		};
+		const listing = [reg('a', 'Job Update', {}, URL_NOW, TOKEN)];
+		expect(planSync({ ...base, events: ['Job Update'], listing, stored }).movedAway).toEqual([]);
+		expect(
+			planSync({ ...base, events: ['Job Update'], listing: [], stored: undefined }).movedAway,
+		).toEqual([]);
 	});
 
 	it('never repoints a remembered registration at the remembered address that carries another token', () => {

@@ -3,6 +3,7 @@ import type { IDataObject } from 'n8n-workflow';
 import {
 	clampWindow,
 	DeliveryMemory,
+	deliveryEntities,
 	deliveryFingerprint,
 	MAX_WINDOW,
 	memoryKey,
@@ -114,6 +115,47 @@ describe('duplicate detection', () => {
 		// "one" fell out of the window of 2.
 		expect(memory.seen('k', 'one', 2)).toBe(false);
 		expect(memory.seen('k', 'three', 2)).toBe(true);
+	});
+
+	it('lets a legitimate repeat through: Open, On Hold, Open again with the same stamp are three changes of one job', () => {
+		const memory = new DeliveryMemory();
+		const open = { Number: 1001, JobStatus: 'Open', ModifiedDateUtc: '2026-11-02T10:00:00Z' };
+		const onHold = { ...open, JobStatus: 'On Hold' };
+		const deliver = (payload: IDataObject) =>
+			memory.seen(
+				'k',
+				deliveryFingerprint('Job Update', payload),
+				100,
+				deliveryEntities('Job Update', payload),
+			);
+		expect(deliver(open)).toBe(false);
+		expect(deliver(open)).toBe(true); // a copy of the latest state: dropped
+		expect(deliver(onHold)).toBe(false);
+		expect(deliver(open)).toBe(false); // open again: passes
+		expect(deliver(open)).toBe(true);
+		// Another job's identical state is not a copy of this one's.
+		expect(deliver({ ...open, Number: 1002 })).toBe(false);
+	});
+
+	it('still drops a per diem copy sent again after a later change: each change has its own Timestamp', () => {
+		const memory = new DeliveryMemory();
+		const deliver = (event: string, payload: IDataObject) =>
+			memory.seen('k', deliveryFingerprint(event, payload), 100, deliveryEntities(event, payload));
+		const first = { Action: 'Per Diem Shift Note Changed', Id: 's1', Notes: 'a', Timestamp: 't1' };
+		const second = { ...first, Notes: 'b', Timestamp: 't2' };
+		expect(deliver('Per Diem Shift Note Changed', first)).toBe(false);
+		expect(deliver('Per Diem Shift Note Changed', second)).toBe(false);
+		expect(deliver('Per Diem Shift Note Changed', first)).toBe(true);
+		expect(deliver('Per Diem Shift Note Changed', { ...first, Timestamp: 't3' })).toBe(false);
+	});
+
+	it('says which job or submission a delivery is about, and nothing for the other events', () => {
+		expect(deliveryEntities('Job Update', { Number: 7 })).toEqual(['job:7']);
+		expect(deliveryEntities('Submission Update', { Number: '8' })).toEqual(['submission:8']);
+		expect(deliveryEntities('Per Diem Shift Assigned', { Id: 'a', Number: 3 })).toEqual([]);
+		expect(deliveryEntities('Non Locums Confirmation Signed', { JobNumber: 1 })).toEqual([]);
+		expect(deliveryEntities('Job Update', { Number: null })).toEqual([]);
+		expect(deliveryEntities('Job Update', null)).toEqual([]);
 	});
 
 	it('keeps nodes and scopes apart', () => {

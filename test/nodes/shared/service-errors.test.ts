@@ -159,6 +159,34 @@ describe('redact and formatting', () => {
 		expect(redact('a+b/c= here', 'a+b/c=')).toBe('[redacted] here');
 	});
 
+	it('masks a partial echo of the key: any eight or more of its characters in a row', () => {
+		const key = 'k7Qe92LmZx40Tb1R';
+		expect(redact(`Key k7Qe92Lm... is not valid`, key)).toBe('Key [redacted]... is not valid');
+		expect(redact(`Key ending ZX40Tb1R, x40Tb1R`, key)).toBe('Key ending ZX40Tb1R, x40Tb1R');
+		expect(redact(`Key ending Zx40Tb1R`, key)).toBe('Key ending [redacted]');
+		expect(redact(`got "${key.slice(2, 13)}"`, key)).toBe('got "[redacted]"');
+		// Seven in a row is not enough to tell, and is left.
+		expect(redact('k7Qe92L and 0Tb1R', key)).toBe('k7Qe92L and 0Tb1R');
+	});
+
+	it('masks the key echoed in base64, alone or inside a longer encoded text, standard or URL-safe', () => {
+		const key = 'k7Qe92Lm+Zx40/Tb1R?';
+		const encode = (text: string) => Buffer.from(text).toString('base64');
+		for (const before of ['', 'x', 'xy', 'X-API-KEY: ', 'agency:']) {
+			const echoed = encode(`${before}${key}`);
+			const url = echoed.replace(/\+/g, '-').replace(/\//g, '_');
+			for (const form of [echoed, url]) {
+				const masked = redact(`Authorization Basic ${form} refused`, key);
+				expect(masked).toContain('[redacted]');
+				// Nothing decodable to the key is left.
+				const rest = masked.replace('Authorization Basic ', '').replace(' refused', '');
+				for (const part of rest.split('[redacted]')) {
+					expect(Buffer.from(part, 'base64').toString('latin1')).not.toContain(key.slice(0, 8));
+				}
+			}
+		}
+	});
+
 	it('leaves the text alone without a usable secret', () => {
 		expect(redact('abc', undefined)).toBe('abc');
 		// The trigger's delivery token, echoed in a URL, keeps only its first four characters.
