@@ -232,15 +232,73 @@ function copyVersionFolder(folder: string, tmpDir: string): void {
 	}
 }
 
+/**
+ * The npm that wrote the lockfiles under test/n8n-versions. Their trees need it: n8n 2.41.1's
+ * lockfile carries extraneous entries (nested copies nothing requires, among them
+ * @napi-rs/canvas builds for android and darwin not marked optional), which npm 11 leaves out
+ * and npm 10 tries to install, failing with EBADPLATFORM. Deleting them does not help, as npm 10
+ * then resolves some AWS SDK ranges differently and finds the lockfile out of sync; --force would
+ * install a tree other than the tested one. So the n8n installs use this npm whatever npm runs the
+ * tests (the CI puts npm 10 first on PATH to hold the README's commands to the oldest npm).
+ */
+const LOCKFILE_NPM = '11.19.1';
+
+async function ensureLockfileNpm(): Promise<string> {
+	const { dir } = await ensureCached(`npm-${LOCKFILE_NPM}`, async (tmpDir, log) => {
+		step(log, `installing npm ${LOCKFILE_NPM} for the n8n installs into ${tmpDir}`);
+		await runOrThrow(
+			'npm',
+			[
+				'install',
+				'--no-save',
+				'--no-audit',
+				'--no-fund',
+				'--prefix',
+				tmpDir,
+				`npm@${LOCKFILE_NPM}`,
+			],
+			{
+				cwd: tmpDir,
+				env: npmEnv(),
+				timeoutMs: NPM_CI_TIMEOUT_MS,
+				killWithParent: true,
+				onOutput: (chunk) => log.write(chunk),
+			},
+		);
+		const cli = path.join(tmpDir, 'node_modules', 'npm', 'bin', 'npm-cli.js');
+		const { output } = await runOrThrow(process.execPath, [cli, '--version'], {
+			timeoutMs: 60_000,
+		});
+		if (output.trim() !== LOCKFILE_NPM)
+			throw new Error(`npm --version printed ${output.trim()}, expected ${LOCKFILE_NPM}`);
+		return output.trim();
+	});
+	return path.join(dir, 'node_modules', 'npm', 'bin', 'npm-cli.js');
+}
+
+/** Runs the lockfiles' npm on the Node running the harness. */
+async function lockfileNpm(
+	args: string[],
+	options: { cwd: string; env: NodeJS.ProcessEnv; timeoutMs: number; log: fs.WriteStream },
+): Promise<void> {
+	const cli = await ensureLockfileNpm();
+	await runOrThrow(process.execPath, [cli, ...args], {
+		cwd: options.cwd,
+		env: options.env,
+		timeoutMs: options.timeoutMs,
+		killWithParent: true,
+		onOutput: (chunk) => options.log.write(chunk),
+	});
+}
+
 async function npmCi(tmpDir: string, log: fs.WriteStream): Promise<void> {
 	// Install scripts stay off: an optional Kafka client's script downloads zlib and
 	// its failure rolls back the whole install. sqlite3 is the one addon rebuilt below.
-	await runOrThrow('npm', ['ci', '--ignore-scripts', '--no-audit', '--no-fund'], {
+	await lockfileNpm(['ci', '--ignore-scripts', '--no-audit', '--no-fund'], {
 		cwd: tmpDir,
 		env: npmEnv(),
 		timeoutMs: NPM_CI_TIMEOUT_MS,
-		killWithParent: true,
-		onOutput: (chunk) => log.write(chunk),
+		log,
 	});
 }
 
@@ -329,12 +387,11 @@ async function doEnsureN8n(line: N8nLine): Promise<N8nInstall> {
 			const rebuildEnv: Record<string, string> = {};
 			// node-gyp would try to download headers, which this network does not allow.
 			if (runtime.headersDir) rebuildEnv.npm_config_nodedir = runtime.headersDir;
-			await runOrThrow('npm', ['rebuild', 'sqlite3'], {
+			await lockfileNpm(['rebuild', 'sqlite3'], {
 				cwd: tmpDir,
 				env: npmEnv(rebuildEnv),
 				timeoutMs: REBUILD_TIMEOUT_MS,
-				killWithParent: true,
-				onOutput: (chunk) => log.write(chunk),
+				log,
 			});
 			// Prove the tree runs before it is marked complete: a broken tree would
 			// otherwise surface later as a baffling start-up timeout.

@@ -31,6 +31,11 @@ export interface StartN8nOptions {
 	env?: Record<string, string>;
 	/** Bound on start-up (readiness + editor log line); default 90 s. */
 	readyTimeoutMs?: number;
+	/**
+	 * The port to listen on, e.g. a stopped instance's, so that n8n comes back at the address its
+	 * webhook registrations point to (as a restarted container does); default a free port.
+	 */
+	port?: number;
 }
 
 interface Owner {
@@ -442,7 +447,7 @@ export async function startN8n(options: StartN8nOptions): Promise<N8nInstance> {
 		throw error;
 	}
 
-	const port = await freePort();
+	const port = options.port ?? (await freePort());
 	let brokerPort = await freePort();
 	while (brokerPort === port) brokerPort = await freePort();
 	const baseUrl = `http://127.0.0.1:${port}`;

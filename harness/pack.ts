@@ -69,3 +69,20 @@ async function doPack(root: string): Promise<string> {
 	}
 	return packFolder(root);
 }
+
+/**
+ * The packed package again under another version, as the next release would be published:
+ * the same files, package.json's version changed. For update tests, which need two releases
+ * of one package in the registry stand-in.
+ */
+export async function packPackageAs(version: string): Promise<string> {
+	const tarball = await packPackage();
+	const folder = tempPackDir();
+	await runOrThrow('tar', ['-xzf', tarball, '-C', folder], { timeoutMs: 60_000 });
+	const root = path.join(folder, 'package');
+	const manifestPath = path.join(root, 'package.json');
+	const manifest = JSON.parse(fs.readFileSync(manifestPath, 'utf8')) as { version: string };
+	manifest.version = version;
+	fs.writeFileSync(manifestPath, `${JSON.stringify(manifest, null, 2)}\n`);
+	return packFolder(root);
+}

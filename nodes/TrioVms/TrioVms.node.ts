@@ -16,7 +16,7 @@ import * as job from './actions/job';
 import { router } from './actions/router';
 import * as submission from './actions/submission';
 import * as webhook from './actions/webhook';
-import { listSearch, loadOptions } from './methods';
+import { listSearch, loadOptions, resourceMapping } from './methods';
 
 export class TrioVms implements INodeType {
 	description: INodeTypeDescription = {
@@ -29,6 +29,21 @@ export class TrioVms implements INodeType {
 		description:
 			'Work with the Trio VMS healthcare staffing platform: read open jobs, find or create candidates, submit them with their profile, answer offers and manage webhooks',
 		defaults: { name: 'Trio VMS' },
+		// Read by n8n's AI workflow builder (2.x); older n8n passes the unknown key through unread.
+		builderHint: {
+			searchHint:
+				'For new jobs start the workflow with the Trio VMS Sync Trigger (Watch: Jobs, Changes: Opened), not a schedule and Job Get Many. For candidates use Candidate > Find or Create, which never makes a second candidate. Never give the Webhook resource to an AI agent: the Trio VMS Trigger manages its own webhooks.',
+			relatedNodes: [
+				{
+					nodeType: 'n8n-nodes-trio-vms.trioVmsSyncTrigger',
+					relationHint: 'Starts the workflow with new jobs (Changes: Opened) or other changes',
+				},
+				{
+					nodeType: 'n8n-nodes-trio-vms.trioVmsTrigger',
+					relationHint: 'Starts the workflow the moment Trio sends an event',
+				},
+			],
+		},
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
@@ -70,7 +85,7 @@ export class TrioVms implements INodeType {
 		],
 	};
 
-	methods = { loadOptions, listSearch };
+	methods = { loadOptions, listSearch, resourceMapping };
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return await router.call(this);

@@ -59,6 +59,17 @@ export class TrioVmsSyncTrigger implements INodeType {
 		defaults: {
 			name: 'Trio VMS Sync Trigger',
 		},
+		// Read by n8n's AI workflow builder (2.x); older n8n passes the unknown key through unread.
+		builderHint: {
+			searchHint:
+				'The trigger for new Trio jobs: Watch Jobs with Changes set to Opened. Works with any API key and needs no public address. Follow it with Trio VMS Candidate > Find or Create, then Submission > Create.',
+			relatedNodes: [
+				{
+					nodeType: 'n8n-nodes-trio-vms.trioVms',
+					relationHint: 'Finds or creates the candidate and submits them for the job',
+				},
+			],
+		},
 		polling: true,
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],

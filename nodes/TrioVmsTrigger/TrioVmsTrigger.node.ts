@@ -28,7 +28,7 @@ const DELIVERIES_TO_REMEMBER = {
 	default: DEFAULT_WINDOW,
 	typeOptions: { minValue: 1, maxValue: MAX_WINDOW },
 	description:
-		'How many recent deliveries this n8n process remembers to recognise duplicates (for a job or a submission, the last one about it). Each item carries a deliveryKey, the same for the same delivery everywhere: key a Remove Duplicates node on it to drop copies across n8n processes (queue mode) and restarts.',
+		'How many recent deliveries this trigger remembers, to recognise one Trio sends twice (for a job or a submission, the last one about it). Each item carries a deliveryKey, the same for the same delivery everywhere: to drop copies also after a restart or when n8n runs on several workers, key a Remove Duplicates node on it.',
 } satisfies INodeProperties;
 
 export class TrioVmsTrigger implements INodeType {
@@ -41,9 +41,24 @@ export class TrioVmsTrigger implements INodeType {
 		subtitle:
 			'={{ ($parameter["events"] || []).length === 1 ? $parameter["events"][0] : ($parameter["events"] || []).length + " events" }}',
 		description:
-			'Starts the workflow the moment Trio VMS sends a job, submission or per diem shift event. Needs a public https:// address and an administrator API key; for new jobs without them, use the Trio VMS Sync Trigger.',
+			'Starts the workflow the moment Trio VMS sends a job, submission or per diem shift event. Needs a public https:// address and an administrator API key. For new jobs, use the Trio VMS Sync Trigger: Job Update fires on every change to a job.',
 		defaults: {
 			name: 'Trio VMS Trigger',
+		},
+		// Read by n8n's AI workflow builder (2.x); older n8n passes the unknown key through unread.
+		builderHint: {
+			searchHint:
+				'Starts the workflow the moment Trio sends an event. Needs n8n reachable at a public https:// address and an administrator API key; it registers its own webhooks. For new jobs without those, use the Trio VMS Sync Trigger with Changes set to Opened.',
+			relatedNodes: [
+				{
+					nodeType: 'n8n-nodes-trio-vms.trioVmsSyncTrigger',
+					relationHint: 'New jobs by checking on a schedule, with any key and no public address',
+				},
+				{
+					nodeType: 'n8n-nodes-trio-vms.trioVms',
+					relationHint: 'Reads the job or submission behind the event and answers offers',
+				},
+			],
 		},
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],

@@ -18,8 +18,9 @@ import { fieldOf, hasField } from './fields';
 /**
  * The simplified job: at most ten flat fields (n8n's guideline). The
  * title stands for profession and specialties (Trio's titles name both, e.g. "Travel RN - ICU
- * (Nights)"); the tenth field is the open-position count, under the name the record gives it:
- * NumberOfCurrentOpenPositions when Trio sends it (the job list), else NumberOfOpenPositions.
+ * (Nights)"); the tenth field is the open-position count, always named
+ * NumberOfCurrentOpenPositions: the job list's current count when Trio sends it, else the
+ * record's NumberOfOpenPositions (Job Get, Job Update).
  */
 export const TEN_JOB_FIELDS = [
 	'Number',
@@ -50,8 +51,9 @@ export function simplifyJob(job: IDataObject): IDataObject {
 	for (const name of TEN_JOB_FIELDS) {
 		if (name === 'ShiftDescription') simple.ShiftDescription = shiftDescription(job) as string;
 		else if (name === 'NumberOfCurrentOpenPositions') {
+			// One name in every node's simplified job, so an expression survives a change of trigger.
 			const own = hasField(job, name) ? name : 'NumberOfOpenPositions';
-			if (hasField(job, own)) simple[own] = fieldOf(job, own) as IDataObject[string];
+			if (hasField(job, own)) simple[name] = fieldOf(job, own) as IDataObject[string];
 		} else if (hasField(job, name)) simple[name] = fieldOf(job, name) as IDataObject[string];
 	}
 	return simple;

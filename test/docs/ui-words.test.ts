@@ -179,3 +179,53 @@ describe('the simplified job as the docs list it', () => {
 		expect(fields).toEqual(TEN_JOB_FIELDS.slice(0, TEN_JOB_FIELDS.indexOf('RateDescription') + 1));
 	});
 });
+
+// ------------------------------------------------------------------ one word per thing
+
+/** What a user reads in a node: labels, descriptions, hints, placeholders, choices and actions. */
+function textsOf(value: unknown, texts: string[] = []): string[] {
+	if (Array.isArray(value)) for (const each of value) textsOf(each, texts);
+	else if (value && typeof value === 'object') {
+		const record = value as Record<string, unknown>;
+		// A property's `name` is its key in the saved workflow; an option's `name` is what users see.
+		const shown = 'displayName' in record ? [] : ['name'];
+		for (const [key, each] of Object.entries(record)) {
+			if (typeof each === 'string') {
+				if ([...shown, 'displayName', 'description', 'hint', 'placeholder', 'action'].includes(key))
+					texts.push(each);
+			} else textsOf(each, texts);
+		}
+	}
+	return texts;
+}
+
+/**
+ * One word for one thing (issue 34): the resume (Trio's "candidate profile document" stays in
+ * the docs that map fields to the API), a check (not a poll), and no developer words in what a
+ * recruiter reads in the nodes.
+ */
+const WORDS = [
+	{ not: /profile document/i, say: 'resume' },
+	{ not: /\bpoll(s|ed|ing)?\b/i, say: 'check' },
+	{ not: /\bemit(s|ted|ting)?\b/i, say: 'output' },
+	{ not: /\bbinary (data|field)/i, say: 'file, file field' },
+	{ not: /this n8n process|queue mode/i, say: "the recruiter's words" },
+];
+
+describe('one word per thing in the nodes', () => {
+	const texts = [
+		description,
+		new TrioVmsTrigger().description,
+		new TrioVmsSyncTrigger().description,
+		{ properties: new TrioVmsApi().properties },
+	].flatMap((each) => textsOf(each));
+
+	it('reads every label, description, hint and action', () => {
+		expect(texts.length).toBeGreaterThan(200);
+		expect(texts).toContain('Spreadsheet Columns');
+	});
+
+	it.each(WORDS)('says "$say", never $not', ({ not }) => {
+		expect(texts.filter((text) => not.test(text))).toEqual([]);
+	});
+});

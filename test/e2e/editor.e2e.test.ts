@@ -7,8 +7,8 @@
  * A recruiter in the real n8n 2.41.1 editor, driven through Debian's Chromium: adds the Trio
  * credential by clicking, builds "new jobs -> Edit Fields" on the Sync Trigger and fetches a test
  * event, opens the job search and the withdraw reasons (both loaded from the sandbox), watches
- * fields appear and hide as the operation changes, runs "rows -> Find or Create -> Submission
- * Create" and reads the error a bad row gives. The README's screenshots come from this run.
+ * fields appear and hide as the operation changes, builds quick start 2's "rows -> Submission
+ * Create" by clicking (counting what is typed) and reads the error a bad row gives. The README's screenshots come from this run.
  */
 import { randomUUID } from 'node:crypto';
 import * as fs from 'node:fs';
@@ -44,10 +44,12 @@ const LABELS = {
 /** README quick start 2, which the submission half of this test builds as written. */
 const QUICK_START_2 = section(readRepoFile('README.md'), 'Quick start 2');
 
-/** The name a step of the quick start gives its node ("name it **Read rows**"). */
-function nodeNameIn(text: string): string {
-	const match = /name (?:it|the node)\s+\*\*([^*]+)\*\*/.exec(text.replace(/\s*\n\s*/g, ' '));
-	if (!match) throw new Error(`The step names no node:\n${text}`);
+/** The choice a step makes for a field: "**Field** = **Choice**". */
+function choiceIn(text: string, field: string): string {
+	const match = new RegExp(`\\*\\*${field}\\*\\* = \\*\\*([^*]+)\\*\\*`).exec(
+		text.replace(/\s*\n\s*/g, ' '),
+	);
+	if (!match) throw new Error(`The step picks nothing for "${field}"`);
 	return match[1];
 }
 
@@ -205,15 +207,10 @@ const runnable = fs.existsSync(CHROMIUM) || canInstall || CI;
 		await expectCount(page.locator('[data-test-id="canvas-node"]'), 2);
 	});
 
-	test("rows -> Find or Create -> Submission Create: lists from the sandbox, fields that follow the operation, and a bad row in the user's words", async () => {
+	test("rows -> Submission Create by clicking, as quick start 2 says: columns mapped automatically, one folder typed, no expression, and a bad row in the user's words", async () => {
 		const credentials = await n8n.rest<Array<{ id: string; name: string }>>('GET', '/credentials');
 		const credential = { id: credentials[0].id, name: credentials[0].name };
-		// The nodes' names and the submission's values are the README's, read from it.
-		const readRows = nodeNameIn(step(QUICK_START_2, 1));
-		const findOrCreate = nodeNameIn(step(QUICK_START_2, 2));
-		const step4 = step(QUICK_START_2, 4);
-		const candidateNumber = fieldValue(step4, 'Candidate Number');
-		expect(candidateNumber).toBe(`{{ $('${findOrCreate}').item.json.number }}`);
+		const step3 = step(QUICK_START_2, 3);
 		const trio = (name: string, x: number, parameters: Record<string, unknown>) => ({
 			id: randomUUID(),
 			name,
@@ -223,6 +220,7 @@ const runnable = fs.existsSync(CHROMIUM) || canInstall || CI;
 			credentials: { trioVmsApi: credential },
 			parameters,
 		});
+		// The rows as Extract from File gives them; the Trio node as the editor adds it.
 		const workflow = await n8n.createWorkflow({
 			name: 'Spreadsheet rows to submissions',
 			settings: { executionOrder: 'v1' },
@@ -237,75 +235,66 @@ const runnable = fs.existsSync(CHROMIUM) || canInstall || CI;
 				},
 				{
 					id: randomUUID(),
-					name: readRows,
+					name: 'Rows',
 					type: 'n8n-nodes-base.set',
 					typeVersion: 3.5,
 					position: [220, 0],
 					parameters: {
 						assignments: {
 							assignments: [
-								{ id: randomUUID(), name: 'Email', value: 'jane.doe@', type: 'string' },
-								{ id: randomUUID(), name: 'First Name', value: 'Jane', type: 'string' },
-								{ id: randomUUID(), name: 'Last Name', value: 'Doe', type: 'string' },
-							],
+								['First Name', 'Jane'],
+								['Last Name', 'Doe'],
+								['Email', 'jane.doe@'],
+								['Job Number', String(sandbox.store.listJobs()[0].Number)],
+								['Resume File', 'jane-doe-rn.pdf'],
+							].map(([name, value]) => ({ id: randomUUID(), name, value, type: 'string' })),
 						},
 						options: {},
 					},
 				},
-				trio(findOrCreate, 440, {
-					resource: 'candidate',
-					operation: 'findOrCreate',
-					email: '={{ $json.Email }}',
-					firstName: "={{ $json['First Name'] }}",
-					lastName: "={{ $json['Last Name'] }}",
-				}),
-				trio('Submit to the job', 660, {
-					resource: 'submission',
-					operation: 'create',
-					candidateNumber: `=${candidateNumber}`,
-					binaryPropertyName: fieldValue(step4, 'Resume File Field'),
-					additionalFields: {
-						billRateAmount: `=${fieldValue(step4, 'Bill Rate')}`,
-						startDate: `=${fieldValue(step4, 'Start Date')}`,
-					},
-				}),
+				trio('Trio VMS', 440, { resource: 'submission', operation: 'create' }),
 				{
 					...trio('Look something up', 440, { resource: 'candidate', operation: 'findOrCreate' }),
 					position: [440, 260] as [number, number],
 				},
 			],
 			connections: {
-				Start: { main: [[{ node: readRows, type: 'main', index: 0 }]] },
-				[readRows]: { main: [[{ node: findOrCreate, type: 'main', index: 0 }]] },
-				[findOrCreate]: {
-					main: [[{ node: 'Submit to the job', type: 'main', index: 0 }]],
-				},
+				Start: { main: [[{ node: 'Rows', type: 'main', index: 0 }]] },
+				Rows: { main: [[{ node: 'Trio VMS', type: 'main', index: 0 }]] },
 			},
 		});
 		await page.goto(`${n8n.baseUrl}/workflow/${workflow.id}`);
 		const node = (name: string) =>
 			page.locator(`[data-test-id="canvas-node"][data-node-name="${name}"]`);
 
-		// The job search lists the sandbox's jobs as a recruiter reads them.
-		await node('Submit to the job').dblclick();
-		await page.locator('[data-test-id="rlc-input"]').click();
-		const first = sandbox.store.listJobs()[0];
-		const jobs = page.locator('[data-test-id="rlc-item"]');
-		await expectVisible(jobs.filter({ hasText: `${first.Number} · ${first.Title}` }).first());
-		await jobs
-			.filter({ hasText: `${first.Number} · ` })
-			.first()
-			.click();
-		// Candidate Number shows the README's expression, which reaches back to the named node.
-		await expectVisible(
-			parameter('candidateNumber').getByText(`$('${findOrCreate}').item.json.number`).first(),
-		);
+		// Step 3, by clicking: Values From = Spreadsheet Columns; Columns and Resume From stay.
+		const typed: string[] = [];
+		await node('Trio VMS').dblclick();
+		await choose('valuesFrom', choiceIn(step3, 'Values From'));
+		// n8n's own notice, shown only while Mapping Column Mode is Map Automatically.
+		await expectVisible(page.getByText('make sure the incoming data fields are named').first());
+		await expectHidden(parameter('candidateNumber'));
+		const folder = fieldValue(step3, 'Resume Folder');
+		await parameter('resumeFolder').locator('input, textarea').first().fill(folder);
+		typed.push(folder);
 		await shoot('submission-create.png');
+		// One plain folder typed, no expression: what quick start 2 promises.
+		expect(typed).toEqual(['/home/node/.n8n-files/resumes']);
+		expect(typed.join('')).not.toContain('{{');
+
+		// The row's email is not one: the node names the column and the row, and nothing reaches Trio.
+		sandbox.clearRequests();
+		await page.locator('[data-test-id="node-execute-button"]').click();
+		const output = page.locator('[data-test-id="output-panel"]');
+		await expectVisible(output.getByText(LABELS.emailError).first());
+		await shoot('error.png');
+		expect(sandbox.requests().filter((request) => request.route?.includes('/api/v3/'))).toEqual([]);
 		await page.locator('[data-test-id="ndv-close-button"]').click();
 
 		// Find by Email needs only the email; Find or Create shows the name fields again.
 		await node('Look something up').dblclick();
 		await expectVisible(parameter('firstName'));
+		await shoot('candidate-find-or-create.png');
 		await choose('operation', LABELS.findByEmail);
 		await expectHidden(parameter('firstName'));
 		await choose('operation', LABELS.findOrCreate);
@@ -316,16 +305,6 @@ const runnable = fs.existsSync(CHROMIUM) || canInstall || CI;
 		await openUntilListed('reason', SANDBOX_WITHDRAW_REASONS[0]);
 		await page.keyboard.press('Escape');
 		await page.locator('[data-test-id="ndv-close-button"]').click();
-
-		// The row's email is not one: the node says which field, and nothing reaches Trio.
-		await node(findOrCreate).dblclick();
-		await shoot('candidate-find-or-create.png');
-		sandbox.clearRequests();
-		await page.locator('[data-test-id="node-execute-button"]').click();
-		const output = page.locator('[data-test-id="output-panel"]');
-		await expectVisible(output.getByText(LABELS.emailError).first());
-		await shoot('error.png');
-		expect(sandbox.requests().filter((request) => request.route?.includes('/api/v3/'))).toEqual([]);
 	});
 
 	/** The node creator's item whose title is exactly this node name. */

@@ -8,7 +8,7 @@
  * and N8N_COMMUNITY_PACKAGES naming the package at package.json's version. n8n's own start-up
  * code installs it (its registry checks, `npm pack` from https://registry.npmjs.org, `npm
  * install`), not the harness. The registry is a local stand-in reached under that name through a
- * proxy (fixtures/npm-registry.ts), since the package is not published.
+ * proxy (harness/npm-registry.ts), since the package is not published.
  *
  * n8n 1.x has no environment-managed packages, so this runs on 2.x only.
  */
@@ -18,7 +18,8 @@ import * as path from 'node:path';
 
 import { startSandbox } from '../../sandbox';
 import { describeWithN8n } from '../../harness/availability';
-import { spawnReaper } from '../../harness/exec';
+import { runOrThrow, spawnReaper } from '../../harness/exec';
+import { npmEnv } from '../../harness/install';
 import { startN8n } from '../../harness/n8n';
 import type { N8nInstance } from '../../harness/n8n';
 import { packPackage, REPO_ROOT } from '../../harness/pack';
@@ -27,8 +28,8 @@ import type { QueueStack } from '../../harness/queue';
 import { runWebhookWorkflow } from '../../harness/run-workflow';
 import { startPostgres, startRedis } from '../../harness/services';
 import type { Postgres, Redis } from '../../harness/services';
-import { NPM_REGISTRY_HOST, startFakeNpmRegistry } from './fixtures/npm-registry';
-import type { FakeNpmRegistry } from './fixtures/npm-registry';
+import { NPM_REGISTRY_HOST, startFakeNpmRegistry } from '../../harness/npm-registry';
+import type { FakeNpmRegistry } from '../../harness/npm-registry';
 
 const PACKAGE = 'n8n-nodes-trio-vms';
 const VERSION = (
@@ -401,4 +402,82 @@ describeWithN8n('2.x', 'real n8n 2.x queue mode: every process gets the package'
 		},
 		QUEUE_TEST_TIMEOUT_MS,
 	);
+});
+
+/**
+ * README's troubleshooting row for "Unrecognized node type" after a manual install: `npm install`
+ * into the volume's nodes folder while n8n runs changes nothing until n8n starts again, because n8n
+ * reads community packages only at start.
+ */
+describeWithN8n('2.x', 'real n8n 2.x: installed by hand into ~/.n8n/nodes', () => {
+	let sandbox: Awaited<ReturnType<typeof startSandbox>> | undefined;
+	let n8n: N8nInstance | undefined;
+	let userFolder = '';
+
+	beforeAll(async () => {
+		sandbox = await startSandbox({ port: 0, seed: 7, jobs: 6, quiet: true });
+		userFolder = fs.mkdtempSync(path.join(os.tmpdir(), 'trio-n8n-2.x-by-hand-'));
+	});
+
+	afterAll(async () => {
+		await n8n?.stop();
+		await sandbox?.stop();
+		if (userFolder) fs.rmSync(userFolder, { recursive: true, force: true });
+	});
+
+	/** Runs Job Get Many behind a webhook; what happened, in one line. */
+	const getMany = async (
+		instance: N8nInstance,
+		credential?: { id: string; name: string },
+	): Promise<string> => {
+		const node = {
+			name: 'Trio VMS',
+			type: `${PACKAGE}.trioVms`,
+			typeVersion: 1,
+			parameters: { resource: 'job', operation: 'getAll', returnAll: true },
+			...(credential ? { credentials: { trioVmsApi: credential } } : {}),
+		};
+		try {
+			const run = await runWebhookWorkflow(instance, [node], {});
+			return run.failure ?? `ran: ${run.items.length} items`;
+		} catch (error) {
+			return (error as Error).message;
+		}
+	};
+
+	const createCredential = async (instance: N8nInstance) => {
+		if (!sandbox) throw new Error('the sandbox did not start');
+		const created = await instance.createCredential('Trio sandbox', CREDENTIAL_TYPE, {
+			apiKey: sandbox.key,
+			environment: 'custom',
+			baseUrl: sandbox.url,
+		});
+		return { id: created.id, name: created.name };
+	};
+
+	test('n8n sees the package only after a restart', async () => {
+		n8n = await startN8n({ line: '2.x', tarball: [], userFolder });
+		const port = n8n.port;
+		expect(await n8n.nodeTypes()).not.toContain(`${PACKAGE}.trioVms`);
+
+		// What the README's manual install says, run while n8n is up.
+		const nodesDir = path.join(userFolder, '.n8n', 'nodes');
+		await runOrThrow(
+			'npm',
+			['install', '--legacy-peer-deps', '--no-audit', '--no-fund', await packPackage()],
+			{ cwd: nodesDir, env: npmEnv(), timeoutMs: 180_000 },
+		);
+		expect(fs.existsSync(path.join(nodesDir, 'node_modules', PACKAGE, 'package.json'))).toBe(true);
+		expect(await n8n.nodeTypes()).not.toContain(`${PACKAGE}.trioVms`);
+		expect(await n8n.credentialTypes()).not.toContain(CREDENTIAL_TYPE);
+		const before = await getMany(n8n);
+		process.stderr.write(`[by hand] before the restart: ${before.split('\n')[0]}\n`);
+		expect(before).toContain(`Unrecognized node type: ${PACKAGE}.trioVms`);
+
+		await n8n.stop();
+		n8n = await startN8n({ line: '2.x', tarball: [], userFolder, port });
+		const nodeTypes = await n8n.nodeTypes();
+		expect(NODE_TYPES.filter((type) => nodeTypes.includes(type))).toEqual(NODE_TYPES);
+		expect(await getMany(n8n, await createCredential(n8n))).toMatch(/^ran: [1-9]\d* items$/);
+	});
 });

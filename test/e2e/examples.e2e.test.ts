@@ -605,14 +605,25 @@ describeWithN8n(
 			const shipped = readExample('02-spreadsheet-to-submissions.json');
 			expect(assignment(shipped, settingsNode, 'Folder').value).toBe(SHIPPED_FILES_FOLDER);
 			expect(assignment(shipped, settingsNode, 'Candidates File').value).toBe('candidates.csv');
-			for (const name of ['Find or create the candidate', 'Read the resume', 'Submit to the job']) {
-				expect(nodeNamed(shipped, name).onError).toBe('continueErrorOutput');
-			}
+			expect(nodeNamed(shipped, 'Submit to the job').onError).toBe('continueErrorOutput');
+			// One Trio node and no expression in it: the row's columns are mapped by name.
+			const submit = nodeNamed(shipped, 'Submit to the job');
+			expect(submit.parameters).toMatchObject({
+				valuesFrom: 'columns',
+				columns: { mappingMode: 'autoMapInputData' },
+				resumeFrom: 'folder',
+				resumeFolder: `${SHIPPED_FILES_FOLDER}/resumes`,
+			});
+			expect(JSON.stringify(submit.parameters)).not.toContain('{{');
 
 			const copy = (candidatesFile: string) => {
 				const example = forTest('02-spreadsheet-to-submissions.json', credential);
 				assignment(example, settingsNode, 'Folder').value = filesFolder;
 				assignment(example, settingsNode, 'Candidates File').value = candidatesFile;
+				nodeNamed(example, 'Submit to the job').parameters.resumeFolder = path.join(
+					filesFolder,
+					'resumes',
+				);
 				const webhookPath = swapTriggerForWebhook(example, 'Start');
 				return { example, webhookPath };
 			};
@@ -721,48 +732,28 @@ describeWithN8n(
 			// Sent once each: three accepted, plus Luis's, which Trio refused (job on hold). The bad
 			// e-mail, the missing resume, the PNG and the text-in-a-.pdf never reached Trio.
 			expect(submissionPosts().map((request) => request.status)).toEqual([200, 200, 200, 400]);
-			// Candidates created once: Jane (her second row finds her), Maria, Luis, Sam, Priya.
-			expect(candidatePosts()).toHaveLength(5);
+			// Candidates created once: Jane (her second row finds her) and Luis. A row whose resume
+			// is refused creates nobody: every check comes before the candidate is created.
+			expect(candidatePosts()).toHaveLength(2);
 
-			expect(itemsOf(run1, 'Submitted rows')).toEqual([
-				expect.objectContaining({
-					Email: 'jane.doe@example.com',
-					'Job Number': '100001',
-					'Candidate Number': jane,
-					Candidate: 'created in Trio',
-					'Submission Number': submitted[0].Number,
-					Status: 'Submitted',
-					Submission: 'submitted now',
-				}),
-				expect.objectContaining({
-					Email: 'rachel.anderson.5001@example.com',
-					'Job Number': '100003',
-					'Candidate Number': 5001,
-					Candidate: 'already in Trio',
-					'Submission Number': submitted[1].Number,
-					Submission: 'submitted now',
-				}),
-				expect.objectContaining({
-					Email: 'jane.doe@example.com',
-					'Job Number': '100004',
-					'Candidate Number': jane,
-					Candidate: 'already in Trio',
-					'Submission Number': submitted[2].Number,
-					Submission: 'submitted now',
-				}),
-			]);
+			expect(itemsOf(run1, 'Submitted rows')).toEqual(
+				submitted.map((submission) =>
+					expect.objectContaining({
+						'Job Number': submission.JobNumber,
+						'Candidate Number': submission.CandidateNumber,
+						'Submission Number': submission.Number,
+						Status: 'Submitted',
+						Submission: 'submitted now',
+					}),
+				),
+			);
 
+			// In the order of the rows: one Trio node reports every failure of its row.
 			const expectedFailures = [
 				{
 					Email: 'tom.brown@example',
-					'Failed At': 'Find or create the candidate',
+					'Failed At': 'Submit to the job',
 					Reason: expect.stringContaining('"Email" must be a valid email address'),
-				},
-				{
-					Email: 'sam.lee@example.com',
-					'Failed At': 'Read the resume',
-					Reason: 'No file(s) found',
-					Details: `Looked for ${filesFolder}/resumes/sam-lee.docx`,
 				},
 				{
 					Email: 'maria.garcia@example.com',
@@ -774,6 +765,13 @@ describeWithN8n(
 					'Failed At': 'Submit to the job',
 					Reason: expect.stringMatching(
 						/^Trio VMS answered 400 Bad Request: .*job 100002 is OnHold/,
+					),
+				},
+				{
+					Email: 'sam.lee@example.com',
+					'Failed At': 'Submit to the job',
+					Reason: expect.stringContaining(
+						`"Resume File" names "sam-lee.docx", but n8n finds no file ${filesFolder}/resumes/sam-lee.docx`,
 					),
 				},
 				{
@@ -845,12 +843,12 @@ describeWithN8n(
 				}),
 			);
 			expect(itemsOf(run2, 'Submitted rows')).toEqual([
-				expect.objectContaining({ Email: 'luis.ortiz@example.com', Candidate: 'already in Trio' }),
+				expect.objectContaining({ 'Job Number': 100002, 'Candidate Number': luis }),
 			]);
 			expect(itemsOf(run2, 'Failed rows, with the reason').map((row) => row.Email)).toEqual([
 				'tom.brown@example',
-				'sam.lee@example.com',
 				'maria.garcia@example.com',
+				'sam.lee@example.com',
 				'priya.shah@example.com',
 			]);
 			expect(failedFiles()).toHaveLength(2);
@@ -892,13 +890,13 @@ describeWithN8n(
 			expect(await newSubmissions()).toEqual(afterRerun);
 			expect(
 				itemsOf(run3, 'Submitted rows').map(
-					(row) => `${row.Email} ${row['Job Number']}: ${row.Submission}`,
+					(row) => `${row['Job Number']}/${row['Candidate Number']}: ${row.Submission}`,
 				),
 			).toEqual([
-				'jane.doe@example.com 100001: already submitted',
-				'rachel.anderson.5001@example.com 100003: already submitted',
-				'jane.doe@example.com 100004: already submitted',
-				'luis.ortiz@example.com 100002: already submitted',
+				`100001/${jane}: already submitted`,
+				'100003/5001: already submitted',
+				`100004/${jane}: already submitted`,
+				`100002/${luis}: already submitted`,
 			]);
 		});
 
@@ -1100,7 +1098,15 @@ describeWithN8n(
 				Title: string;
 				NumberOfCurrentOpenPositions: number;
 				NumberOfOpenPositions: number;
+				NumberOfPositions: number;
 				StartDate: string | null;
+				FacilityName: string | null;
+				ClientName: string | null;
+				City: string | null;
+				StateAbbreviation: string | null;
+				Profession: string | null;
+				RateDescription: string | null;
+				Shift: { ShiftDescription?: string | null } | null;
 			};
 			/** n8n 2.x publishes asynchronously; wait until (un)publishing, and so the first poll, is done. */
 			const settle = async (wanted: 'published' | 'not_published') =>
@@ -1135,6 +1141,15 @@ describeWithN8n(
 					row: expect.objectContaining({
 						status: job.JobStatus,
 						title: job.Title,
+						// Every column the table gets from the job (issue 34: shift was always empty).
+						facility: job.FacilityName || job.ClientName || '',
+						client: job.ClientName || '',
+						city: job.City || '',
+						state: job.StateAbbreviation || '',
+						profession: job.Profession || '',
+						shift: job.Shift?.ShiftDescription || '',
+						rate: job.RateDescription || '',
+						positions: job.NumberOfPositions,
 						currentOpenPositions: job.NumberOfCurrentOpenPositions,
 						openPositions: job.NumberOfOpenPositions,
 						startDate: job.StartDate ? job.StartDate.slice(0, 10) : '',

@@ -9,6 +9,7 @@
  * - License expiration: a calendar date, YYYY-MM-DD, never shifted.
  * - Submission start date: an ISO 8601 date-time, never shifted: a plain date becomes that day at
  *   00:00 with no offset, a date-time is sent as written.
+ * - Both calendar fields also take a spreadsheet's day number (an Excel date cell) as that day.
  */
 import { DateTime, FixedOffsetZone, type Zone } from 'luxon';
 
@@ -222,10 +223,31 @@ export function toModifiedDateQuery(
 	);
 }
 
+/**
+ * A spreadsheet's day number (46391, "46391", 46391.5 for noon) as the moment it names, or
+ * undefined when the value is no such number. Excel date cells reach n8n so (Extract from File,
+ * Google Sheets with unformatted values). Taken only for calendar fields (start date, license
+ * expiry): there the same number as Unix time would be a moment in January 1970, which no one
+ * means. Modified After keeps refusing them, with the date they probably mean.
+ */
+function spreadsheetDay(value: unknown): DateTime | undefined {
+	const number =
+		typeof value === 'number'
+			? value
+			: typeof value === 'string' && /^\s*\d+(\.\d+)?\s*$/.test(value)
+				? Number(value)
+				: undefined;
+	if (number === undefined || !(number >= 1) || number > LAST_SPREADSHEET_DAY) return undefined;
+	// Whole seconds: a fraction of a day is the time of day Excel stores.
+	return SPREADSHEET_EPOCH.plus({ seconds: Math.round(number * 86_400) });
+}
+
 const DATE_FORMATS = 'a date such as 2027-05-31 (YYYY-MM-DD)';
 
 /** A calendar date as YYYY-MM-DD, or undefined when empty. Date-times keep the date as written. */
 export function toDateOnly(value: unknown, field: string): string | undefined {
+	const fromSheet = spreadsheetDay(value);
+	if (fromSheet) return fromSheet.toISODate() ?? undefined;
 	const input = readInput(value, field, DATE_FORMATS);
 	if (input === undefined) return undefined;
 	if (input.kind === 'instant') {
@@ -247,6 +269,8 @@ const DATE_TIME_FORMATS =
  * between time zones: a plain date becomes YYYY-MM-DDT00:00:00, a date-time keeps its offset.
  */
 export function toStartDateTime(value: unknown, field: string): string | undefined {
+	const fromSheet = spreadsheetDay(value);
+	if (fromSheet) return fromSheet.toFormat("yyyy-MM-dd'T'HH:mm:ss");
 	const input = readInput(value, field, DATE_TIME_FORMATS);
 	if (input === undefined) return undefined;
 	if (input.kind === 'instant') {

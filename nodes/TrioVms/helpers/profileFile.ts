@@ -288,3 +288,90 @@ export async function readProfileFile(
 	});
 	return { ...file, data };
 }
+
+type ReadStream = Awaited<ReturnType<IExecuteFunctions['helpers']['createReadStream']>>;
+
+/** The stream's bytes, stopping one byte past the limit: a larger file is refused, never read whole. */
+async function bytesOf(stream: ReadStream, limit: number): Promise<Buffer> {
+	const chunks: Buffer[] = [];
+	let size = 0;
+	for await (const chunk of stream) {
+		const buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as string);
+		chunks.push(buffer);
+		size += buffer.length;
+		if (size > limit) {
+			stream.destroy();
+			break;
+		}
+	}
+	return Buffer.concat(chunks);
+}
+
+/** An absolute path (/home/node/..., C:\..., \\server\...) is taken as it is. */
+function isAbsolutePath(path: string): boolean {
+	return path.startsWith('/') || /^[A-Za-z]:[\\/]/.test(path) || path.startsWith('\\\\');
+}
+
+/** What a failed read of the resume at `path` means for the user; other errors as they are. */
+function unreadable(error: unknown, name: string, path: string, label: string): unknown {
+	const code = (error as { code?: unknown }).code;
+	const message = (error as Error).message ?? '';
+	if (code === 'ENOENT' || code === 'ENOTDIR' || /could not be accessed/.test(message)) {
+		return new FieldError(
+			label,
+			`names "${name}", but n8n finds no file ${path}`,
+			'Check the file name in the row and the Resume Folder. The folder is on the machine (or in the container) where n8n runs.',
+		);
+	}
+	if (/not allowed/i.test(message)) {
+		return new FieldError(
+			label,
+			`names "${name}", but n8n is not allowed to read ${path} ("Access to the file is not allowed.")`,
+			'n8n reads files only inside the folders N8N_RESTRICT_FILE_ACCESS_TO lists (in n8n 2.x by default ~/.n8n-files, in Docker /home/node/.n8n-files). Put the resumes there, or add their folder to N8N_RESTRICT_FILE_ACCESS_TO and restart n8n.',
+		);
+	}
+	return error;
+}
+
+/**
+ * The resume a spreadsheet cell names, read from n8n's disk through n8n's own file helpers, so
+ * that n8n's rules on which folders nodes may read (N8N_RESTRICT_FILE_ACCESS_TO, by default
+ * ~/.n8n-files in n8n 2.x) apply as they do to Read/Write Files from Disk. The row stays the item,
+ * so its other columns need no reaching back to an earlier node.
+ */
+export async function readProfileFileFromDisk(
+	context: IExecuteFunctions,
+	folder: string,
+	cell: unknown,
+	label: string,
+	fileNameOverride: string | undefined,
+): Promise<CheckedProfileFile & { data: Buffer }> {
+	const name = requiredText(cell, label);
+	const base = folder.trim().replace(/[\\/]+$/, '');
+	const path = isAbsolutePath(name) || !base ? name : `${base}/${name}`;
+	const helpers = context.helpers as IExecuteFunctions['helpers'] & {
+		// n8n 2.x resolves links first and reads only a resolved path; n8n 1.x reads the path as given.
+		resolvePath?: (path: string) => Promise<string>;
+	};
+	let outcome: { data: Buffer } | { failure: unknown };
+	try {
+		const resolved = helpers.resolvePath ? await helpers.resolvePath(path) : path;
+		outcome = {
+			data: await bytesOf(
+				await helpers.createReadStream(resolved as Parameters<typeof helpers.createReadStream>[0]),
+				PROFILE_FILE_MAX_BYTES,
+			),
+		};
+	} catch (failure) {
+		outcome = { failure };
+	}
+	if ('failure' in outcome) throw unreadable(outcome.failure, name, path, label);
+	const { data } = outcome;
+	const file = checkProfileFile({
+		data,
+		fileName: name,
+		fileNameOverride,
+		labels: { binaryProperty: label, fileName: 'File Name' },
+	});
+	return { ...file, data };
+}

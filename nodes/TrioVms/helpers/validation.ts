@@ -104,6 +104,43 @@ export function requiredEmail(value: unknown, field: string): string {
 	return text;
 }
 
+/** Control characters (NUL, escape, the C1 range): no name contains them. */
+function withoutControls(text: string): string {
+	let kept = '';
+	for (const character of text) {
+		const code = character.codePointAt(0) ?? 0;
+		if (code >= 0x20 && (code < 0x7f || code > 0x9f)) kept += character;
+	}
+	return kept;
+}
+
+/** The longest name taken: longer is a wrong column or a pasted paragraph, not a person's name. */
+export const NAME_MAX_LENGTH = 100;
+
+/**
+ * A person's name as it should reach Trio: control characters (NUL, line breaks) and the
+ * invisible and bidi characters a copy from a web page or a phone brings removed, runs of spaces
+ * made one, and no longer than NAME_MAX_LENGTH.
+ */
+export function personName(value: unknown, field: string): string {
+	const text = requiredText(
+		typeof value === 'string'
+			? withoutControls(value.replace(/[\t\n\r\u00A0]/g, ' ').replace(INVISIBLE, '')).replace(
+					/ {2,}/g,
+					' ',
+				)
+			: value,
+		field,
+	);
+	if (text.length > NAME_MAX_LENGTH) {
+		throw new FieldError(
+			field,
+			`is ${text.length} characters long; a name has at most ${NAME_MAX_LENGTH}, got ${shown(text)}`,
+		);
+	}
+	return text;
+}
+
 /**
  * A positive whole number, given as a number or as text from a spreadsheet ("1042", " 1042 ",
  * "1042.0"). Anything else is refused rather than guessed.

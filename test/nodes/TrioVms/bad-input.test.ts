@@ -132,7 +132,7 @@ const CASES: Case[] = [
 		[{ state: 'Texass' }, 'State', /two-letter US state/],
 		[{ expirationDate: '2027-02-29' }, 'Expiration Date', /not a real calendar date/],
 		[{ expirationDate: '31/12/2027' }, 'Expiration Date', /not a real calendar date|YYYY-MM-DD/],
-		[{ expirationDate: 46000 }, 'Expiration Date', /spreadsheet day number/],
+		[{ expirationDate: 3_000_000 }, 'Expiration Date', /YYYY-MM-DD/],
 		[{ expirationDate: 'soon' }, 'Expiration Date', /YYYY-MM-DD/],
 		[{ isCompact: 'perhaps' }, 'Compact License', /true or false/],
 	].map(([fields, field, expected]): Case => ({
@@ -175,7 +175,7 @@ const CASES: Case[] = [
 		['Bill Rate', { additionalFields: { billRateAmount: 'sixty' } }, /an amount/],
 		['Start Date', { additionalFields: { startDate: 'next monday' } }, /date/],
 		['Start Date', { additionalFields: { startDate: '2026-13-01' } }, /not a real/],
-		['Start Date', { additionalFields: { startDate: 45678 } }, /spreadsheet day number/],
+		['Start Date', { additionalFields: { startDate: 3_000_000 } }, /date/],
 		[
 			'Experience',
 			{ additionalFields: { experienceDescription: '={{ { a: 1 } }}' } },

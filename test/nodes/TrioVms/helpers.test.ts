@@ -307,7 +307,9 @@ describe('calendar dates and start dates', () => {
 		expect(fieldError(() => toDateOnly('31.05.2027', 'Expiration Date')).message).toContain(
 			'YYYY-MM-DD',
 		);
-		expect(fieldError(() => toDateOnly(46000, 'Expiration Date')).message).toContain('got 46000');
+		expect(fieldError(() => toDateOnly(3_000_000, 'Expiration Date')).message).toContain(
+			'got 3000000',
+		);
 	});
 
 	it('sends start dates without shifting them', () => {
@@ -441,12 +443,21 @@ describe('job labels whatever the letter case of the fields', () => {
 
 // Issue 27 point 15: a day number as text got no hint, and date-times people type were refused.
 describe('dates as a sheet gives them', () => {
-	it('gives a day number written as text the same hint as the number', () => {
-		for (const value of ['46000', ' 46000 ', '46000.5']) {
-			const error = fieldError(() => toDateOnly(value, 'Expiration Date'));
-			expect(error.message).toContain('looks like a spreadsheet day number (2025-12-09)');
-			expect(fieldError(() => toStartDateTime(value, 'Start Date')).message).toContain(
-				'spreadsheet day number',
+	// Issue 33 point 11: Excel date cells reach the node as day numbers (Extract from File reads an
+	// XLSX so); in a calendar field the number can mean nothing else than that day.
+	it('takes a day number, as a number or as text, as that day in the calendar fields', () => {
+		for (const value of [46000, '46000', ' 46000 ']) {
+			expect(toDateOnly(value, 'Expiration Date')).toBe('2025-12-09');
+			expect(toStartDateTime(value, 'Start Date')).toBe('2025-12-09T00:00:00');
+		}
+		expect(toStartDateTime('46000.5', 'Start Date')).toBe('2025-12-09T12:00:00');
+		expect(toStartDateTime(46391.75, 'Start Date')).toBe('2027-01-04T18:00:00');
+	});
+
+	it('still refuses a day number in Modified After, naming the date it probably means', () => {
+		for (const value of [46000, '46000']) {
+			expect(fieldError(() => toModifiedDateQuery(value, 'Modified After')).message).toContain(
+				'looks like a spreadsheet day number (2025-12-09)',
 			);
 		}
 	});

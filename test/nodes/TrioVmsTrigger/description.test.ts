@@ -68,12 +68,14 @@ describe('trigger description', () => {
 	});
 
 	// Issue 26 point 6: the node creator shows this description on the "Trio VMS" entry.
-	it('says what it needs, and points new jobs without those to the Sync Trigger', () => {
+	// Issue 34: new jobs belong to the Sync Trigger whatever the key, as Job Update fires on every edit.
+	it('says what it needs, and points new jobs to the Sync Trigger whatever the key', () => {
 		expect(description.description).toMatch(/public https:\/\/ address/);
 		expect(description.description).toMatch(/administrator API key/);
 		expect(description.description).toMatch(
-			/for new jobs without them, use the Trio VMS Sync Trigger/,
+			/For new jobs, use the Trio VMS Sync Trigger: Job Update fires on every change/,
 		);
+		expect(description.description).not.toMatch(/without them/);
 	});
 
 	it('puts Deliveries to Remember under Options', () => {

@@ -11,6 +11,7 @@ import {
 	type CandidateStateLicense,
 } from '../../../shared/schemas';
 import { US_STATES } from '../../../shared/service';
+import { inRow, type ColumnField, type RowValues } from '../../helpers/columns';
 import { toDateOnly } from '../../helpers/dates';
 import {
 	fieldErrorFromZod,
@@ -18,8 +19,8 @@ import {
 	isBlank,
 	optionalBoolean,
 	optionalText,
+	personName,
 	requiredEmail,
-	requiredText,
 	stateAbbreviation,
 } from '../../helpers/validation';
 
@@ -144,56 +145,112 @@ const LABELS: Record<string, string> = {
 	stateLicenses: 'State Licenses',
 };
 
+/** The candidate's values as read from the node or a row, before any check. */
+export interface CandidateValues {
+	firstName: unknown;
+	lastName: unknown;
+	email: unknown;
+	phone?: unknown;
+	isNicotineFree?: unknown;
+	isAlcoholFree?: unknown;
+	licenseEntries?: unknown;
+	licenseList?: unknown;
+}
+
+/** The field names messages use; a spreadsheet row gives its column names instead. */
+export type CandidateLabels = Record<
+	'firstName' | 'lastName' | 'email' | 'phone' | 'isNicotineFree' | 'isAlcoholFree' | 'licenseList',
+	string
+>;
+
+const FIELD_LABELS: CandidateLabels = {
+	firstName: 'First Name',
+	lastName: 'Last Name',
+	email: 'Email',
+	phone: 'Phone',
+	isNicotineFree: 'Nicotine Free',
+	isAlcoholFree: 'Alcohol Free',
+	licenseList: 'State Licenses (List)',
+};
+
 /** Reads the candidate fields of one item into the creation body, checking each one. */
 export function readCandidate(this: IExecuteFunctions, itemIndex: number): CandidateCreateRequest {
 	const additional = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
-	const licenseEntries =
-		(this.getNodeParameter('stateLicenses.license', itemIndex, []) as IDataObject[]) ?? [];
+	return candidateFromValues({
+		firstName: this.getNodeParameter('firstName', itemIndex, ''),
+		lastName: this.getNodeParameter('lastName', itemIndex, ''),
+		email: this.getNodeParameter('email', itemIndex, ''),
+		phone: additional.phone,
+		isNicotineFree: additional.isNicotineFree,
+		isAlcoholFree: additional.isAlcoholFree,
+		licenseEntries: this.getNodeParameter('stateLicenses.license', itemIndex, []),
+		licenseList: additional.licenseList,
+	});
+}
 
+/**
+ * The creation body from the candidate's values, each checked: the one rule book for fields typed
+ * in the node and for spreadsheet columns. `check` wraps each check so that a row's message can
+ * name its column and row.
+ */
+export function candidateFromValues(
+	values: CandidateValues,
+	labels: CandidateLabels = FIELD_LABELS,
+	check: <T>(key: keyof CandidateLabels, run: () => T) => T = (_key, run) => run(),
+): CandidateCreateRequest {
 	const body: CandidateCreateRequest = {
-		firstName: requiredText(this.getNodeParameter('firstName', itemIndex, ''), 'First Name'),
-		lastName: requiredText(this.getNodeParameter('lastName', itemIndex, ''), 'Last Name'),
-		email1: requiredEmail(this.getNodeParameter('email', itemIndex, ''), 'Email'),
+		firstName: check('firstName', () => personName(values.firstName, labels.firstName)),
+		lastName: check('lastName', () => personName(values.lastName, labels.lastName)),
+		email1: check('email', () => requiredEmail(values.email, labels.email)),
 	};
-	const phone = optionalText(additional.phone, 'Phone');
+	const phone = check('phone', () => optionalText(values.phone, labels.phone));
 	if (phone !== undefined) body.phone1 = phone;
-	const nicotineFree = optionalBoolean(additional.isNicotineFree, 'Nicotine Free');
+	const nicotineFree = check('isNicotineFree', () =>
+		optionalBoolean(values.isNicotineFree, labels.isNicotineFree),
+	);
 	if (nicotineFree !== undefined) body.isNicotineFree = nicotineFree;
-	const alcoholFree = optionalBoolean(additional.isAlcoholFree, 'Alcohol Free');
+	const alcoholFree = check('isAlcoholFree', () =>
+		optionalBoolean(values.isAlcoholFree, labels.isAlcoholFree),
+	);
 	if (alcoholFree !== undefined) body.isAlcoholFree = alcoholFree;
 
+	const licenseEntries = values.licenseEntries;
 	const licenses: CandidateStateLicense[] = [];
 	const seen = new Set<string>();
 	const entries = [
-		...(Array.isArray(licenseEntries) ? licenseEntries : []).map((entry, index) => ({
+		...(Array.isArray(licenseEntries) ? (licenseEntries as IDataObject[]) : []).map(
+			(entry, index) => ({
+				entry,
+				where: `State Licenses (license ${index + 1})`,
+			}),
+		),
+		...licensesFromList(values.licenseList).map((entry, index) => ({
 			entry,
-			where: `State Licenses (license ${index + 1})`,
-		})),
-		...licensesFromList(additional.licenseList).map((entry, index) => ({
-			entry,
-			where: `State Licenses (List) (license ${index + 1})`,
+			where: `${labels.licenseList} (license ${index + 1})`,
 		})),
 	];
-	for (const { entry, where } of entries) {
-		// A spreadsheet row with fewer licenses than columns leaves whole entries empty.
-		if (isBlank(entry.state) && isBlank(entry.expirationDate)) continue;
-		if (isBlank(entry.state)) throw new FieldError(`${where}: State`, 'is required but empty');
-		const state = stateAbbreviation(entry.state, `${where}: State`);
-		if (seen.has(state)) {
-			throw new FieldError(
-				'State Licenses',
-				`list ${state} more than once; give one license per state`,
-			);
+	check('licenseList', () => {
+		for (const { entry, where } of entries) {
+			// A spreadsheet row with fewer licenses than columns leaves whole entries empty.
+			if (isBlank(entry.state) && isBlank(entry.expirationDate)) continue;
+			if (isBlank(entry.state)) throw new FieldError(`${where}: State`, 'is required but empty');
+			const state = stateAbbreviation(entry.state, `${where}: State`);
+			if (seen.has(state)) {
+				throw new FieldError(
+					'State Licenses',
+					`list ${state} more than once; give one license per state`,
+				);
+			}
+			seen.add(state);
+			const license: CandidateStateLicense = {
+				state,
+				isCompact: optionalBoolean(entry.isCompact, `${where}: Compact License`) ?? false,
+			};
+			const expirationDate = toDateOnly(entry.expirationDate, `${where}: Expiration Date`);
+			if (expirationDate !== undefined) license.expirationDate = expirationDate;
+			licenses.push(license);
 		}
-		seen.add(state);
-		const license: CandidateStateLicense = {
-			state,
-			isCompact: optionalBoolean(entry.isCompact, `${where}: Compact License`) ?? false,
-		};
-		const expirationDate = toDateOnly(entry.expirationDate, `${where}: Expiration Date`);
-		if (expirationDate !== undefined) license.expirationDate = expirationDate;
-		licenses.push(license);
-	}
+	});
 	if (licenses.length) body.stateLicenses = licenses;
 
 	// The shared schema is the service's rule book: nothing it refuses is sent.
@@ -227,4 +284,39 @@ function licensesFromList(value: unknown): IDataObject[] {
 		}
 		return { state: item as IDataObject[string] };
 	});
+}
+
+/** The candidate's fields as spreadsheet columns (Find or Create, and Submission Create). */
+export const CANDIDATE_COLUMNS: ColumnField[] = [
+	{ id: 'email', displayName: 'Email', required: true, aliases: ['Email Address', 'E-mail'] },
+	{ id: 'firstName', displayName: 'First Name', required: true },
+	{ id: 'lastName', displayName: 'Last Name', required: true },
+	{ id: 'phone', displayName: 'Phone', aliases: ['Phone Number'] },
+	{
+		id: 'licenseList',
+		displayName: 'State Licenses',
+		aliases: ['State Licenses (List)', 'Licenses', 'License States'],
+	},
+	{ id: 'isNicotineFree', displayName: 'Nicotine Free', type: 'boolean' },
+	{ id: 'isAlcoholFree', displayName: 'Alcohol Free', type: 'boolean' },
+];
+
+/** The candidate a spreadsheet row describes, checked; messages name the column and the row. */
+export function candidateFromRow(row: RowValues): CandidateCreateRequest {
+	const labels = Object.fromEntries(
+		CANDIDATE_COLUMNS.map((field) => [field.id, row.label(field.id)]),
+	) as CandidateLabels;
+	return candidateFromValues(
+		{
+			firstName: row.values.firstName,
+			lastName: row.values.lastName,
+			email: row.values.email,
+			phone: row.values.phone,
+			isNicotineFree: row.values.isNicotineFree,
+			isAlcoholFree: row.values.isAlcoholFree,
+			licenseList: row.values.licenseList,
+		},
+		labels,
+		(key, run) => inRow(row, key, run),
+	);
 }

@@ -6,18 +6,43 @@ import {
 } from 'n8n-workflow';
 
 import type { TrioClient } from '../../../shared/transport';
+import {
+	columnsProperty,
+	onlyWith,
+	otherColumnsOption,
+	readRow,
+	valuesFromProperty,
+} from '../../helpers/columns';
 import { optionsCollection } from '../common.descriptions';
-import { candidateFields, emailField, readCandidate } from './candidateFields';
+import {
+	CANDIDATE_COLUMNS,
+	candidateFields,
+	candidateFromRow,
+	emailField,
+	readCandidate,
+} from './candidateFields';
 import { findOrCreateCandidate } from './candidateRequests';
 
 const properties: INodeProperties[] = [
-	{
+	valuesFromProperty(
+		"Each input row's columns, matched to the fields by name (Email, First Name, Last Name, Phone, State Licenses)",
+	),
+	onlyWith('fields', {
 		...emailField,
 		description:
 			"The candidate's email address: looked up first, and used for the new candidate if none matches",
-	},
-	...candidateFields,
-	optionsCollection(),
+	}),
+	...candidateFields.map((field) => onlyWith('fields', field)),
+	onlyWith(
+		'columns',
+		columnsProperty(
+			'getCandidateColumns',
+			'Map Automatically takes each column whose name is a field\'s name, in any letter case and spacing ("First Name", "first_name"). Map Each Column Manually lets you drag a column into each field.',
+		),
+	),
+	optionsCollection([
+		{ ...otherColumnsOption, displayOptions: { show: { '/valuesFrom': ['columns'] } } },
+	]),
 ];
 
 export const description = updateDisplayOptions(
@@ -32,5 +57,16 @@ export async function execute(
 ): Promise<IDataObject> {
 	// Every field is checked first, so a bad row fails the same way whether or not the candidate exists.
 	// The same code Create runs with Skip If Email Exists on (its default).
-	return await findOrCreateCandidate(client, readCandidate.call(this, itemIndex), itemIndex);
+	const body =
+		this.getNodeParameter('valuesFrom', itemIndex, 'fields') === 'columns'
+			? candidateFromRow(
+					readRow(
+						this,
+						itemIndex,
+						CANDIDATE_COLUMNS,
+						(this.getNodeParameter('options', itemIndex, {}) as IDataObject).otherColumns,
+					),
+				)
+			: readCandidate.call(this, itemIndex);
+	return await findOrCreateCandidate(client, body, itemIndex);
 }

@@ -19,7 +19,7 @@ export const description: INodeProperties[] = [
 				value: 'create',
 				description:
 					'Create a candidate from name, email, phone and state licenses; returns the candidate number. If the email is already in Trio, outputs that candidate instead (Skip If Email Exists, on by default), so a re-run creates nobody twice.',
-				action: 'Create candidate with state licenses',
+				action: 'Create candidate with name and email',
 			},
 			{
 				name: 'Find by Email',

@@ -11,14 +11,30 @@ import {
 import {
 	submissionCreateFieldsSchema,
 	type AgencyContact,
+	type CandidateCreateRequest,
 	type SubmissionCreateFields,
 } from '../../../shared/schemas';
 import { PATHS } from '../../../shared/service';
 import { submissionListNotOffered } from '../../../shared/submissionList';
 import type { MultipartPart, TrioClient } from '../../../shared/transport';
+import {
+	checkedValue,
+	columnsProperty,
+	located,
+	onlyWith,
+	otherColumnsOption,
+	readRow,
+	valuesFromProperty,
+	type ColumnField,
+	type RowValues,
+} from '../../helpers/columns';
 import { toStartDateTime } from '../../helpers/dates';
 import { objectOf } from '../../helpers/output';
-import { readProfileFile } from '../../helpers/profileFile';
+import {
+	readProfileFile,
+	readProfileFileFromDisk,
+	type CheckedProfileFile,
+} from '../../helpers/profileFile';
 import {
 	fieldErrorFromZod,
 	isBlank,
@@ -29,12 +45,71 @@ import {
 	requiredText,
 } from '../../helpers/validation';
 import { createOnce, type CreateResult } from '../../helpers/createOnce';
+import { CANDIDATE_COLUMNS, candidateFromRow } from '../candidate/candidateFields';
+import { findOrCreateCandidate } from '../candidate/candidateRequests';
 import { jobLocator, optionsCollection } from '../common.descriptions';
+import { fieldOf } from '../../../shared/fields';
 import { submissionIndexFor } from './submissionIndex';
 
+const resumeFileField: INodeProperties = {
+	displayName: 'Resume File Field',
+	name: 'binaryPropertyName',
+	type: 'string',
+	default: 'data',
+	required: true,
+	hint: "The name of the input's file field that holds the candidate's resume, usually data",
+	description:
+		"The candidate's resume: PDF, DOC, DOCX, RTF or TXT, under 2.5 MB. Trio requires one with every submission.",
+};
+
 const properties: INodeProperties[] = [
-	jobLocator('The job to submit the candidate to'),
+	valuesFromProperty(
+		"Each input row's columns, matched to the fields by name: the candidate is found by Email or created from First Name, Last Name and Phone (or given by a Candidate Number column), then submitted to the row's Job Number with its Bill Rate, Start Date and resume",
+	),
+	onlyWith('fields', jobLocator('The job to submit the candidate to')),
+	onlyWith('columns', {
+		...columnsProperty(
+			'getSubmissionColumns',
+			'Map Automatically takes each column whose name is a field\'s name, in any letter case and spacing ("Job Number", "job_number"). Map Each Column Manually lets you drag a column into each field.',
+		),
+	}),
+	onlyWith('columns', {
+		displayName: 'Resume From',
+		name: 'resumeFrom',
+		type: 'options',
+		noDataExpression: true,
+		options: [
+			{
+				name: 'A File Field of the Input',
+				value: 'binary',
+				description:
+					'A node before this one put the resume in a file field, for example Google Drive: Download',
+			},
+			{
+				name: "A Folder on N8n's Disk",
+				value: 'folder',
+				description: "The Resume File column gives the file's name in Resume Folder",
+			},
+		],
+		default: 'folder',
+	}),
 	{
+		displayName: 'Resume Folder',
+		name: 'resumeFolder',
+		type: 'string',
+		default: '',
+		required: true,
+		placeholder: 'e.g. /home/node/.n8n-files/resumes',
+		displayOptions: { show: { valuesFrom: ['columns'], resumeFrom: ['folder'] } },
+		hint: 'The folder on the machine or container where n8n runs. n8n 2.x reads files only inside ~/.n8n-files unless N8N_RESTRICT_FILE_ACCESS_TO says otherwise.',
+		description:
+			"Where the resumes are: each row's Resume File column gives a file name in this folder (or a full path)",
+	},
+	{
+		...resumeFileField,
+		displayOptions: { show: { valuesFrom: ['columns'], resumeFrom: ['binary'] } },
+	},
+	onlyWith('fields', {
 		displayName: 'Candidate Number',
 		name: 'candidateNumber',
 		type: 'string',
@@ -43,18 +118,9 @@ const properties: INodeProperties[] = [
 		placeholder: 'e.g. 20511',
 		description:
 			'The Trio number of the candidate, for example the "number" that Candidate: Find or Create outputs',
-	},
-	{
-		displayName: 'Resume File Field',
-		name: 'binaryPropertyName',
-		type: 'string',
-		default: 'data',
-		required: true,
-		hint: "The name of the input's file field that holds the candidate's resume, usually data",
-		description:
-			"The candidate's resume (Trio calls it the candidate profile document): PDF, DOC, DOCX, RTF or TXT, under 2.5 MB. Trio requires one with every submission.",
-	},
-	{
+	}),
+	onlyWith('fields', resumeFileField),
+	onlyWith('fields', {
 		displayName: 'Additional Fields',
 		name: 'additionalFields',
 		type: 'collection',
@@ -124,7 +190,7 @@ const properties: INodeProperties[] = [
 					'When the candidate can start. Sent as written (a date becomes that day at 00:00), never shifted between time zones.',
 			},
 		],
-	},
+	}),
 	{
 		displayName: 'Agency Contacts',
 		name: 'agencyContacts',
@@ -168,8 +234,9 @@ const properties: INodeProperties[] = [
 			default: '',
 			placeholder: 'e.g. Jane Doe RN.pdf',
 			description:
-				"The file name to send instead of the binary data's own name. Its extension decides the format.",
+				"The file name to send instead of the file's own name. Its extension decides the format.",
 		},
+		{ ...otherColumnsOption, displayOptions: { show: { '/valuesFrom': ['columns'] } } },
 	]),
 ];
 
@@ -238,6 +305,96 @@ function readSubmissionFields(
 	return checked.data;
 }
 
+/** The submission's fields as spreadsheet columns; the candidate's come from Find or Create's. */
+export const SUBMISSION_COLUMNS: ColumnField[] = [
+	{ id: 'jobNumber', displayName: 'Job Number', required: true, aliases: ['Job', 'Job No'] },
+	{ id: 'candidateNumber', displayName: 'Candidate Number' },
+	// Not required here: a Candidate Number column stands in for them.
+	...CANDIDATE_COLUMNS.map((field) => ({ ...field, required: false })),
+	{ id: 'billRateAmount', displayName: 'Bill Rate', aliases: ['Rate'] },
+	{ id: 'startDate', displayName: 'Start Date' },
+	{ id: 'resumeFile', displayName: 'Resume File', aliases: ['Resume', 'Resume Path'] },
+	...TEXT_FIELDS.map(([id, , label]) => ({ id, displayName: label })),
+];
+
+/** The submission a spreadsheet row describes, and the candidate to find or create first. */
+function readSubmissionRow(row: RowValues): {
+	fields: SubmissionCreateFields;
+	candidate?: CandidateCreateRequest;
+} {
+	const jobNumber = checkedValue(row, 'jobNumber', positiveInteger);
+	const given = !isBlank(row.values.candidateNumber);
+	const fields: SubmissionCreateFields = {
+		JobNumber: jobNumber,
+		// A candidate still to be found or created is checked with a stand-in number.
+		CandidateNumber: given ? checkedValue(row, 'candidateNumber', positiveInteger) : 1,
+	};
+	const candidate = given ? undefined : candidateFromRow(row);
+	for (const [key, part] of TEXT_FIELDS) fields[part] = checkedValue(row, key, optionalText);
+	fields.BillRateAmount = checkedValue(row, 'billRateAmount', optionalAmount);
+	fields.StartDate = checkedValue(row, 'startDate', toStartDateTime);
+	return { fields, candidate };
+}
+
+/**
+ * Everything the submission needs, checked before anything is sent: the fields (typed in the node
+ * or from the row's columns), the resume, and, for a row without a candidate number, the candidate
+ * found by email or created (after the checks, so a bad row creates nobody).
+ */
+async function prepareSubmission(
+	context: IExecuteFunctions,
+	itemIndex: number,
+	client: TrioClient,
+): Promise<{
+	fields: SubmissionCreateFields;
+	options: IDataObject;
+	resume: CheckedProfileFile & { data: Buffer };
+}> {
+	const options = context.getNodeParameter('options', itemIndex, {}) as IDataObject;
+	const fileName = isBlank(options.fileName) ? undefined : String(options.fileName);
+	if (context.getNodeParameter('valuesFrom', itemIndex, 'fields') !== 'columns') {
+		const fields = readSubmissionFields(context, itemIndex);
+		const resume = await readProfileFile(
+			context,
+			itemIndex,
+			context.getNodeParameter('binaryPropertyName', itemIndex, 'data'),
+			fileName,
+		);
+		return { fields, options, resume };
+	}
+	const row = readRow(context, itemIndex, SUBMISSION_COLUMNS, options.otherColumns);
+	const { fields, candidate } = readSubmissionRow(row);
+	const contacts = readAgencyContacts(
+		context.getNodeParameter('agencyContacts.contact', itemIndex, []),
+	);
+	if (contacts.length) fields.AgencyContacts = contacts;
+	const checked = submissionCreateFieldsSchema.safeParse(fields);
+	if (!checked.success) throw fieldErrorFromZod(checked.error, LABELS);
+	const resume =
+		context.getNodeParameter('resumeFrom', itemIndex, 'folder') === 'binary'
+			? await readProfileFile(
+					context,
+					itemIndex,
+					context.getNodeParameter('binaryPropertyName', itemIndex, 'data'),
+					fileName,
+				)
+			: await readProfileFileFromDisk(
+					context,
+					requiredText(context.getNodeParameter('resumeFolder', itemIndex, ''), 'Resume Folder'),
+					row.values.resumeFile,
+					row.label('resumeFile'),
+					fileName,
+				).catch((error: unknown) => {
+					throw located(error, row.where('resumeFile'));
+				});
+	if (candidate) {
+		const found = await findOrCreateCandidate(client, candidate, itemIndex);
+		// findOrCreateCandidate outputs only candidates whose number it could read.
+		checked.data.CandidateNumber = Number(fieldOf(found, 'number'));
+	}
+	return { fields: checked.data, options, resume };
+}
+
 /** One form part per given field, in the schema's order; AgencyContacts travels as JSON text. */
 function formParts(fields: SubmissionCreateFields): MultipartPart[] {
 	const parts: MultipartPart[] = [];
@@ -281,17 +438,11 @@ export async function execute(
 	itemIndex: number,
 	client: TrioClient,
 ): Promise<IDataObject> {
-	const fields = readSubmissionFields(this, itemIndex);
+	const { fields, options, resume } = await prepareSubmission(this, itemIndex, client);
 	const { JobNumber: jobNumber, CandidateNumber: candidateNumber } = fields;
-	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 	const parts = formParts(fields);
 
-	const { data, ...file } = await readProfileFile(
-		this,
-		itemIndex,
-		this.getNodeParameter('binaryPropertyName', itemIndex, 'data'),
-		isBlank(options.fileName) ? undefined : String(options.fileName),
-	);
+	const { data, ...file } = resume;
 	parts.push({
 		name: 'CandidateProfileFile',
 		fileName: file.fileName,

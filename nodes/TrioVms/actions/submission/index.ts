@@ -27,8 +27,7 @@ export const description: INodeProperties[] = [
 			{
 				name: 'Create',
 				value: 'create',
-				description:
-					'Submit a candidate to a job with their profile document (PDF, DOC, DOCX, RTF or TXT)',
+				description: 'Submit a candidate to a job with their resume (PDF, DOC, DOCX, RTF or TXT)',
 				action: 'Submit candidate to job with resume',
 			},
 			{
@@ -49,7 +48,7 @@ export const description: INodeProperties[] = [
 				value: 'getAll',
 				description:
 					'Get many of your submissions, optionally only those modified after a date or for one job or candidate',
-				action: 'Get many submissions for job or candidate',
+				action: 'Get many agency submissions',
 			},
 			{
 				name: 'Get Withdraw Reasons',

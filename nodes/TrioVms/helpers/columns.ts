@@ -1,0 +1,250 @@
+/**
+ * Spreadsheet rows as field values, the way n8n's resource mapper offers them: Map Automatically
+ * matches each column of the row to a field by name (letter case, spaces and punctuation do not
+ * matter, as users name columns "First Name", "first_name" or "FIRST NAME"); Map Each Column
+ * Manually takes the values the user dragged into each field. Either way the values then go
+ * through the same checks as the fields typed in the node, and every message names the column and
+ * the row.
+ */
+import type {
+	FieldType,
+	IDataObject,
+	IExecuteFunctions,
+	INodeProperties,
+	ResourceMapperField,
+	ResourceMapperFields,
+} from 'n8n-workflow';
+
+import { FieldError } from './validation';
+
+export interface ColumnField {
+	/** The key in the mapped value and in the code. */
+	id: string;
+	/** The field's name as the user sees it, and the column name that matches it best. */
+	displayName: string;
+	required?: boolean;
+	type?: FieldType;
+	/** Other column names users give this field. */
+	aliases?: string[];
+}
+
+/** Columns that n8n's own nodes add to rows, never a user's data (Google Sheets' row number). */
+const ROW_BOOKKEEPING = new Set(['rownumber']);
+
+/** A column or field name reduced to what matters: letters and digits, lower case. */
+export function comparableName(name: string): string {
+	return name.toLowerCase().replace(/[^a-z0-9]/g, '');
+}
+
+/** The resource mapper's field list, as its `resourceMapperMethod` returns it. */
+export function mapperFields(fields: ColumnField[]): ResourceMapperFields {
+	return {
+		fields: fields.map((field): ResourceMapperField => ({
+			id: field.id,
+			displayName: field.displayName,
+			required: field.required ?? false,
+			defaultMatch: false,
+			canBeUsedToMatch: false,
+			display: true,
+			type: field.type ?? 'string',
+		})),
+	};
+}
+
+/** The resource mapper parameter, Map Automatically by default. */
+export function columnsProperty(method: string, description: string): INodeProperties {
+	return {
+		displayName: 'Columns',
+		name: 'columns',
+		type: 'resourceMapper',
+		noDataExpression: true,
+		default: { mappingMode: 'autoMapInputData', value: null },
+		required: true,
+		description,
+		typeOptions: {
+			resourceMapper: {
+				resourceMapperMethod: method,
+				mode: 'add',
+				fieldWords: { singular: 'column', plural: 'columns' },
+				addAllFields: true,
+				multiKeyMatch: false,
+				supportAutoMap: true,
+			},
+		},
+	};
+}
+
+/** The option that decides what a column matching no field does (Map Automatically only). */
+export const otherColumnsOption: INodeProperties = {
+	displayName: 'Columns Matching No Field',
+	name: 'otherColumns',
+	type: 'options',
+	options: [
+		{ name: 'Ignore Them', value: 'ignore', description: 'Leave such columns out' },
+		{
+			name: 'Stop With an Error',
+			value: 'error',
+			description: 'Name the column, so a misspelt column is never skipped silently',
+		},
+	],
+	default: 'error',
+	description:
+		'What to do when a column of the row matches no field by name, with Map Automatically',
+};
+
+export interface RowValues {
+	/** The value of each field the row gives, by field id. */
+	values: Record<string, unknown>;
+	/** The field's name for messages: the column it came from, else the field's own name. */
+	label: (id: string) => string;
+	/** What a message adds: where the row is, and when no column gives the field, which ones do. */
+	where: (id: string) => string;
+	/** Where the row is, for messages: "sheet row 3, item 2". */
+	row: string;
+}
+
+function rowName(json: IDataObject, itemIndex: number): string {
+	const sheetRow = Number(json.row_number);
+	return Number.isInteger(sheetRow) && sheetRow > 0
+		? `sheet row ${sheetRow}, item ${itemIndex + 1}`
+		: `item ${itemIndex + 1}, sheet row ${itemIndex + 2} under a header row`;
+}
+
+/**
+ * The item's values for `fields`, from the row's columns (Map Automatically) or from the values
+ * mapped in the node (Map Each Column Manually).
+ */
+export function readRow(
+	context: IExecuteFunctions,
+	itemIndex: number,
+	fields: ColumnField[],
+	otherColumns: unknown,
+): RowValues {
+	const json = context.getInputData()[itemIndex]?.json ?? {};
+	const row = rowName(json, itemIndex);
+	const mode = context.getNodeParameter('columns.mappingMode', itemIndex, 'autoMapInputData');
+	const byId = new Map(fields.map((field) => [field.id, field]));
+
+	if (mode === 'defineBelow') {
+		const mapped = (context.getNodeParameter('columns.value', itemIndex, {}) ?? {}) as IDataObject;
+		const values: Record<string, unknown> = {};
+		for (const [id, value] of Object.entries(mapped)) if (byId.has(id)) values[id] = value;
+		return {
+			values,
+			row,
+			label: (id) => byId.get(id)?.displayName ?? id,
+			where: () => row,
+		};
+	}
+
+	const byName = new Map<string, ColumnField>();
+	for (const field of fields) {
+		for (const name of [field.id, field.displayName, ...(field.aliases ?? [])])
+			byName.set(comparableName(name), field);
+	}
+	const values: Record<string, unknown> = {};
+	const columnOf = new Map<string, string>();
+	const unmatched: string[] = [];
+	for (const [column, value] of Object.entries(json)) {
+		const key = comparableName(column);
+		if (ROW_BOOKKEEPING.has(key)) continue;
+		const field = byName.get(key);
+		if (!field) {
+			unmatched.push(column);
+			continue;
+		}
+		const earlier = columnOf.get(field.id);
+		if (earlier !== undefined) {
+			throw new FieldError(
+				field.displayName,
+				`is given by two columns, "${earlier}" and "${column}" (${row})`,
+				'Rename or remove one of them, or choose Map Each Column Manually.',
+			);
+		}
+		columnOf.set(field.id, column);
+		values[field.id] = value;
+	}
+	if (unmatched.length && otherColumns !== 'ignore') {
+		const names = unmatched.map((column) => `"${column}"`).join(', ');
+		throw new FieldError(
+			unmatched[0],
+			`${unmatched.length > 1 ? `and the columns ${names.slice(names.indexOf(',') + 2)} match` : 'matches'} no field (${row}). The fields are: ${fields.map((field) => field.displayName).join(', ')}`,
+			'Rename the column to the field it holds (letter case and spaces do not matter), choose Map Each Column Manually, or set Columns Matching No Field to Ignore Them under Options.',
+		);
+	}
+	return {
+		values,
+		row,
+		label: (id) => columnOf.get(id) ?? byId.get(id)?.displayName ?? id,
+		where: (id) =>
+			columnOf.has(id)
+				? row
+				: `${row}: no column is named so; the row's columns are ${Object.keys(json)
+						.map((column) => `"${column}"`)
+						.join(', ')}`,
+	};
+}
+
+/**
+ * Runs one of validation.ts's checks on a field of the row: the message names the column and the
+ * row, and for a field no column gives, the columns the row has.
+ */
+export function checkedValue<T>(
+	row: RowValues,
+	id: string,
+	check: (value: unknown, label: string) => T,
+): T {
+	return inRow(row, id, () => check(row.values[id], row.label(id)));
+}
+
+/** Runs `run`, adding to a FieldError it throws where field `id` of the row is. */
+export function inRow<T>(row: RowValues, id: string, run: () => T): T {
+	let outcome: { value: T } | { failure: unknown };
+	try {
+		outcome = { value: run() };
+	} catch (failure) {
+		outcome = { failure };
+	}
+	if ('failure' in outcome) throw located(outcome.failure, row.where(id));
+	return outcome.value;
+}
+
+/** A FieldError with where it happened added to its message; any other error as it is. */
+export function located(error: unknown, where: string): unknown {
+	return error instanceof FieldError
+		? new FieldError(error.field, `${error.problem} (${where})`, error.hint)
+		: error;
+}
+
+/** The choice between the node's own fields and the row's columns. */
+export function valuesFromProperty(columnsDescription: string): INodeProperties {
+	return {
+		displayName: 'Values From',
+		name: 'valuesFrom',
+		type: 'options',
+		noDataExpression: true,
+		options: [
+			{
+				name: 'Fields Below',
+				value: 'fields',
+				description: 'Fill in each field in this node, by typing or dragging values in',
+			},
+			{ name: 'Spreadsheet Columns', value: 'columns', description: columnsDescription },
+		],
+		default: 'fields',
+	};
+}
+
+/** Shows a property only with one choice of Values From. */
+export function onlyWith<T extends INodeProperties>(
+	valuesFrom: 'fields' | 'columns',
+	property: T,
+): T {
+	return {
+		...property,
+		displayOptions: {
+			...property.displayOptions,
+			show: { ...property.displayOptions?.show, valuesFrom: [valuesFrom] },
+		},
+	};
+}

@@ -1,0 +1,91 @@
+/* eslint
+	"@n8n/community-nodes/no-restricted-globals": "off",
+	"@n8n/community-nodes/no-restricted-imports": "off"
+	-- not in the package: n8n's rules for the code users install do not apply here */
+/**
+ * n8n's AI workflow builder composes workflows from the node descriptions n8n loads, and reads
+ * each one's builderHint (a searchHint and related nodes). The built nodes, the files n8n
+ * requires from dist/, must carry the three hints that steer it to the package's intended flows:
+ * new jobs from the Sync Trigger with Changes = Opened, candidates through Find or Create, and no
+ * Webhook resource in an agent's hands. `npm run build` runs first in the test command.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+
+import type { IBuilderHint, INodeType } from 'n8n-workflow';
+
+import { REPO_ROOT } from '../../harness/pack';
+
+const PACKAGE = 'n8n-nodes-trio-vms';
+
+function built(relative: string, exported: string): INodeType {
+	const file = path.join(REPO_ROOT, 'dist', 'nodes', relative);
+	if (!fs.existsSync(file)) throw new Error(`${file} is missing: run \`npm run build\` first`);
+	// eslint-disable-next-line @typescript-eslint/no-require-imports
+	const module = require(file) as Record<string, new () => INodeType>;
+	return new module[exported]();
+}
+
+const hintOf = (node: INodeType): IBuilderHint => {
+	const hint = node.description.builderHint;
+	if (!hint) throw new Error(`${node.description.name} has no builderHint`);
+	return hint;
+};
+
+const NODES = {
+	action: built('TrioVms/TrioVms.node.js', 'TrioVms'),
+	sync: built('TrioVmsSyncTrigger/TrioVmsSyncTrigger.node.js', 'TrioVmsSyncTrigger'),
+	trigger: built('TrioVmsTrigger/TrioVmsTrigger.node.js', 'TrioVmsTrigger'),
+};
+
+describe('builderHint in the built node descriptions', () => {
+	it('the action node sends new jobs to the Sync Trigger, candidates to Find or Create, and keeps agents off the Webhook resource', () => {
+		const hint = hintOf(NODES.action);
+		expect(hint.searchHint).toContain('Trio VMS Sync Trigger');
+		expect(hint.searchHint).toContain('Changes: Opened');
+		expect(hint.searchHint).toContain('Candidate > Find or Create');
+		expect(hint.searchHint).toMatch(/Never give the Webhook resource to an AI agent/);
+	});
+
+	it('the Sync Trigger names itself the trigger for new jobs with Changes set to Opened', () => {
+		const hint = hintOf(NODES.sync);
+		expect(hint.searchHint).toMatch(/new Trio jobs: Watch Jobs with Changes set to Opened/);
+		expect(hint.searchHint).toContain('Find or Create');
+	});
+
+	it('the Trio VMS Trigger says what it needs and points to the Sync Trigger without it', () => {
+		const hint = hintOf(NODES.trigger);
+		expect(hint.searchHint).toMatch(/public https:\/\/ address and an administrator API key/);
+		expect(hint.searchHint).toContain('Trio VMS Sync Trigger with Changes set to Opened');
+	});
+
+	it('names, in the words of what the editor shows, option values and nodes that exist', () => {
+		const types = new Set(
+			Object.values(NODES).map((node) => `${PACKAGE}.${node.description.name}`),
+		);
+		for (const node of Object.values(NODES)) {
+			const hint = hintOf(node);
+			expect(hint.searchHint?.length).toBeLessThanOrEqual(400);
+			for (const related of hint.relatedNodes ?? []) {
+				expect(types).toContain(related.nodeType);
+				expect(related.nodeType).not.toBe(`${PACKAGE}.${node.description.name}`);
+				expect(related.relationHint).toMatch(/^[A-Z]/);
+			}
+		}
+		// The option the hints name exists under that name in the Sync Trigger and the action node.
+		const syncChanges = NODES.sync.description.properties.filter(
+			(property) => property.name === 'jobChanges',
+		);
+		expect(syncChanges.length).toBeGreaterThan(0);
+		for (const property of syncChanges) {
+			expect(property.displayName).toBe('Changes');
+			expect(property.options?.map((option) => option.name)).toContain('Opened');
+		}
+		const candidateOperations = NODES.action.description.properties.find(
+			(property) =>
+				property.name === 'operation' &&
+				property.displayOptions?.show?.resource?.includes('candidate'),
+		);
+		expect(candidateOperations?.options?.map((option) => option.name)).toContain('Find or Create');
+	});
+});
