@@ -332,7 +332,7 @@ export function serviceError(node: INode, failure: ServiceFailure): NodeApiError
 	// Any 5xx may come after the service did the work: for a create, its outcome is unknown. A
 	// gateway's 502/504 says nothing about the service behind it, and a 500 can follow the store
 	// (the service failed while answering), so a look that finds nothing right after proves nothing.
-	if (status >= 500 && failure.context?.creates) markOutcomeUnknown(error, true);
+	if (status >= 500 && failure.context?.creates) markOutcomeUnknown(error);
 	return error;
 }
 
@@ -355,25 +355,13 @@ export function answerOf(error: unknown): { status: number; body: unknown } | un
  */
 const OUTCOME_UNKNOWN = 'outcomeUnknown';
 
-/** Set beside the mark when no answer came in time: the service may still be carrying it out. */
-const STILL_RUNNING = 'mayStillBeRunning';
-
-function markOutcomeUnknown(error: NodeApiError, timedOut = false): void {
+function markOutcomeUnknown(error: NodeApiError): void {
 	error.context[OUTCOME_UNKNOWN] = true;
-	if (timedOut) error.context[STILL_RUNNING] = true;
 }
 
 /** Whether the error says a create failed in a way that leaves its outcome unknown. */
 export function isOutcomeUnknown(error: unknown): error is NodeApiError {
 	return error instanceof NodeApiError && error.context?.[OUTCOME_UNKNOWN] === true;
-}
-
-/**
- * Whether the request timed out rather than failed: the service may still be working on it, so
- * not finding its result right afterwards does not prove that it was not carried out.
- */
-export function mayStillBeRunning(error: unknown): boolean {
-	return error instanceof NodeApiError && error.context?.[STILL_RUNNING] === true;
 }
 
 /**
@@ -435,6 +423,6 @@ export function connectionError(node: INode, failure: ConnectionFailure): NodeAp
 		message,
 	);
 	// Broken after sending: the service may have the whole request and still be storing it.
-	if (failure.outcomeUnknown) markOutcomeUnknown(error, true);
+	if (failure.outcomeUnknown) markOutcomeUnknown(error);
 	return error;
 }

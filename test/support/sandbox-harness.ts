@@ -11,7 +11,7 @@ import type {
 
 import { startSandbox, type RequestRecord, type RunningSandbox } from '../../sandbox';
 import { runNode, trioCredentials, type RunNodeOptions } from './engine/engine';
-import { forgetUncertainCreates } from '../../nodes/shared/transport';
+import { forgetUncertainCreates } from '../../nodes/TrioVms/helpers/createMemory';
 
 export const PDF = Buffer.from('%PDF-1.7\n1 0 obj\n<< /Type /Catalog >>\nendobj\ntrailer\n%%EOF\n');
 /** The parts a Word document's ZIP names, as local file headers (names stored uncompressed). */

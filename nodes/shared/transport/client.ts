@@ -1,8 +1,10 @@
 /**
  * The HTTP client: builds the URL from the credential, sends JSON or multipart bodies through
  * n8n's authenticated HTTP helper (which adds X-API-KEY), paces calls, retries what is safe to
- * retry, holds creates in the create memory, and turns failures into NodeApiErrors.
+ * retry, never re-sends a create once it may have reached the service, and turns failures into
+ * NodeApiErrors.
  */
+import { createHash } from 'node:crypto';
 import type {
 	IDataObject,
 	IExecuteFunctions,
@@ -23,7 +25,7 @@ import {
 	TRIO_CREDENTIAL_TYPE,
 	type TrioCredentialData,
 } from '../credentials';
-import { connectionError, isOutcomeUnknown, serviceError, type FailureContext } from '../errors';
+import { connectionError, serviceError, type FailureContext } from '../errors';
 import { encodeMultipart, type MultipartPart } from './multipart';
 import { redact } from '../secrets';
 import { CallPacer, paceKey } from './pacing';
@@ -36,7 +38,6 @@ import {
 	readBody,
 	REAL_DEADLINE_CLOCK as deadlines,
 } from './body';
-import { CreateMemory, memoryScope, type CreateClaim } from './createMemory';
 import {
 	backoffDelay,
 	DEFAULT_RETRY_POLICY,
@@ -73,13 +74,6 @@ export interface TrioRequest {
 	idempotent?: boolean;
 	itemIndex?: number;
 	context?: FailureContext;
-	/**
-	 * For a create: what it makes, in words ("submission of candidate 5001 to job 100001"). It is
-	 * held in the create memory while it is sent, and after a failure that leaves its outcome
-	 * unknown the same create is refused for a while (UNCERTAIN_CREATE_MS), so Retry On Fail or a
-	 * re-run, on this or another worker, cannot make it twice.
-	 */
-	createKey?: string;
 }
 
 export interface TrioClientOptions {
@@ -116,15 +110,6 @@ interface RawResponse {
 	body: unknown;
 }
 
-function utcTime(ms: number): string {
-	return `${new Date(ms).toISOString().slice(11, 16)} UTC`;
-}
-
-/** What the user is told about the refusal that follows an outcome-unknown create. */
-function refusalAdvice(what: string, until: number, shared: boolean): string {
-	return `Until ${utcTime(until)} this node refuses to send the same ${what} again (also under Retry On Fail or a re-run), so it cannot be created twice. ${memoryScope(shared)} Meanwhile look for it in Trio VMS, or run Get Many; after ${utcTime(until)} it can be sent again if it is not there.`;
-}
-
 export function fillPath(path: string, params: Record<string, string | number> = {}): string {
 	return path.replace(/\{(\w+)\}/g, (_, name: string) => {
 		const value = params[name];
@@ -139,8 +124,6 @@ export class TrioClient {
 
 	private secret: string | undefined;
 
-	private memory: CreateMemory | undefined;
-
 	private readonly retry: RetryPolicy;
 
 	private readonly pacer: CallPacer;
@@ -153,6 +136,9 @@ export class TrioClient {
 	 * tell a timestamp in the future from the service's point of view; undefined without one.
 	 */
 	serviceDateMs: number | undefined;
+
+	/** The Date header of the last answer of any status, and when (this process's monotonic clock). */
+	private answeredAt: { dateMs: number; at: number } | undefined;
 
 	constructor(
 		private readonly functions: TrioFunctions,
@@ -167,8 +153,33 @@ export class TrioClient {
 		return this.pacer.stats;
 	}
 
-	private get node(): INode {
+	get node(): INode {
 		return this.functions.getNode();
+	}
+
+	/** n8n's helpers of the calling node (the create memory uses its duplicate store). */
+	get helpers(): unknown {
+		return (this.functions as { helpers?: unknown }).helpers;
+	}
+
+	/** The workflow's id, when the context has one. */
+	get workflowId(): string | undefined {
+		try {
+			const id = this.functions.getWorkflow().id;
+			return id ? String(id) : undefined;
+		} catch {
+			return undefined;
+		}
+	}
+
+	/**
+	 * The service's clock now, from the Date header of its last answer (of any status) plus the
+	 * time since on this process's monotonic clock: one clock for every worker, whatever their own
+	 * say. Undefined before any answer with a date.
+	 */
+	serviceNow(): number | undefined {
+		const answered = this.answeredAt;
+		return answered && answered.dateMs + (performance.now() - answered.at);
 	}
 
 	private async root(itemIndex?: number): Promise<string> {
@@ -202,80 +213,24 @@ export class TrioClient {
 		}
 	}
 
-	/** The memory of creates for this credential: n8n's shared store when offered. */
-	async createMemory(itemIndex?: number): Promise<CreateMemory> {
+	/** One service and one API key, hashed: the credential's name in memories that outlive a call. */
+	async credentialKey(itemIndex?: number): Promise<string> {
 		const root = await this.root(itemIndex);
-		this.memory ??= new CreateMemory(
-			(this.functions as { helpers?: unknown }).helpers,
-			CreateMemory.scopeFor(root, this.secret ?? ''),
-		);
-		return this.memory;
+		return createHash('sha256')
+			.update(`${root}\n${this.secret ?? ''}`)
+			.digest('hex')
+			.slice(0, 16);
 	}
 
 	/**
-	 * Whether this workflow made this create before, as n8n's shared store remembers it; undefined
-	 * when there is no shared store or it cannot be read (the caller then looks in Trio).
-	 */
-	async createdBefore(createKey: string, itemIndex?: number): Promise<boolean | undefined> {
-		return await (await this.createMemory(itemIndex)).createdBefore(createKey);
-	}
-
-	/** A create's record was found after all: remembered as made, and no longer refused. */
-	async createFound(createKey: string, itemIndex?: number): Promise<void> {
-		await (await this.createMemory(itemIndex)).found(createKey);
-	}
-
-	/**
-	 * The one entry every request goes through. A create (createKey, not idempotent) is held in
-	 * the create memory while it is sent, and refused while the same create is held.
+	 * The one entry every request goes through. A request that is not idempotent is never sent
+	 * again once it may have reached the service (helpers/createOnce.ts keeps a create from being
+	 * sent twice across runs).
 	 */
 	async request<T = unknown>(request: TrioRequest): Promise<T> {
 		const root = await this.root(request.itemIndex);
 		const idempotent = request.idempotent ?? request.method === 'GET';
-		if (!request.createKey || idempotent) return await this.send<T>(request, root, idempotent);
-
-		const memory = await this.createMemory(request.itemIndex);
-		const claim = await this.claim(memory, request);
-		const sent = await this.send<T>(request, root, idempotent).then(
-			(value) => ({ value }),
-			(failure: unknown) => ({ failure }),
-		);
-		if ('value' in sent) {
-			await memory.settle(claim, 'created');
-			return sent.value;
-		}
-		const failure = sent.failure;
-		if (!isOutcomeUnknown(failure)) {
-			await memory.settle(claim, 'notCreated');
-			throw this.unexpected(failure, request, request.path);
-		}
-		const until = await memory.settle(claim, 'unknown');
-		if (until !== undefined) {
-			failure.description = [
-				failure.description,
-				refusalAdvice(request.createKey, until, memory.shared),
-			]
-				.filter(Boolean)
-				.join('\n\n');
-		}
-		return await Promise.reject(failure);
-	}
-
-	private async claim(memory: CreateMemory, request: TrioRequest): Promise<CreateClaim> {
-		const what = request.createKey ?? 'request';
-		const result = await memory.claim(what);
-		if ('unreadable' in result) {
-			throw new NodeOperationError(
-				this.node,
-				`Not sent: this workflow's memory of what it sent could not be read (${result.unreadable})`,
-				{
-					itemIndex: request.itemIndex,
-					description: `Without it, the node cannot tell whether the same ${what} is already being sent or failed a moment ago in a way that may have created it, so sending it could create it twice. Run the item again once n8n's database answers. If another node of this workflow (such as Remove Duplicates) keeps its history for the whole workflow in another way, set that node to keep it for itself.`,
-				},
-			);
-		}
-		if (result.refused) throw this.refusedCreate(request, result.until, memory.shared);
-		return result.claim;
+		return await this.send<T>(request, root, idempotent);
 	}
 
 	private async send<T>(request: TrioRequest, root: string, idempotent: boolean): Promise<T> {
@@ -337,6 +292,9 @@ export class TrioClient {
 			}
 
 			const body = parseBody(raw, response.headers ?? {});
+			const answeredDate = Date.parse(String(response.headers?.date ?? ''));
+			if (Number.isFinite(answeredDate))
+				this.answeredAt = { dateMs: answeredDate, at: performance.now() };
 			if (response.statusCode !== 429) this.pacer.accepted(startedAt);
 			if (response.statusCode >= 200 && response.statusCode < 300) {
 				const serviceDate = Date.parse(String(response.headers?.date ?? ''));
@@ -369,18 +327,6 @@ export class TrioClient {
 				secret: this.secret,
 			});
 		}
-	}
-
-	private refusedCreate(request: TrioRequest, until: number, shared: boolean): NodeOperationError {
-		const what = request.createKey ?? 'request';
-		return new NodeOperationError(
-			this.node,
-			`Not sent: the same ${what} failed in the last few minutes in a way that leaves it unknown whether Trio VMS created it, or is being sent right now`,
-			{
-				itemIndex: request.itemIndex,
-				description: `An error answer from Trio VMS or a gateway (5xx), or a connection broken after sending, hid the result of the earlier request, so it may have been created. Sending it again could create it twice. ${memoryScope(shared)} Look for it in Trio VMS, or run Get Many; this refusal ends at ${utcTime(until)}, after which it can be sent again if it is not there.`,
-			},
-		);
 	}
 
 	private buildOptions(request: TrioRequest, url: string): IHttpRequestOptions {

@@ -2,9 +2,8 @@
  * The one way a request leaves this package: `TrioClient.request` (client.ts). Around it, one
  * module per concern: reading answers within their limits (body.ts), retry arithmetic
  * (retry.ts: also which failures are timeouts, marked on the error, and the longest a request
- * may take), the pace learnt from a 429 (pacing.ts), n8n's SSRF protection (ssrf.ts), the
- * multipart body of a resume upload (multipart.ts), and the memory that keeps a create from
- * being sent twice (createMemory.ts).
+ * may take), the pace learnt from a 429 (pacing.ts), n8n's SSRF protection (ssrf.ts) and the
+ * multipart body of a resume upload (multipart.ts).
  */
 export {
 	createTrioClient,
@@ -14,12 +13,6 @@ export {
 	type TrioClientOptions,
 	type TrioRequest,
 } from './client';
-export {
-	forgetUncertainCreates,
-	rememberUncertainCreate,
-	uncertainCreateRefusedUntil,
-	UNCERTAIN_CREATE_MS,
-} from './createMemory';
 export type { MultipartPart } from './multipart';
 export {
 	backoffDelay,

@@ -172,7 +172,7 @@ describe('Submission: Create is idempotent across runs', () => {
 			);
 			expect(said.description).toMatch(/may have been created/);
 			expect(said.description).toMatch(/Get Many/);
-			expect(said.description).toMatch(/this refusal ends at \d\d:\d\d UTC/);
+			expect(said.description).toMatch(/this refusal ends by \d\d:\d\d UTC at the latest/);
 			expect(errorText(rerun.error).message).toContain('Not sent');
 		},
 	);

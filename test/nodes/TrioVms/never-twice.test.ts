@@ -1,7 +1,8 @@
 /**
- * "Never twice" across processes (issue 27 points 2 and 3): Submission Create remembers, in n8n's
- * duplicate store for the workflow, which creates it sent and which have an unknown outcome. The
- * engine runs n8n-core's DataDeduplicationService over one storage that stands for n8n's database;
+ * "Never twice" across processes and concurrent executions (issue 27 points 2 and 3, issue 33
+ * point 1): Submission Create holds, in n8n's duplicate store (a row of its node), the creates
+ * whose outcome is unknown. The engine runs n8n-core's DataDeduplicationService over one storage
+ * that stands for n8n's database and, like it, reads a row and writes it back without a lock;
  * `forgetProcessMemory()` between runs is another queue-mode worker, or a restart, which starts
  * without the previous process's memory. Creates are counted at the sandbox.
  */
@@ -100,7 +101,7 @@ describe('an unknown outcome holds on every worker and after a restart', () => {
 					`Not sent: the same submission of candidate ${pair.candidate} to job ${pair.job} failed`,
 				);
 				expect(errorText(run.error).description).toContain(
-					"kept in n8n's database, so the refusal holds on every worker and after a restart",
+					"memory of it in n8n's database, so the refusal holds on every worker and after a restart",
 				);
 			}
 		},
@@ -131,7 +132,7 @@ describe('an unknown outcome holds on every worker and after a restart', () => {
 		expect(posts()).toBe(1);
 	});
 
-	it('once the record is found, it counts as submitted by this workflow and the hold ends', async () => {
+	it('found after the failure: on another worker, while the list is not offered, the node says it cannot check (never "already submitted" from a memory that may be wrong)', async () => {
 		const [pair] = freshPairs(1);
 		t.sandbox.setFaults({
 			endpoints: { 'POST /api/v3/Submission': { failAfterHandlerNext: 1, failStatus: 504 } },
@@ -139,47 +140,55 @@ describe('an unknown outcome holds on every worker and after a restart', () => {
 		const first = await submitPairs(t, [pair], { workflowId });
 		expect(actions(first.output)).toEqual(['createdDespiteError']);
 		forgetProcessMemory();
-		// The list is not offered now: this workflow's memory answers.
 		t.sandbox.setFaults({
 			endpoints: { 'GET /api/v3/Submission': { failNext: 5, failStatus: 404 } },
 		});
 		const again = await submitPairs(t, [pair], { workflowId });
-		expect(again.error).toBeUndefined();
-		expect(again.output[0].json).toMatchObject({
-			JobNumber: pair.job,
-			CandidateNumber: pair.candidate,
-			_trio: { action: 'alreadySubmitted', submittedByThisWorkflow: true },
-		});
+		expect(errorText(again.error).message).toContain('Could not check whether candidate');
 		expect(stored(pair.job, pair.candidate)).toBe(1);
 		expect(posts()).toBe(1);
 	});
 });
 
-describe("Skip If Already Submitted answers from the workflow's memory", () => {
-	it('a sheet run twice, on two workers, while the list is not offered: each row submitted once', async () => {
+describe('Skip If Already Submitted while the list is not offered', () => {
+	it("on the worker that submitted them, a sheet run again is answered from Trio's answers to this workflow", async () => {
 		const pairs = freshPairs(4);
-		// First run: the list is read, nothing is there, every row is submitted.
 		const first = await submitPairs(t, pairs, { workflowId });
 		expect(actions(first.output)).toEqual(['created', 'created', 'created', 'created']);
 
-		forgetProcessMemory();
 		t.clearRequests();
 		t.sandbox.setFaults({
-			endpoints: { 'GET /api/v3/Submission': { failNext: 5, failStatus: 404 } },
+			endpoints: { 'GET /api/v3/Submission': { failRate: 1, failStatus: 404 } },
 		});
 		const second = await submitPairs(t, pairs, { workflowId });
 		expect(second.error).toBeUndefined();
-		expect(actions(second.output)).toEqual([
-			'alreadySubmitted',
-			'alreadySubmitted',
-			'alreadySubmitted',
-			'alreadySubmitted',
-		]);
+		expect(second.output.map((item) => item.json._trio)).toEqual(
+			pairs.map(() => ({
+				action: 'alreadySubmitted',
+				matchCount: 0,
+				submittedByThisWorkflow: true,
+			})),
+		);
 		expect(posts()).toBe(0);
 		for (const pair of pairs) expect(stored(pair.job, pair.candidate)).toBe(1);
 	});
 
-	it("another workflow's submissions are not in this workflow's memory: the list decides", async () => {
+	it('on another worker, the node says it cannot check and submits nothing', async () => {
+		const pairs = freshPairs(2);
+		await submitPairs(t, pairs, { workflowId });
+		forgetProcessMemory();
+		t.clearRequests();
+		t.sandbox.setFaults({
+			endpoints: { 'GET /api/v3/Submission': { failRate: 1, failStatus: 404 } },
+		});
+		const second = await submitPairs(t, pairs, { workflowId, continueOnFail: true });
+		for (const item of second.output)
+			expect(String(item.json.error)).toContain('Could not check whether candidate');
+		expect(posts()).toBe(0);
+		for (const pair of pairs) expect(stored(pair.job, pair.candidate)).toBe(1);
+	});
+
+	it("another workflow's submissions are not this workflow's: the list decides", async () => {
 		const [pair] = freshPairs(1);
 		await submitPairs(t, [pair], { workflowId });
 		t.sandbox.setFaults({
@@ -188,6 +197,108 @@ describe("Skip If Already Submitted answers from the workflow's memory", () => {
 		const other = await submitPairs(t, [pair], { workflowId: `${workflowId}-other` });
 		expect(errorText(other.error).message).toContain('Could not check whether candidate');
 		expect(stored(pair.job, pair.candidate)).toBe(1);
+	});
+});
+
+describe('Find or Create while the lookup fails', () => {
+	const findOrCreate = async (email: string) =>
+		await t.run(
+			{
+				resource: 'candidate',
+				operation: 'findOrCreate',
+				firstName: 'Dana',
+				lastName: 'Reyes',
+				email,
+			},
+			{ workflowId },
+		);
+	const candidatePosts = () =>
+		t
+			.apiRequests()
+			.filter((request) => request.method === 'POST' && request.path === '/api/v3/candidates')
+			.length;
+
+	it("on the worker that created it, the candidate is answered from Trio's answer to this workflow; elsewhere the lookup's failure stops it", async () => {
+		const email = `dana.reyes.${workflowId}@agency.example`;
+		const first = await findOrCreate(email);
+		expect(first.output[0].json._trio).toEqual({ action: 'created', matchCount: 0 });
+		t.clearRequests();
+		t.sandbox.setFaults({
+			endpoints: { 'GET /api/v3/candidates': { failRate: 1, failStatus: 404 } },
+		});
+		const again = await findOrCreate(email);
+		expect(again.error).toBeUndefined();
+		expect(again.output[0].json).toMatchObject({
+			number: first.output[0].json.number,
+			_trio: { action: 'found', matchCount: 0, createdByThisWorkflow: true },
+		});
+		forgetProcessMemory();
+		const elsewhere = await findOrCreate(email);
+		expect(elsewhere.error).toBeDefined();
+		expect(candidatePosts()).toBe(0);
+	});
+});
+
+describe('executions of one workflow at once, over a store that reads and writes separately', () => {
+	const BURST = 10;
+	const refusedJob = () => {
+		const job = t.sandbox.store.listJobs().find((each) => each.JobStatus === 'Open');
+		if (!job) throw new Error('no open job');
+		return job.Number;
+	};
+
+	it('pairs Trio refused in a burst are submitted when they arrive again', async () => {
+		const job = refusedJob();
+		const candidates = [...t.sandbox.store.candidates.keys()].filter(
+			(each) => stored(job, each) === 0,
+		);
+		const pairs = candidates.slice(0, BURST).map((candidate) => ({ job, candidate }));
+		const good = freshPairs(3 * BURST)
+			.filter((pair) => pair.job !== job)
+			.slice(0, BURST);
+		// Trio refuses every submission to this job for now (as it does while a job is On Hold).
+		t.sandbox.store.holdJob(job);
+		const burst = await Promise.all(
+			pairs.map(
+				async (pair, n) =>
+					await submitPairs(t, [pair, good[n]], { workflowId, continueOnFail: true }),
+			),
+		);
+		for (const run of burst) {
+			expect(String(run.output[0].json.error)).toMatch(/only Open jobs accept submissions|400/);
+			expect(run.output[1].json._trio ?? run.output[1].json.error).toMatchObject({
+				action: 'created',
+			});
+		}
+		t.sandbox.store.reopenJob(job);
+		const again = await Promise.all(
+			pairs.map(async (pair) => await submitPairs(t, [pair], { workflowId, continueOnFail: true })),
+		);
+		const submitted = again.filter(
+			(run) => (run.output[0].json._trio as IDataObject | undefined)?.action === 'created',
+		).length;
+		expect(submitted).toBe(BURST);
+		for (const pair of pairs) expect(stored(pair.job, pair.candidate)).toBe(1);
+	});
+
+	it('creates Trio stored before answering 502 in a burst are refused on a fresh worker: stored once', async () => {
+		const pairs = freshPairs(BURST);
+		t.sandbox.setFaults({
+			endpoints: { 'POST /api/v3/Submission': { failAfterHandlerNext: BURST, failStatus: 502 } },
+		});
+		const once = async (pair: { job: number; candidate: number }) =>
+			await t.run(
+				{ ...SUBMIT_PAIRS, options: { skipIfAlreadySubmitted: false } },
+				{ input: [pair], inputBinary: [PDF_FILE], workflowId },
+			);
+		const burst = await Promise.all(pairs.map(once));
+		t.sandbox.clearFaults();
+		for (const run of burst) expect(errorText(run.error).message).toContain('502');
+		forgetProcessMemory();
+		const again = await Promise.all(pairs.map(once));
+		for (const run of again)
+			expect(errorText(run.error).message).toContain('Not sent: the same submission');
+		for (const pair of pairs) expect(stored(pair.job, pair.candidate)).toBe(1);
 	});
 });
 
@@ -209,12 +320,19 @@ describe("without n8n's duplicate store (older n8n, or none started)", () => {
 
 	it('a store that fails (not merely absent) stops the create: nothing is sent', async () => {
 		const [pair] = freshPairs(1);
-		// A row of this workflow written in another mode, as a Remove Duplicates node could leave.
-		storage.rows.set(`${workflowId}\n`, { mode: 'latestIncrementalKey', entries: [] });
+		storage.failure = new Error('Connection terminated unexpectedly');
 		const run = await submitWithCheckOff(pair);
 		expect(errorText(run.error).message).toContain(
-			"Not sent: this workflow's memory of what it sent could not be read",
+			"Not sent: this node's memory of what it sent could not be read (Connection terminated unexpectedly)",
 		);
 		expect(posts()).toBe(0);
+	});
+
+	it("a Remove Duplicates node's workflow row in another mode does not touch the memory", async () => {
+		const [pair] = freshPairs(1);
+		storage.rows.set(`${workflowId}\n`, { mode: 'latestIncrementalKey', entries: [] });
+		const run = await submitWithCheckOff(pair);
+		expect(run.error).toBeUndefined();
+		expect(stored(pair.job, pair.candidate)).toBe(1);
 	});
 });

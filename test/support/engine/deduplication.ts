@@ -1,4 +1,5 @@
 /* eslint
+	"@n8n/community-nodes/no-restricted-globals": "off",
 	"@n8n/community-nodes/no-restricted-imports": "off"
 	-- not in the package: n8n's rules for the code users install do not apply here */
 /**
@@ -11,9 +12,12 @@
  * another queue-mode worker starts without it), run it again against the same storage, and the
  * second run sees what the first recorded, as two n8n processes sharing one database do.
  *
- * Like n8n's database-backed store: rows per workflow and context ('' for scope 'workflow',
- * the node's id for scope 'node'), entries kept as hashes, `maxEntries` dropping the oldest, a
- * row's mode fixed by its first write. Only the 'entries' mode is provided.
+ * Like n8n's database-backed store (packages/cli/src/deduplication/deduplication-helper.ts):
+ * rows per workflow and context ('' for scope 'workflow', `n:<node id>` for scope 'node'),
+ * entries kept as hashes, `maxEntries` dropping the oldest, a row's mode fixed by its first
+ * write. And like it, weaknesses included: a call that records or removes reads the row, lets
+ * other work run (the database round trip), then writes the whole row back, with no lock, so two
+ * executions writing one row at once can undo each other's entries. Only 'entries' mode.
  */
 import { DataDeduplicationService } from 'n8n-core';
 import type {
@@ -36,12 +40,22 @@ interface Row {
 export class ProcessedDataStorage {
 	readonly rows = new Map<string, Row>();
 
-	/** Store calls so far, by kind; tests read them. */
+	/** Set to make every call fail, as a database that does not answer. */
+	failure: Error | undefined;
+
+	/** Store calls that write a row so far, by kind; tests read them. */
 	readonly calls = { checkProcessedAndRecord: 0, removeProcessed: 0 };
 
-	/** How many entries a workflow holds (scope 'workflow'). */
-	entryCount(workflowId: string): number {
-		return this.rows.get(rowKey(workflowId, ''))?.entries.length ?? 0;
+	/** How many entries a workflow holds (scope 'workflow'), or a node of it (scope 'node'). */
+	entryCount(workflowId: string, nodeId?: string): number {
+		return this.rows.get(rowKey(workflowId, nodeId ? `n:${nodeId}` : ''))?.entries.length ?? 0;
+	}
+
+	/** Every row of a workflow, whatever its scope. */
+	rowsOf(workflowId: string): Row[] {
+		return [...this.rows]
+			.filter(([key]) => key.startsWith(`${workflowId}\n`))
+			.map(([, row]) => row);
 	}
 }
 
@@ -53,6 +67,11 @@ function contextOf(scope: DeduplicationScope, data: ICheckProcessedContextData):
 	if (scope === 'workflow') return '';
 	if (!data.node) throw new Error("Scope 'node' needs the node");
 	return `n:${data.node.id}`;
+}
+
+/** The database round trip between reading a row and writing it back: others run meanwhile. */
+async function roundTrip(): Promise<void> {
+	for (let turn = 0; turn < 3; turn++) await new Promise((resolve) => setImmediate(resolve));
 }
 
 function hashed(value: DeduplicationItemTypes): string {
@@ -76,21 +95,24 @@ class EngineDeduplicator implements IDataDeduplicator {
 		data: ICheckProcessedContextData,
 		options: ICheckProcessedOptions,
 		create: boolean,
-	): { store: ProcessedDataStorage; row: Row | undefined } {
+	): { store: ProcessedDataStorage; key: string; row: Row | undefined } {
 		if (!storage)
 			throw new AssertionError({ message: 'Instance needs to initialized before use.' });
+		if (storage.failure) throw storage.failure;
 		if (options.mode !== 'entries')
 			throw new Error(`The engine's duplicate store keeps entries only, not "${options.mode}"`);
 		if (!data.workflow.id) throw new AssertionError({ message: 'The workflow has no id' });
 		const key = rowKey(String(data.workflow.id), contextOf(scope, data));
-		let row = storage.rows.get(key);
-		if (row && row.mode !== options.mode)
+		const stored = storage.rows.get(key);
+		if (stored && stored.mode !== options.mode)
 			throw new Error('Deduplication data was originally saved with an incompatible setting');
-		if (!row && create) {
-			row = { mode: options.mode, entries: [] };
-			storage.rows.set(key, row);
-		}
-		return { store: storage, row };
+		// A copy, as read from the database: what others write afterwards is not in it.
+		const row = stored
+			? { mode: stored.mode, entries: [...stored.entries] }
+			: create
+				? { mode: options.mode, entries: [] }
+				: undefined;
+		return { store: storage, key, row };
 	}
 
 	async checkProcessedAndRecord(
@@ -99,8 +121,13 @@ class EngineDeduplicator implements IDataDeduplicator {
 		data: ICheckProcessedContextData,
 		options: ICheckProcessedOptions,
 	): Promise<IDeduplicationOutput> {
-		const { store, row } = this.row(scope, data, options, true);
+		const existed = storage?.rows.has(rowKey(String(data.workflow.id), contextOf(scope, data)));
+		const { store, key, row } = this.row(scope, data, options, true);
 		store.calls.checkProcessedAndRecord++;
+		await roundTrip();
+		// The row's first write is an insert: another insert meanwhile makes it fail, as in n8n.
+		if (!existed && store.rows.has(key))
+			throw new Error('duplicate key value violates unique constraint "PK_processed_data"');
 		const entries = row?.entries ?? [];
 		const output: IDeduplicationOutput = { new: [], processed: [] };
 		for (const item of items) {
@@ -113,6 +140,7 @@ class EngineDeduplicator implements IDataDeduplicator {
 		}
 		if (options.maxEntries && entries.length > options.maxEntries)
 			entries.splice(0, entries.length - options.maxEntries);
+		store.rows.set(key, { mode: options.mode, entries });
 		return output;
 	}
 
@@ -122,11 +150,15 @@ class EngineDeduplicator implements IDataDeduplicator {
 		data: ICheckProcessedContextData,
 		options: ICheckProcessedOptions,
 	): Promise<void> {
-		const { store, row } = this.row(scope, data, options, false);
+		const { store, key, row } = this.row(scope, data, options, false);
 		store.calls.removeProcessed++;
 		if (!row) return;
+		await roundTrip();
 		const gone = new Set(items.map(hashed));
-		row.entries = row.entries.filter((entry) => !gone.has(entry));
+		store.rows.set(key, {
+			mode: row.mode,
+			entries: row.entries.filter((entry) => !gone.has(entry)),
+		});
 	}
 
 	async clearAllProcessedItems(
@@ -143,6 +175,34 @@ class EngineDeduplicator implements IDataDeduplicator {
 	): Promise<number> {
 		return this.row(scope, data, options, false).row?.entries.length ?? 0;
 	}
+}
+
+/**
+ * A node's duplicate-store helpers (`this.helpers.checkProcessedAndRecord` and its siblings) over
+ * the engine's storage, for tests of a module that takes them without running a workflow.
+ */
+export function storeHelpersFor(workflowId: string, nodeId: string) {
+	const deduplicator = new EngineDeduplicator();
+	const data = {
+		workflow: { id: workflowId, active: false },
+		node: { id: nodeId },
+	} as unknown as ICheckProcessedContextData;
+	return {
+		checkProcessedAndRecord: async (
+			items: DeduplicationItemTypes[],
+			scope: DeduplicationScope,
+			options: ICheckProcessedOptions,
+		) => await deduplicator.checkProcessedAndRecord(items, scope, data, options),
+		removeProcessed: async (
+			items: DeduplicationItemTypes[],
+			scope: DeduplicationScope,
+			options: ICheckProcessedOptions,
+		) => await deduplicator.removeProcessed(items, scope, data, options),
+		clearAllProcessedItems: async (scope: DeduplicationScope) =>
+			await deduplicator.clearAllProcessedItems(scope, data),
+		getProcessedDataCount: async (scope: DeduplicationScope, options: ICheckProcessedOptions) =>
+			await deduplicator.getProcessedDataCount(scope, data, options),
+	};
 }
 
 let started = false;

@@ -8,7 +8,7 @@
  * credentials-helper.ts), the workflow/execution ids, the instance URLs, and a temporary
  * user folder (see container.ts). See README.md in this folder.
  */
-import { randomUUID } from 'node:crypto';
+import { createHash } from 'node:crypto';
 
 import type {
 	ExecutionError,
@@ -39,7 +39,7 @@ import {
 } from 'n8n-core';
 
 import { TRIO_CREDENTIAL_TYPE } from '../../../nodes/shared/credentials';
-import { forgetUncertainCreates } from '../../../nodes/shared/transport';
+import { forgetUncertainCreates } from '../../../nodes/TrioVms/helpers/createMemory';
 import { ensureEngineContainer } from './container';
 import { CredentialTypeRegistry, TestCredentialsHelper } from './credentials-helper';
 import { EngineNodeTypes } from './node-types';
@@ -171,6 +171,12 @@ export async function credentialsHelperFor(
 }
 
 /** The node as the editor would save it: an id, a version, and a reference to each given credential it can use. */
+/** A UUID-shaped id derived from the node's name. */
+function stableNodeId(name: string): string {
+	const hex = createHash('sha256').update(name).digest('hex');
+	return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
+}
+
 export function completeNode(
 	node: EngineNode,
 	index: number,
@@ -191,7 +197,8 @@ export function completeNode(
 	}
 	return {
 		...copy,
-		id: copy.id ?? randomUUID(),
+		// Stable across runs, as a saved workflow's node ids are (n8n's node-scoped stores key on them).
+		id: copy.id ?? stableNodeId(String(copy.name)),
 		typeVersion,
 		position: copy.position ?? [index * 220, 0],
 		parameters: copy.parameters ?? {},

@@ -10,7 +10,7 @@ import type { CandidateCreateRequest } from '../../../shared/schemas';
 import { PATHS } from '../../../shared/service';
 import type { TrioClient } from '../../../shared/transport';
 import { isRecord, objectOf } from '../../helpers/output';
-import { createThenLookAgain } from '../../helpers/uncertainCreate';
+import { createOnce } from '../../helpers/createOnce';
 
 /** The lookup answers a JSON array (spec 4); a list wrapped in an object is read too. */
 function readCandidateList(response: unknown, email: string): IDataObject[] {
@@ -85,13 +85,12 @@ export async function findCandidates(
 	return await lookUp(client, lower, itemIndex);
 }
 
-/** The create memory's name for this create: one per address, whatever its letter case. */
+/** The create's name in messages and in the memory of creates: one per address, whatever its letter case. */
 function candidateCreateKey(body: CandidateCreateRequest): string {
 	return `candidate with the email ${body.email1.trim().toLowerCase()}`;
 }
 
-/** Sends the creation request once (never retried after it may have reached the service). */
-export async function createCandidate(
+async function sendCandidate(
 	client: TrioClient,
 	body: CandidateCreateRequest,
 	itemIndex: number,
@@ -100,11 +99,25 @@ export async function createCandidate(
 		method: 'POST',
 		path: PATHS.candidates,
 		body,
+		// Never repeated once it may have reached Trio: a second request could create the candidate twice.
 		idempotent: false,
 		itemIndex,
-		createKey: candidateCreateKey(body),
 	});
 	return objectOf(created, { ...(body as unknown as IDataObject) });
+}
+
+/** Creates the candidate, whether or not one with this e-mail exists (Create with the check off). */
+export async function createCandidate(
+	client: TrioClient,
+	body: CandidateCreateRequest,
+	itemIndex: number,
+): Promise<IDataObject> {
+	const result = await createOnce(client, {
+		what: candidateCreateKey(body),
+		itemIndex,
+		send: async () => await sendCandidate(client, body, itemIndex),
+	});
+	return (result as { record: IDataObject }).record;
 }
 
 /** The oldest of several candidates sharing an address: the lowest number, the usual one to keep. */
@@ -115,43 +128,41 @@ function oldestCandidate(candidates: IDataObject[]): IDataObject | undefined {
 }
 
 /**
- * Creates the candidate; when the request fails so that it is unknown whether the candidate was
- * created (a 5xx, or a connection broken after sending), looks the e-mail up again before
- * reporting. `_trio.action` says "created" or "createdDespiteError" (with the failure in `error`).
- */
-async function createCandidateLookingAgain(
-	client: TrioClient,
-	body: CandidateCreateRequest,
-	itemIndex: number,
-): Promise<IDataObject> {
-	const outcome = await createThenLookAgain({
-		what: `candidate with the email ${body.email1}`,
-		create: async () => await createCandidate(client, body, itemIndex),
-		lookAgain: async () => oldestCandidate(await findCandidates(client, body.email1, itemIndex)),
-	});
-	// Found after all: the hold on this address ends, in every process.
-	if (outcome.action !== 'created') await client.createFound(candidateCreateKey(body), itemIndex);
-	return {
-		...outcome.record,
-		_trio:
-			outcome.action === 'created'
-				? { action: 'created', matchCount: 0 }
-				: { action: outcome.action, matchCount: 0, error: outcome.error },
-	};
-}
-
-/**
- * The candidate with this e-mail (the oldest when several share it), created when there is none.
- * `_trio.action` says "found" (with `matchCount`), "created" or "createdDespiteError".
+ * The candidate with this e-mail (the oldest when several share it), created when there is none;
+ * when the create fails so that it is unknown whether the candidate was created (a 5xx, or a
+ * connection broken after sending), the e-mail is looked up again before reporting.
+ * `_trio.action` says "found" (with `matchCount`), "created" or "createdDespiteError" (with the
+ * failure in `error`).
  */
 export async function findOrCreateCandidate(
 	client: TrioClient,
 	body: CandidateCreateRequest,
 	itemIndex: number,
 ): Promise<IDataObject> {
-	const matches = await findCandidates(client, body.email1, itemIndex);
-	if (matches.length) {
-		return { ...oldestCandidate(matches), _trio: { action: 'found', matchCount: matches.length } };
+	const result = await createOnce(client, {
+		what: candidateCreateKey(body),
+		itemIndex,
+		existing: async () => await findCandidates(client, body.email1, itemIndex),
+		send: async () => await sendCandidate(client, body, itemIndex),
+		lookAgain: async () => oldestCandidate(await findCandidates(client, body.email1, itemIndex)),
+	});
+	switch (result.action) {
+		case 'found':
+			return {
+				...oldestCandidate(result.matches),
+				_trio: { action: 'found', matchCount: result.matches.length },
+			};
+		case 'madeByThisWorkflow':
+			return {
+				...result.record,
+				_trio: { action: 'found', matchCount: 0, createdByThisWorkflow: true },
+			};
+		case 'created':
+			return { ...result.record, _trio: { action: 'created', matchCount: 0 } };
+		case 'createdDespiteError':
+			return {
+				...result.record,
+				_trio: { action: 'createdDespiteError', matchCount: 0, error: result.error },
+			};
 	}
-	return await createCandidateLookingAgain(client, body, itemIndex);
 }

@@ -44,7 +44,7 @@ import {
 	requiredEmail,
 	requiredText,
 } from '../../helpers/validation';
-import { createThenLookAgain } from '../../helpers/uncertainCreate';
+import { createOnce, type CreateResult } from '../../helpers/createOnce';
 import { CANDIDATE_COLUMNS, candidateFromRow } from '../candidate/candidateFields';
 import { findOrCreateCandidate } from '../candidate/candidateRequests';
 import { jobLocator, optionsCollection } from '../common.descriptions';
@@ -461,56 +461,62 @@ export async function execute(
 				idempotent: false,
 				itemIndex,
 				context: { subject: `job ${jobNumber} or candidate ${candidateNumber}` },
-				createKey: what,
 			}),
 			{ JobNumber: jobNumber, CandidateNumber: candidateNumber },
 		);
 
 	if (options.skipIfAlreadySubmitted === false) {
-		return { ...(await send()), _trio: { action: 'created' } };
+		const result = await createOnce(client, { what, itemIndex, send });
+		return { ...(result as { record: IDataObject }).record, _trio: { action: 'created' } };
 	}
 
 	// Every check of the item is done above, so a bad row fails the same way whether or not it was submitted.
 	const index = submissionIndexFor(client);
-	// This workflow's own submissions are known from its memory (kept by n8n for every worker),
-	// even while Trio's list lags behind the create or is not offered at all.
-	if (await client.createdBefore(what, itemIndex)) {
-		const listed = await index.find(jobNumber, candidateNumber, itemIndex).catch(() => []);
-		return listed.length
-			? { ...listed[0], _trio: { action: 'alreadySubmitted', matchCount: listed.length } }
-			: {
-					JobNumber: jobNumber,
-					CandidateNumber: candidateNumber,
-					_trio: { action: 'alreadySubmitted', matchCount: 0, submittedByThisWorkflow: true },
-				};
-	}
-	let existing: IDataObject[];
-	try {
-		existing = await index.find(jobNumber, candidateNumber, itemIndex);
-	} catch (error) {
-		throw checkFailed(this, error, jobNumber, candidateNumber, itemIndex);
-	}
-	if (existing.length) {
-		// Listed: a hold left by an earlier create of this pair with an unknown outcome is over.
-		await client.createFound(what, itemIndex);
-		return { ...existing[0], _trio: { action: 'alreadySubmitted', matchCount: existing.length } };
-	}
-	const outcome = await createThenLookAgain({
+	const result: CreateResult = await createOnce(client, {
 		what,
-		create: send,
+		itemIndex,
+		existing: async () => {
+			try {
+				return await index.find(jobNumber, candidateNumber, itemIndex);
+			} catch (error) {
+				throw checkFailed(this, error, jobNumber, candidateNumber, itemIndex);
+			}
+		},
+		send,
 		lookAgain: async () => {
 			await index.load(itemIndex);
 			return (await index.find(jobNumber, candidateNumber, itemIndex))[0];
 		},
 	});
-	if (outcome.action === 'created') index.remember(outcome.record);
-	else await client.createFound(what, itemIndex);
-	// matchCount as Find or Create gives it: present when the node looked, 0 as it found none before.
-	return {
-		...outcome.record,
-		_trio:
-			outcome.action === 'created'
-				? { action: 'created', matchCount: 0 }
-				: { action: outcome.action, matchCount: 0, error: outcome.error },
-	};
+	if (result.action === 'created') index.remember(result.record);
+	return submissionOutput(result, jobNumber, candidateNumber);
+}
+
+/** matchCount as Find or Create gives it: present when the node looked, 0 when it found none before. */
+function submissionOutput(
+	result: CreateResult,
+	jobNumber: number,
+	candidateNumber: number,
+): IDataObject {
+	switch (result.action) {
+		case 'found':
+			return {
+				...result.matches[0],
+				_trio: { action: 'alreadySubmitted', matchCount: result.matches.length },
+			};
+		case 'madeByThisWorkflow':
+			return {
+				JobNumber: jobNumber,
+				CandidateNumber: candidateNumber,
+				...result.record,
+				_trio: { action: 'alreadySubmitted', matchCount: 0, submittedByThisWorkflow: true },
+			};
+		case 'created':
+			return { ...result.record, _trio: { action: 'created', matchCount: 0 } };
+		case 'createdDespiteError':
+			return {
+				...result.record,
+				_trio: { action: 'createdDespiteError', matchCount: 0, error: result.error },
+			};
+	}
 }

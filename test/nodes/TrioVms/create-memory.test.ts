@@ -1,0 +1,199 @@
+/* eslint
+	"@n8n/community-nodes/no-restricted-globals": "off"
+	-- not in the package: n8n's rules for the code users install do not apply here */
+/**
+ * The memory of creates over the engine's duplicate store, which reads a row, lets other work run
+ * and writes the whole row back, as n8n's database store does (issue 33 points 1, 6, 8). Clocks
+ * are injected; "another worker" is a second CreateMemory after forgetUncertainCreates().
+ */
+import {
+	CLOCK_TOLERANCE_MS,
+	CreateMemory,
+	forgetUncertainCreates,
+	UNCERTAIN_CREATE_MS,
+} from '../../../nodes/TrioVms/helpers/createMemory';
+import { ProcessedDataStorage, useProcessedDataStorage } from '../../support/engine/engine';
+import { startDeduplicationService, storeHelpersFor } from '../../support/engine/deduplication';
+
+const WORKFLOW = 'wf-memory';
+const NODE = 'node-1';
+const START = Date.UTC(2026, 10, 25, 12, 2, 0);
+let storage: ProcessedDataStorage;
+
+beforeAll(async () => await startDeduplicationService());
+beforeEach(() => {
+	forgetUncertainCreates();
+	storage = new ProcessedDataStorage();
+	useProcessedDataStorage(storage);
+});
+afterAll(() => useProcessedDataStorage(new ProcessedDataStorage()));
+
+function memory(clock: () => number, helpers: unknown = storeHelpersFor(WORKFLOW, NODE)) {
+	return new CreateMemory({ helpers, credential: 'c', workflowId: WORKFLOW, now: clock });
+}
+
+const what = (n: number) => `submission of candidate ${n} to job 7`;
+
+describe('writes to the shared row', () => {
+	it('a look when nothing is held writes nothing', async () => {
+		const a = memory(() => START);
+		expect(await a.state(what(1))).toEqual({ held: false });
+		expect(storage.calls).toEqual({ checkProcessedAndRecord: 0, removeProcessed: 0 });
+		expect(storage.rows.size).toBe(0);
+	});
+
+	it('concurrent holds and looks of one process lose no hold', async () => {
+		const a = memory(() => START);
+		await a.hold(what(0)); // the row holds something, so the looks below read it
+		await Promise.all(
+			Array.from({ length: 10 }, async (_, n) =>
+				n % 2 ? await a.hold(what(n)) : await a.state(what(100 + n)),
+			),
+		);
+		forgetUncertainCreates();
+		const b = memory(() => START + 60_000);
+		for (const n of [1, 3, 5, 7, 9]) expect(await b.state(what(n))).toMatchObject({ held: true });
+		for (const n of [100, 102]) expect(await b.state(what(n))).toEqual({ held: false });
+	});
+
+	it("a hold undone by another process's write is read back and written again", async () => {
+		const helpers = storeHelpersFor(WORKFLOW, NODE);
+		let undone = false;
+		const racing = {
+			...helpers,
+			checkProcessedAndRecord: async (
+				...args: Parameters<typeof helpers.checkProcessedAndRecord>
+			) => {
+				const before = [...storage.rows].map(
+					([key, row]) =>
+						[key, { mode: row.mode, entries: [...row.entries] }] as [
+							string,
+							{ mode: typeof row.mode; entries: string[] },
+						],
+				);
+				const result = await helpers.checkProcessedAndRecord(...args);
+				// Another worker read the row before this write and writes it back now.
+				if (!undone) {
+					undone = true;
+					storage.rows.clear();
+					for (const [key, row] of before) storage.rows.set(key, row);
+				}
+				return result;
+			},
+		};
+		const a = memory(() => START, racing);
+		expect((await a.hold(what(1))).shared).toBe(true);
+		expect(undone).toBe(true);
+		forgetUncertainCreates();
+		expect(await memory(() => START).state(what(1))).toMatchObject({ held: true });
+	});
+
+	it("a hold whose first write meets another process's insert of the row is written again", async () => {
+		const otherProcess = storeHelpersFor(WORKFLOW, NODE);
+		const [held] = await Promise.all([
+			memory(() => START).hold(what(1)),
+			otherProcess.checkProcessedAndRecord(['another hold'], 'node', {
+				mode: 'entries',
+				maxEntries: 10_000,
+			}),
+		]);
+		expect(held.shared).toBe(true);
+		forgetUncertainCreates();
+		expect(await memory(() => START).state(what(1))).toMatchObject({ held: true });
+	});
+
+	it('once every hold has ended, a look empties the row, and later looks write nothing', async () => {
+		const a = memory(() => START);
+		await a.hold(what(1));
+		forgetUncertainCreates();
+		const late = memory(() => START + UNCERTAIN_CREATE_MS + 2 * CLOCK_TOLERANCE_MS + 5 * 60_000);
+		expect(await late.state(what(1))).toEqual({ held: false });
+		expect(storage.rows.size).toBe(0);
+		const writes = { ...storage.calls };
+		expect(await late.state(what(2))).toEqual({ held: false });
+		expect(storage.calls).toEqual(writes);
+	});
+});
+
+describe('how long a hold lasts (point 6)', () => {
+	it.each([-10, 0, 10])(
+		'a worker whose clock is %i minutes off still refuses it for UNCERTAIN_CREATE_MS',
+		async (skewMinutes) => {
+			await memory(() => START).hold(what(1));
+			forgetUncertainCreates();
+			const skew = skewMinutes * 60_000;
+			for (const after of [0, UNCERTAIN_CREATE_MS / 2, UNCERTAIN_CREATE_MS - 1]) {
+				const other = memory(() => START + after + skew);
+				expect(await other.state(what(1))).toMatchObject({ held: true });
+			}
+		},
+	);
+
+	it('the hold starts when the exchange ends, however long it took', async () => {
+		let now = START;
+		const a = memory(() => now);
+		// The exchange trickled for twenty minutes: the hold is written at its end.
+		now += 20 * 60_000;
+		await a.hold(what(1));
+		forgetUncertainCreates();
+		now += UNCERTAIN_CREATE_MS - 1;
+		expect(await memory(() => now).state(what(1))).toMatchObject({ held: true });
+	});
+
+	it('one process never runs the same create twice at once, however long the first takes', async () => {
+		const a = memory(() => START);
+		let release!: () => void;
+		const order: string[] = [];
+		const first = a.oneAtATime(what(1), async () => {
+			order.push('first starts');
+			await new Promise<void>((resolve) => (release = resolve));
+			order.push('first ends');
+		});
+		const second = a.oneAtATime(what(1), async () => {
+			order.push('second starts');
+		});
+		await new Promise((resolve) => setImmediate(resolve));
+		expect(order).toEqual(['first starts']);
+		release();
+		await Promise.all([first, second]);
+		expect(order).toEqual(['first starts', 'first ends', 'second starts']);
+	});
+});
+
+describe('what the memory shares (points 7 and 8)', () => {
+	it("lives in a row of its node: a Remove Duplicates node's workflow row neither evicts nor clears it", async () => {
+		await memory(() => START).hold(what(1));
+		forgetUncertainCreates();
+		expect(storage.entryCount(WORKFLOW)).toBe(0);
+		expect(storage.entryCount(WORKFLOW, NODE)).toBeGreaterThan(0);
+		// Remove Duplicates (scope workflow) records 10,000 values, then clears its history.
+		const removeDuplicates = storeHelpersFor(WORKFLOW, 'remove-duplicates');
+		const values = Array.from({ length: 10_001 }, (_, n) => `value ${n}`);
+		await removeDuplicates.checkProcessedAndRecord(values, 'workflow', {
+			mode: 'entries',
+			maxEntries: 10_000,
+		});
+		await removeDuplicates.clearAllProcessedItems('workflow');
+		expect(await memory(() => START).state(what(1))).toMatchObject({ held: true });
+	});
+
+	it('another node, or a copy of the workflow, has a memory of its own', async () => {
+		await memory(() => START).hold(what(1));
+		forgetUncertainCreates();
+		expect(await memory(() => START, storeHelpersFor(WORKFLOW, 'node-2')).state(what(1))).toEqual({
+			held: false,
+		});
+		expect(await memory(() => START, storeHelpersFor('wf-copy', NODE)).state(what(1))).toEqual({
+			held: false,
+		});
+	});
+
+	it('without a store it is this process only', async () => {
+		const a = memory(() => START, {});
+		expect(a.shared).toBe(false);
+		expect((await a.hold(what(1))).shared).toBe(false);
+		expect(await a.state(what(1))).toMatchObject({ held: true });
+		forgetUncertainCreates();
+		expect(await a.state(what(1))).toEqual({ held: false });
+	});
+});
