@@ -28,7 +28,7 @@ const DELIVERIES_TO_REMEMBER = {
 	default: DEFAULT_WINDOW,
 	typeOptions: { minValue: 1, maxValue: MAX_WINDOW },
 	description:
-		'How many recent deliveries this trigger remembers, to recognise one Trio sends twice (for a job or a submission, the last one about it). Each item carries a deliveryKey, the same for the same delivery everywhere: to drop copies also after a restart or when n8n runs on several workers, key a Remove Duplicates node on it.',
+		'How many recent deliveries this trigger remembers, to recognise one Trio sends twice (for a job or a submission, the last one about it). Each item has a field named deliveryKey that is the same whenever Trio sends the same delivery again: to drop such copies also after n8n restarts or when it runs on several workers, add a Remove Duplicates node that compares deliveryKey.',
 } satisfies INodeProperties;
 
 export class TrioVmsTrigger implements INodeType {

@@ -239,7 +239,7 @@ for (const line of N8N_LINES) {
 			);
 			for (const [index, job] of jobs.entries()) {
 				expect(all.results[index].name).toContain(`${job.Number} · ${job.Title}`);
-				if (job.JobStatus === 'OnHold') expect(all.results[index].name).toMatch(/\(on hold\)$/);
+				if (job.JobStatus === 'OnHold') expect(all.results[index].name).toMatch(/\(On Hold\)$/);
 			}
 
 			const [target] = jobs.slice(-1);

@@ -13,12 +13,12 @@ describe('searchJobs (Job "From List")', () => {
 		expect(results).toHaveLength(jobs.length);
 		const [job] = jobs;
 		expect(results[0]).toEqual({
-			name: `${job.Number} · ${job.Title} · ${job.FacilityName ?? job.ClientName} · ${job.City}, ${job.StateAbbreviation}${job.JobStatus === 'OnHold' ? ' (on hold)' : ''}`,
+			name: `${job.Number} · ${job.Title} · ${job.FacilityName ?? job.ClientName} · ${job.City}, ${job.StateAbbreviation}${job.JobStatus === 'OnHold' ? ' (On Hold)' : ''}`,
 			value: String(job.Number),
 		});
 		const held = jobs.find((candidate) => candidate.JobStatus === 'OnHold');
 		if (held)
-			expect(results.find((r) => r.value === String(held.Number))?.name).toMatch(/\(on hold\)$/);
+			expect(results.find((r) => r.value === String(held.Number))?.name).toMatch(/\(On Hold\)$/);
 	});
 
 	it('filters by the typed words, case-insensitively, on any of those parts', async () => {

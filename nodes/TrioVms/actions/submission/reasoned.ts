@@ -9,8 +9,13 @@ import { nameOfListItem } from '../../../shared/schemas';
 import { PATHS } from '../../../shared/service';
 import type { TrioClient } from '../../../shared/transport';
 import { listOf, objectOf } from '../../helpers/output';
+import { shapeSubmission } from '../../helpers/outputChoices';
 import { FieldError, optionalText, positiveInteger, requiredText } from '../../helpers/validation';
-import { optionsCollection, submissionNumberField } from '../common.descriptions';
+import {
+	optionsCollection,
+	submissionNumberField,
+	submissionOutputProperty,
+} from '../common.descriptions';
 
 export function reasonedProperties(action: 'decline' | 'withdraw'): INodeProperties[] {
 	return [
@@ -20,14 +25,17 @@ export function reasonedProperties(action: 'decline' | 'withdraw'): INodePropert
 				: 'The submission to withdraw (submitted, under review or offered)',
 		),
 		{
-			displayName: 'Reason Name or ID',
+			// Trio's reasons are texts without IDs: "Name or ID" would promise an ID that does not exist.
+			// eslint-disable-next-line n8n-nodes-base/node-param-display-name-wrong-for-dynamic-options
+			displayName: 'Reason',
 			name: 'reason',
 			type: 'options',
 			typeOptions: { loadOptionsMethod: 'getWithdrawReasons' },
 			default: '',
 			required: true,
+			// eslint-disable-next-line n8n-nodes-base/node-param-description-wrong-for-dynamic-options
 			description:
-				'Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>',
+				'Choose from the list, or type the reason with an <a href="https://docs.n8n.io/code/expressions/">expression</a>',
 			hint: "One of Trio's withdraw reasons. If the list cannot be loaded, switch to Expression and type the reason exactly as Trio lists it.",
 		},
 		{
@@ -38,6 +46,7 @@ export function reasonedProperties(action: 'decline' | 'withdraw'): INodePropert
 			default: '',
 			description: `More detail about why the submission is ${action === 'decline' ? 'declined' : 'withdrawn'}`,
 		},
+		submissionOutputProperty(),
 		optionsCollection(),
 	];
 }
@@ -115,8 +124,12 @@ export async function sendReasoned(
 		itemIndex,
 		context: { subject: `submission ${submissionNumber}` },
 	});
-	return objectOf(response, {
-		Number: submissionNumber,
-		[action === 'decline' ? 'declined' : 'withdrawn']: true,
-	});
+	return shapeSubmission(
+		this,
+		itemIndex,
+		objectOf(response, {
+			Number: submissionNumber,
+			[action === 'decline' ? 'declined' : 'withdrawn']: true,
+		}),
+	);
 }
