@@ -95,9 +95,8 @@ const LABELS = new Set(
 const RENAMED = [
 	{ old: 'Input Binary Field', now: 'Resume File Field' },
 	{ old: 'Bill Rate Amount', now: 'Bill Rate' },
-	{ old: 'Pause Between Calls', now: 'Pause Between Requests (ms)' },
-	{ old: 'Pause Between Requests (Milliseconds)', now: 'Pause Between Requests (ms)' },
-	{ old: 'Reason Name or ID', now: 'Reason' },
+	{ old: 'Pause Between Calls', now: 'Pause Between Requests' },
+	{ old: 'Pause Between Requests (Milliseconds)', now: 'Pause Between Requests' },
 	{ old: 'Emit Existing', now: 'Output Current Jobs on First Check' },
 	{ old: 'Full List Every', now: 'Whole List Every (Checks)' },
 ];
@@ -143,12 +142,10 @@ describe('renamed labels in the docs and sticky notes', () => {
 
 	it('every emphasised label with one word or % in brackets (a unit) is one the nodes or the credential show', () => {
 		const named = READ.flatMap(({ file, text }) =>
-			[...text.matchAll(/(\*{1,2})([A-Z][A-Za-z ]*? \((?:[A-Z][a-z]+|%|ms)\))\1/g)].map(
-				(match) => ({
-					file,
-					label: match[2],
-				}),
-			),
+			[...text.matchAll(/(\*{1,2})([A-Z][A-Za-z ]*? \((?:[A-Z][a-z]+|%)\))\1/g)].map((match) => ({
+				file,
+				label: match[2],
+			})),
 		);
 		expect(named.length).toBeGreaterThanOrEqual(5);
 		expect(named.filter(({ label }) => !LABELS.has(label))).toEqual([]);
@@ -217,10 +214,9 @@ const WORDS = [
 	{ not: /\bbinary (data|fields?)\b/i, say: 'file, file field' },
 	{ not: /this n8n process|queue mode/i, say: "the recruiter's words" },
 	{ not: /\bisCompact\b|\bexpirationDate\b/, say: 'Compact License, Expiration Date' },
-	{ not: /Milliseconds/i, say: 'ms, or thousandths of a second' },
+	{ not: /Milliseconds/i, say: 'thousandths of a second' },
 	{ not: /JSON array|\b5xx\b/i, say: 'a list, an error answer' },
 	{ not: /\bOnHold\b|\bon[- ]hold\b/, say: 'On Hold' },
-	{ not: /Reason Name or ID/, say: 'Reason (reasons have no IDs)' },
 	// A workflow is published (n8n 2.x); a webhook registration is still deactivated, as Trio says.
 	{
 		not: /\b(de)?activat\w*\s+(the|this|your)\s+workflow|\bactivation\b/i,

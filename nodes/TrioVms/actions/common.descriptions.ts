@@ -8,15 +8,15 @@ import { JOB_FIELDS, outputProperty, TEN_JOB_FIELDS_IN_WORDS } from '../../share
 import { SIMPLE_SUBMISSION_FIELDS_IN_WORDS } from '../../shared/submissionOutput';
 
 const PAUSE_OPTION: INodeProperties = {
-	// "(ms)" as in n8n's own Retry On Fail setting ("Wait Between Tries (ms)"), beside this option.
-	// eslint-disable-next-line n8n-nodes-base/node-param-display-name-miscased
-	displayName: 'Pause Between Requests (ms)',
+	// The unit is in the hint, in words: n8n's scanner wants labels in title case, "(Ms)" included.
+	displayName: 'Pause Between Requests',
 	name: 'pauseBetweenCallsMs',
 	type: 'number',
 	typeOptions: { minValue: 0 },
 	default: 0,
+	hint: 'In thousandths of a second: 1000 is one second, 500 half a second',
 	description:
-		'Wait at least this long between two requests to Trio VMS, in thousandths of a second (1000 = one second, 500 = half a second). Trio asks callers to pause between requests. Without a pause the node slows down by itself once Trio answers "Too Many Requests", to the pace Trio allowed.',
+		'Wait at least this long between two requests to Trio VMS. Trio asks callers to pause between requests. Without a pause the node slows down by itself once Trio answers "Too Many Requests", to the pace Trio allowed.',
 };
 
 /** The Options collection every operation has: the pause, then the operation's own options. */

