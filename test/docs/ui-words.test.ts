@@ -304,3 +304,39 @@ describe('one word per thing in the sticky notes', () => {
 		expect(STICKY_NOTES.filter(({ text }) => not.test(text)).map(({ file }) => file)).toEqual([]);
 	});
 });
+
+describe('one word per thing in the pages a recruiter reads', () => {
+	/** The pages the README and the nodes' Docs links open; the developer pages keep their words. */
+	const PAGES = [
+		'README.md',
+		'examples/README.md',
+		'docs/trigger.md',
+		'docs/sync-trigger.md',
+		'docs/operations.md',
+	];
+	// Code shows what Trio and n8n write (`OnHold`), quotes are n8n's own words, *Poll Times* its label.
+	const prose = (text: string) =>
+		text
+			.replace(/```[\s\S]*?```/g, '')
+			.replace(/`[^`]*`/g, '')
+			.replace(/"[^"\n]*(\n[^"\n]*)?"/g, '')
+			.replace(/Poll Times/g, '')
+			.replace(/n8n's pollers|durable pollers|previous poller/g, '');
+	const SAID = [
+		{ not: /\bpoll(s|ed|ing)?\b/i, say: 'check' },
+		{ not: /\bemit(s|ted|ting)?\b/i, say: 'output' },
+		{ not: /\bon[- ]hold\b/, say: 'On Hold' },
+		{ not: /profile document/i, say: 'resume' },
+		{ not: /\bbinary (data|fields?)\b/i, say: 'file, file field' },
+	];
+
+	it.each(SAID)('says "$say", never $not', ({ not }) => {
+		const found = PAGES.flatMap((file) =>
+			prose(readRepoFile(file))
+				.split('\n')
+				.filter((line) => not.test(line))
+				.map((line) => `${file}: ${line.trim().slice(0, 120)}`),
+		);
+		expect(found).toEqual([]);
+	});
+});
