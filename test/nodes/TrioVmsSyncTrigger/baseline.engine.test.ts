@@ -12,27 +12,21 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { trioCredentials } from '../../support/engine/engine';
 import { pollTrigger } from '../../support/engine/poll';
+import { EVERY_JOB_CHANGE, job as listedJob } from '../../support/listed-jobs';
 import { ScriptedServer } from '../../support/scripted-server';
 
 const server = ScriptedServer.forEachTest();
 
-const STAMP = '2026-03-01T10:00:00Z';
 const LATER = '2026-03-01T11:00:00Z';
 
+/** A listed job with two open positions. */
 function job(number: number, extra: Record<string, unknown> = {}) {
-	return {
-		Number: number,
-		Title: `Job ${number}`,
-		JobStatus: 'Open',
-		ModifiedDateUtc: STAMP,
-		NumberOfCurrentOpenPositions: 2,
-		...extra,
-	};
+	return listedJob(number, { NumberOfCurrentOpenPositions: 2, ...extra });
 }
 
 const TWELVE = Array.from({ length: 12 }, (_, index) => job(index + 1));
 
-const ALL_CHANGES = ['opened', 'updated', 'closed', 'openPositionsChanged'];
+const ALL_CHANGES = EVERY_JOB_CHANGE;
 
 function trigger(parameters: IDataObject = {}, staticData?: IDataObject) {
 	return pollTrigger({

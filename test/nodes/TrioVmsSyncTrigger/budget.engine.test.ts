@@ -15,19 +15,7 @@ import type { AddressInfo } from 'node:net';
 
 import { trioCredentials } from '../../support/engine/engine';
 import { pollTrigger } from '../../support/engine/poll';
-
-const STAMP = '2026-03-01T10:00:00Z';
-
-function job(number: number, extra: Record<string, unknown> = {}) {
-	return {
-		Number: number,
-		Title: `Job ${number}`,
-		JobStatus: 'Open',
-		ModifiedDateUtc: STAMP,
-		NumberOfCurrentOpenPositions: 1,
-		...extra,
-	};
-}
+import { EVERY_JOB_CHANGE, job } from '../../support/listed-jobs';
 
 /** A request held by the server until released (or the test ends). */
 class Gate {
@@ -150,7 +138,7 @@ function trigger() {
 	return pollTrigger({
 		parameters: {
 			watch: 'jobs',
-			jobChanges: ['opened', 'updated', 'closed', 'openPositionsChanged'],
+			jobChanges: EVERY_JOB_CHANGE,
 			options: { fullListEvery: 1 },
 		},
 		credentials: trioCredentials(server.baseUrl, 'key'),

@@ -8,6 +8,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { startSandbox, type RunningSandbox } from '../../../sandbox';
 import { trioCredentials } from '../../support/engine/engine';
+import { EVERY_JOB_CHANGE } from '../../support/listed-jobs';
 import { pollTrigger, type PollTrigger } from '../../support/engine/poll';
 import { emittedKeys, Ledger, scenario } from '../../support/sync-history';
 
@@ -62,7 +63,7 @@ async function runHistory(offsetMs: number): Promise<Record<string, number>> {
 	const poller = pollTrigger({
 		parameters: {
 			watch: 'jobs',
-			jobChanges: ['opened', 'updated', 'closed', 'openPositionsChanged'],
+			jobChanges: EVERY_JOB_CHANGE,
 			output: 'raw',
 			options: { fullListEvery: EVERY },
 		},

@@ -9,22 +9,10 @@
  */
 import { trioCredentials } from '../../support/engine/engine';
 import { pollTrigger } from '../../support/engine/poll';
+import { EVERY_JOB_CHANGE, job } from '../../support/listed-jobs';
 import { ScriptedServer } from '../../support/scripted-server';
 
 const server = ScriptedServer.forEachTest();
-
-const STAMP = '2026-03-01T10:00:00Z';
-
-function job(number: number, extra: Record<string, unknown> = {}) {
-	return {
-		Number: number,
-		Title: `Job ${number}`,
-		JobStatus: 'Open',
-		ModifiedDateUtc: STAMP,
-		NumberOfCurrentOpenPositions: 1,
-		...extra,
-	};
-}
 
 const TWENTY = Array.from({ length: 20 }, (_, index) => job(index + 1));
 
@@ -32,7 +20,7 @@ function trigger() {
 	return pollTrigger({
 		parameters: {
 			watch: 'jobs',
-			jobChanges: ['opened', 'updated', 'closed', 'openPositionsChanged'],
+			jobChanges: EVERY_JOB_CHANGE,
 			output: 'raw',
 			options: { fullListEvery: 1 },
 		},

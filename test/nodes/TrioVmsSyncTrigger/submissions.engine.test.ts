@@ -7,6 +7,7 @@ import type { INodeParameters } from 'n8n-workflow';
 
 import { SANDBOX_WITHDRAW_REASONS, startSandbox, type RunningSandbox } from '../../../sandbox';
 import { trioCredentials } from '../../support/engine/engine';
+import { EVERY_JOB_CHANGE } from '../../support/listed-jobs';
 import { pollTrigger, type PollTrigger } from '../../support/engine/poll';
 import { submit } from '../../sandbox/helpers';
 import { agency, emittedKeys, keys, scenario } from '../../support/sync-history';
@@ -22,9 +23,6 @@ afterAll(async () => {
 });
 
 beforeEach(() => sandbox.reset({ jobs: 300 }));
-
-/** Every job change type, so one poller sees whatever changed. */
-const EVERY_JOB_CHANGE = ['opened', 'updated', 'closed', 'openPositionsChanged'];
 
 function poller(parameters: INodeParameters): PollTrigger {
 	return pollTrigger({

@@ -8,22 +8,10 @@
  */
 import { trioCredentials } from '../../support/engine/engine';
 import { pollTrigger } from '../../support/engine/poll';
+import { EVERY_JOB_CHANGE, job, STAMP } from '../../support/listed-jobs';
 import { ScriptedServer } from '../../support/scripted-server';
 
 const server = ScriptedServer.forEachTest();
-
-const STAMP = '2026-03-01T10:00:00Z';
-
-function job(number: number, extra: Record<string, unknown> = {}) {
-	return {
-		Number: number,
-		Title: `Job ${number}`,
-		JobStatus: 'Open',
-		ModifiedDateUtc: STAMP,
-		NumberOfCurrentOpenPositions: 1,
-		...extra,
-	};
-}
 
 const TWELVE = Array.from({ length: 12 }, (_, index) => job(index + 1));
 
@@ -31,7 +19,7 @@ function trigger(options: Record<string, unknown> = {}) {
 	return pollTrigger({
 		parameters: {
 			watch: 'jobs',
-			jobChanges: ['opened', 'updated', 'closed', 'openPositionsChanged'],
+			jobChanges: EVERY_JOB_CHANGE,
 			options: { fullListEvery: 1, ...options },
 		},
 		credentials: trioCredentials(server.baseUrl, 'key'),
