@@ -97,6 +97,7 @@ const RENAMED = [
 	{ old: 'Bill Rate Amount', now: 'Bill Rate' },
 	{ old: 'Pause Between Calls', now: 'Pause Between Requests' },
 	{ old: 'Pause Between Requests (Milliseconds)', now: 'Pause Between Requests' },
+	{ old: 'Reason Name or ID', now: 'Reason' },
 	{ old: 'Emit Existing', now: 'Output Current Jobs on First Check' },
 	{ old: 'Full List Every', now: 'Whole List Every (Checks)' },
 ];
@@ -214,6 +215,8 @@ const WORDS = [
 	{ not: /\bbinary (data|fields?)\b/i, say: 'file, file field' },
 	{ not: /this n8n process|queue mode/i, say: "the recruiter's words" },
 	{ not: /\bisCompact\b|\bexpirationDate\b/, say: 'Compact License, Expiration Date' },
+	// Trio's reasons are texts: nothing offers "Name or ID" for them.
+	{ not: /Reason Name or ID/, say: 'Reason' },
 	{ not: /Milliseconds/i, say: 'thousandths of a second' },
 	{ not: /JSON array|\b5xx\b/i, say: 'a list, an error answer' },
 	{ not: /\bOnHold\b|\bon[- ]hold\b/, say: 'On Hold' },

@@ -25,16 +25,30 @@ export function reasonedProperties(action: 'decline' | 'withdraw'): INodePropert
 				: 'The submission to withdraw (submitted, under review or offered)',
 		),
 		{
-			// n8n's verification scanner wants "Name or ID" on every dropdown loaded from the service.
-			displayName: 'Reason Name or ID',
+			// A list or a text, not a dropdown: Trio's reasons are texts without IDs, and n8n asks a
+			// dropdown loaded from a service to be labelled "Name or ID".
+			displayName: 'Reason',
 			name: 'reason',
-			type: 'options',
-			typeOptions: { loadOptionsMethod: 'getWithdrawReasons' },
-			default: '',
+			type: 'resourceLocator',
+			default: { mode: 'list', value: '' },
 			required: true,
-			description:
-				'Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>',
-			hint: "One of Trio's withdraw reasons. If the list cannot be loaded, switch to Expression and type the reason exactly as Trio lists it.",
+			description: "One of Trio's withdraw reasons",
+			hint: 'If the list cannot be loaded, choose By Text and type the reason exactly as Trio lists it',
+			modes: [
+				{
+					displayName: 'From List',
+					name: 'list',
+					type: 'list',
+					placeholder: 'Select a reason...',
+					typeOptions: { searchListMethod: 'searchWithdrawReasons', searchable: true },
+				},
+				{
+					displayName: 'By Text',
+					name: 'text',
+					type: 'string',
+					placeholder: 'e.g. Candidate accepted another position',
+				},
+			],
 		},
 		{
 			displayName: 'Description',
@@ -107,7 +121,7 @@ export async function sendReasoned(
 	);
 	const reason = await checkedReason(
 		client,
-		requiredText(this.getNodeParameter('reason', itemIndex, ''), 'Reason'),
+		requiredText(this.getNodeParameter('reason', itemIndex, '', { extractValue: true }), 'Reason'),
 	);
 	const description = optionalText(
 		this.getNodeParameter('description', itemIndex, ''),
