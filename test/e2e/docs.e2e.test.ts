@@ -657,7 +657,7 @@ describeWithN8n('2.x', "README's quick starts, executed as written in real n8n 2
 			expect(candidatePosts()).toHaveLength(0);
 			for (const cells of rows) expect(await candidateOf(cells[column('Email')])).toHaveLength(1);
 			expect(await newSubmissions()).toEqual(submitted);
-			statement(text, 'outputs the existing submission instead');
+			statement(text, 'finds the submission in Trio and outputs it instead');
 			expect(
 				itemsOf(second, submit.name).map((item) => ({
 					Number: item.Number,
