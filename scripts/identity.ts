@@ -38,7 +38,7 @@ export function derivedFiles(root = REPO_ROOT): string[] {
 		}
 	};
 	walk('nodes');
-	// The trigger panel links the sample payloads in the repository (the package does not hold them).
+	// The trigger panel links the trigger's docs, where the sample payloads are.
 	return [
 		'credentials/TrioVmsApi.credentials.ts',
 		...codex.sort(),

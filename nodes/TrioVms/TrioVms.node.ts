@@ -27,7 +27,7 @@ export class TrioVms implements INodeType {
 		version: 1,
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
 		description:
-			'Work with the Trio VMS healthcare staffing platform: read open jobs, find or create candidates, submit them with their profile, answer offers and manage webhooks',
+			'Work with the Trio VMS healthcare staffing platform: read open jobs, find or create candidates, submit them with their resume, answer offers and manage webhooks',
 		defaults: { name: 'Trio VMS' },
 		// Read by n8n's AI workflow builder (2.x); older n8n passes the unknown key through unread.
 		builderHint: {
@@ -63,7 +63,7 @@ export class TrioVms implements INodeType {
 					{
 						name: 'Job',
 						value: 'job',
-						description: 'Open and on-hold positions posted by facilities',
+						description: 'Open and On Hold positions posted by facilities',
 					},
 					{
 						name: 'Submission',

@@ -16,6 +16,7 @@ import {
 
 import { TRIO_CREDENTIAL_TYPE } from '../shared/credentials';
 import { outputProperty, TEN_JOB_FIELDS_IN_WORDS } from '../shared/jobOutput';
+import { SIMPLE_SUBMISSION_FIELDS_IN_WORDS } from '../shared/submissionOutput';
 import { JOB_STATUS_OPTIONS, US_STATE_OPTIONS } from '../shared/service';
 import { DEFAULT_MAX_DROP_PERCENT, SUBMISSION_CHANGES } from './diff';
 import { pollTrio } from './poll';
@@ -31,12 +32,12 @@ const JOB_CHANGE_OPTIONS: INodePropertyOptions[] = [
 	{
 		name: 'Updated',
 		value: 'updated',
-		description: 'The facility changed the job (putting it on hold included)',
+		description: 'The facility changed the job (putting it On Hold included)',
 	},
 	{
 		name: 'Closed',
 		value: 'closed',
-		description: 'The job is no longer open or on hold',
+		description: 'The job is no longer Open or On Hold',
 	},
 	{
 		name: 'Open Positions Changed',
@@ -94,7 +95,8 @@ export class TrioVmsSyncTrigger implements INodeType {
 					{
 						name: 'Submissions',
 						value: 'submissions',
-						description: 'Submissions created or whose status changed',
+						description:
+							"Submissions created or whose status changed. Reads Trio's list of your submissions, which Trio's published API does not describe: if Trio does not give it, each check outputs nothing and shows an error saying so (the Trio VMS Trigger's Submission Update event is the other way).",
 					},
 				],
 				default: 'jobs',
@@ -148,7 +150,7 @@ export class TrioVmsSyncTrigger implements INodeType {
 					'Whether the first check outputs every submission there is now, as created. Off: the first check only notes them, and later checks output what changes.',
 			},
 			outputProperty({
-				simplified: `${TEN_JOB_FIELDS_IN_WORDS} for a job; number, status, reason, job, candidate, start date, bill rate and last change for a submission`,
+				simplified: `${TEN_JOB_FIELDS_IN_WORDS} for a job; ${SIMPLE_SUBMISSION_FIELDS_IN_WORDS} for a submission`,
 			}),
 			{
 				displayName: 'Filters',

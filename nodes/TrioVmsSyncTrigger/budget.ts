@@ -105,9 +105,9 @@ export function pollBudget(context: IPollFunctions): PollBudget | undefined {
 		ranOut(context, subject) {
 			const seconds = Math.round(budgetMs / 100) / 10;
 			return new NodeApiError(context.getNode(), {} as JsonObject, {
-				message: `Trio VMS did not send ${subject} within the ${seconds} s n8n gives one poll`,
+				message: `Trio VMS did not send ${subject} within the ${seconds} s n8n gives one check`,
 				description:
-					'Nothing was emitted and what the trigger remembers was kept; the next poll asks again. If Trio is often this slow and n8n runs polls with its durable scheduler, your n8n administrator can give polls more time with N8N_SCHEDULER_POLL_TIMEOUT (and N8N_SCHEDULER_LEASE_DURATION when the timeout is longer than the lease).',
+					'Nothing was output and the trigger still remembers what it had seen; its next check asks again. If Trio is often this slow and n8n runs checks with its durable scheduler, your n8n administrator can give checks more time with N8N_SCHEDULER_POLL_TIMEOUT (and N8N_SCHEDULER_LEASE_DURATION when the timeout is longer than the lease).',
 				// n8n's scheduler then waits a little before the next poll, as for a service that is
 				// down for now, instead of giving up on the trigger.
 				failure: { cause: 'temporarily-unavailable' },

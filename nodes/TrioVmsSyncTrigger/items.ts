@@ -12,30 +12,12 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { fieldOf, hasField } from '../shared/fields';
 import { simplifyJob } from '../shared/jobOutput';
+import { simplifySubmission } from '../shared/submissionOutput';
 import type { JobChange, SubmissionChange } from './diff';
 import { displayStamp, stampOf, type UnreadableRecord } from './records';
 
 export const JOB_EVENT = 'Job Update';
 export const SUBMISSION_EVENT = 'Submission Update';
-
-/** The submission fields a recruiter reads, flat, under the service's names. */
-const SIMPLE_SUBMISSION_FIELDS = [
-	'Number',
-	'Status',
-	'StatusReason',
-	'JobNumber',
-	'CandidateNumber',
-	'StartDate',
-	'BillRateAmount',
-	'ModifiedDateUTC',
-] as const;
-
-function pick(record: IDataObject, names: readonly string[]): IDataObject {
-	const picked: IDataObject = {};
-	for (const name of names)
-		if (hasField(record, name)) picked[name] = fieldOf(record, name) as IDataObject[string];
-	return picked;
-}
 
 /** Sets a field under the name the record already uses for it, whatever its letter case. */
 function setField(record: IDataObject, name: string, value: unknown): void {
@@ -143,7 +125,7 @@ export function submissionItem(
 		event: SUBMISSION_EVENT,
 		change: change.change,
 		receivedAt,
-		...(simplify ? pick(change.submission, SIMPLE_SUBMISSION_FIELDS) : change.submission),
+		...(simplify ? simplifySubmission(change.submission) : change.submission),
 	};
 	withPrevious(item, change.previous, simplify);
 	item.changeKey = submissionChangeKey(change);

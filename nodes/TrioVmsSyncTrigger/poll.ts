@@ -206,7 +206,7 @@ function readOrFail<T>(context: IPollFunctions, read: () => T): T {
 		throw new NodeApiError(context.getNode(), { message: error.message } as JsonObject, {
 			message: `Trio VMS sent an answer the Sync Trigger cannot read: ${error.message}`,
 			description:
-				'Nothing was emitted and the remembered state was kept, so the next poll tries again.',
+				'Nothing was output and the trigger still remembers what it had seen, so its next check tries again.',
 		});
 	}
 }
@@ -221,7 +221,7 @@ function listShrank(context: IPollFunctions, error: ListShrankError): NodeApiErr
 	return new NodeApiError(context.getNode(), {} as JsonObject, {
 		message: `Trio VMS's job list suddenly lacks ${error.missing} of the ${error.known} jobs the Sync Trigger knows, so it did not report them as closed`,
 		description:
-			'A list cut short (Trio busy or changing something) looks like many jobs closing at once. Nothing was emitted and what the trigger remembers was kept; the next poll looks again. If that many jobs really did close, raise "Most Jobs Closing at Once (%)" under Options.',
+			'A list cut short (Trio busy or changing something) looks like many jobs closing at once. Nothing was output and the trigger still remembers what it had seen; its next check looks again. If that many jobs really did close, raise "Most Jobs Closing at Once (%)" under Options.',
 	});
 }
 

@@ -100,7 +100,7 @@ function wholeNumber(value: unknown): number | null {
 function listOf(body: unknown, what: string): unknown[] {
 	if (!Array.isArray(body))
 		throw new UnreadableAnswerError(
-			`The ${what} list answer is not a JSON array (got ${body === null ? 'null' : typeof body})`,
+			`Trio VMS sent the ${what} list in a form the trigger cannot read (a list was expected, it sent ${body === null ? 'nothing (null)' : `a ${typeof body}`})`,
 		);
 	return body;
 }

@@ -125,7 +125,7 @@ export const SUBMISSIONS: Watched<SubmissionRecord, SubmissionChange, Submission
 	diff: (state, reading, options) => diffSubmissions(state, reading.records, options),
 	// The spec does not show how submissions are listed: the service may not offer it at all.
 	listAdvice:
-		"Trio VMS may not offer the list of submissions to this API key: the way to list them is not part of Trio's published API. Nothing was emitted and what the trigger remembers was kept. To follow submissions, use the Trio VMS Trigger with the Submission Update event instead.",
+		"Trio VMS may not offer the list of submissions to this API key: the way to list them is not part of Trio's published API. Nothing was output and the trigger still remembers what it had seen. To follow submissions, use the Trio VMS Trigger with the Submission Update event instead.",
 	item: submissionItem,
 	sample: (submission) => ({ change: 'created', number: numberOf(submission), submission }),
 };

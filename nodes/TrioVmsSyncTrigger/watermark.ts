@@ -17,7 +17,7 @@ export interface PollPlan {
 	full: boolean;
 	/** For a cheap poll: the `modifiedDate` to send (the service answers records modified strictly after it). */
 	modifiedDate?: string;
-	/** Why a full list is read: 'new state', 'no watermark' or 'every N polls'. */
+	/** Why a full list is read: 'new state', 'no watermark' or 'every N checks'. */
 	reason?: string;
 }
 
@@ -30,7 +30,7 @@ export function planPoll(state: SyncState<unknown> | undefined, options: PlanOpt
 	if (!state) return { full: true, reason: 'new state' };
 	if (state.watermark === null) return { full: true, reason: 'no watermark' };
 	if (state.pollsSinceFullList + 1 >= Math.max(1, options.fullListEvery))
-		return { full: true, reason: 'every N polls' };
+		return { full: true, reason: 'every N checks' };
 	const from = Math.max(0, stampMs(state.watermark) - Math.max(0, options.overlapSeconds) * 1000);
 	return { full: false, modifiedDate: new Date(from).toISOString() };
 }

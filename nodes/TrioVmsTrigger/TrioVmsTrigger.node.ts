@@ -17,8 +17,10 @@ import { activateRegistrations, registrationsInPlace, removeRegistrations } from
 
 const BATCHED_EVENTS = TRIO_EVENT_NAMES.filter((event) => TRIO_EVENTS[event].batched);
 
+/** The docs page that shows how to pin a sample; the files are also in the installed package. */
 const SAMPLES_LINK =
-	'<a href="https://github.com/n8n-nodes-trio-vms/n8n-nodes-trio-vms/tree/main/examples/sample-payloads" target="_blank">examples/sample-payloads folder on GitHub</a>';
+	'<a href="https://github.com/n8n-nodes-trio-vms/n8n-nodes-trio-vms/blob/main/docs/trigger.md#testing-with-sample-data" target="_blank">Testing with sample data</a>';
+const SAMPLES_FOLDER = "the package's own dist/sample-payloads folder";
 
 /** A top-level parameter in versions 1 and 1.1, under Options from 1.2 on. */
 const DELIVERIES_TO_REMEMBER = {
@@ -28,7 +30,7 @@ const DELIVERIES_TO_REMEMBER = {
 	default: DEFAULT_WINDOW,
 	typeOptions: { minValue: 1, maxValue: MAX_WINDOW },
 	description:
-		'How many recent deliveries this trigger remembers, to recognise one Trio sends twice (for a job or a submission, the last one about it). Each item carries a deliveryKey, the same for the same delivery everywhere: to drop copies also after a restart or when n8n runs on several workers, key a Remove Duplicates node on it.',
+		'How many recent deliveries this trigger remembers, to recognise one Trio sends twice (for a job or a submission, the last one about it). Each item has a field named deliveryKey that is the same whenever Trio sends the same delivery again: to drop such copies also after n8n restarts or when it runs on several workers, add a Remove Duplicates node that compares deliveryKey.',
 } satisfies INodeProperties;
 
 export class TrioVmsTrigger implements INodeType {
@@ -83,8 +85,8 @@ export class TrioVmsTrigger implements INodeType {
 		triggerPanel: {
 			header: 'Trio VMS sends an event only when something changes in Trio',
 			executionsHelp: {
-				inactive: `<b>While building your workflow</b>, click 'Listen for test event': n8n registers a test webhook with Trio VMS and waits for the next selected event. Trio sends one only when something changes there (a facility opens or updates a job, a submission changes status, a shift is posted...), so the wait can be long. To try the workflow now, pin a sample: there is one for every event in the project's ${SAMPLES_LINK}, ready to paste as this node's output (Edit Output, then Pin).<br /><br /><b>Once you have finished building your workflow</b>, publish it: every selected event then starts an execution, listed under Executions.`,
-				active: `<b>Your workflow is published</b>: every selected event Trio VMS sends starts an execution, listed under Executions. Trio sends an event only when something changes there, so a quiet day has none. To test changes, pin a sample from the project's ${SAMPLES_LINK} as this node's output.`,
+				inactive: `<b>While building your workflow</b>, click 'Listen for test event': n8n registers a test webhook with Trio VMS and waits for the next selected event. Trio sends one only when something changes there (a facility opens or updates a job, a submission changes status, a shift is posted...), so the wait can be long. To try the workflow now, pin a sample as this node's output (Edit Output, paste, then Pin): there is one for every event, linked from ${SAMPLES_LINK} in the trigger's docs, and ${SAMPLES_FOLDER} holds them too.<br /><br /><b>Once you have finished building your workflow</b>, publish it: every selected event then starts an execution, listed under Executions.`,
+				active: `<b>Your workflow is published</b>: every selected event Trio VMS sends starts an execution, listed under Executions. Trio sends an event only when something changes there, so a quiet day has none. To test changes, pin a sample as this node's output: see ${SAMPLES_LINK} in the trigger's docs.`,
 			},
 			activationHint:
 				"Once you've finished building your workflow, publish it so Trio VMS sends it events as they happen. n8n must be reachable at a public https:// address.",

@@ -246,6 +246,6 @@ function warnIfAddressMoved(context: IWebhookFunctions, registeredFor: string | 
 	const key = `${context.getWorkflow().id ?? ''}|${registeredFor}|${current}`;
 	if (!firstAddressWarning(key)) return;
 	context.logger.warn(
-		`Trio VMS Trigger: n8n's webhook address changed: Trio still sends to ${registeredFor}, but this workflow's address is now ${current}. Deactivate and activate the workflow "${context.getWorkflow().name ?? ''}" once to move its Trio registrations.`,
+		`Trio VMS Trigger: n8n's webhook address changed: Trio still sends to ${registeredFor}, but this workflow's address is now ${current}. Unpublish the workflow "${context.getWorkflow().name ?? ''}" and publish it again once to move its Trio registrations.`,
 	);
 }

@@ -317,7 +317,7 @@ async function carryOut(
 				await switchOff(client, node, asRequest(save.request, { Id: id }));
 			} catch (rollbackError) {
 				logger.warn(
-					`Trio VMS Trigger: could not switch off registration ${id} after a failed activation: ${(rollbackError as Error).message}`,
+					`Trio VMS Trigger: could not switch off registration ${id} after registering failed while the workflow was published: ${(rollbackError as Error).message}`,
 				);
 			}
 		}
@@ -379,7 +379,7 @@ export async function removeRegistrations(context: IHookFunctions): Promise<void
 	});
 	if (failed.length) {
 		context.logger.warn(
-			`Trio VMS Trigger: ${failed.length} webhook registration(s) could not be switched off (${failed.join(', ')}); they are reused or switched off at the next activation, or can be switched off in Trio`,
+			`Trio VMS Trigger: ${failed.length} webhook registration(s) could not be switched off (${failed.join(', ')}); they are reused or switched off the next time the workflow is published, or can be switched off in Trio`,
 		);
 	}
 	// What this node remembers for another address, and could not prove its own, stays for the

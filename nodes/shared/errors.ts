@@ -223,7 +223,7 @@ export function hintForStatus(status: number, context: FailureContext = {}): str
 		return "The address answered with a redirect, which the node does not follow: the API key would go wherever it points. Check the credential's environment and base URL (use the address the redirect names, if it is Trio's).";
 	}
 	if (status === 429)
-		return 'The service is limiting how fast you call it. Raise "Pause Between Requests (Milliseconds)" under the node\'s Options, or run the workflow less often.';
+		return 'The service is limiting how fast you call it. Raise "Pause Between Requests" under the node\'s Options, or run the workflow less often.';
 	if (status >= 500) {
 		return context.creates
 			? 'The service failed. If this request creates something it may or may not have been created: check before running it again.'

@@ -8,6 +8,8 @@
  * the field labels the nodes renamed, the labels with a unit the docs and sticky notes name, and
  * the simplified job's field list.
  */
+
+import ts from 'typescript';
 import type { INodeProperties, INodePropertyCollection, INodePropertyOptions } from 'n8n-workflow';
 
 import { TrioVmsApi } from '../../credentials/TrioVmsApi.credentials';
@@ -93,7 +95,9 @@ const LABELS = new Set(
 const RENAMED = [
 	{ old: 'Input Binary Field', now: 'Resume File Field' },
 	{ old: 'Bill Rate Amount', now: 'Bill Rate' },
-	{ old: 'Pause Between Calls', now: 'Pause Between Requests (Milliseconds)' },
+	{ old: 'Pause Between Calls', now: 'Pause Between Requests' },
+	{ old: 'Pause Between Requests (Milliseconds)', now: 'Pause Between Requests' },
+	{ old: 'Reason Name or ID', now: 'Reason' },
 	{ old: 'Emit Existing', now: 'Output Current Jobs on First Check' },
 	{ old: 'Full List Every', now: 'Whole List Every (Checks)' },
 ];
@@ -205,11 +209,24 @@ function textsOf(value: unknown, texts: string[] = []): string[] {
  * recruiter reads in the nodes.
  */
 const WORDS = [
-	{ not: /profile document/i, say: 'resume' },
+	{ not: /profile document|\bprofile\b(?! page)/i, say: 'resume' },
 	{ not: /\bpoll(s|ed|ing)?\b/i, say: 'check' },
 	{ not: /\bemit(s|ted|ting)?\b/i, say: 'output' },
-	{ not: /\bbinary (data|field)/i, say: 'file, file field' },
+	{ not: /\bbinary (data|fields?)\b/i, say: 'file, file field' },
 	{ not: /this n8n process|queue mode/i, say: "the recruiter's words" },
+	{ not: /\bisCompact\b|\bexpirationDate\b/, say: 'Compact License, Expiration Date' },
+	// Trio's reasons are texts: nothing offers "Name or ID" for them.
+	{ not: /Reason Name or ID/, say: 'Reason' },
+	{ not: /Milliseconds/i, say: 'thousandths of a second' },
+	{ not: /JSON array|\b5xx\b/i, say: 'a list, an error answer' },
+	{ not: /\bOnHold\b|\bon[- ]hold\b/, say: 'On Hold' },
+	// A workflow is published (n8n 2.x); a webhook registration is still deactivated, as Trio says.
+	{
+		not: /\b(de)?activat\w*\s+(the|this|your)\s+workflow|\bactivation\b/i,
+		say: 'publish, unpublish',
+	},
+	// The field named so that Remove Duplicates can compare it: shown only with what it is for.
+	{ not: /^(?![\s\S]*Remove Duplicates)[\s\S]*deliveryKey/, say: 'deliveryKey explained' },
 ];
 
 describe('one word per thing in the nodes', () => {
@@ -227,5 +244,102 @@ describe('one word per thing in the nodes', () => {
 
 	it.each(WORDS)('says "$say", never $not', ({ not }) => {
 		expect(texts.filter((text) => not.test(text))).toEqual([]);
+	});
+});
+
+// ------------------------------------------------------------------ messages
+
+/**
+ * What the nodes say when something goes wrong (errors, their descriptions, log warnings): every
+ * string written in the nodes' source, imports and type names aside. The never-twice memory's
+ * words (helpers/createMemory.ts, createOnce.ts) were not changed with the rest: its own work
+ * owns them, and the list below names what it still says.
+ */
+const FROZEN: Record<string, RegExp[]> = {
+	'nodes/TrioVms/helpers/createMemory.ts': [/this n8n process/i, /\b5xx\b/],
+};
+
+function sourceStrings(file: string): string[] {
+	const source = ts.createSourceFile(file, readRepoFile(file), ts.ScriptTarget.Latest);
+	const found: string[] = [];
+	const visit = (node: ts.Node): void => {
+		if (ts.isImportDeclaration(node) || ts.isExportDeclaration(node) || ts.isTypeNode(node)) return;
+		if (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) found.push(node.text);
+		else if (ts.isTemplateExpression(node))
+			found.push(
+				[node.head.text, ...node.templateSpans.map((span) => span.literal.text)].join('…'),
+			);
+		ts.forEachChild(node, visit);
+	};
+	visit(source);
+	return found;
+}
+
+describe('one word per thing in what the nodes say', () => {
+	const files = ['nodes', 'credentials'].flatMap((folder) => filesUnder(folder, '.ts'));
+	// Words a recruiter reads in sentences; single words are keys, names and values.
+	const said = files.flatMap((file) =>
+		sourceStrings(file)
+			.filter((text) => /\s\S+\s/.test(text))
+			.map((text) => ({ file, text })),
+	);
+
+	it('reads the messages of all three nodes', () => {
+		expect(said.length).toBeGreaterThan(300);
+		expect(said.map(({ text }) => text)).toContain(
+			'Nothing was output and the trigger still remembers what it had seen, so its next check tries again.',
+		);
+	});
+
+	it.each(WORDS)('says "$say", never $not', ({ not }) => {
+		expect(
+			said
+				.filter(
+					({ file, text }) => not.test(text) && !FROZEN[file]?.some((word) => word.test(text)),
+				)
+				.map(({ file, text }) => `${file}: ${text}`),
+		).toEqual([]);
+	});
+});
+
+describe('one word per thing in the sticky notes', () => {
+	it.each(WORDS)('says "$say", never $not', ({ not }) => {
+		expect(STICKY_NOTES.filter(({ text }) => not.test(text)).map(({ file }) => file)).toEqual([]);
+	});
+});
+
+describe('one word per thing in the pages a recruiter reads', () => {
+	/** The pages the README and the nodes' Docs links open; the developer pages keep their words. */
+	const PAGES = [
+		'README.md',
+		'examples/README.md',
+		'docs/trigger.md',
+		'docs/sync-trigger.md',
+		'docs/operations.md',
+	];
+	// Code shows what Trio and n8n write (`OnHold`), quotes are n8n's own words, *Poll Times* its label.
+	const prose = (text: string) =>
+		text
+			.replace(/```[\s\S]*?```/g, '')
+			.replace(/`[^`]*`/g, '')
+			.replace(/"[^"\n]*(\n[^"\n]*)?"/g, '')
+			.replace(/Poll Times/g, '')
+			.replace(/n8n's pollers|durable pollers|previous poller/g, '');
+	const SAID = [
+		{ not: /\bpoll(s|ed|ing)?\b/i, say: 'check' },
+		{ not: /\bemit(s|ted|ting)?\b/i, say: 'output' },
+		{ not: /\bon[- ]hold\b/, say: 'On Hold' },
+		{ not: /profile document/i, say: 'resume' },
+		{ not: /\bbinary (data|fields?)\b/i, say: 'file, file field' },
+	];
+
+	it.each(SAID)('says "$say", never $not', ({ not }) => {
+		const found = PAGES.flatMap((file) =>
+			prose(readRepoFile(file))
+				.split('\n')
+				.filter((line) => not.test(line))
+				.map((line) => `${file}: ${line.trim().slice(0, 120)}`),
+		);
+		expect(found).toEqual([]);
 	});
 });

@@ -411,14 +411,14 @@ describeWithN8n('2.x', "README's quick starts, executed as written in real n8n 2
 		const fields = codeSpans(step(text, 2));
 		expect(fields.length).toBeGreaterThanOrEqual(5);
 		for (const field of fields) expect(Object.keys(item)).toContain(field);
-		// The message is the text's template with this job's values.
-		const rendered = message!.replace(/\{\{\s*\$json\.(\w+)\s*\}\}/g, (_, field: string) =>
-			String(item[field]),
+		// The message is the one the text shows for this job, its date as people read it.
+		const shown = codeSpans(step3).find(
+			(span) => span.startsWith('New job:') && !span.includes('{{'),
 		);
-		expect((first.body as { text: string }).text).toBe(rendered);
-		expect(rendered).toContain(
-			'Travel RN - ICU (Nights) at Saint Alphonsus Medical Center, Boise, ID',
+		expect(shown).toBe(
+			'New job: Travel RN - ICU (Nights) at Saint Alphonsus Medical Center, Boise, ID, starts 15 Feb 2027',
 		);
+		expect((first.body as { text: string }).text).toBe(shown);
 
 		// "Updates and closures post nothing."
 		statement(text, 'Updates and closures post nothing.');

@@ -117,7 +117,11 @@ const runnable = fs.existsSync(CHROMIUM) || canInstall || CI;
 
 	const optionNamed = (text: string): Locator =>
 		page
-			.locator('.el-select-dropdown__item:visible, [role="option"]:visible', { hasText: text })
+			// Dropdown options, and the items of a resource locator's list (Decline's Reason).
+			.locator(
+				'.el-select-dropdown__item:visible, [role="option"]:visible, [data-test-id="rlc-item"]:visible',
+				{ hasText: text },
+			)
 			.first();
 
 	/**

@@ -161,7 +161,7 @@ for (const line of N8N_LINES) {
 			expect(sandbox.requests()[0].query).toEqual({ email: 'n8n-credential-test@example.invalid' });
 		});
 
-		test('the editor dropdowns load the withdraw reasons and webhook events from the sandbox', async () => {
+		test("the editor's reason list and event dropdown load the withdraw reasons and webhook events from the sandbox", async () => {
 			const options = (methodName: string, path: string, currentNodeParameters: Json) =>
 				n8n.rest<NodeOption[]>('POST', '/dynamic-node-parameters/options', {
 					nodeTypeAndVersion: { name: NODE_TYPE, version: 1 },
@@ -173,14 +173,24 @@ for (const line of N8N_LINES) {
 
 			const sandboxEvents = await trio<string[]>('/Webhooks/Events');
 			sandbox.clearRequests();
-			const reasons = await options('getWithdrawReasons', 'reason', {
-				resource: 'submission',
-				operation: 'withdraw',
-				submissionNumber: '',
-				reason: '',
-				description: '',
-				options: {},
-			});
+			const { results: reasons } = await n8n.rest<{ results: NodeOption[] }>(
+				'POST',
+				'/dynamic-node-parameters/resource-locator-results',
+				{
+					nodeTypeAndVersion: { name: NODE_TYPE, version: 1 },
+					path: 'reason',
+					methodName: 'searchWithdrawReasons',
+					currentNodeParameters: {
+						resource: 'submission',
+						operation: 'withdraw',
+						submissionNumber: '',
+						reason: { __rl: true, mode: 'list', value: '' },
+						description: '',
+						options: {},
+					},
+					credentials: { [CREDENTIAL_TYPE]: credential },
+				},
+			);
 			// The sandbox's list has one reason the node's fallback list lacks.
 			expect(reasons.map((option) => option.value)).toEqual([...SANDBOX_WITHDRAW_REASONS]);
 			expect(reasons.map((option) => option.value)).toContain('Candidate accepted a counter-offer');
@@ -239,7 +249,7 @@ for (const line of N8N_LINES) {
 			);
 			for (const [index, job] of jobs.entries()) {
 				expect(all.results[index].name).toContain(`${job.Number} · ${job.Title}`);
-				if (job.JobStatus === 'OnHold') expect(all.results[index].name).toMatch(/\(on hold\)$/);
+				if (job.JobStatus === 'OnHold') expect(all.results[index].name).toMatch(/\(On Hold\)$/);
 			}
 
 			const [target] = jobs.slice(-1);

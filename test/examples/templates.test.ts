@@ -12,6 +12,7 @@ import * as path from 'node:path';
 
 import type { INodeTypeDescription } from 'n8n-workflow';
 
+import { SIMPLE_SUBMISSION_FIELDS } from '../../nodes/shared/submissionOutput';
 import { TrioVms } from '../../nodes/TrioVms/TrioVms.node';
 import { TrioVmsSyncTrigger } from '../../nodes/TrioVmsSyncTrigger/TrioVmsSyncTrigger.node';
 import { TrioVmsTrigger } from '../../nodes/TrioVmsTrigger/TrioVmsTrigger.node';
@@ -80,4 +81,28 @@ describe.each(files)('example %s', (file) => {
 
 it('finds the five examples', () => {
 	expect(files).toHaveLength(5);
+});
+
+describe('example 3 without an administrator key (README, "Accept an offer after an approval")', () => {
+	it("reads only fields the Sync Trigger's simplified submission has, so its trigger can be swapped", () => {
+		const text = fs.readFileSync(path.join(EXAMPLES, '03-offer-approval-then-accept.json'), 'utf8');
+		const filter = (JSON.parse(text) as Template).nodes.find((node) => node.name === 'Only offers');
+		const read = new Set(
+			[
+				...text.matchAll(/\$\('Only offers'\)\.item\.json\.(\w+)/g),
+				...JSON.stringify(filter).matchAll(/\$json\.(\w+)/g),
+			].map((match) => match[1]),
+		);
+		expect([...read]).toEqual(expect.arrayContaining(['Number', 'Status', 'CandidateNumber']));
+		expect([...read].filter((field) => !SIMPLE_SUBMISSION_FIELDS.includes(field as never))).toEqual(
+			[],
+		);
+		const description = new TrioVmsSyncTrigger().description;
+		const changes = description.properties.find(
+			(property) => property.name === 'submissionChanges',
+		);
+		expect(changes?.options?.map((option) => (option as { name: string }).name)).toContain(
+			'Status Changed',
+		);
+	});
 });

@@ -4,7 +4,7 @@
 	-- not in the package: n8n's rules for the code users install do not apply here */
 /**
  * The tarball holds what users need and nothing else: the compiled nodes and credential, their
- * icons and codex files, package.json, README, LICENSE and CHANGELOG (what changed between
+ * icons and codex files, the trigger's sample payloads, package.json, README, LICENSE and CHANGELOG (what changed between
  * versions, for whoever upgrades). No tests, sandbox, scripts, benchmarks, examples, TypeScript
  * sources, declarations or source maps: n8n loads the .js files and nothing imports this package's
  * types, and a map would point at sources the tarball does not carry. Needs `npm run build` first,
@@ -36,6 +36,7 @@ const WANTED = [
 	/^dist\/(nodes|credentials)\/.+\.js$/,
 	/^dist\/(nodes|credentials)\/.+\.(svg|png)$/,
 	/^dist\/nodes\/[^/]+\/[^/]+\.node\.json$/,
+	/^dist\/sample-payloads\/[a-z-]+\.json$/,
 ];
 
 /** The package's TypeScript sources under a folder, tests aside, relative to the repository. */
@@ -108,6 +109,14 @@ describe('the tarball npm pack produces', () => {
 			});
 		expect(icons.length).toBeGreaterThan(0);
 		expect(icons.filter((icon) => !files.includes(icon))).toEqual([]);
+	});
+
+	it('holds every sample payload the trigger panel tells users to pin', () => {
+		const samples = fs
+			.readdirSync(path.join(REPO_ROOT, 'examples/sample-payloads'))
+			.filter((file) => file.endsWith('.json'));
+		expect(samples.length).toBe(15);
+		for (const sample of samples) expect(files).toContain(`dist/sample-payloads/${sample}`);
 	});
 
 	it('has no source maps, declarations or TypeScript sources', () => {

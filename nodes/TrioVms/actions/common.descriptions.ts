@@ -5,15 +5,18 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import { JOB_FIELDS, outputProperty, TEN_JOB_FIELDS_IN_WORDS } from '../../shared/jobOutput';
+import { SIMPLE_SUBMISSION_FIELDS_IN_WORDS } from '../../shared/submissionOutput';
 
 const PAUSE_OPTION: INodeProperties = {
-	displayName: 'Pause Between Requests (Milliseconds)',
+	// The unit is in the hint, in words: n8n's scanner wants labels in title case, "(Ms)" included.
+	displayName: 'Pause Between Requests',
 	name: 'pauseBetweenCallsMs',
 	type: 'number',
 	typeOptions: { minValue: 0 },
 	default: 0,
+	hint: 'In thousandths of a second: 1000 is one second, 500 half a second',
 	description:
-		'Wait at least this many milliseconds (1000 = one second) between two requests to Trio VMS. Trio asks callers to pause between requests. Without a pause the node slows down by itself once Trio answers "Too Many Requests", to the pace Trio allowed.',
+		'Wait at least this long between two requests to Trio VMS. Trio asks callers to pause between requests. Without a pause the node slows down by itself once Trio answers "Too Many Requests", to the pace Trio allowed.',
 };
 
 /** The Options collection every operation has: the pause, then the operation's own options. */
@@ -166,4 +169,13 @@ export function jobOutputProperties(): INodeProperties[] {
 				.sort((a, b) => a.name.localeCompare(b.name, undefined, { sensitivity: 'base' })),
 		},
 	];
+}
+
+/**
+ * The submission operations' Output, worded as the jobs' one: the simplified submission is the
+ * same fields as the Sync Trigger's.
+ */
+export function submissionOutputProperty(): INodeProperties {
+	const words = SIMPLE_SUBMISSION_FIELDS_IN_WORDS;
+	return outputProperty({ simplified: `${words[0].toUpperCase()}${words.slice(1)}` });
 }

@@ -1,10 +1,13 @@
 /**
- * The item's output choices, read when the node runs: Return All / Limit, and the job Output
+ * The item's output choices, read when the node runs: Return All / Limit, and the job and
+ * submission Output
  * (the fields for both are described in actions/common.descriptions.ts).
  */
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
+import { hasField } from '../../shared/fields';
 import { shapeJob, type JobOutput } from '../../shared/jobOutput';
+import { simplifySubmission } from '../../shared/submissionOutput';
 import { limited } from './output';
 
 /** Applies the item's Return All / Limit (returnAllAndLimit's fields) to a list that arrived whole. */
@@ -27,4 +30,19 @@ export function shapeJobs(
 	const fields =
 		output === 'fields' ? (context.getNodeParameter('fields', itemIndex, []) as string[]) : [];
 	return jobs.map((job) => shapeJob(job, output, fields));
+}
+
+/**
+ * A submission shaped as the item's Output asks. An answer that is not a submission (Accept,
+ * Decline and Withdraw answers are not shown in the spec) is passed on whole: simplifying it
+ * would drop what Trio said.
+ */
+export function shapeSubmission(
+	context: IExecuteFunctions,
+	itemIndex: number,
+	submission: IDataObject,
+): IDataObject {
+	if (context.getNodeParameter('output', itemIndex, 'simple') === 'raw') return submission;
+	if (!hasField(submission, 'Status')) return submission;
+	return simplifySubmission(submission);
 }

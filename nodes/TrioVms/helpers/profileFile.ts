@@ -54,7 +54,7 @@ const KIND_LABEL: Record<DetectedKind, string> = {
 	ole: 'a DOC (Word 97-2003) document',
 	rtf: 'an RTF document',
 	text: 'plain text',
-	binary: 'binary data of an unsupported kind',
+	binary: 'not a document Trio accepts',
 };
 
 const SUGGESTED_EXTENSION: Partial<Record<DetectedKind, ProfileFileExtension>> = {
@@ -188,13 +188,13 @@ export function checkProfileFileSize(size: number, binaryLabel = 'Resume File Fi
 	if (size === 0) {
 		throw new FieldError(
 			binaryLabel,
-			'holds an empty file (0 bytes); attach the candidate profile document',
+			"holds an empty file (0 bytes); attach the candidate's resume",
 		);
 	}
 	if (size >= PROFILE_FILE_MAX_BYTES) {
 		throw new FieldError(
 			binaryLabel,
-			`holds a file of ${formatBytes(size)}; Trio VMS accepts profile documents under ${PROFILE_FILE_MAX_BYTES.toLocaleString('en-US')} bytes (2.5 MB)`,
+			`holds a file of ${formatBytes(size)}; Trio VMS accepts resumes under ${PROFILE_FILE_MAX_BYTES.toLocaleString('en-US')} bytes (2.5 MB)`,
 			'Compress the document (for example save the PDF with a smaller size) or attach a shorter version.',
 		);
 	}
@@ -267,10 +267,10 @@ export async function readProfileFile(
 		const available = Object.keys(binaries);
 		throw new FieldError(
 			'Resume File Field',
-			`names "${propertyName}", but this item has ${available.length ? `only the binary fields ${available.map((name) => `"${name}"`).join(', ')}` : 'no binary data at all'}`,
+			`names "${propertyName}", but this item has ${available.length ? `only the file fields ${available.map((name) => `"${name}"`).join(', ')}` : 'no file at all'}`,
 			available.length
-				? `Set Resume File Field to the field that holds the profile document (${available.join(', ')}).`
-				: 'Add a node before this one that reads the profile document (for example Read/Write Files from Disk, Google Drive: Download, or HTTP Request with a file response).',
+				? `Set Resume File Field to the field that holds the resume (${available.join(', ')}).`
+				: 'Add a node before this one that reads the resume (for example Read/Write Files from Disk, Google Drive: Download, or HTTP Request with a file response).',
 		);
 	}
 	const binary = context.helpers.assertBinaryData(itemIndex, propertyName);

@@ -25,7 +25,7 @@ export function jobLabel(job: IDataObject): string {
 		place,
 	].filter(Boolean);
 	const onHold =
-		field('JobStatus').toLowerCase().replace(/\s+/g, '') === 'onhold' ? ' (on hold)' : '';
+		field('JobStatus').toLowerCase().replace(/\s+/g, '') === 'onhold' ? ' (On Hold)' : '';
 	return `${parts.join(' · ')}${onHold}`;
 }
 

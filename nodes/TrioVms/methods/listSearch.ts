@@ -4,10 +4,11 @@
  */
 import { createHash } from 'node:crypto';
 
-import type {
-	ILoadOptionsFunctions,
-	INodeListSearchItems,
-	INodeListSearchResult,
+import {
+	NodeOperationError,
+	type ILoadOptionsFunctions,
+	type INodeListSearchItems,
+	type INodeListSearchResult,
 } from 'n8n-workflow';
 
 import {
@@ -19,6 +20,7 @@ import { setNewest } from '../../shared/boundedMap';
 import { PATHS } from '../../shared/service';
 import { createTrioClient, INTERACTIVE_CLIENT } from '../../shared/transport';
 import { listRegistrations } from '../../shared/webhookRegistrations';
+import { withdrawReasonNames } from '../actions/submission/reasoned';
 import { objectsOf } from '../helpers/output';
 import { jobLabel, jobText, matchesFilter, text } from '../helpers/search';
 
@@ -99,4 +101,39 @@ export async function searchWebhooks(
 		results.push({ name: label, value: registration.Id });
 	}
 	return { results };
+}
+
+/**
+ * Trio's own withdraw reasons, filtered by the typed text. There is no list to fall back to: a
+ * reason the project made up would be refused at every run. When the list cannot be loaded, n8n
+ * shows this error in the list, and the field still takes a reason typed By Text.
+ */
+export async function searchWithdrawReasons(
+	this: ILoadOptionsFunctions,
+	filter?: string,
+): Promise<INodeListSearchResult> {
+	const typeIt =
+		'Choose By Text and type the reason exactly as Trio lists it, or map it from an earlier node.';
+	let names: string[];
+	try {
+		const client = createTrioClient(this, INTERACTIVE_CLIENT);
+		const response = await client.request({ method: 'GET', path: PATHS.withdrawReasons });
+		names = withdrawReasonNames(response);
+	} catch (error) {
+		throw new NodeOperationError(
+			this.getNode(),
+			`Trio's list of withdraw reasons could not be loaded: ${error instanceof Error ? error.message : String(error)}`,
+			{ description: typeIt },
+		);
+	}
+	if (!names.length) {
+		throw new NodeOperationError(this.getNode(), 'Trio answered with no withdraw reasons', {
+			description: typeIt,
+		});
+	}
+	return {
+		results: names
+			.filter((name) => matchesFilter(name, filter))
+			.map((name) => ({ name, value: name })),
+	};
 }

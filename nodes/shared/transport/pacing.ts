@@ -95,7 +95,7 @@ export class CallPacer {
 
 	private readonly clock: PacerClock = currentClock;
 
-	/** @param minPauseMs the user's Pause Between Requests (Milliseconds): the pace never goes below it. */
+	/** @param minPauseMs the user's Pause Between Requests: the pace never goes below it. */
 	constructor(private readonly minPauseMs = 0) {}
 
 	/** Waits `ms` on the pacer's clock (the transport's retries wait here too). */

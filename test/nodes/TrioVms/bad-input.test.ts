@@ -202,14 +202,14 @@ const CASES: Case[] = [
 		name: 'Submission Create: no binary data at all',
 		parameters: submission(),
 		field: 'Resume File Field',
-		expected: /no binary data at all/,
+		expected: /no file at all/,
 	},
 	{
 		name: 'Submission Create: the file in another binary field',
 		parameters: submission(),
 		file: { ...pdf, property: 'resume' },
 		field: 'Resume File Field',
-		expected: /only the binary fields "resume"/,
+		expected: /only the file fields "resume"/,
 	},
 	...[
 		['an empty file', { fileName: 'cv.pdf', data: Buffer.alloc(0) }, /empty file/],
@@ -235,7 +235,7 @@ const CASES: Case[] = [
 		[
 			'binary data named .txt',
 			{ fileName: 'cv.txt', data: Buffer.from([0, 1, 2, 3]) },
-			/content is binary/,
+			/content is not a document Trio accepts/,
 		],
 		[
 			'text named .rtf',

@@ -125,7 +125,7 @@ describe('profile file checks', () => {
 		['a.docx', PDF, 'PDF'],
 		['a.doc', DOCX, 'DOCX'],
 		['a.rtf', TXT, 'plain text'],
-		['a.txt', Buffer.from([0x41, 0x00, 0x42]), 'binary'],
+		['a.txt', Buffer.from([0x41, 0x00, 0x42]), 'not a document Trio accepts'],
 	])('refuses %s whose content does not match', (fileName, data, seen) => {
 		const error = fieldError(() => checkProfileFile({ data, fileName }));
 		expect(error.message).toContain(seen);
@@ -401,7 +401,7 @@ describe('lists and responses', () => {
 			StateAbbreviation: 'TX',
 			JobStatus: 'OnHold',
 		});
-		expect(label).toBe('7 · ICU RN · St. Mary · Austin, TX (on hold)');
+		expect(label).toBe('7 · ICU RN · St. Mary · Austin, TX (On Hold)');
 		expect(matchesFilter(label, 'icu austin')).toBe(true);
 		expect(matchesFilter(label, 'icu dallas')).toBe(false);
 		expect(matchesFilter(label, undefined)).toBe(true);
@@ -435,7 +435,7 @@ describe('job labels whatever the letter case of the fields', () => {
 	it('labels a camelCase job as its PascalCase twin', () => {
 		expect(jobLabel(camel)).toBe(jobLabel(pascal));
 		expect(jobLabel(camel)).toBe(
-			'48213 · ICU RN Nights · St. Mary Medical Center · Austin, TX (on hold)',
+			'48213 · ICU RN Nights · St. Mary Medical Center · Austin, TX (On Hold)',
 		);
 		expect(matchesFilter(jobLabel(camel), 'icu austin')).toBe(true);
 	});

@@ -13,12 +13,12 @@ describe('searchJobs (Job "From List")', () => {
 		expect(results).toHaveLength(jobs.length);
 		const [job] = jobs;
 		expect(results[0]).toEqual({
-			name: `${job.Number} · ${job.Title} · ${job.FacilityName ?? job.ClientName} · ${job.City}, ${job.StateAbbreviation}${job.JobStatus === 'OnHold' ? ' (on hold)' : ''}`,
+			name: `${job.Number} · ${job.Title} · ${job.FacilityName ?? job.ClientName} · ${job.City}, ${job.StateAbbreviation}${job.JobStatus === 'OnHold' ? ' (On Hold)' : ''}`,
 			value: String(job.Number),
 		});
 		const held = jobs.find((candidate) => candidate.JobStatus === 'OnHold');
 		if (held)
-			expect(results.find((r) => r.value === String(held.Number))?.name).toMatch(/\(on hold\)$/);
+			expect(results.find((r) => r.value === String(held.Number))?.name).toMatch(/\(On Hold\)$/);
 	});
 
 	it('filters by the typed words, case-insensitively, on any of those parts', async () => {
@@ -99,27 +99,37 @@ describe('searchWebhooks (Webhook Registration "From List")', () => {
 	});
 });
 
-describe('getWithdrawReasons', () => {
-	it("loads Trio's own list", async () => {
-		const options = await callLoadOptions('getWithdrawReasons', { credentials: t.agency });
-		expect(options.map((option) => option.value)).toEqual([...SANDBOX_WITHDRAW_REASONS]);
-		expect(options.map((option) => option.name)).toContain('Candidate accepted a counter-offer');
+describe('searchWithdrawReasons (Reason "From List")', () => {
+	it("lists Trio's own reasons, filtered by the typed words", async () => {
+		const { results } = await callListSearch('searchWithdrawReasons', { credentials: t.agency });
+		expect(results.map((option) => option.value)).toEqual([...SANDBOX_WITHDRAW_REASONS]);
+		expect(results.every((option) => option.name === option.value)).toBe(true);
+		expect(results.map((option) => option.name)).toContain('Candidate accepted a counter-offer');
+		const filtered = await callListSearch('searchWithdrawReasons', {
+			credentials: t.agency,
+			filter: 'COUNTER',
+		});
+		expect(filtered.results.map((option) => option.value)).toEqual(
+			SANDBOX_WITHDRAW_REASONS.filter((reason) => /counter/i.test(reason)),
+		);
 	});
 
 	it('says the list could not be loaded, and how to give the reason, instead of offering made-up reasons', async () => {
 		t.sandbox.setFaults({
 			endpoints: { 'GET /api/v3/Submission/WithdrawReasons': { failNext: 5, failStatus: 500 } },
 		});
-		const failure = callLoadOptions('getWithdrawReasons', { credentials: t.agency });
+		const failure = callListSearch('searchWithdrawReasons', { credentials: t.agency });
 		await expect(failure).rejects.toThrow(/withdraw reasons could not be loaded: .*500/);
 		await expect(failure).rejects.toMatchObject({
-			description: expect.stringContaining('type the reason exactly as Trio lists it'),
+			description: expect.stringContaining(
+				'Choose By Text and type the reason exactly as Trio lists it',
+			),
 		});
 	});
 
 	it('says so with a key the service refuses, naming the refusal', async () => {
 		await expect(
-			callLoadOptions('getWithdrawReasons', { credentials: t.wrongKey }),
+			callListSearch('searchWithdrawReasons', { credentials: t.wrongKey }),
 		).rejects.toThrow(/withdraw reasons could not be loaded: .*403/);
 	});
 });

@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
+import { SIMPLE_SUBMISSION_FIELDS } from '../../../nodes/shared/submissionOutput';
 import { SANDBOX_WITHDRAW_REASONS } from '../../../sandbox';
 import { runWorkflow, type RunNodeOptions } from '../../support/engine/engine';
 import { byNumber, DOCX, errorText, PDF, useSandbox } from '../../support/sandbox-harness';
@@ -236,19 +237,14 @@ describe('Submission: Create', () => {
 				'a missing binary field',
 				{ binaryPropertyName: 'resume' },
 				[pdfFile],
-				'names "resume", but this item has only the binary fields "data"',
+				'names "resume", but this item has only the file fields "data"',
 			],
-			[
-				'an item without a file',
-				{},
-				[undefined],
-				'names "data", but this item has no binary data at all',
-			],
+			['an item without a file', {}, [undefined], 'names "data", but this item has no file at all'],
 			[
 				'a file of 2,500,000 bytes',
 				{},
 				[{ ...pdfFile, data: Buffer.concat([PDF, Buffer.alloc(2_500_000 - PDF.length, 0x20)]) }],
-				'holds a file of 2,500,000 bytes (2.50 MB); Trio VMS accepts profile documents under 2,500,000 bytes',
+				'holds a file of 2,500,000 bytes (2.50 MB); Trio VMS accepts resumes under 2,500,000 bytes',
 			],
 			[
 				'a format Trio does not take',
@@ -308,15 +304,15 @@ describe('Submission: Create', () => {
 			expect(t.apiRequests()).toHaveLength(0);
 		});
 
-		it('lists the binary fields the item has', async () => {
+		it('lists the file fields the item has', async () => {
 			const { error } = await t.run(createParameters(), {
 				inputBinary: [{ ...pdfFile, property: 'attachment_0' }],
 			});
 			expect(errorText(error).message).toBe(
-				'"Resume File Field" names "data", but this item has only the binary fields "attachment_0"',
+				'"Resume File Field" names "data", but this item has only the file fields "attachment_0"',
 			);
 			expect(errorText(error).description).toContain(
-				'Set Resume File Field to the field that holds the profile document (attachment_0).',
+				'Set Resume File Field to the field that holds the resume (attachment_0).',
 			);
 		});
 	});
@@ -428,6 +424,30 @@ describe('Submission: Accept, Decline, Withdraw', () => {
 		expect(t.apiRequests().map((r) => `${r.method} ${r.path}`)).toEqual([
 			'POST /api/v3/Submission/Accept',
 		]);
+	});
+
+	it('outputs the accepted, declined or withdrawn submission simplified by default, whole with Raw', async () => {
+		const accepted = await t.run({
+			resource: 'submission',
+			operation: 'accept',
+			submissionNumber: await offered(),
+		});
+		expect(Object.keys(accepted.output[0].json)).toEqual([...SIMPLE_SUBMISSION_FIELDS]);
+		const declined = await t.run({
+			resource: 'submission',
+			operation: 'decline',
+			submissionNumber: await offered(),
+			reason: 'Other',
+		});
+		expect(Object.keys(declined.output[0].json)).toEqual([...SIMPLE_SUBMISSION_FIELDS]);
+		const withdrawn = await t.run({
+			resource: 'submission',
+			operation: 'withdraw',
+			submissionNumber: await newSubmission(),
+			reason: 'Other',
+			output: 'raw',
+		});
+		expect(withdrawn.output[0].json).toMatchObject({ Status: 'Withdrawn', StatusCode: 6 });
 	});
 
 	it('accepts without a reason', async () => {
@@ -646,6 +666,34 @@ describe('Submission: Get, Get Many, Get Withdraw Reasons', () => {
 				s.Status === sample.Status,
 		);
 		expect(filtered.output.map((item) => item.json.Number)).toEqual(expected.map((s) => s.Number));
+	});
+
+	it('outputs the simplified submission by default, every field with Output = Raw', async () => {
+		const number = await newSubmission();
+		const simplified = await t.run({
+			resource: 'submission',
+			operation: 'get',
+			submissionNumber: number,
+		});
+		expect(Object.keys(simplified.output[0].json)).toEqual([...SIMPLE_SUBMISSION_FIELDS]);
+		const many = await t.run({ resource: 'submission', operation: 'getAll', limit: 3 });
+		for (const item of many.output)
+			expect(Object.keys(item.json)).toEqual([...SIMPLE_SUBMISSION_FIELDS]);
+		const raw = await t.run({
+			resource: 'submission',
+			operation: 'get',
+			submissionNumber: number,
+			output: 'raw',
+		});
+		expect(raw.output[0].json).toMatchObject({ ...simplified.output[0].json, StatusCode: 1 });
+		expect(raw.output[0].json).toHaveProperty('AvailabilityDescription');
+		const rawMany = await t.run({
+			resource: 'submission',
+			operation: 'getAll',
+			limit: 1,
+			output: 'raw',
+		});
+		expect(rawMany.output[0].json).toHaveProperty('StatusCode');
 	});
 
 	it("lists Trio's withdraw reasons", async () => {

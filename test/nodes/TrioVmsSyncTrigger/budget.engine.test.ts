@@ -187,7 +187,7 @@ describe('Sync Trigger within the poll budget n8n gives it', () => {
 
 		expect(stillHeld).toBe(true);
 		expect(cut.error?.message).toBe(
-			'Trio VMS did not send the job list within the 2 s n8n gives one poll',
+			'Trio VMS did not send the job list within the 2 s n8n gives one check',
 		);
 		// n8n's scheduler waits briefly before the next poll, as for a service down for now.
 		expect(cut.error).toMatchObject({ failure: { cause: 'temporarily-unavailable' } });
@@ -216,7 +216,7 @@ describe('Sync Trigger within the poll budget n8n gives it', () => {
 
 		expect(stillTrickling).toBe(true);
 		expect(cut.error?.message).toBe(
-			'Trio VMS did not send the job list within the 4 s n8n gives one poll',
+			'Trio VMS did not send the job list within the 4 s n8n gives one check',
 		);
 		expect(cut.items).toEqual([]);
 		expect(poller.staticData()).toEqual(state);

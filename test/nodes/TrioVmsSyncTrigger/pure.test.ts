@@ -252,7 +252,7 @@ describe('planPoll', () => {
 	it('reads the full list for a new state, without a watermark, and every N polls', () => {
 		expect(planPoll(undefined, options)).toMatchObject({ full: true, reason: 'new state' });
 		expect(planPoll(state(0, null), options)).toMatchObject({ full: true });
-		expect(planPoll(state(2), options)).toMatchObject({ full: true, reason: 'every N polls' });
+		expect(planPoll(state(2), options)).toMatchObject({ full: true, reason: 'every N checks' });
 		expect(planPoll(state(0), { ...options, fullListEvery: 1 }).full).toBe(true);
 	});
 

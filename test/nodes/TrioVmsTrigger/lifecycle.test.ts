@@ -1298,7 +1298,7 @@ describe('receiving deliveries', () => {
 			expect(warnings).toHaveLength(1);
 			expect(warnings[0]).toContain(registeredFor);
 			expect(warnings[0]).toContain(await hooks.webhookUrl());
-			expect(warnings[0]).toContain('Deactivate and activate the workflow');
+			expect(warnings[0]).toContain('and publish it again once to move its Trio registrations');
 		} finally {
 			warn.mockRestore();
 		}

@@ -12,6 +12,7 @@ import {
 } from 'n8n-workflow';
 
 import { TEN_JOB_FIELDS_IN_WORDS } from '../../../nodes/shared/jobOutput';
+import { SIMPLE_SUBMISSION_FIELDS_IN_WORDS } from '../../../nodes/shared/submissionOutput';
 import { TrioVms } from '../../../nodes/TrioVms/TrioVms.node';
 import { TrioVmsSyncTrigger } from '../../../nodes/TrioVmsSyncTrigger/TrioVmsSyncTrigger.node';
 import { TrioVmsTrigger } from '../../../nodes/TrioVmsTrigger/TrioVmsTrigger.node';
@@ -52,6 +53,34 @@ describe('one output control in all three nodes', () => {
 			]);
 			expect(options[0].description).toMatch(new RegExp(`^${TEN_JOB_FIELDS_IN_WORDS}`));
 			expect(options[1].description).toBe('Every detail Trio sends');
+		},
+	);
+
+	it.each(['get', 'getAll', 'accept', 'decline', 'withdraw'])(
+		"Trio VMS, Submission %s: the same Output, Simplified (the Sync Trigger's fields) or Raw",
+		(operation) => {
+			const shown = shownAtDefault(new TrioVms().description, {
+				resource: 'submission',
+				operation,
+			});
+			const outputs = shown.filter((property) => property.name === 'output');
+			expect(outputs).toHaveLength(1);
+			expect(outputs[0]).toMatchObject({
+				displayName: 'Output',
+				type: 'options',
+				default: 'simple',
+			});
+			const options = outputs[0].options as INodePropertyOptions[];
+			expect(options.map((option) => [option.name, option.value])).toEqual([
+				['Simplified', 'simple'],
+				['Raw', 'raw'],
+			]);
+			expect(options[0].description?.toLowerCase()).toBe(SIMPLE_SUBMISSION_FIELDS_IN_WORDS);
+			const sync = shownAtDefault(new TrioVmsSyncTrigger().description, { watch: 'submissions' });
+			const syncOutput = sync.find((property) => property.name === 'output')!;
+			expect((syncOutput.options as INodePropertyOptions[])[0].description).toContain(
+				SIMPLE_SUBMISSION_FIELDS_IN_WORDS,
+			);
 		},
 	);
 });

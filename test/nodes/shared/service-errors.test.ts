@@ -146,7 +146,7 @@ describe('hintForStatus', () => {
 		);
 		expect(hintForStatus(404, { subject: 'job 123' })).toMatch(/^No job 123 was found/);
 		expect(hintForStatus(404)).toMatch(/does not know this address/);
-		expect(hintForStatus(429)).toMatch(/Pause Between Requests \(Milliseconds\)/);
+		expect(hintForStatus(429)).toMatch(/Pause Between Requests/);
 		expect(hintForStatus(500, { creates: true })).toMatch(/may or may not have been created/);
 		expect(hintForStatus(503)).toMatch(/Try again later/);
 		expect(hintForStatus(418)).toBe('The service refused the request.');

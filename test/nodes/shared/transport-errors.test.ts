@@ -132,7 +132,7 @@ describe('error bodies', () => {
 			[
 				{ status: 429, json: { message: 'Slow down' } },
 				GET_JOB,
-				/Raise "Pause Between Requests \(Milliseconds\)" under the node.s Options/,
+				/Raise "Pause Between Requests" under the node.s Options/,
 			],
 			[
 				{ status: 500, body: 'Internal error' },

@@ -121,7 +121,7 @@ export const candidateFields: INodeProperties[] = [
 				default: '',
 				placeholder: 'e.g. TX, CA',
 				description:
-					'Several licenses from one spreadsheet cell or expression, added to State Licenses: states such as "TX, CA", or an expression giving a list of states or of licenses with state, isCompact and expirationDate',
+					'Several licenses from one spreadsheet cell or expression, added to State Licenses: states such as "TX, CA", each sent as a license that is not compact and has no expiration date. For a compact license or an expiration date, add the license under State Licenses.',
 			},
 			{
 				displayName: 'Phone',

@@ -13,7 +13,7 @@ import { positiveInteger } from '../../helpers/validation';
 import { jobLocator, jobOutputProperties, optionsCollection } from '../common.descriptions';
 
 const properties: INodeProperties[] = [
-	jobLocator('The job to read: pick an open or on-hold job from the list, or give its number'),
+	jobLocator('The job to read: pick an Open or On Hold job from the list, or give its number'),
 	...jobOutputProperties(),
 	optionsCollection(),
 ];

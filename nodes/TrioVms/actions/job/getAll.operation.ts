@@ -40,7 +40,7 @@ const properties: INodeProperties[] = [
 				options: JOB_STATUS_OPTIONS.filter((option) => option.value !== 'Closed'),
 				default: 'Open',
 				description:
-					'Only return jobs with this status (Trio lists open and on-hold jobs; a job no longer listed is closed)',
+					'Only return jobs with this status (Trio lists Open and On Hold jobs; a job no longer listed is Closed)',
 			},
 			{
 				displayName: 'State',

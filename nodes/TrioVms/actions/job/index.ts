@@ -23,8 +23,8 @@ export const description: INodeProperties[] = [
 			{
 				name: 'Get Many',
 				value: 'getAll',
-				description: 'Get many open and on-hold jobs, optionally only those modified after a date',
-				action: 'Get many open or on hold jobs',
+				description: 'Get many Open and On Hold jobs, optionally only those modified after a date',
+				action: 'Get many posted jobs',
 			},
 		],
 		default: 'getAll',

@@ -8,8 +8,13 @@ import {
 import { PATHS } from '../../../shared/service';
 import type { TrioClient } from '../../../shared/transport';
 import { objectOf } from '../../helpers/output';
+import { shapeSubmission } from '../../helpers/outputChoices';
 import { optionalText, positiveInteger } from '../../helpers/validation';
-import { optionsCollection, submissionNumberField } from '../common.descriptions';
+import {
+	optionsCollection,
+	submissionNumberField,
+	submissionOutputProperty,
+} from '../common.descriptions';
 
 const properties: INodeProperties[] = [
 	submissionNumberField('The submission to accept; it must be in the Offered status'),
@@ -20,6 +25,7 @@ const properties: INodeProperties[] = [
 		default: '',
 		description: 'Optional free text saying why the offer is accepted',
 	},
+	submissionOutputProperty(),
 	optionsCollection(),
 ];
 
@@ -47,5 +53,9 @@ export async function execute(
 		itemIndex,
 		context: { subject: `submission ${submissionNumber}` },
 	});
-	return objectOf(response, { Number: submissionNumber, accepted: true });
+	return shapeSubmission(
+		this,
+		itemIndex,
+		objectOf(response, { Number: submissionNumber, accepted: true }),
+	);
 }

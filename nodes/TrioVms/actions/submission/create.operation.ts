@@ -225,7 +225,7 @@ const properties: INodeProperties[] = [
 			type: 'boolean',
 			default: true,
 			description:
-				'Whether to look for a submission of this candidate to this job first (in any status) and output it instead of submitting again, so re-running a workflow or retrying the node never submits twice. Turn off to submit the candidate again on purpose.',
+				"Whether to look for a submission of this candidate to this job first (in any status) and output it instead of submitting again, so re-running a workflow or retrying the node never submits twice. The check reads Trio's list of your submissions, which Trio's published API does not describe: if Trio does not give the list, the item stops with an error and nothing is submitted. Turn off to submit without the check, or to submit the candidate again on purpose.",
 		},
 		{
 			displayName: 'File Name',

@@ -8,11 +8,17 @@ import {
 import { PATHS } from '../../../shared/service';
 import type { TrioClient } from '../../../shared/transport';
 import { objectOf } from '../../helpers/output';
+import { shapeSubmission } from '../../helpers/outputChoices';
 import { positiveInteger } from '../../helpers/validation';
-import { optionsCollection, submissionNumberField } from '../common.descriptions';
+import {
+	optionsCollection,
+	submissionNumberField,
+	submissionOutputProperty,
+} from '../common.descriptions';
 
 const properties: INodeProperties[] = [
 	submissionNumberField('The submission to read'),
+	submissionOutputProperty(),
 	optionsCollection(),
 ];
 
@@ -37,5 +43,5 @@ export async function execute(
 		itemIndex,
 		context: { subject: `submission ${number}` },
 	});
-	return objectOf(submission, { Number: number });
+	return shapeSubmission(this, itemIndex, objectOf(submission, { Number: number }));
 }

@@ -10,9 +10,14 @@ import { PATHS } from '../../../shared/service';
 import type { TrioClient } from '../../../shared/transport';
 import { toModifiedDateQuery } from '../../helpers/dates';
 import { objectsOf } from '../../helpers/output';
-import { applyReturnAllOrLimit } from '../../helpers/outputChoices';
+import { applyReturnAllOrLimit, shapeSubmission } from '../../helpers/outputChoices';
 import { isBlank, optionalText, positiveInteger } from '../../helpers/validation';
-import { modifiedAfterFilter, optionsCollection, returnAllAndLimit } from '../common.descriptions';
+import {
+	modifiedAfterFilter,
+	optionsCollection,
+	returnAllAndLimit,
+	submissionOutputProperty,
+} from '../common.descriptions';
 
 const properties: INodeProperties[] = [
 	...returnAllAndLimit('submission'),
@@ -50,6 +55,7 @@ const properties: INodeProperties[] = [
 			},
 		],
 	},
+	submissionOutputProperty(),
 	optionsCollection(),
 ];
 
@@ -95,5 +101,7 @@ export async function execute(
 		submissions = submissions.filter(
 			(s) => String(fieldOf(s, 'Status') ?? '').toLowerCase() === status,
 		);
-	return applyReturnAllOrLimit(this, itemIndex, submissions);
+	return applyReturnAllOrLimit(this, itemIndex, submissions).map((submission) =>
+		shapeSubmission(this, itemIndex, submission),
+	);
 }

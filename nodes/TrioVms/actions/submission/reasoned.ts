@@ -9,8 +9,13 @@ import { nameOfListItem } from '../../../shared/schemas';
 import { PATHS } from '../../../shared/service';
 import type { TrioClient } from '../../../shared/transport';
 import { listOf, objectOf } from '../../helpers/output';
+import { shapeSubmission } from '../../helpers/outputChoices';
 import { FieldError, optionalText, positiveInteger, requiredText } from '../../helpers/validation';
-import { optionsCollection, submissionNumberField } from '../common.descriptions';
+import {
+	optionsCollection,
+	submissionNumberField,
+	submissionOutputProperty,
+} from '../common.descriptions';
 
 export function reasonedProperties(action: 'decline' | 'withdraw'): INodeProperties[] {
 	return [
@@ -20,15 +25,30 @@ export function reasonedProperties(action: 'decline' | 'withdraw'): INodePropert
 				: 'The submission to withdraw (submitted, under review or offered)',
 		),
 		{
-			displayName: 'Reason Name or ID',
+			// A list or a text, not a dropdown: Trio's reasons are texts without IDs, and n8n asks a
+			// dropdown loaded from a service to be labelled "Name or ID".
+			displayName: 'Reason',
 			name: 'reason',
-			type: 'options',
-			typeOptions: { loadOptionsMethod: 'getWithdrawReasons' },
-			default: '',
+			type: 'resourceLocator',
+			default: { mode: 'list', value: '' },
 			required: true,
-			description:
-				'Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>',
-			hint: "One of Trio's withdraw reasons. If the list cannot be loaded, switch to Expression and type the reason exactly as Trio lists it.",
+			description: "One of Trio's withdraw reasons",
+			hint: 'If the list cannot be loaded, choose By Text and type the reason exactly as Trio lists it',
+			modes: [
+				{
+					displayName: 'From List',
+					name: 'list',
+					type: 'list',
+					placeholder: 'Select a reason...',
+					typeOptions: { searchListMethod: 'searchWithdrawReasons', searchable: true },
+				},
+				{
+					displayName: 'By Text',
+					name: 'text',
+					type: 'string',
+					placeholder: 'e.g. Candidate accepted another position',
+				},
+			],
 		},
 		{
 			displayName: 'Description',
@@ -38,6 +58,7 @@ export function reasonedProperties(action: 'decline' | 'withdraw'): INodePropert
 			default: '',
 			description: `More detail about why the submission is ${action === 'decline' ? 'declined' : 'withdrawn'}`,
 		},
+		submissionOutputProperty(),
 		optionsCollection(),
 	];
 }
@@ -100,7 +121,7 @@ export async function sendReasoned(
 	);
 	const reason = await checkedReason(
 		client,
-		requiredText(this.getNodeParameter('reason', itemIndex, ''), 'Reason'),
+		requiredText(this.getNodeParameter('reason', itemIndex, '', { extractValue: true }), 'Reason'),
 	);
 	const description = optionalText(
 		this.getNodeParameter('description', itemIndex, ''),
@@ -115,8 +136,12 @@ export async function sendReasoned(
 		itemIndex,
 		context: { subject: `submission ${submissionNumber}` },
 	});
-	return objectOf(response, {
-		Number: submissionNumber,
-		[action === 'decline' ? 'declined' : 'withdrawn']: true,
-	});
+	return shapeSubmission(
+		this,
+		itemIndex,
+		objectOf(response, {
+			Number: submissionNumber,
+			[action === 'decline' ? 'declined' : 'withdrawn']: true,
+		}),
+	);
 }
