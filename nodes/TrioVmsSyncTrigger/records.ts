@@ -97,10 +97,18 @@ function wholeNumber(value: unknown): number | null {
 	return null;
 }
 
+/** What came instead of a list, in words: "an object", "a text", "nothing (null)". */
+function sentWhat(body: unknown): string {
+	if (body === null || body === undefined) return 'nothing (null)';
+	if (typeof body === 'object') return 'an object';
+	if (typeof body === 'string') return 'a text';
+	return `a ${typeof body}`;
+}
+
 function listOf(body: unknown, what: string): unknown[] {
 	if (!Array.isArray(body))
 		throw new UnreadableAnswerError(
-			`Trio VMS sent the ${what} list in a form the trigger cannot read (a list was expected, it sent ${body === null ? 'nothing (null)' : `a ${typeof body}`})`,
+			`Trio VMS sent the ${what} list in a form the trigger cannot read (a list was expected, it sent ${sentWhat(body)})`,
 		);
 	return body;
 }

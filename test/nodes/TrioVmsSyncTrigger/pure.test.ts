@@ -145,6 +145,14 @@ describe('reading list answers', () => {
 /** A job remembered without a state or profession (the list gave none). */
 const NO_PLACE = { stateAbbreviation: '', profession: '' };
 
+describe('a list answer that is not a list', () => {
+	it('says in words what came instead', () => {
+		expect(() => readJobs({ jobs: [] })).toThrow(/a list was expected, it sent an object\)/);
+		expect(() => readJobs('[]')).toThrow(/it sent a text\)/);
+		expect(() => readSubmissions(null)).toThrow(/it sent nothing \(null\)\)/);
+	});
+});
+
 describe('state', () => {
 	it('round-trips entries in a compact string each', () => {
 		const entry = { stamp: norm(T1), status: 'OnHold', openPositions: 3, ...NO_PLACE };
