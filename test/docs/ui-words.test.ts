@@ -251,13 +251,10 @@ describe('one word per thing in the nodes', () => {
 
 /**
  * What the nodes say when something goes wrong (errors, their descriptions, log warnings): every
- * string written in the nodes' source, imports and type names aside. The never-twice memory's
- * words (helpers/createMemory.ts, createOnce.ts) were not changed with the rest: its own work
- * owns them, and the list below names what it still says.
+ * string written in the nodes' source, imports and type names aside. A file may keep a word
+ * listed here only with a reason; none does today.
  */
-const FROZEN: Record<string, RegExp[]> = {
-	'nodes/TrioVms/helpers/createMemory.ts': [/this n8n process/i, /\b5xx\b/],
-};
+const FROZEN: Record<string, RegExp[]> = {};
 
 function sourceStrings(file: string): string[] {
 	const source = ts.createSourceFile(file, readRepoFile(file), ts.ScriptTarget.Latest);

@@ -274,7 +274,7 @@ function utcTime(ms: number): string {
 function memoryScope(shared: boolean): string {
 	return shared
 		? "This node keeps its memory of it in n8n's database, so the refusal holds on every worker and after a restart. The memory belongs to this node in this workflow: a copy of the workflow (duplicated, or imported as a new one) or another Trio VMS node does not see it, and Remove Duplicates neither shares nor clears it."
-		: 'This n8n does not offer nodes its database-backed duplicate store here (older n8n versions lack it, and it needs a saved workflow), so only this n8n process remembers it: a re-run on another worker or after a restart is not held back.';
+		: 'This n8n does not offer nodes its database-backed duplicate store here (older n8n versions lack it, and it needs a saved workflow), so only this n8n remembers it while it runs: a re-run on another worker or after a restart is not held back.';
 }
 
 /** The advice added to the failure of a create whose outcome is unknown. */
@@ -294,7 +294,7 @@ export function refusedCreate(
 		`Not sent: the same ${what} failed in the last few minutes in a way that leaves it unknown whether Trio VMS created it`,
 		{
 			itemIndex,
-			description: `An error answer from Trio VMS or a gateway (5xx), or a connection broken after sending, hid the result of the earlier request, so it may have been created. Sending it again could create it twice. ${memoryScope(shared)} Look for it in Trio VMS, or run Get Many; this refusal ends by ${utcTime(until)} at the latest, after which it can be sent again if it is not there.`,
+			description: `A server error from Trio VMS or on the way to it, or a connection broken after sending, hid the result of the earlier request, so it may have been created. Sending it again could create it twice. ${memoryScope(shared)} Look for it in Trio VMS, or run Get Many; this refusal ends by ${utcTime(until)} at the latest, after which it can be sent again if it is not there.`,
 		},
 	);
 }

@@ -313,7 +313,7 @@ describe("without n8n's duplicate store (older n8n, or none started)", () => {
 		expect(posts()).toBe(1);
 		expect(errorText(first.error).message).toContain('Not sent: the same submission');
 		expect(errorText(first.error).description).toContain(
-			'only this n8n process remembers it: a re-run on another worker or after a restart is not held back',
+			'only this n8n remembers it while it runs: a re-run on another worker or after a restart is not held back',
 		);
 		expect(stored(pair.job, pair.candidate)).toBe(1);
 	});
