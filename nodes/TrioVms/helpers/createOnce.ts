@@ -36,6 +36,21 @@ export type CreateResult =
 	/** The request failed, but the record exists: the service did the work before the failure. */
 	| { action: 'createdDespiteError'; record: IDataObject; error: string };
 
+/**
+ * The item for a create this run sent, the same for candidates and submissions: `_trio` says it
+ * was created, or created although its answer was an error (with that error).
+ */
+export function sentCreateOutput(
+	result: Extract<CreateResult, { action: 'created' | 'createdDespiteError' }>,
+): IDataObject {
+	if (result.action === 'created')
+		return { ...result.record, _trio: { action: 'created', matchCount: 0 } };
+	return {
+		...result.record,
+		_trio: { action: 'createdDespiteError', matchCount: 0, error: result.error },
+	};
+}
+
 const memories = new WeakMap<TrioClient, CreateMemory>();
 
 async function memoryOf(client: TrioClient, itemIndex: number): Promise<CreateMemory> {

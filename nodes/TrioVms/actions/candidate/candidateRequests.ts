@@ -10,7 +10,7 @@ import type { CandidateCreateRequest } from '../../../shared/schemas';
 import { PATHS } from '../../../shared/service';
 import type { TrioClient } from '../../../shared/transport';
 import { isRecord, objectOf } from '../../helpers/output';
-import { createOnce } from '../../helpers/createOnce';
+import { createOnce, sentCreateOutput } from '../../helpers/createOnce';
 
 /** The lookup answers a JSON array (spec 4); a list wrapped in an object is read too. */
 function readCandidateList(response: unknown, email: string): IDataObject[] {
@@ -158,11 +158,7 @@ export async function findOrCreateCandidate(
 				_trio: { action: 'found', matchCount: 0, createdByThisWorkflow: true },
 			};
 		case 'created':
-			return { ...result.record, _trio: { action: 'created', matchCount: 0 } };
 		case 'createdDespiteError':
-			return {
-				...result.record,
-				_trio: { action: 'createdDespiteError', matchCount: 0, error: result.error },
-			};
+			return sentCreateOutput(result);
 	}
 }

@@ -44,7 +44,7 @@ import {
 	requiredEmail,
 	requiredText,
 } from '../../helpers/validation';
-import { createOnce, type CreateResult } from '../../helpers/createOnce';
+import { createOnce, sentCreateOutput, type CreateResult } from '../../helpers/createOnce';
 import { CANDIDATE_COLUMNS, candidateFromRow } from '../candidate/candidateFields';
 import { findOrCreateCandidate } from '../candidate/candidateRequests';
 import { jobLocator, optionsCollection } from '../common.descriptions';
@@ -512,11 +512,7 @@ function submissionOutput(
 				_trio: { action: 'alreadySubmitted', matchCount: 0, submittedByThisWorkflow: true },
 			};
 		case 'created':
-			return { ...result.record, _trio: { action: 'created', matchCount: 0 } };
 		case 'createdDespiteError':
-			return {
-				...result.record,
-				_trio: { action: 'createdDespiteError', matchCount: 0, error: result.error },
-			};
+			return sentCreateOutput(result);
 	}
 }
