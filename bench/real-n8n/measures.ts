@@ -198,7 +198,7 @@ export async function prepareIngestion(
 	log: Log,
 ): Promise<IngestionSetup> {
 	const trigger = await triggerWorkflow(n8n, credential, ['Job Update']);
-	const webhook = await webhookWorkflow(n8n, 'onReceived');
+	const webhook = await webhookWorkflow(n8n, 'onReceived', 1);
 	const deadline = Date.now() + 30_000;
 	let registration: Registration | undefined;
 	while (!registration) {

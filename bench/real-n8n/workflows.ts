@@ -75,12 +75,20 @@ function workflow(name: string, nodes: NodeJson[]): WorkflowJson {
 	} as unknown as WorkflowJson;
 }
 
-/** n8n's Webhook node on POST /webhook/<path>. */
-function webhookNode(path: string, responseMode: 'onReceived' | 'lastNode'): NodeJson {
+/**
+ * n8n's Webhook node on POST /webhook/<path>. The ingestion baseline is its version 1: like the
+ * Trio VMS Trigger at version 1, n8n evaluates an expression of its options for every delivery
+ * to a start node at exactly version 1, so both sides pay the same (docs/benchmarks.md).
+ */
+function webhookNode(
+	path: string,
+	responseMode: 'onReceived' | 'lastNode',
+	typeVersion = 2,
+): NodeJson {
 	return node({
 		name: 'Webhook',
 		type: 'n8n-nodes-base.webhook',
-		typeVersion: 2,
+		typeVersion,
 		webhookId: randomUUID(),
 		parameters: {
 			httpMethod: 'POST',
@@ -129,11 +137,12 @@ export async function triggerWorkflow(
 export async function webhookWorkflow(
 	n8n: N8nInstance,
 	responseMode: 'onReceived' | 'lastNode',
+	typeVersion?: number,
 ): Promise<Created> {
 	const path = `bench-${responseMode}-${randomUUID().slice(0, 8)}`;
 	const id = await createAndActivate(
 		n8n,
-		workflow(`bench webhook ${responseMode}`, [webhookNode(path, responseMode)]),
+		workflow(`bench webhook ${responseMode}`, [webhookNode(path, responseMode, typeVersion)]),
 	);
 	return { id, url: n8n.productionWebhookUrl('', path) };
 }
