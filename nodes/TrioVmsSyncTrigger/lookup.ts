@@ -7,7 +7,7 @@
  */
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 
-import { answerOf } from '../shared/errors';
+import { answerOf } from '../shared/failureMarks';
 import { fieldOf } from '../shared/fields';
 import { PATHS } from '../shared/service';
 import { createTrioClient, type TrioClient } from '../shared/transport';

@@ -28,7 +28,7 @@ import {
 	type JsonObject,
 } from 'n8n-workflow';
 
-import { submissionListNotOffered } from '../shared/submissionList';
+import { submissionListNotOffered } from '../shared/failureMarks';
 import { createTrioClient, timedOut, type TrioClient } from '../shared/transport';
 import { fieldOf } from '../shared/fields';
 import { pollBudget, type PollBudget } from './budget';
