@@ -10,7 +10,7 @@ import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 import { answerOf } from '../shared/failureMarks';
 import { fieldOf } from '../shared/fields';
 import { PATHS } from '../shared/service';
-import { createTrioClient, type TrioClient } from '../shared/transport';
+import { TrioClient } from '../shared/transport';
 import type { PollBudget } from './budget';
 import { settleAbsentJobs, type JobChange, type JobDiff, type JobLookup } from './diff';
 import type { JobState } from './state';
@@ -94,7 +94,7 @@ export async function lookUpAbsentJobs(
 	if (diff.absent.length === 0) return settleAbsentJobs(diff, lookups);
 	const slice = budget?.lookupSlice();
 	if (budget && !slice) return settleAbsentJobs(diff, lookups);
-	const client = createTrioClient(context, slice?.options);
+	const client = new TrioClient(context, slice?.options);
 	for (const { number } of diff.absent) {
 		if (budget && slice && !budget.allows(slice.worstMs)) break;
 		lookups.set(number, await lookUpJob(client, number));

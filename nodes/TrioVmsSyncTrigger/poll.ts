@@ -29,7 +29,7 @@ import {
 } from 'n8n-workflow';
 
 import { submissionListNotOffered } from '../shared/failureMarks';
-import { createTrioClient, timedOut, type TrioClient } from '../shared/transport';
+import { timedOut, TrioClient } from '../shared/transport';
 import { fieldOf } from '../shared/fields';
 import { pollBudget, type PollBudget } from './budget';
 import { ListShrankError } from './diff';
@@ -96,7 +96,7 @@ async function pollOnce<
 	const staticData = context.getWorkflowStaticData('node');
 	const state = watched.state(staticData);
 	const plan = planPoll(state, options);
-	const client = createTrioClient(context, budget?.listOptions().options);
+	const client = new TrioClient(context, budget?.listOptions().options);
 	const body = await listRecords(context, client, watched, plan, budget);
 	const reading = readOrFail(context, () => watched.read(body));
 	let diff: Diff;

@@ -17,7 +17,7 @@ import { explainFailure } from '../shared/errors';
 import { isPermissionRefusal } from '../shared/failureMarks';
 import type { TrioEventName } from '../shared/events';
 import { PUBLIC_ADDRESS_FIX, unreachableAddressReason } from '../shared/publicAddress';
-import { createTrioClient, INTERACTIVE_CLIENT, type TrioClient } from '../shared/transport';
+import { INTERACTIVE_CLIENT, TrioClient } from '../shared/transport';
 import {
 	asRequest,
 	deactivateRegistration,
@@ -127,10 +127,7 @@ export async function registrationsInPlace(context: IHookFunctions): Promise<boo
 	const stored = readScope(staticData, scope);
 	// Nothing remembered: `create` finds and reuses whatever is registered.
 	if (!stored) return false;
-	const listing = await readListing(
-		createTrioClient(context, INTERACTIVE_CLIENT),
-		context.getNode(),
-	);
+	const listing = await readListing(new TrioClient(context, INTERACTIVE_CLIENT), context.getNode());
 	const check = checkInPlace({ listing, events: selectedEvents(context), stored, webhookUrl });
 	if (!check.inPlace) {
 		context.logger.debug(`Trio VMS Trigger: registering again (${check.reason ?? 'not in place'})`);
@@ -179,7 +176,7 @@ export async function activateRegistrations(context: IHookFunctions): Promise<vo
 		webhookUrl,
 		'activate',
 	);
-	const client = createTrioClient(context, INTERACTIVE_CLIENT);
+	const client = new TrioClient(context, INTERACTIVE_CLIENT);
 
 	// Both reads at once; the listing's failure is the one reported when both fail.
 	const [listingRead, serviceEvents] = await Promise.allSettled([
@@ -328,7 +325,7 @@ export async function removeRegistrations(context: IHookFunctions): Promise<void
 	const scope = scopeForRemoval(staticData, webhookUrl ?? '', context.getMode());
 	const remembered = readScope(staticData, scope);
 	const stored = await ownState(context, scope, remembered, webhookUrl, 'remove');
-	const client = createTrioClient(context, INTERACTIVE_CLIENT);
+	const client = new TrioClient(context, INTERACTIVE_CLIENT);
 	let requests: RegistrationRequest[];
 	try {
 		const listing = await readListing(client, node);

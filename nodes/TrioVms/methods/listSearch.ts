@@ -18,7 +18,7 @@ import {
 } from '../../shared/credentials';
 import { setNewest } from '../../shared/boundedMap';
 import { PATHS } from '../../shared/service';
-import { createTrioClient, INTERACTIVE_CLIENT } from '../../shared/transport';
+import { INTERACTIVE_CLIENT, TrioClient } from '../../shared/transport';
 import { listRegistrations } from '../../shared/webhookRegistrations';
 import { withdrawReasonNames } from '../actions/submission/reasoned';
 import { objectsOf } from '../helpers/output';
@@ -56,7 +56,7 @@ async function loadJobChoices(context: ILoadOptionsFunctions): Promise<JobChoice
 	const key = await credentialKey(context);
 	const kept = jobChoices.get(key);
 	if (kept && Date.now() - kept.at < JOB_CHOICES_TTL_MS) return kept.choices;
-	const client = createTrioClient(context, INTERACTIVE_CLIENT);
+	const client = new TrioClient(context, INTERACTIVE_CLIENT);
 	const jobs = objectsOf(await client.request({ method: 'GET', path: PATHS.jobs }));
 	const choices: JobChoice[] = [];
 	for (const job of jobs) {
@@ -92,7 +92,7 @@ export async function searchWebhooks(
 	this: ILoadOptionsFunctions,
 	filter?: string,
 ): Promise<INodeListSearchResult> {
-	const registrations = await listRegistrations(createTrioClient(this, INTERACTIVE_CLIENT));
+	const registrations = await listRegistrations(new TrioClient(this, INTERACTIVE_CLIENT));
 	const results: INodeListSearchItems[] = [];
 	for (const registration of registrations) {
 		const state = registration.IsActive === false ? ' (inactive)' : '';
@@ -116,7 +116,7 @@ export async function searchWithdrawReasons(
 		'Choose By Text and type the reason exactly as Trio lists it, or map it from an earlier node.';
 	let names: string[];
 	try {
-		const client = createTrioClient(this, INTERACTIVE_CLIENT);
+		const client = new TrioClient(this, INTERACTIVE_CLIENT);
 		const response = await client.request({ method: 'GET', path: PATHS.withdrawReasons });
 		names = withdrawReasonNames(response);
 	} catch (error) {

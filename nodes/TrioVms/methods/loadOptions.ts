@@ -7,7 +7,7 @@ import type { ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
 import { isTrioEventName, TRIO_EVENT_NAMES, TRIO_EVENTS } from '../../shared/events';
 import { nameOfListItem } from '../../shared/schemas';
 import { PATHS } from '../../shared/service';
-import { createTrioClient, INTERACTIVE_CLIENT } from '../../shared/transport';
+import { INTERACTIVE_CLIENT, TrioClient } from '../../shared/transport';
 import { listOf } from '../helpers/output';
 
 async function loadNames(
@@ -16,7 +16,7 @@ async function loadNames(
 	webhookManagement: boolean,
 ): Promise<string[] | undefined> {
 	try {
-		const client = createTrioClient(context, INTERACTIVE_CLIENT);
+		const client = new TrioClient(context, INTERACTIVE_CLIENT);
 		const response = await client.request({ method: 'GET', path, context: { webhookManagement } });
 		const names = listOf(response)
 			.map((entry) => nameOfListItem(entry)?.trim())
