@@ -2,8 +2,6 @@
  * Searchable lists for the resource locators. Trio has no search endpoint: the whole list is read
  * and filtered here by the typed text.
  */
-import { createHash } from 'node:crypto';
-
 import {
 	NodeOperationError,
 	type ILoadOptionsFunctions,
@@ -11,11 +9,6 @@ import {
 	type INodeListSearchResult,
 } from 'n8n-workflow';
 
-import {
-	resolveApiRoot,
-	TRIO_CREDENTIAL_TYPE,
-	type TrioCredentialData,
-} from '../../shared/credentials';
 import { setNewest } from '../../shared/boundedMap';
 import { PATHS } from '../../shared/service';
 import { INTERACTIVE_CLIENT, TrioClient } from '../../shared/transport';
@@ -39,24 +32,11 @@ const JOB_CHOICES_TTL_MS = 60_000;
 const JOB_CHOICES_KEPT = 20;
 const jobChoices = new Map<string, { at: number; choices: JobChoice[] }>();
 
-async function credentialKey(context: ILoadOptionsFunctions): Promise<string> {
-	const credentials = (await context.getCredentials(TRIO_CREDENTIAL_TYPE)) as TrioCredentialData;
-	let root: string;
-	try {
-		root = resolveApiRoot(credentials);
-	} catch {
-		root = 'unresolved';
-	}
-	return createHash('sha256')
-		.update(`${root}\n${credentials.apiKey ?? ''}`)
-		.digest('hex');
-}
-
 async function loadJobChoices(context: ILoadOptionsFunctions): Promise<JobChoice[]> {
-	const key = await credentialKey(context);
+	const client = new TrioClient(context, INTERACTIVE_CLIENT);
+	const key = await client.credentialKey();
 	const kept = jobChoices.get(key);
 	if (kept && Date.now() - kept.at < JOB_CHOICES_TTL_MS) return kept.choices;
-	const client = new TrioClient(context, INTERACTIVE_CLIENT);
 	const jobs = objectsOf(await client.request({ method: 'GET', path: PATHS.jobs }));
 	const choices: JobChoice[] = [];
 	for (const job of jobs) {

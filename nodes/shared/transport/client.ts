@@ -157,7 +157,7 @@ export class TrioClient {
 			try {
 				this.apiRoot = resolveApiRoot(credentials);
 				const executionId = this.executionId();
-				if (executionId) this.pacer.share(paceKey(executionId, this.apiRoot, this.secret ?? ''));
+				if (executionId) this.pacer.share(paceKey(executionId, this.keyOf(this.apiRoot)));
 			} catch (error) {
 				const message =
 					error instanceof BaseUrlError
