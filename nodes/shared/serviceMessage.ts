@@ -9,6 +9,7 @@ import { jsonParse, type IDataObject } from 'n8n-workflow';
 import { z } from 'zod';
 
 import { fieldOf } from './fields';
+import { isRecord } from './listAnswer';
 
 export interface ServiceMessage {
 	/** One line: what the service said, or a stand-in when it said nothing. */
@@ -54,8 +55,7 @@ function otherShapeParts(record: Record<string, unknown>): Array<string | undefi
 	const message = asText(fieldOf(record as IDataObject, 'message'));
 	if (message) return [message, asText(record.ExceptionMessage)];
 	const { error } = record;
-	if (error && typeof error === 'object' && !Array.isArray(error))
-		return [asText(fieldOf(error as IDataObject, 'message'))];
+	if (isRecord(error)) return [asText(fieldOf(error, 'message'))];
 	return [asText(error), asText(record.error_description)];
 }
 
