@@ -5,12 +5,13 @@
  * restarts, `{}`, a message, a status the specification does not name, another job's record)
  * is no answer, and no answer never closes a job.
  */
-import type { IDataObject, IPollFunctions } from 'n8n-workflow';
+import type { IPollFunctions } from 'n8n-workflow';
 
-import { answerOf } from '../shared/errors';
+import { answerOf } from '../shared/failureMarks';
+import { isRecord } from '../shared/listAnswer';
 import { fieldOf } from '../shared/fields';
 import { PATHS } from '../shared/service';
-import { createTrioClient, type TrioClient } from '../shared/transport';
+import { TrioClient } from '../shared/transport';
 import type { PollBudget } from './budget';
 import { settleAbsentJobs, type JobChange, type JobDiff, type JobLookup } from './diff';
 import type { JobState } from './state';
@@ -32,12 +33,11 @@ function wholeNumber(value: unknown): number | undefined {
  */
 export function isServiceNotFound(status: number, body: unknown): boolean {
 	if (status !== 404 && status !== 410) return false;
-	if (!body || typeof body !== 'object' || Array.isArray(body)) return false;
-	const record = body as IDataObject;
-	const title = fieldOf(record, 'title');
-	const type = fieldOf(record, 'type');
+	if (!isRecord(body)) return false;
+	const title = fieldOf(body, 'title');
+	const type = fieldOf(body, 'type');
 	return (
-		wholeNumber(fieldOf(record, 'status')) === status &&
+		wholeNumber(fieldOf(body, 'status')) === status &&
 		(typeof title === 'string' || typeof type === 'string')
 	);
 }
@@ -53,14 +53,13 @@ export function judgeLookup(
 			? { outcome: 'closed' }
 			: { outcome: 'unanswered' };
 	const job = answer.body;
-	if (!job || typeof job !== 'object' || Array.isArray(job)) return { outcome: 'unanswered' };
+	if (!isRecord(job)) return { outcome: 'unanswered' };
 	// Another job's record says nothing about this one.
-	if (wholeNumber(fieldOf(job as IDataObject, 'Number')) !== number)
-		return { outcome: 'unanswered' };
-	const status = fieldOf(job as IDataObject, 'JobStatus');
+	if (wholeNumber(fieldOf(job, 'Number')) !== number) return { outcome: 'unanswered' };
+	const status = fieldOf(job, 'JobStatus');
 	const said = typeof status === 'string' ? status.trim().toLowerCase() : '';
 	if (STILL_THERE.has(said)) return { outcome: 'open' };
-	if (said === CLOSED) return { outcome: 'closed', job: job as IDataObject };
+	if (said === CLOSED) return { outcome: 'closed', job };
 	return { outcome: 'unanswered' };
 }
 
@@ -94,7 +93,7 @@ export async function lookUpAbsentJobs(
 	if (diff.absent.length === 0) return settleAbsentJobs(diff, lookups);
 	const slice = budget?.lookupSlice();
 	if (budget && !slice) return settleAbsentJobs(diff, lookups);
-	const client = createTrioClient(context, slice?.options);
+	const client = new TrioClient(context, slice?.options);
 	for (const { number } of diff.absent) {
 		if (budget && slice && !budget.allows(slice.worstMs)) break;
 		lookups.set(number, await lookUpJob(client, number));

@@ -28,19 +28,14 @@ import {
 	type JsonObject,
 } from 'n8n-workflow';
 
-import { submissionListNotOffered } from '../shared/submissionList';
-import { createTrioClient, timedOut, type TrioClient } from '../shared/transport';
+import { submissionListNotOffered } from '../shared/failureMarks';
+import { timedOut, TrioClient } from '../shared/transport';
 import { fieldOf } from '../shared/fields';
 import { pollBudget, type PollBudget } from './budget';
 import { ListShrankError } from './diff';
 import { unreadableItem } from './items';
-import {
-	readStamp,
-	stampOf,
-	UnreadableAnswerError,
-	type ListReading,
-	type UnreadableRecord,
-} from './records';
+import { isRecord, UnreadableAnswerError } from '../shared/listAnswer';
+import { listOf, readStamp, stampOf, type ListReading, type UnreadableRecord } from './records';
 import { settings, type PollSettings } from './settings';
 import {
 	writeState,
@@ -96,7 +91,7 @@ async function pollOnce<
 	const staticData = context.getWorkflowStaticData('node');
 	const state = watched.state(staticData);
 	const plan = planPoll(state, options);
-	const client = createTrioClient(context, budget?.listOptions().options);
+	const client = new TrioClient(context, budget?.listOptions().options);
 	const body = await listRecords(context, client, watched, plan, budget);
 	const reading = readOrFail(context, () => watched.read(body));
 	let diff: Diff;
@@ -228,15 +223,15 @@ function listShrank(context: IPollFunctions, error: ListShrankError): NodeApiErr
 /** The most recently modified record, from this poll's answer or, when it was empty, the full list. */
 async function sampleRecord(
 	client: TrioClient,
-	watched: { path: string; stampField: string },
+	watched: { kind: WatchKind; path: string; stampField: string },
 	plan: PollPlan,
 	reading: ListReading<ListedRecord>,
 ): Promise<IDataObject | undefined> {
 	let candidates: Array<{ stamp: string | null; raw: IDataObject }> = reading.records;
 	if (candidates.length === 0 && !plan.full) {
 		const body = await client.request({ method: 'GET', path: watched.path });
-		candidates = (Array.isArray(body) ? body : [])
-			.filter((raw): raw is IDataObject => !!raw && typeof raw === 'object')
+		candidates = listOf(body, watched.kind === 'jobs' ? 'job' : 'submission')
+			.filter(isRecord)
 			.map((raw) => ({ stamp: stampOf(fieldOf(raw, watched.stampField)), raw }));
 	}
 	let best: { stamp: string | null; raw: IDataObject } | undefined;

@@ -1,7 +1,8 @@
 /**
- * Reading the service's list answers tolerantly: the letter case of field names may differ
- * (`ModifiedDateUtc` on jobs, `ModifiedDateUTC` on submissions, or camelCase), extra fields are
- * kept untouched, and what cannot be read is reported loudly instead of being skipped.
+ * Reading the service's list answers tolerantly (the list itself by the one rule of
+ * shared/listAnswer.ts): the letter case of field names may differ (`ModifiedDateUtc` on jobs,
+ * `ModifiedDateUTC` on submissions, or camelCase), extra fields are kept untouched, and what
+ * cannot be read is reported loudly instead of being skipped.
  *
  * Timestamps are compared in one normal form, `YYYY-MM-DDTHH:MM:SS.fffffffZ` (seven fractional
  * digits, as .NET writes ticks), so that the same instant written two ways is one value and two
@@ -10,6 +11,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { fieldOf } from '../shared/fields';
+import { isRecord, readList } from '../shared/listAnswer';
 
 /** A list item as the service sent it, with the few fields the sync reads pulled out. */
 export interface JobRecord {
@@ -33,9 +35,6 @@ export interface SubmissionRecord {
 	statusCode: number | null;
 	raw: IDataObject;
 }
-
-/** Thrown for an answer the sync cannot read; the node turns it into a NodeApiError. */
-export class UnreadableAnswerError extends Error {}
 
 const STAMP =
 	/^(\d{4}-\d{2}-\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?)?\s*(Z|[+-]\d{2}:?\d{2})?$/i;
@@ -105,12 +104,16 @@ function sentWhat(body: unknown): string {
 	return `a ${typeof body}`;
 }
 
-function listOf(body: unknown, what: string): unknown[] {
-	if (!Array.isArray(body))
-		throw new UnreadableAnswerError(
-			`Trio VMS sent the ${what} list in a form the trigger cannot read (a list was expected, it sent ${sentWhat(body)})`,
-		);
-	return body;
+/**
+ * The entries of a list answer, by the one rule of listAnswer.ts. An answer with no body is
+ * refused: taken for an empty list, it would report every known job as closed. Throws
+ * UnreadableAnswerError, which the node turns into a NodeApiError.
+ */
+export function listOf(body: unknown, what: string): unknown[] {
+	return readList(body, {
+		refused: (sent) =>
+			`Trio VMS sent the ${what} list in a form the trigger cannot read (a list was expected, it sent ${sentWhat(sent)})`,
+	});
 }
 
 /** A list item the sync cannot read: reported once, never allowed to stop the others. */
@@ -181,9 +184,9 @@ function readEach<R>(body: unknown, what: string, read: (raw: IDataObject) => R)
 	for (const raw of listOf(body, what)) {
 		let problem: RecordProblem | undefined;
 		try {
-			if (!raw || typeof raw !== 'object' || Array.isArray(raw))
+			if (!isRecord(raw))
 				throw new RecordProblem(`An entry of the ${what} list is not a ${what}`, null);
-			reading.records.push(read(raw as IDataObject));
+			reading.records.push(read(raw));
 		} catch (error) {
 			problem = error instanceof RecordProblem ? error : new RecordProblem(String(error), null);
 		}

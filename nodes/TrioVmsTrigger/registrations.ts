@@ -13,10 +13,11 @@ import {
 } from 'n8n-workflow';
 
 import { TRIO_CREDENTIAL_TYPE, type TrioCredentialData } from '../shared/credentials';
-import { hintForStatus } from '../shared/errors';
+import { explainFailure } from '../shared/errors';
+import { isPermissionRefusal } from '../shared/failureMarks';
 import type { TrioEventName } from '../shared/events';
 import { PUBLIC_ADDRESS_FIX, unreachableAddressReason } from '../shared/publicAddress';
-import { createTrioClient, INTERACTIVE_CLIENT, type TrioClient } from '../shared/transport';
+import { INTERACTIVE_CLIENT, TrioClient } from '../shared/transport';
 import {
 	asRequest,
 	deactivateRegistration,
@@ -47,35 +48,6 @@ import {
 	type RegistrationScope,
 	type ScopeState,
 } from './state';
-
-const ADMIN_STATUSES = new Set(['401', '403']);
-
-const SYNC_TRIGGER_HINT =
-	'Without such a key, use the Trio VMS Sync Trigger: it works with any API key and needs no administrator permission.';
-
-/**
- * Names the step in the error n8n shows when activation fails. For 401/403 the agency-admin
- * hint goes into the message itself: n8n's activation error shows only the message.
- */
-export function explainFailure(node: INode, step: string, error: unknown): Error {
-	if (error instanceof NodeApiError) {
-		const status = error.httpCode ?? '';
-		let message = `${step} failed. ${error.message}`;
-		// Added unless the service already said so in its own words.
-		if (ADMIN_STATUSES.has(status) && !/administrator/i.test(message)) {
-			message += ` ${hintForStatus(Number(status), { webhookManagement: true })}`;
-		}
-		if (status === '403') message += `${/[.!?]$/.test(message) ? '' : '.'} ${SYNC_TRIGGER_HINT}`;
-		error.message = message;
-		return error;
-	}
-	if (error instanceof NodeOperationError) {
-		error.message = `${step} failed. ${error.message}`;
-		return error;
-	}
-	const reason = error instanceof Error ? error.message : String(error);
-	return new NodeOperationError(node, `${step} failed: ${reason}`);
-}
 
 /**
  * Registration calls in flight at once. Activation with all 15 events waited for 15 round trips
@@ -136,7 +108,7 @@ async function readServiceEvents(
 		const events = await listWebhookEvents(client);
 		return events.length ? events.map((event) => event.name) : undefined;
 	} catch (error) {
-		if (error instanceof NodeApiError && ADMIN_STATUSES.has(error.httpCode ?? '')) {
+		if (isPermissionRefusal(error)) {
 			throw explainFailure(node, 'Reading the list of webhook events from Trio VMS', error);
 		}
 		const reason = error instanceof Error ? error.message : String(error);
@@ -155,10 +127,7 @@ export async function registrationsInPlace(context: IHookFunctions): Promise<boo
 	const stored = readScope(staticData, scope);
 	// Nothing remembered: `create` finds and reuses whatever is registered.
 	if (!stored) return false;
-	const listing = await readListing(
-		createTrioClient(context, INTERACTIVE_CLIENT),
-		context.getNode(),
-	);
+	const listing = await readListing(new TrioClient(context, INTERACTIVE_CLIENT), context.getNode());
 	const check = checkInPlace({ listing, events: selectedEvents(context), stored, webhookUrl });
 	if (!check.inPlace) {
 		context.logger.debug(`Trio VMS Trigger: registering again (${check.reason ?? 'not in place'})`);
@@ -207,7 +176,7 @@ export async function activateRegistrations(context: IHookFunctions): Promise<vo
 		webhookUrl,
 		'activate',
 	);
-	const client = createTrioClient(context, INTERACTIVE_CLIENT);
+	const client = new TrioClient(context, INTERACTIVE_CLIENT);
 
 	// Both reads at once; the listing's failure is the one reported when both fail.
 	const [listingRead, serviceEvents] = await Promise.allSettled([
@@ -356,7 +325,7 @@ export async function removeRegistrations(context: IHookFunctions): Promise<void
 	const scope = scopeForRemoval(staticData, webhookUrl ?? '', context.getMode());
 	const remembered = readScope(staticData, scope);
 	const stored = await ownState(context, scope, remembered, webhookUrl, 'remove');
-	const client = createTrioClient(context, INTERACTIVE_CLIENT);
+	const client = new TrioClient(context, INTERACTIVE_CLIENT);
 	let requests: RegistrationRequest[];
 	try {
 		const listing = await readListing(client, node);

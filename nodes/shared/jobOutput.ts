@@ -14,6 +14,7 @@ import type {
 } from 'n8n-workflow';
 
 import { fieldOf, hasField } from './fields';
+import { isRecord } from './listAnswer';
 
 /**
  * The simplified job: at most ten flat fields (n8n's guideline). The
@@ -41,8 +42,8 @@ export const TEN_JOB_FIELDS_IN_WORDS =
 
 function shiftDescription(job: IDataObject): unknown {
 	const shift = fieldOf(job, 'Shift');
-	if (!shift || typeof shift !== 'object' || Array.isArray(shift)) return null;
-	return fieldOf(shift as IDataObject, 'ShiftDescription') ?? null;
+	if (!isRecord(shift)) return null;
+	return fieldOf(shift, 'ShiftDescription') ?? null;
 }
 
 /** Fields the service did not send stay absent rather than becoming null (ShiftDescription excepted). */

@@ -10,10 +10,10 @@
  * n8n-workflow. The real-n8n tests load the package in n8n 1.x and 2.x to keep that true.
  */
 import { DateTime } from 'luxon';
-import type { IDataObject } from 'n8n-workflow';
 import { z } from 'zod';
 
 import { fieldOf } from './fields';
+import { isRecord } from './listAnswer';
 import { isUsStateAbbreviation } from './service';
 
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
@@ -216,8 +216,8 @@ export type WebhookRegistration = z.infer<typeof webhookRegistrationSchema>;
 /** Reads the name out of a list item that is either a string or an object with `Name` (any letter case). */
 export function nameOfListItem(item: unknown): string | undefined {
 	if (typeof item === 'string') return item;
-	if (item && typeof item === 'object' && !Array.isArray(item)) {
-		const name = fieldOf(item as IDataObject, 'Name');
+	if (isRecord(item)) {
+		const name = fieldOf(item, 'Name');
 		if (typeof name === 'string') return name;
 	}
 	return undefined;

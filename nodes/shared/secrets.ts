@@ -3,6 +3,7 @@
  * however the service may echo them back in an error or a listing (plainly, URL-encoded, as HTML
  * entities, in base64, or in part). The nodes read the key to mask it here, never to send it anywhere but the service.
  */
+import { jsonParse } from 'n8n-workflow';
 
 /** The text with every character a regular expression gives meaning to escaped. */
 export function escapeRegExp(text: string): string {
@@ -140,9 +141,5 @@ export function withoutSecret(body: unknown, secret: string | undefined): unknow
 	const text = JSON.stringify(body);
 	const masked = redact(text, secret);
 	if (masked === text) return body;
-	try {
-		return JSON.parse(masked);
-	} catch {
-		return masked;
-	}
+	return jsonParse<unknown>(masked, { fallbackValue: masked });
 }

@@ -11,6 +11,7 @@
  */
 import { NodeApiError, type IDataObject } from 'n8n-workflow';
 
+import { isRecord, readList } from './listAnswer';
 import { maskUrlTokens } from './secrets';
 import { webhookRegistrationSchema, type WebhookRegistration } from './schemas';
 import { PATHS } from './service';
@@ -29,12 +30,6 @@ export interface RegistrationRequest {
 
 const SPEC_FIELDS = ['Id', 'Name', 'Url', 'Events', 'IsActive'] as const;
 const SPEC_FIELD_BY_LOWER = new Map(SPEC_FIELDS.map((field) => [field.toLowerCase(), field]));
-const LIST_KEYS = new Set(['value', 'items', 'data', 'registrations', 'webhooks']);
-
-function isObject(value: unknown): value is Record<string, unknown> {
-	return !!value && typeof value === 'object' && !Array.isArray(value);
-}
-
 /** The spec's field names whatever their letter case; the exact spelling wins over a variant. */
 function withSpecFieldNames(entry: Record<string, unknown>): Record<string, unknown> {
 	const record: Record<string, unknown> = {};
@@ -53,21 +48,21 @@ function hasId(entry: Record<string, unknown>): boolean {
 	return Object.keys(entry).some((key) => key.toLowerCase() === 'id');
 }
 
+/**
+ * The entries of a listing or of the event list, by the one rule of listAnswer.ts. An empty
+ * answer is no registration (each entry is matched on its own, so nothing is taken for granted),
+ * and one registration on its own (it has an Id) is a list of one.
+ */
 function listIn(body: unknown): unknown[] {
-	if (body === undefined || body === null || body === '') return [];
-	if (Array.isArray(body)) return body;
-	if (isObject(body)) {
-		// One registration on its own, or a list wrapped as { value: [...] } and the like.
-		if (hasId(body)) return [body];
-		const key = Object.keys(body).find(
-			(name) => LIST_KEYS.has(name.toLowerCase()) && Array.isArray(body[name]),
-		);
-		const arrays = Object.values(body).filter(Array.isArray);
-		if (key !== undefined) return body[key] as unknown[];
-		if (arrays.length === 1) return arrays[0];
-	}
-	const what = typeof body === 'string' ? 'text' : `a ${typeof body} value`;
-	throw new Error(`the service answered with ${what} instead of a list of webhook registrations`);
+	return readList(body, {
+		names: ['registrations', 'webhooks', 'events'],
+		emptyIsNone: true,
+		single: hasId,
+		refused: (sent) => {
+			const what = typeof sent === 'string' ? 'text' : `a ${typeof sent} value`;
+			return `the service answered with ${what} instead of a list of webhook registrations`;
+		},
+	});
 }
 
 /** The registrations in a listing: every entry whose Id can be read. */
@@ -76,7 +71,7 @@ export function readRegistrationList(body: unknown): WebhookRegistration[] {
 	const registrations: WebhookRegistration[] = [];
 	const fieldsSeen = new Set<string>();
 	for (const entry of entries) {
-		if (!isObject(entry)) continue;
+		if (!isRecord(entry)) continue;
 		for (const key of Object.keys(entry)) fieldsSeen.add(key);
 		const parsed = webhookRegistrationSchema.safeParse(withSpecFieldNames(entry));
 		if (parsed.success && parsed.data.Id) registrations.push(parsed.data);
@@ -132,7 +127,7 @@ export async function saveRegistration(
 			subject: request.Id !== undefined ? `webhook registration ${request.Id}` : undefined,
 		},
 	});
-	if (!isObject(answer)) return { id: request.Id, answer: { ...request } };
+	if (!isRecord(answer)) return { id: request.Id, answer: { ...request } };
 	const returned = withSpecFieldNames(answer).Id;
 	const id = typeof returned === 'string' && returned ? returned : request.Id;
 	return { id, answer: answer as IDataObject };
@@ -189,10 +184,10 @@ export async function listWebhookEvents(
 		itemIndex: options.itemIndex,
 		context: { webhookManagement: true },
 	});
-	const list = Array.isArray(body) ? body : listIn(body);
+	const list = listIn(body);
 	const events: WebhookEventEntry[] = [];
 	for (const entry of list) {
-		const raw = isObject(entry) ? nameField(entry) : entry;
+		const raw = isRecord(entry) ? nameField(entry) : entry;
 		const name = typeof raw === 'string' ? raw.trim() : '';
 		if (name) events.push({ name, entry });
 	}

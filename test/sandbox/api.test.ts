@@ -1,5 +1,5 @@
 import { TRIO_EVENT_NAMES } from '../../nodes/shared/events';
-import { problemDetailsSchema } from '../../nodes/shared/errors';
+import { problemDetailsSchema } from '../../nodes/shared/serviceMessage';
 import { jobSchema, submissionSchema, webhookRegistrationSchema } from '../../nodes/shared/schemas';
 import { candidateSchema } from '../support/service-shapes';
 import { STANDARD_WITHDRAW_REASONS } from '../../sandbox/service-rules';

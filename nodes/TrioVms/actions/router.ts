@@ -7,7 +7,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { createTrioClient } from '../../shared/transport';
+import { TrioClient } from '../../shared/transport';
 import { FieldError } from '../helpers/validation';
 import * as candidate from './candidate';
 import * as job from './job';
@@ -93,7 +93,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	}
 
 	const options = this.getNodeParameter('options', 0, {}) as IDataObject;
-	const client = createTrioClient(this, { pauseBetweenCallsMs: pauseFrom(options) });
+	const client = new TrioClient(this, { pauseBetweenCallsMs: pauseFrom(options) });
 
 	const returnData: INodeExecutionData[] = [];
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {

@@ -11,7 +11,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { isOutcomeUnknown } from '../../shared/errors';
+import { isOutcomeUnknown } from '../../shared/failureMarks';
 import type { TrioClient } from '../../shared/transport';
 import { CreateMemory, holdAdvice, refusedCreate, unreadableMemory } from './createMemory';
 

@@ -1,24 +1,22 @@
 /**
  * Service responses turned into output items. Response bodies the spec leaves open are read
- * tolerantly: a list may come as an array or (defensively) wrapped in an object, a body may be
- * empty. Pure.
+ * tolerantly: a list by the one rule of shared/listAnswer.ts, a body that may be empty. Pure.
  */
 import type { IDataObject } from 'n8n-workflow';
 
-export function isRecord(value: unknown): value is IDataObject {
-	return !!value && typeof value === 'object' && !Array.isArray(value);
-}
+import { answerInWords, isRecord, readList } from '../../shared/listAnswer';
 
-/** The items of a list response. */
+export { isRecord };
+
+/**
+ * The items of a list response, by the one rule of shared/listAnswer.ts; an empty answer is an
+ * empty list (nothing to output).
+ */
 export function listOf(response: unknown): unknown[] {
-	if (Array.isArray(response)) return response;
-	if (isRecord(response)) {
-		for (const key of ['value', 'items', 'Items', 'data', 'Data']) {
-			if (Array.isArray(response[key])) return response[key] as unknown[];
-		}
-		return [response];
-	}
-	return response === undefined || response === null || response === '' ? [] : [response];
+	return readList(response, {
+		emptyIsNone: true,
+		refused: (sent) => `Trio VMS answered with ${answerInWords(sent)} instead of a list`,
+	});
 }
 
 /** A list response as output objects; plain values become { value }. */

@@ -2,8 +2,6 @@
  * Searchable lists for the resource locators. Trio has no search endpoint: the whole list is read
  * and filtered here by the typed text.
  */
-import { createHash } from 'node:crypto';
-
 import {
 	NodeOperationError,
 	type ILoadOptionsFunctions,
@@ -11,14 +9,9 @@ import {
 	type INodeListSearchResult,
 } from 'n8n-workflow';
 
-import {
-	resolveApiRoot,
-	TRIO_CREDENTIAL_TYPE,
-	type TrioCredentialData,
-} from '../../shared/credentials';
 import { setNewest } from '../../shared/boundedMap';
 import { PATHS } from '../../shared/service';
-import { createTrioClient, INTERACTIVE_CLIENT } from '../../shared/transport';
+import { INTERACTIVE_CLIENT, TrioClient } from '../../shared/transport';
 import { listRegistrations } from '../../shared/webhookRegistrations';
 import { withdrawReasonNames } from '../actions/submission/reasoned';
 import { objectsOf } from '../helpers/output';
@@ -39,24 +32,11 @@ const JOB_CHOICES_TTL_MS = 60_000;
 const JOB_CHOICES_KEPT = 20;
 const jobChoices = new Map<string, { at: number; choices: JobChoice[] }>();
 
-async function credentialKey(context: ILoadOptionsFunctions): Promise<string> {
-	const credentials = (await context.getCredentials(TRIO_CREDENTIAL_TYPE)) as TrioCredentialData;
-	let root: string;
-	try {
-		root = resolveApiRoot(credentials);
-	} catch {
-		root = 'unresolved';
-	}
-	return createHash('sha256')
-		.update(`${root}\n${credentials.apiKey ?? ''}`)
-		.digest('hex');
-}
-
 async function loadJobChoices(context: ILoadOptionsFunctions): Promise<JobChoice[]> {
-	const key = await credentialKey(context);
+	const client = new TrioClient(context, INTERACTIVE_CLIENT);
+	const key = await client.credentialKey();
 	const kept = jobChoices.get(key);
 	if (kept && Date.now() - kept.at < JOB_CHOICES_TTL_MS) return kept.choices;
-	const client = createTrioClient(context, INTERACTIVE_CLIENT);
 	const jobs = objectsOf(await client.request({ method: 'GET', path: PATHS.jobs }));
 	const choices: JobChoice[] = [];
 	for (const job of jobs) {
@@ -92,7 +72,7 @@ export async function searchWebhooks(
 	this: ILoadOptionsFunctions,
 	filter?: string,
 ): Promise<INodeListSearchResult> {
-	const registrations = await listRegistrations(createTrioClient(this, INTERACTIVE_CLIENT));
+	const registrations = await listRegistrations(new TrioClient(this, INTERACTIVE_CLIENT));
 	const results: INodeListSearchItems[] = [];
 	for (const registration of registrations) {
 		const state = registration.IsActive === false ? ' (inactive)' : '';
@@ -116,7 +96,7 @@ export async function searchWithdrawReasons(
 		'Choose By Text and type the reason exactly as Trio lists it, or map it from an earlier node.';
 	let names: string[];
 	try {
-		const client = createTrioClient(this, INTERACTIVE_CLIENT);
+		const client = new TrioClient(this, INTERACTIVE_CLIENT);
 		const response = await client.request({ method: 'GET', path: PATHS.withdrawReasons });
 		names = withdrawReasonNames(response);
 	} catch (error) {

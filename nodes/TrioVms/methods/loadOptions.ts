@@ -5,23 +5,14 @@
 import type { ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
 
 import { isTrioEventName, TRIO_EVENT_NAMES, TRIO_EVENTS } from '../../shared/events';
-import { nameOfListItem } from '../../shared/schemas';
-import { PATHS } from '../../shared/service';
-import { createTrioClient, INTERACTIVE_CLIENT } from '../../shared/transport';
-import { listOf } from '../helpers/output';
+import { INTERACTIVE_CLIENT, TrioClient } from '../../shared/transport';
+import { listWebhookEvents } from '../../shared/webhookRegistrations';
 
-async function loadNames(
-	context: ILoadOptionsFunctions,
-	path: string,
-	webhookManagement: boolean,
-): Promise<string[] | undefined> {
+/** Trio's event names, read by the webhook module; undefined when there are none or they cannot be read. */
+async function loadEventNames(context: ILoadOptionsFunctions): Promise<string[] | undefined> {
 	try {
-		const client = createTrioClient(context, INTERACTIVE_CLIENT);
-		const response = await client.request({ method: 'GET', path, context: { webhookManagement } });
-		const names = listOf(response)
-			.map((entry) => nameOfListItem(entry)?.trim())
-			.filter((name): name is string => !!name);
-		return names.length ? [...new Set(names)] : undefined;
+		const events = await listWebhookEvents(new TrioClient(context, INTERACTIVE_CLIENT));
+		return events.length ? [...new Set(events.map((event) => event.name))] : undefined;
 	} catch {
 		// The built-in event names are the spec's own: they are the answer then.
 		return undefined;
@@ -31,7 +22,7 @@ async function loadNames(
 export async function getWebhookEvents(
 	this: ILoadOptionsFunctions,
 ): Promise<INodePropertyOptions[]> {
-	const loaded = await loadNames(this, PATHS.webhookEvents, true);
+	const loaded = await loadEventNames(this);
 	const names = loaded ?? [...TRIO_EVENT_NAMES];
 	return names.map((name) => ({
 		name,

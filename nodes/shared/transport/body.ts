@@ -3,6 +3,7 @@
  * under a ceiling for the whole exchange, so a large answer that keeps arriving is read to its
  * end while one that stalls, or trickles for ever, is given up.
  */
+import { jsonParse } from 'n8n-workflow';
 
 /**
  * The largest answer read. The biggest the service sends is the whole job list (about 17 MB at
@@ -236,12 +237,7 @@ export function parseBody(raw: unknown, headers: Record<string, unknown>): unkno
 	if (typeof text !== 'string') return text;
 	if (!text.trim()) return undefined;
 	const contentType = String(headers['content-type'] ?? '');
-	if (contentType.includes('json') || /^\s*[[{"]/.test(text)) {
-		try {
-			return JSON.parse(text);
-		} catch {
-			return text;
-		}
-	}
+	if (contentType.includes('json') || /^\s*[[{"]/.test(text))
+		return jsonParse<unknown>(text, { fallbackValue: text });
 	return text;
 }

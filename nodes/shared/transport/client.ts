@@ -1,16 +1,13 @@
 /**
- * The HTTP client: builds the URL from the credential, sends JSON or multipart bodies through
- * n8n's authenticated HTTP helper (which adds X-API-KEY), paces calls, retries what is safe to
- * retry, never re-sends a create once it may have reached the service, and turns failures into
- * NodeApiErrors.
+ * The HTTP client: the exchange. It reads the API root from the credential, sends the request
+ * request.ts built through n8n's authenticated HTTP helper (which adds X-API-KEY), paces calls,
+ * retries what is safe to retry, never re-sends a create once it may have reached the service,
+ * and turns failures into NodeApiErrors.
  */
 import { createHash } from 'node:crypto';
 import type {
-	IDataObject,
 	IExecuteFunctions,
 	IHookFunctions,
-	IHttpRequestMethods,
-	IHttpRequestOptions,
 	ILoadOptionsFunctions,
 	INode,
 	IPollFunctions,
@@ -25,8 +22,7 @@ import {
 	TRIO_CREDENTIAL_TYPE,
 	type TrioCredentialData,
 } from '../credentials';
-import { connectionError, serviceError, type FailureContext } from '../errors';
-import { encodeMultipart, type MultipartPart } from './multipart';
+import { connectionError, serviceError } from '../errors';
 import { redact } from '../secrets';
 import { CallPacer, paceKey } from './pacing';
 import {
@@ -49,32 +45,11 @@ import {
 	RETRYABLE_STATUSES,
 	type RetryPolicy,
 } from './retry';
+import { fillPath, httpOptions, type TrioRequest } from './request';
 import { blockedAddress, blockedAddressError } from './ssrf';
 
 export type TrioFunctions =
 	IExecuteFunctions | ILoadOptionsFunctions | IHookFunctions | IWebhookFunctions | IPollFunctions;
-
-type QueryValue = string | number | boolean | undefined;
-
-export interface TrioRequest {
-	method: 'GET' | 'POST';
-	/** Below /api/v3, with `{name}` placeholders filled from pathParams, e.g. '/Job/{number}'. */
-	path: string;
-	pathParams?: Record<string, string | number>;
-	query?: Record<string, QueryValue>;
-	/** Sent as JSON. */
-	body?: unknown;
-	/** Sent as multipart/form-data instead of JSON. */
-	multipart?: MultipartPart[];
-	/**
-	 * Whether sending the request twice has the same effect as sending it once. GETs are;
-	 * webhook updates (POST with Id) are; creates and state changes are not, and are never
-	 * re-sent once they may have reached the service.
-	 */
-	idempotent?: boolean;
-	itemIndex?: number;
-	context?: FailureContext;
-}
 
 export interface TrioClientOptions {
 	/**
@@ -108,15 +83,6 @@ interface RawResponse {
 	statusCode: number;
 	headers: Record<string, unknown>;
 	body: unknown;
-}
-
-export function fillPath(path: string, params: Record<string, string | number> = {}): string {
-	return path.replace(/\{(\w+)\}/g, (_, name: string) => {
-		const value = params[name];
-		if (value === undefined || value === '')
-			throw new Error(`Missing path parameter "${name}" for ${path}`);
-		return encodeURIComponent(String(value));
-	});
 }
 
 export class TrioClient {
@@ -191,7 +157,7 @@ export class TrioClient {
 			try {
 				this.apiRoot = resolveApiRoot(credentials);
 				const executionId = this.executionId();
-				if (executionId) this.pacer.share(paceKey(executionId, this.apiRoot, this.secret ?? ''));
+				if (executionId) this.pacer.share(paceKey(executionId, this.keyOf(this.apiRoot)));
 			} catch (error) {
 				const message =
 					error instanceof BaseUrlError
@@ -213,9 +179,15 @@ export class TrioClient {
 		}
 	}
 
-	/** One service and one API key, hashed: the credential's name in memories that outlive a call. */
+	/**
+	 * One service and one API key, hashed: the credential's one name in every memory that outlives
+	 * a call (the pace of an execution, the list search's choices, the memory of creates).
+	 */
 	async credentialKey(itemIndex?: number): Promise<string> {
-		const root = await this.root(itemIndex);
+		return this.keyOf(await this.root(itemIndex));
+	}
+
+	private keyOf(root: string): string {
 		return createHash('sha256')
 			.update(`${root}\n${this.secret ?? ''}`)
 			.digest('hex')
@@ -235,8 +207,8 @@ export class TrioClient {
 
 	private async send<T>(request: TrioRequest, root: string, idempotent: boolean): Promise<T> {
 		const path = fillPath(request.path, request.pathParams);
-		const options = this.buildOptions(request, `${root}${path}`);
 		const idleMs = this.options.timeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
+		const options = httpOptions(request, `${root}${path}`, idleMs);
 
 		for (let attempt = 0; ; attempt++) {
 			const startedAt = await this.pacer.nextCall();
@@ -329,38 +301,6 @@ export class TrioClient {
 		}
 	}
 
-	private buildOptions(request: TrioRequest, url: string): IHttpRequestOptions {
-		const headers: IDataObject = { Accept: 'application/json' };
-		const options: IHttpRequestOptions = {
-			method: request.method as IHttpRequestMethods,
-			url,
-			headers,
-			returnFullResponse: true,
-			ignoreHttpStatusErrors: true,
-			// Read here, bounded in size and time; every error shape, plain text included, then
-			// reaches readServiceMessage.
-			encoding: 'stream',
-			timeout: this.options.timeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS,
-			// A redirect would carry the X-API-KEY header to wherever it points: it is reported instead.
-			disableFollowRedirect: true,
-		};
-		const query = Object.fromEntries(
-			Object.entries(request.query ?? {}).filter(
-				([, value]) => value !== undefined && value !== '',
-			),
-		);
-		if (Object.keys(query).length) options.qs = query as IDataObject;
-		if (request.multipart) {
-			const encoded = encodeMultipart(request.multipart);
-			headers['Content-Type'] = encoded.contentType;
-			options.body = encoded.body;
-		} else if (request.body !== undefined) {
-			headers['Content-Type'] = 'application/json';
-			options.body = JSON.stringify(request.body);
-		}
-		return options;
-	}
-
 	private unexpected(error: unknown, request: TrioRequest, path: string): Error {
 		const blocked = blockedAddress(error);
 		if (blocked) return blockedAddressError(this.node, blocked, request.itemIndex);
@@ -381,11 +321,4 @@ export class TrioClient {
 			},
 		);
 	}
-}
-
-export function createTrioClient(
-	functions: TrioFunctions,
-	options?: TrioClientOptions,
-): TrioClient {
-	return new TrioClient(functions, options);
 }

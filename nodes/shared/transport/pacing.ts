@@ -15,8 +15,6 @@
  * and API key, starts at it instead of learning it again with one more refusal. A new execution
  * starts unpaced, so a limit that was hit once does not slow workflows for ever.
  */
-import { createHash } from 'node:crypto';
-
 import { sleep } from 'n8n-workflow';
 
 import { setNewest } from '../boundedMap';
@@ -61,9 +59,12 @@ export function usePacerClock(replacement: PacerClock | undefined): void {
 	currentClock = replacement ?? REAL_CLOCK;
 }
 
-/** Which calls share a pace: one execution's calls to one service with one API key. */
-export function paceKey(executionId: string, apiRoot: string, apiKey: string): string {
-	return createHash('sha256').update(`${executionId}\n${apiRoot}\n${apiKey}`).digest('hex');
+/**
+ * Which calls share a pace: one execution's calls with one credential, named by the client's
+ * credential key (one service and one API key, hashed once, in client.ts).
+ */
+export function paceKey(executionId: string, credentialKey: string): string {
+	return `${executionId}\n${credentialKey}`;
 }
 
 /**

@@ -22,8 +22,8 @@ import {
 	readJobs,
 	readStamp,
 	readSubmissions,
-	UnreadableAnswerError,
 } from '../../../nodes/TrioVmsSyncTrigger/records';
+import { UnreadableAnswerError } from '../../../nodes/shared/listAnswer';
 import {
 	decodeJob,
 	decodeStamp,

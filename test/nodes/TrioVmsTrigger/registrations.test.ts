@@ -15,7 +15,7 @@ import {
 	registrationName,
 	urlBase,
 } from '../../../nodes/TrioVmsTrigger/registrationUrls';
-import { explainFailure } from '../../../nodes/TrioVmsTrigger/registrations';
+import { explainFailure } from '../../../nodes/shared/errors';
 import { hashToken } from '../../../nodes/TrioVmsTrigger/deliveryToken';
 import type { ScopeState } from '../../../nodes/TrioVmsTrigger/state';
 

@@ -2,7 +2,7 @@
  * The order in which an error body is read (issue 29): the decided shape, problem details,
  * through its schema first; the other shapes the service notes require only when it says nothing.
  */
-import { problemDetailsSchema, readServiceMessage } from '../../../nodes/shared/errors';
+import { problemDetailsSchema, readServiceMessage } from '../../../nodes/shared/serviceMessage';
 
 describe('which shape of an error body is read', () => {
 	it('reads problem details first, and nothing else beside them', () => {

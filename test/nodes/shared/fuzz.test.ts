@@ -10,7 +10,11 @@
  */
 import fc from 'fast-check';
 
-import { htmlToText, MAX_CLEANED_CHARS, readServiceMessage } from '../../../nodes/shared/errors';
+import {
+	htmlToText,
+	MAX_CLEANED_CHARS,
+	readServiceMessage,
+} from '../../../nodes/shared/serviceMessage';
 import { encodeMultipart } from '../../../nodes/shared/transport/multipart';
 import { redact } from '../../../nodes/shared/secrets';
 import { nameOfListItem } from '../../../nodes/shared/schemas';

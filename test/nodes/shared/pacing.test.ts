@@ -51,7 +51,7 @@ describe('CallPacer', () => {
 	});
 
 	it('hands a learned pace to the next pacer of the same execution, service and key only', () => {
-		const key = paceKey(`execution-${Math.random()}`, 'https://trio.example.com/api/v3', 'k1');
+		const key = paceKey(`execution-${Math.random()}`, 'credential-1');
 		const first = new CallPacer();
 		first.share(key);
 		refusedAfterBurst(first, 20, 50_000);
@@ -61,7 +61,7 @@ describe('CallPacer', () => {
 		expect(next.stats.learnedPauseMs).toBe(53);
 
 		const otherKey = new CallPacer();
-		otherKey.share(paceKey('another execution', 'https://trio.example.com/api/v3', 'k1'));
+		otherKey.share(paceKey('another execution', 'credential-1'));
 		expect(otherKey.stats.learnedPauseMs).toBe(0);
 	});
 });

@@ -8,14 +8,16 @@ import {
 	connectionError,
 	formatFieldErrors,
 	hintForStatus,
-	isOutcomeUnknown,
-	htmlToText,
-	MAX_CLEANED_CHARS,
-	readServiceMessage,
 	serviceError,
 	statusText,
 } from '../../../nodes/shared/errors';
+import { isOutcomeUnknown } from '../../../nodes/shared/failureMarks';
 import { redact } from '../../../nodes/shared/secrets';
+import {
+	htmlToText,
+	MAX_CLEANED_CHARS,
+	readServiceMessage,
+} from '../../../nodes/shared/serviceMessage';
 
 const NO_DETAILS = 'The service gave no details';
 

@@ -32,7 +32,7 @@ import { NodeApiError, NodeConnectionTypes } from 'n8n-workflow';
 
 import type { MultipartPart } from '../../../nodes/shared/transport/multipart';
 import {
-	createTrioClient,
+	TrioClient,
 	type TrioClientOptions,
 	type TrioRequest,
 } from '../../../nodes/shared/transport';
@@ -111,7 +111,7 @@ export class TestTransportProbe implements INodeType {
 			async probeOptions(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
 				const path =
 					(this.getCurrentNodeParameter('optionsPath') as string | undefined) ?? '/Webhooks/Events';
-				const client = createTrioClient(this);
+				const client = new TrioClient(this);
 				const list = await client.request<unknown[]>({
 					method: 'GET',
 					path,
@@ -127,7 +127,7 @@ export class TestTransportProbe implements INodeType {
 				filter?: string,
 				paginationToken?: string,
 			): Promise<INodeListSearchResult> {
-				const client = createTrioClient(this);
+				const client = new TrioClient(this);
 				const page = await client.request<{
 					items: Array<{ id: number; name: string }>;
 					next?: string;
@@ -146,7 +146,7 @@ export class TestTransportProbe implements INodeType {
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		const items = this.getInputData();
-		const client = createTrioClient(
+		const client = new TrioClient(
 			this,
 			readJsonParameter<TrioClientOptions>(this, 'clientOptions', 0, {}),
 		);

@@ -9,23 +9,18 @@ import { fieldOf } from '../../../shared/fields';
 import type { CandidateCreateRequest } from '../../../shared/schemas';
 import { PATHS } from '../../../shared/service';
 import type { TrioClient } from '../../../shared/transport';
-import { isRecord, objectOf } from '../../helpers/output';
+import { answerInWords, isRecord, readList } from '../../../shared/listAnswer';
+import { objectOf } from '../../helpers/output';
 import { createOnce, sentCreateOutput } from '../../helpers/createOnce';
 
 /** The lookup answers a JSON array (spec 4); a list wrapped in an object is read too. */
 function readCandidateList(response: unknown, email: string): IDataObject[] {
-	const list = Array.isArray(response)
-		? response
-		: isRecord(response)
-			? wrappedList(response)
-			: response === undefined || response === null || response === ''
-				? []
-				: undefined;
-	if (!Array.isArray(list)) {
-		throw new Error(
-			`Trio VMS answered the lookup of ${email} with ${typeof response === 'string' ? 'text' : isRecord(response) ? 'a single object' : `a ${typeof response}`}, not a list of candidates, so it is not known whether the candidate exists`,
-		);
-	}
+	const list = readList(response, {
+		names: ['candidates'],
+		emptyIsNone: true,
+		refused: (sent) =>
+			`Trio VMS answered the lookup of ${email} with ${answerInWords(sent)}, not a list of candidates, so it is not known whether the candidate exists`,
+	});
 	const candidates = list.filter(isRecord);
 	if (
 		candidates.length !== list.length ||
@@ -36,16 +31,6 @@ function readCandidateList(response: unknown, email: string): IDataObject[] {
 		);
 	}
 	return candidates;
-}
-
-const LIST_KEYS = new Set(['value', 'items', 'data', 'candidates']);
-
-/** A list wrapped as { value: [...] } and the like; a lone candidate object is no list. */
-function wrappedList(response: IDataObject): unknown[] | undefined {
-	const key = Object.keys(response).find(
-		(name) => LIST_KEYS.has(name.toLowerCase()) && Array.isArray(response[name]),
-	);
-	return key === undefined ? undefined : (response[key] as unknown[]);
 }
 
 /** The candidate's number, whatever the letter case of its name; undefined when missing. */

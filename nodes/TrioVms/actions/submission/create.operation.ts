@@ -15,7 +15,7 @@ import {
 	type SubmissionCreateFields,
 } from '../../../shared/schemas';
 import { PATHS } from '../../../shared/service';
-import { submissionListNotOffered } from '../../../shared/submissionList';
+import { submissionListNotOffered } from '../../../shared/failureMarks';
 import type { MultipartPart, TrioClient } from '../../../shared/transport';
 import {
 	checkedValue,

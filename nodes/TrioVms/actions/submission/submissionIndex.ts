@@ -13,9 +13,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { fieldOf } from '../../../shared/fields';
 import { PATHS } from '../../../shared/service';
 import type { TrioClient } from '../../../shared/transport';
-import { isRecord } from '../../helpers/output';
-
-const LIST_KEYS = new Set(['value', 'items', 'data', 'submissions']);
+import { answerInWords, isRecord, readList } from '../../../shared/listAnswer';
 
 function wholeNumber(value: unknown): number | undefined {
 	if (typeof value === 'string' && !value.trim()) return undefined;
@@ -27,26 +25,11 @@ const pairKey = (jobNumber: number, candidateNumber: number) => `${jobNumber}/${
 
 /** The submissions of a list answer; throws when the answer is not a list of submissions. */
 export function readSubmissionList(response: unknown): IDataObject[] {
-	let list: unknown = response;
-	if (isRecord(response)) {
-		const key = Object.keys(response).find(
-			(name) => LIST_KEYS.has(name.toLowerCase()) && Array.isArray(response[name]),
-		);
-		list = key === undefined ? undefined : response[key];
-	}
-	if (!Array.isArray(list)) {
-		const what =
-			response === undefined || response === null || response === ''
-				? 'nothing'
-				: typeof response === 'string'
-					? 'text'
-					: isRecord(response)
-						? 'a single object'
-						: `a ${typeof response}`;
-		throw new Error(
-			`Trio VMS answered the list of submissions with ${what}, not a list, so it is not known whether this candidate was already submitted to this job. Nothing was submitted; turn off "Skip If Already Submitted" to submit without this check.`,
-		);
-	}
+	const list = readList(response, {
+		names: ['submissions'],
+		refused: (sent) =>
+			`Trio VMS answered the list of submissions with ${answerInWords(sent)}, not a list, so it is not known whether this candidate was already submitted to this job. Nothing was submitted; turn off "Skip If Already Submitted" to submit without this check.`,
+	});
 	const unreadable = list.findIndex(
 		(entry) =>
 			!isRecord(entry) ||

@@ -1,0 +1,57 @@
+/**
+ * What a failed request tells the code that made it, read from the NodeApiError the transport
+ * threw (errors.ts builds them): whether a create's outcome is unknown (a mark the error carries),
+ * what the service answered, whether the key lacks a permission, and whether Trio does not offer
+ * the submission list. No words for users here: those are in errors.ts.
+ */
+import { NodeApiError } from 'n8n-workflow';
+
+import { parseIfJson } from './serviceMessage';
+
+/**
+ * Errors of a request that may have created something although it failed (a 5xx answer, or a
+ * connection that broke after the request was sent) carry this mark in their context, so an
+ * operation can look for what it tried to create before reporting the failure.
+ */
+const OUTCOME_UNKNOWN = 'outcomeUnknown';
+
+export function markOutcomeUnknown(error: NodeApiError): void {
+	error.context[OUTCOME_UNKNOWN] = true;
+}
+
+/** Whether the error says a create failed in a way that leaves its outcome unknown. */
+export function isOutcomeUnknown(error: unknown): error is NodeApiError {
+	return error instanceof NodeApiError && error.context?.[OUTCOME_UNKNOWN] === true;
+}
+
+/**
+ * What the service answered, as serviceError kept it in the error (status, and the body as text
+ * with any key taken out), or undefined for an error that is not an answer.
+ */
+export function answerOf(error: unknown): { status: number; body: unknown } | undefined {
+	if (!(error instanceof NodeApiError)) return undefined;
+	const response = (error as { errorResponse?: { status?: unknown; body?: unknown } })
+		.errorResponse;
+	if (!response || typeof response.status !== 'number') return undefined;
+	return { status: response.status, body: parseIfJson(response.body) };
+}
+
+const PERMISSION_STATUSES = new Set(['401', '403']);
+
+/** Whether the service refused the API key (401) or its permission (403). */
+export function isPermissionRefusal(error: unknown): error is NodeApiError {
+	return error instanceof NodeApiError && PERMISSION_STATUSES.has(error.httpCode ?? '');
+}
+
+/**
+ * Trio's list of an agency's submissions is not part of its published API: the address the
+ * package reads may not be offered to an API key. Whether a failed request for that list means
+ * Trio does not offer it (404 or 405) or could not give it (5xx), rather than a refusal the user
+ * can fix (a wrong key, a bad filter). One reading for every caller (Submission Create's
+ * duplicate check, the Sync Trigger).
+ */
+export function submissionListNotOffered(error: unknown): error is NodeApiError {
+	if (!(error instanceof NodeApiError)) return false;
+	const status = Number(error.httpCode);
+	return status === 404 || status === 405 || status >= 500;
+}
