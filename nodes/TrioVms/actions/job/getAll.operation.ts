@@ -1,13 +1,7 @@
-import {
-	updateDisplayOptions,
-	type IDataObject,
-	type IExecuteFunctions,
-	type INodeProperties,
-} from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
 import { fieldOf } from '../../../shared/fields';
 import { JOB_STATUS_OPTIONS, PATHS, US_STATE_OPTIONS } from '../../../shared/service';
-import type { TrioClient } from '../../../shared/transport';
 import { toModifiedDateQuery } from '../../helpers/dates';
 import { objectsOf } from '../../helpers/output';
 import { applyReturnAllOrLimit, shapeJobs } from '../../helpers/outputChoices';
@@ -17,9 +11,11 @@ import {
 	modifiedAfterFilter,
 	optionsCollection,
 	returnAllAndLimit,
+	shownUnder,
 } from '../common.descriptions';
+import type { OperationExecute } from '../node.type';
 
-const properties: INodeProperties[] = [
+export const description = shownUnder('job', 'getAll', [
 	...returnAllAndLimit('job'),
 	{
 		displayName: 'Filters',
@@ -54,18 +50,9 @@ const properties: INodeProperties[] = [
 	},
 	...jobOutputProperties(),
 	optionsCollection(),
-];
+]);
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['job'], operation: ['getAll'] } },
-	properties,
-);
-
-export async function execute(
-	this: IExecuteFunctions,
-	itemIndex: number,
-	client: TrioClient,
-): Promise<IDataObject[]> {
+export const execute: OperationExecute = async function (itemIndex, client) {
 	const filters = this.getNodeParameter('filters', itemIndex, {}) as IDataObject;
 
 	const modifiedDate = toModifiedDateQuery(
@@ -95,4 +82,4 @@ export async function execute(
 			(job) => String(fieldOf(job, 'StateAbbreviation') ?? '').toUpperCase() === state,
 		);
 	return shapeJobs(this, itemIndex, applyReturnAllOrLimit(this, itemIndex, jobs));
-}
+};

@@ -1,13 +1,7 @@
-import {
-	updateDisplayOptions,
-	type IDataObject,
-	type IExecuteFunctions,
-	type INodeProperties,
-} from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
 import { fieldOf } from '../../../shared/fields';
 import { PATHS } from '../../../shared/service';
-import type { TrioClient } from '../../../shared/transport';
 import { toModifiedDateQuery } from '../../helpers/dates';
 import { objectsOf } from '../../helpers/output';
 import { applyReturnAllOrLimit, shapeSubmission } from '../../helpers/outputChoices';
@@ -16,10 +10,12 @@ import {
 	modifiedAfterFilter,
 	optionsCollection,
 	returnAllAndLimit,
+	shownUnder,
 	submissionOutputProperty,
 } from '../common.descriptions';
+import type { OperationExecute } from '../node.type';
 
-const properties: INodeProperties[] = [
+export const description = shownUnder('submission', 'getAll', [
 	...returnAllAndLimit('submission'),
 	{
 		displayName: 'Filters',
@@ -57,18 +53,9 @@ const properties: INodeProperties[] = [
 	},
 	submissionOutputProperty(),
 	optionsCollection(),
-];
+]);
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['submission'], operation: ['getAll'] } },
-	properties,
-);
-
-export async function execute(
-	this: IExecuteFunctions,
-	itemIndex: number,
-	client: TrioClient,
-): Promise<IDataObject[]> {
+export const execute: OperationExecute = async function (itemIndex, client) {
 	const filters = this.getNodeParameter('filters', itemIndex, {}) as IDataObject;
 
 	const modifiedDate = toModifiedDateQuery(
@@ -104,4 +91,4 @@ export async function execute(
 	return applyReturnAllOrLimit(this, itemIndex, submissions).map((submission) =>
 		shapeSubmission(this, itemIndex, submission),
 	);
-}
+};
