@@ -82,7 +82,7 @@ export function optionsCollection(extra: INodeProperties[] = []): INodePropertie
  * A required locator whose list is searched by a method of methods/listSearch.ts, with a second
  * mode to type the value, for when the list cannot be loaded or an expression maps it.
  */
-function searchableLocator(
+export function searchableLocator(
 	{ hint, ...field }: { displayName: string; name: string; description: string; hint?: string },
 	list: { placeholder: string; searchListMethod: string },
 	{ displayName, name, ...typed }: Omit<INodePropertyMode, 'type'>,
