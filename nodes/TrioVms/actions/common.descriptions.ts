@@ -135,6 +135,16 @@ export const webhookLocator = (description: string): INodeProperties =>
 		{ displayName: 'By ID', name: 'id', placeholder: 'e.g. 7d0c2b1e-...' },
 	);
 
+/** A person's email address (a candidate's, an agency contact's), typed with the same example. */
+export const emailAddressField: INodeProperties = {
+	displayName: 'Email',
+	name: 'email',
+	type: 'string',
+	placeholder: 'e.g. nathan@example.com',
+	default: '',
+	required: true,
+};
+
 export const submissionNumberField = (description: string): INodeProperties => ({
 	displayName: 'Submission Number',
 	name: 'submissionNumber',

@@ -47,7 +47,12 @@ import {
 import { createOnce, sentCreateOutput, type CreateResult } from '../../helpers/createOnce';
 import { CANDIDATE_COLUMNS, candidateFromRow } from '../candidate/candidateFields';
 import { findOrCreateCandidate } from '../candidate/candidateRequests';
-import { jobLocator, optionsCollection, shownUnder } from '../common.descriptions';
+import {
+	emailAddressField,
+	jobLocator,
+	optionsCollection,
+	shownUnder,
+} from '../common.descriptions';
 import type { OperationExecute } from '../node.type';
 import { fieldOf } from '../../../shared/fields';
 import { submissionIndexFor } from './submissionIndex';
@@ -206,14 +211,7 @@ export const description = shownUnder('submission', 'create', [
 				name: 'contact',
 				values: [
 					{ displayName: 'Name', name: 'name', type: 'string', default: '', required: true },
-					{
-						displayName: 'Email',
-						name: 'email',
-						type: 'string',
-						placeholder: 'e.g. nathan@example.com',
-						default: '',
-						required: true,
-					},
+					emailAddressField,
 					{ displayName: 'Phone Number', name: 'phoneNumber', type: 'string', default: '' },
 				],
 			},
