@@ -80,10 +80,11 @@ export function optionsCollection(extra: INodeProperties[] = []): INodePropertie
 
 /**
  * A required locator whose list is searched by a method of methods/listSearch.ts, with a second
- * mode to type the value, for when the list cannot be loaded or an expression maps it.
+ * mode where the value is typed as text, for when the list cannot be loaded or an expression maps
+ * it.
  */
 export function searchableLocator(
-	{ hint, ...field }: { displayName: string; name: string; description: string; hint?: string },
+	field: { displayName: string; name: string; description: string; hint?: string },
 	list: { placeholder: string; searchListMethod: string },
 	{ displayName, name, ...typed }: Omit<INodePropertyMode, 'type'>,
 ): INodeProperties {
@@ -94,7 +95,7 @@ export function searchableLocator(
 		default: { mode: 'list', value: '' },
 		required: true,
 		description: field.description,
-		...(hint === undefined ? {} : { hint }),
+		...(field.hint === undefined ? {} : { hint: field.hint }),
 		modes: [
 			{
 				displayName: 'From List',
