@@ -1,5 +1,4 @@
 import { PATHS } from '../../../shared/service';
-import { objectOf } from '../../helpers/output';
 import { shapeJobs } from '../../helpers/outputChoices';
 import { locatorNumber } from '../../helpers/locators';
 import {
@@ -9,6 +8,7 @@ import {
 	shownUnder,
 } from '../common.descriptions';
 import type { OperationExecute } from '../node.type';
+import { getByNumber } from '../reads';
 
 export const description = shownUnder('job', 'get', [
 	jobLocator('The job to read: pick an Open or On Hold job from the list, or give its number'),
@@ -18,12 +18,6 @@ export const description = shownUnder('job', 'get', [
 
 export const execute: OperationExecute = async function (itemIndex, client) {
 	const number = locatorNumber(this, itemIndex, 'job', 'Job');
-	const job = await client.request({
-		method: 'GET',
-		path: PATHS.job,
-		pathParams: { number },
-		itemIndex,
-		context: { subject: `job ${number}` },
-	});
-	return shapeJobs(this, itemIndex, [objectOf(job, { Number: number })])[0];
+	const job = await getByNumber(client, itemIndex, 'job', PATHS.job, number);
+	return shapeJobs(this, itemIndex, [job])[0];
 };

@@ -8,7 +8,7 @@ import {
 	optionsCollection,
 	shownUnder,
 } from '../common.descriptions';
-import { getMany, getManyProperties } from '../getMany';
+import { getMany, getManyProperties } from '../reads';
 import type { OperationExecute } from '../node.type';
 
 export const description = shownUnder('job', 'getAll', [

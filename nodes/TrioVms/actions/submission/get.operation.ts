@@ -1,5 +1,4 @@
 import { PATHS } from '../../../shared/service';
-import { objectOf } from '../../helpers/output';
 import { shapeSubmission } from '../../helpers/outputChoices';
 import {
 	optionsCollection,
@@ -8,6 +7,7 @@ import {
 	submissionOutputProperty,
 } from '../common.descriptions';
 import type { OperationExecute } from '../node.type';
+import { getByNumber } from '../reads';
 import { readSubmissionNumber } from './submissionRequests';
 
 export const description = shownUnder('submission', 'get', [
@@ -18,12 +18,6 @@ export const description = shownUnder('submission', 'get', [
 
 export const execute: OperationExecute = async function (itemIndex, client) {
 	const number = readSubmissionNumber(this, itemIndex);
-	const submission = await client.request({
-		method: 'GET',
-		path: PATHS.submission,
-		pathParams: { number },
-		itemIndex,
-		context: { subject: `submission ${number}` },
-	});
-	return shapeSubmission(this, itemIndex, objectOf(submission, { Number: number }));
+	const submission = await getByNumber(client, itemIndex, 'submission', PATHS.submission, number);
+	return shapeSubmission(this, itemIndex, submission);
 };
