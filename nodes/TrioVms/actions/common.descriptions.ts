@@ -1,11 +1,58 @@
 /**
- * Fields that several operations share. Each operation file still lists its own fields in
- * order; what reads them when the node runs is in helpers/outputChoices.ts.
+ * Fields that several operations share, and the two wrappers every operation's fields go through
+ * (shownUnder) and every resource's (resourceProperties). Each operation file still lists its own
+ * fields in order; what reads them when the node runs is in helpers/outputChoices.ts and
+ * helpers/locators.ts.
  */
-import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import {
+	updateDisplayOptions,
+	type INodeProperties,
+	type INodePropertyMode,
+	type INodePropertyOptions,
+} from 'n8n-workflow';
 
 import { JOB_FIELDS, outputProperty, TEN_JOB_FIELDS_IN_WORDS } from '../../shared/jobOutput';
 import { SIMPLE_SUBMISSION_FIELDS_IN_WORDS } from '../../shared/submissionOutput';
+import type { TrioOperation, TrioResource } from './node.type';
+
+/**
+ * A resource's Operation dropdown, then every field of its operations. The dropdown is written
+ * beside the `operations` the router runs (the resource's index.ts), so that the two are read
+ * together; operation-contract.test.ts fails when they disagree.
+ */
+export function resourceProperties(
+	resource: TrioResource,
+	operations: Record<string, TrioOperation>,
+	{ options, default: defaultOperation }: { options: INodePropertyOptions[]; default: string },
+): INodeProperties[] {
+	return [
+		{
+			displayName: 'Operation',
+			name: 'operation',
+			type: 'options',
+			noDataExpression: true,
+			displayOptions: { show: { resource: [resource] } },
+			options,
+			default: defaultOperation,
+		},
+		...Object.values(operations).flatMap((operation) => operation.description),
+	];
+}
+
+/**
+ * An operation's fields, shown only under its resource and operation: several operations have a
+ * field of the same name (Job, Options, Output), and n8n must show and read the chosen one's.
+ */
+export function shownUnder(
+	resource: TrioResource,
+	operation: string,
+	properties: INodeProperties[],
+): INodeProperties[] {
+	return updateDisplayOptions(
+		{ show: { resource: [resource], operation: [operation] } },
+		properties,
+	);
+}
 
 const PAUSE_OPTION: INodeProperties = {
 	// The unit is in the hint, in words: n8n's scanner wants labels in title case, "(Ms)" included.
@@ -31,25 +78,44 @@ export function optionsCollection(extra: INodeProperties[] = []): INodePropertie
 	};
 }
 
-export const jobLocator = (description: string): INodeProperties => ({
-	displayName: 'Job',
-	name: 'job',
-	type: 'resourceLocator',
-	default: { mode: 'list', value: '' },
-	required: true,
-	description,
-	modes: [
-		{
-			displayName: 'From List',
-			name: 'list',
-			type: 'list',
-			placeholder: 'Select a job...',
-			typeOptions: { searchListMethod: 'searchJobs', searchable: true },
-		},
+/**
+ * A required locator whose list is searched by a method of methods/listSearch.ts, with a second
+ * mode where the value is typed as text, for when the list cannot be loaded or an expression maps
+ * it.
+ */
+export function searchableLocator(
+	field: { displayName: string; name: string; description: string; hint?: string },
+	list: { placeholder: string; searchListMethod: string },
+	{ displayName, name, ...typed }: Omit<INodePropertyMode, 'type'>,
+): INodeProperties {
+	return {
+		displayName: field.displayName,
+		name: field.name,
+		type: 'resourceLocator',
+		default: { mode: 'list', value: '' },
+		required: true,
+		description: field.description,
+		...(field.hint === undefined ? {} : { hint: field.hint }),
+		modes: [
+			{
+				displayName: 'From List',
+				name: 'list',
+				type: 'list',
+				placeholder: list.placeholder,
+				typeOptions: { searchListMethod: list.searchListMethod, searchable: true },
+			},
+			{ displayName, name, type: 'string', ...typed },
+		],
+	};
+}
+
+export const jobLocator = (description: string): INodeProperties =>
+	searchableLocator(
+		{ displayName: 'Job', name: 'job', description },
+		{ placeholder: 'Select a job...', searchListMethod: 'searchJobs' },
 		{
 			displayName: 'By Number',
 			name: 'number',
-			type: 'string',
 			placeholder: 'e.g. 48213',
 			validation: [
 				{
@@ -61,32 +127,24 @@ export const jobLocator = (description: string): INodeProperties => ({
 				},
 			],
 		},
-	],
-});
+	);
 
-export const webhookLocator = (description: string): INodeProperties => ({
-	displayName: 'Webhook Registration',
-	name: 'webhook',
-	type: 'resourceLocator',
-	default: { mode: 'list', value: '' },
+export const webhookLocator = (description: string): INodeProperties =>
+	searchableLocator(
+		{ displayName: 'Webhook Registration', name: 'webhook', description },
+		{ placeholder: 'Select a registration...', searchListMethod: 'searchWebhooks' },
+		{ displayName: 'By ID', name: 'id', placeholder: 'e.g. 7d0c2b1e-...' },
+	);
+
+/** A person's email address (a candidate's, an agency contact's), typed with the same example. */
+export const emailAddressField: INodeProperties = {
+	displayName: 'Email',
+	name: 'email',
+	type: 'string',
+	placeholder: 'e.g. nathan@example.com',
+	default: '',
 	required: true,
-	description,
-	modes: [
-		{
-			displayName: 'From List',
-			name: 'list',
-			type: 'list',
-			placeholder: 'Select a registration...',
-			typeOptions: { searchListMethod: 'searchWebhooks', searchable: true },
-		},
-		{
-			displayName: 'By ID',
-			name: 'id',
-			type: 'string',
-			placeholder: 'e.g. 7d0c2b1e-...',
-		},
-	],
-});
+};
 
 export const submissionNumberField = (description: string): INodeProperties => ({
 	displayName: 'Submission Number',

@@ -13,6 +13,7 @@ import {
 import { US_STATES } from '../../../shared/service';
 import { inRow, type ColumnField, type RowValues } from '../../helpers/columns';
 import { toDateOnly } from '../../helpers/dates';
+import { emailAddressField } from '../common.descriptions';
 import {
 	fieldErrorFromZod,
 	FieldError,
@@ -25,12 +26,7 @@ import {
 } from '../../helpers/validation';
 
 export const emailField: INodeProperties = {
-	displayName: 'Email',
-	name: 'email',
-	type: 'string',
-	placeholder: 'e.g. nathan@example.com',
-	default: '',
-	required: true,
+	...emailAddressField,
 	description: "The candidate's email address; Trio finds candidates by it",
 };
 

@@ -11,7 +11,7 @@ import { PATHS } from '../../../shared/service';
 import type { TrioClient } from '../../../shared/transport';
 import { answerInWords, isRecord, readList } from '../../../shared/listAnswer';
 import { objectOf } from '../../helpers/output';
-import { createOnce, sentCreateOutput } from '../../helpers/createOnce';
+import { createOnce, sentCreateOutput, type CreateSteps } from '../../helpers/createOnce';
 
 /** The lookup answers a JSON array (spec 4); a list wrapped in an object is read too. */
 function readCandidateList(response: unknown, email: string): IDataObject[] {
@@ -70,25 +70,30 @@ export async function findCandidates(
 	return await lookUp(client, lower, itemIndex);
 }
 
-/** The create's name in messages and in the memory of creates: one per address, whatever its letter case. */
-function candidateCreateKey(body: CandidateCreateRequest): string {
-	return `candidate with the email ${body.email1.trim().toLowerCase()}`;
-}
-
-async function sendCandidate(
+/**
+ * Sending the candidate, as both creates run it through createOnce. Its name in messages and in
+ * the memory of creates is one per address, whatever its letter case.
+ */
+function candidateCreate(
 	client: TrioClient,
 	body: CandidateCreateRequest,
 	itemIndex: number,
-): Promise<IDataObject> {
-	const created = await client.request({
-		method: 'POST',
-		path: PATHS.candidates,
-		body,
-		// Never repeated once it may have reached Trio: a second request could create the candidate twice.
-		idempotent: false,
+): CreateSteps {
+	return {
+		what: `candidate with the email ${body.email1.trim().toLowerCase()}`,
 		itemIndex,
-	});
-	return objectOf(created, { ...(body as unknown as IDataObject) });
+		send: async () => {
+			const created = await client.request({
+				method: 'POST',
+				path: PATHS.candidates,
+				body,
+				// Never repeated once it may have reached Trio: a second request could create the candidate twice.
+				idempotent: false,
+				itemIndex,
+			});
+			return objectOf(created, { ...(body as unknown as IDataObject) });
+		},
+	};
 }
 
 /** Creates the candidate, whether or not one with this e-mail exists (Create with the check off). */
@@ -97,11 +102,7 @@ export async function createCandidate(
 	body: CandidateCreateRequest,
 	itemIndex: number,
 ): Promise<IDataObject> {
-	const result = await createOnce(client, {
-		what: candidateCreateKey(body),
-		itemIndex,
-		send: async () => await sendCandidate(client, body, itemIndex),
-	});
+	const result = await createOnce(client, candidateCreate(client, body, itemIndex));
 	return (result as { record: IDataObject }).record;
 }
 
@@ -125,10 +126,8 @@ export async function findOrCreateCandidate(
 	itemIndex: number,
 ): Promise<IDataObject> {
 	const result = await createOnce(client, {
-		what: candidateCreateKey(body),
-		itemIndex,
+		...candidateCreate(client, body, itemIndex),
 		existing: async () => await findCandidates(client, body.email1, itemIndex),
-		send: async () => await sendCandidate(client, body, itemIndex),
 		lookAgain: async () => oldestCandidate(await findCandidates(client, body.email1, itemIndex)),
 	});
 	switch (result.action) {

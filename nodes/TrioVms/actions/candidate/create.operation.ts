@@ -1,16 +1,11 @@
-import {
-	updateDisplayOptions,
-	type IDataObject,
-	type IExecuteFunctions,
-	type INodeProperties,
-} from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
-import type { TrioClient } from '../../../shared/transport';
-import { optionsCollection } from '../common.descriptions';
+import { optionsCollection, shownUnder } from '../common.descriptions';
+import type { OperationExecute } from '../node.type';
 import { candidateFields, emailField, readCandidate } from './candidateFields';
 import { createCandidate, findOrCreateCandidate } from './candidateRequests';
 
-const properties: INodeProperties[] = [
+export const description = shownUnder('candidate', 'create', [
 	emailField,
 	...candidateFields,
 	optionsCollection([
@@ -23,22 +18,13 @@ const properties: INodeProperties[] = [
 				'Whether to look the email up first and output the existing candidate (the oldest when several share it) instead of creating another, so a re-run or a retry creates nobody twice. Turn off only to create a new candidate every time.',
 		},
 	]),
-];
+]);
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['candidate'], operation: ['create'] } },
-	properties,
-);
-
-export async function execute(
-	this: IExecuteFunctions,
-	itemIndex: number,
-	client: TrioClient,
-): Promise<IDataObject> {
+export const execute: OperationExecute = async function (itemIndex, client) {
 	const body = readCandidate.call(this, itemIndex);
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 	if (options.skipIfEmailExists === false) {
 		return { ...(await createCandidate(client, body, itemIndex)), _trio: { action: 'created' } };
 	}
 	return await findOrCreateCandidate(client, body, itemIndex);
-}
+};

@@ -1,17 +1,10 @@
-import {
-	updateDisplayOptions,
-	type IDataObject,
-	type IExecuteFunctions,
-	type INodeProperties,
-} from 'n8n-workflow';
-
-import type { TrioClient } from '../../../shared/transport';
 import { requiredEmail } from '../../helpers/validation';
-import { optionsCollection } from '../common.descriptions';
+import { optionsCollection, shownUnder } from '../common.descriptions';
+import type { OperationExecute } from '../node.type';
 import { emailField } from './candidateFields';
 import { findCandidates } from './candidateRequests';
 
-const properties: INodeProperties[] = [
+export const description = shownUnder('candidate', 'findByEmail', [
 	{ ...emailField, description: 'The email address to look up' },
 	{
 		displayName:
@@ -21,18 +14,9 @@ const properties: INodeProperties[] = [
 		default: '',
 	},
 	optionsCollection(),
-];
+]);
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['candidate'], operation: ['findByEmail'] } },
-	properties,
-);
-
-export async function execute(
-	this: IExecuteFunctions,
-	itemIndex: number,
-	client: TrioClient,
-): Promise<IDataObject[]> {
+export const execute: OperationExecute = async function (itemIndex, client) {
 	const email = requiredEmail(this.getNodeParameter('email', itemIndex, ''), 'Email');
 	return await findCandidates(client, email, itemIndex);
-}
+};

@@ -1,11 +1,5 @@
-import {
-	updateDisplayOptions,
-	type IDataObject,
-	type IExecuteFunctions,
-	type INodeProperties,
-} from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
-import type { TrioClient } from '../../../shared/transport';
 import {
 	columnsProperty,
 	onlyWith,
@@ -13,7 +7,8 @@ import {
 	readRow,
 	valuesFromProperty,
 } from '../../helpers/columns';
-import { optionsCollection } from '../common.descriptions';
+import { optionsCollection, shownUnder } from '../common.descriptions';
+import type { OperationExecute } from '../node.type';
 import {
 	CANDIDATE_COLUMNS,
 	candidateFields,
@@ -23,7 +18,7 @@ import {
 } from './candidateFields';
 import { findOrCreateCandidate } from './candidateRequests';
 
-const properties: INodeProperties[] = [
+export const description = shownUnder('candidate', 'findOrCreate', [
 	valuesFromProperty(
 		"Each input row's columns, matched to the fields by name (Email, First Name, Last Name, Phone, State Licenses)",
 	),
@@ -43,18 +38,9 @@ const properties: INodeProperties[] = [
 	optionsCollection([
 		{ ...otherColumnsOption, displayOptions: { show: { '/valuesFrom': ['columns'] } } },
 	]),
-];
+]);
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['candidate'], operation: ['findOrCreate'] } },
-	properties,
-);
-
-export async function execute(
-	this: IExecuteFunctions,
-	itemIndex: number,
-	client: TrioClient,
-): Promise<IDataObject> {
+export const execute: OperationExecute = async function (itemIndex, client) {
 	// Every field is checked first, so a bad row fails the same way whether or not the candidate exists.
 	// The same code Create runs with Skip If Email Exists on (its default).
 	const body =
@@ -69,4 +55,4 @@ export async function execute(
 				)
 			: readCandidate.call(this, itemIndex);
 	return await findOrCreateCandidate(client, body, itemIndex);
-}
+};

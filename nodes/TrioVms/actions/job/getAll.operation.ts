@@ -1,98 +1,55 @@
-import {
-	updateDisplayOptions,
-	type IDataObject,
-	type IExecuteFunctions,
-	type INodeProperties,
-} from 'n8n-workflow';
-
 import { fieldOf } from '../../../shared/fields';
 import { JOB_STATUS_OPTIONS, PATHS, US_STATE_OPTIONS } from '../../../shared/service';
-import type { TrioClient } from '../../../shared/transport';
-import { toModifiedDateQuery } from '../../helpers/dates';
-import { objectsOf } from '../../helpers/output';
-import { applyReturnAllOrLimit, shapeJobs } from '../../helpers/outputChoices';
+import { shapeJobs } from '../../helpers/outputChoices';
 import { optionalText, stateAbbreviation } from '../../helpers/validation';
 import {
 	jobOutputProperties,
 	modifiedAfterFilter,
 	optionsCollection,
-	returnAllAndLimit,
+	shownUnder,
 } from '../common.descriptions';
+import { getMany, getManyProperties } from '../reads';
+import type { OperationExecute } from '../node.type';
 
-const properties: INodeProperties[] = [
-	...returnAllAndLimit('job'),
-	{
-		displayName: 'Filters',
-		name: 'filters',
-		type: 'collection',
-		placeholder: 'Add Filter',
-		default: {},
-		options: [
-			modifiedAfterFilter(
-				'jobs',
-				'Open-position counts are current only without this filter: Trio does not count a change of open positions as a modification.',
-			),
-			{
-				displayName: 'Job Status',
-				name: 'jobStatus',
-				type: 'options',
-				// The job list holds open and on-hold jobs only (spec 3.1).
-				options: JOB_STATUS_OPTIONS.filter((option) => option.value !== 'Closed'),
-				default: 'Open',
-				description:
-					'Only return jobs with this status (Trio lists Open and On Hold jobs; a job no longer listed is Closed)',
-			},
-			{
-				displayName: 'State',
-				name: 'state',
-				type: 'options',
-				options: [...US_STATE_OPTIONS],
-				default: '',
-				description: 'Only return jobs in this US state; left empty, jobs in every state',
-			},
-		],
-	},
+export const description = shownUnder('job', 'getAll', [
+	...getManyProperties('job', [
+		modifiedAfterFilter(
+			'jobs',
+			'Open-position counts are current only without this filter: Trio does not count a change of open positions as a modification.',
+		),
+		{
+			displayName: 'Job Status',
+			name: 'jobStatus',
+			type: 'options',
+			// The job list holds open and on-hold jobs only (spec 3.1).
+			options: JOB_STATUS_OPTIONS.filter((option) => option.value !== 'Closed'),
+			default: 'Open',
+			description:
+				'Only return jobs with this status (Trio lists Open and On Hold jobs; a job no longer listed is Closed)',
+		},
+		{
+			displayName: 'State',
+			name: 'state',
+			type: 'options',
+			options: [...US_STATE_OPTIONS],
+			default: '',
+			description: 'Only return jobs in this US state; left empty, jobs in every state',
+		},
+	]),
 	...jobOutputProperties(),
 	optionsCollection(),
-];
+]);
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['job'], operation: ['getAll'] } },
-	properties,
-);
-
-export async function execute(
-	this: IExecuteFunctions,
-	itemIndex: number,
-	client: TrioClient,
-): Promise<IDataObject[]> {
-	const filters = this.getNodeParameter('filters', itemIndex, {}) as IDataObject;
-
-	const modifiedDate = toModifiedDateQuery(
-		filters.modifiedAfter,
-		'Modified After',
-		this.getTimezone(),
-	);
-	const jobStatus = optionalText(filters.jobStatus, 'Job Status');
-	const state =
-		optionalText(filters.state, 'State') === undefined
-			? undefined
-			: stateAbbreviation(filters.state, 'State');
-
-	const response = await client.request({
-		method: 'GET',
-		path: PATHS.jobs,
-		query: { modifiedDate },
-		itemIndex,
+export const execute: OperationExecute = async function (itemIndex, client) {
+	const jobs = await getMany(this, itemIndex, client, PATHS.jobs, (filters) => {
+		const jobStatus = optionalText(filters.jobStatus, 'Job Status')?.toLowerCase();
+		const state =
+			optionalText(filters.state, 'State') === undefined
+				? undefined
+				: stateAbbreviation(filters.state, 'State');
+		return (job) =>
+			(!jobStatus || String(fieldOf(job, 'JobStatus') ?? '').toLowerCase() === jobStatus) &&
+			(!state || String(fieldOf(job, 'StateAbbreviation') ?? '').toUpperCase() === state);
 	});
-	let jobs = objectsOf(response);
-	if (jobStatus)
-		jobs = jobs.filter(
-			(job) => String(fieldOf(job, 'JobStatus') ?? '').toLowerCase() === jobStatus.toLowerCase(),
-		);
-	if (state)
-		jobs = jobs.filter(
-			(job) => String(fieldOf(job, 'StateAbbreviation') ?? '').toUpperCase() === state,
-		);
-	return shapeJobs(this, itemIndex, applyReturnAllOrLimit(this, itemIndex, jobs));
-}
+	return shapeJobs(this, itemIndex, jobs);
+};

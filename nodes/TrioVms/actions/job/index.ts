@@ -1,34 +1,24 @@
-import type { INodeProperties } from 'n8n-workflow';
-
+import { resourceProperties } from '../common.descriptions';
 import * as get from './get.operation';
 import * as getAll from './getAll.operation';
 
 export const operations = { get, getAll };
 
-export const description: INodeProperties[] = [
-	{
-		displayName: 'Operation',
-		name: 'operation',
-		type: 'options',
-		noDataExpression: true,
-		displayOptions: { show: { resource: ['job'] } },
-		options: [
-			{
-				name: 'Get',
-				value: 'get',
-				description:
-					'Get one job by its number, with every detail Trio holds (facility, rates, shift, requirements)',
-				action: 'Get job by number',
-			},
-			{
-				name: 'Get Many',
-				value: 'getAll',
-				description: 'Get many Open and On Hold jobs, optionally only those modified after a date',
-				action: 'Get many posted jobs',
-			},
-		],
-		default: 'getAll',
-	},
-	...get.description,
-	...getAll.description,
-];
+export const description = resourceProperties('job', operations, {
+	options: [
+		{
+			name: 'Get',
+			value: 'get',
+			description:
+				'Get one job by its number, with every detail Trio holds (facility, rates, shift, requirements)',
+			action: 'Get job by number',
+		},
+		{
+			name: 'Get Many',
+			value: 'getAll',
+			description: 'Get many Open and On Hold jobs, optionally only those modified after a date',
+			action: 'Get many posted jobs',
+		},
+	],
+	default: 'getAll',
+});

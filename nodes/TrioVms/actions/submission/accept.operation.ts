@@ -1,22 +1,17 @@
-import {
-	updateDisplayOptions,
-	type IDataObject,
-	type IExecuteFunctions,
-	type INodeProperties,
-} from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
 import { PATHS } from '../../../shared/service';
-import type { TrioClient } from '../../../shared/transport';
-import { objectOf } from '../../helpers/output';
-import { shapeSubmission } from '../../helpers/outputChoices';
-import { optionalText, positiveInteger } from '../../helpers/validation';
+import { optionalText } from '../../helpers/validation';
 import {
 	optionsCollection,
+	shownUnder,
 	submissionNumberField,
 	submissionOutputProperty,
 } from '../common.descriptions';
+import type { OperationExecute } from '../node.type';
+import { answerSubmission, readSubmissionNumber } from './submissionRequests';
 
-const properties: INodeProperties[] = [
+export const description = shownUnder('submission', 'accept', [
 	submissionNumberField('The submission to accept; it must be in the Offered status'),
 	{
 		displayName: 'Reason',
@@ -27,35 +22,16 @@ const properties: INodeProperties[] = [
 	},
 	submissionOutputProperty(),
 	optionsCollection(),
-];
+]);
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['submission'], operation: ['accept'] } },
-	properties,
-);
-
-export async function execute(
-	this: IExecuteFunctions,
-	itemIndex: number,
-	client: TrioClient,
-): Promise<IDataObject> {
-	const submissionNumber = positiveInteger(
-		this.getNodeParameter('submissionNumber', itemIndex, ''),
-		'Submission Number',
-	);
+export const execute: OperationExecute = async function (itemIndex, client) {
+	const submissionNumber = readSubmissionNumber(this, itemIndex);
 	const reason = optionalText(this.getNodeParameter('reason', itemIndex, ''), 'Reason');
-	const body: IDataObject = { submissionNumber };
+	const body: IDataObject & { submissionNumber: number } = { submissionNumber };
 	if (reason !== undefined) body.reason = reason;
-	const response = await client.request({
-		method: 'POST',
+	return await answerSubmission(this, itemIndex, client, {
 		path: PATHS.submissionAccept,
 		body,
-		itemIndex,
-		context: { subject: `submission ${submissionNumber}` },
+		outcome: 'accepted',
 	});
-	return shapeSubmission(
-		this,
-		itemIndex,
-		objectOf(response, { Number: submissionNumber, accepted: true }),
-	);
-}
+};

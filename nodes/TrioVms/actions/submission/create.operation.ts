@@ -1,7 +1,6 @@
 import {
 	NodeApiError,
 	NodeOperationError,
-	updateDisplayOptions,
 	type IDataObject,
 	type IExecuteFunctions,
 	type INodeProperties,
@@ -29,6 +28,7 @@ import {
 	type RowValues,
 } from '../../helpers/columns';
 import { toStartDateTime } from '../../helpers/dates';
+import { locatorNumber } from '../../helpers/locators';
 import { objectOf } from '../../helpers/output';
 import {
 	readProfileFile,
@@ -47,7 +47,13 @@ import {
 import { createOnce, sentCreateOutput, type CreateResult } from '../../helpers/createOnce';
 import { CANDIDATE_COLUMNS, candidateFromRow } from '../candidate/candidateFields';
 import { findOrCreateCandidate } from '../candidate/candidateRequests';
-import { jobLocator, optionsCollection } from '../common.descriptions';
+import {
+	emailAddressField,
+	jobLocator,
+	optionsCollection,
+	shownUnder,
+} from '../common.descriptions';
+import type { OperationExecute } from '../node.type';
 import { fieldOf } from '../../../shared/fields';
 import { submissionIndexFor } from './submissionIndex';
 
@@ -62,7 +68,7 @@ const resumeFileField: INodeProperties = {
 		"The candidate's resume: PDF, DOC, DOCX, RTF or TXT, under 2.5 MB. Trio requires one with every submission.",
 };
 
-const properties: INodeProperties[] = [
+export const description = shownUnder('submission', 'create', [
 	valuesFromProperty(
 		"Each input row's columns, matched to the fields by name: the candidate is found by Email or created from First Name, Last Name and Phone (or given by a Candidate Number column), then submitted to the row's Job Number with its Bill Rate, Start Date and resume",
 	),
@@ -205,14 +211,7 @@ const properties: INodeProperties[] = [
 				name: 'contact',
 				values: [
 					{ displayName: 'Name', name: 'name', type: 'string', default: '', required: true },
-					{
-						displayName: 'Email',
-						name: 'email',
-						type: 'string',
-						placeholder: 'e.g. nathan@example.com',
-						default: '',
-						required: true,
-					},
+					emailAddressField,
 					{ displayName: 'Phone Number', name: 'phoneNumber', type: 'string', default: '' },
 				],
 			},
@@ -238,12 +237,7 @@ const properties: INodeProperties[] = [
 		},
 		{ ...otherColumnsOption, displayOptions: { show: { '/valuesFrom': ['columns'] } } },
 	]),
-];
-
-export const description = updateDisplayOptions(
-	{ show: { resource: ['submission'], operation: ['create'] } },
-	properties,
-);
+]);
 
 /** The text fields: node parameter, form part, the label the user sees. */
 const TEXT_FIELDS = [
@@ -283,10 +277,7 @@ function readSubmissionFields(
 ): SubmissionCreateFields {
 	// Checked in the order the fields appear, so the first problem reported is the first one seen.
 	const fields: SubmissionCreateFields = {
-		JobNumber: positiveInteger(
-			context.getNodeParameter('job', itemIndex, '', { extractValue: true }),
-			'Job',
-		),
+		JobNumber: locatorNumber(context, itemIndex, 'job', 'Job'),
 		CandidateNumber: positiveInteger(
 			context.getNodeParameter('candidateNumber', itemIndex, ''),
 			'Candidate Number',
@@ -433,11 +424,7 @@ function checkFailed(
 	});
 }
 
-export async function execute(
-	this: IExecuteFunctions,
-	itemIndex: number,
-	client: TrioClient,
-): Promise<IDataObject> {
+export const execute: OperationExecute = async function (itemIndex, client) {
 	const { fields, options, resume } = await prepareSubmission(this, itemIndex, client);
 	const { JobNumber: jobNumber, CandidateNumber: candidateNumber } = fields;
 	const parts = formParts(fields);
@@ -490,7 +477,7 @@ export async function execute(
 	});
 	if (result.action === 'created') index.remember(result.record);
 	return submissionOutput(result, jobNumber, candidateNumber);
-}
+};
 
 /** matchCount as Find or Create gives it: present when the node looked, 0 when it found none before. */
 function submissionOutput(

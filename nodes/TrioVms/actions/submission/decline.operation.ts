@@ -1,17 +1,3 @@
-import { updateDisplayOptions, type IDataObject, type IExecuteFunctions } from 'n8n-workflow';
+import { reasonedOperation } from './reasoned';
 
-import type { TrioClient } from '../../../shared/transport';
-import { reasonedProperties, sendReasoned } from './reasoned';
-
-export const description = updateDisplayOptions(
-	{ show: { resource: ['submission'], operation: ['decline'] } },
-	reasonedProperties('decline'),
-);
-
-export async function execute(
-	this: IExecuteFunctions,
-	itemIndex: number,
-	client: TrioClient,
-): Promise<IDataObject> {
-	return await sendReasoned.call(this, itemIndex, client, 'decline');
-}
+export const { description, execute } = reasonedOperation('decline');

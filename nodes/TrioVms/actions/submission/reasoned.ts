@@ -1,55 +1,50 @@
 /**
  * Decline and Withdraw take the same fields: a submission, a reason from the withdraw reasons
- * list, and a description. The list is loaded from Trio; a reason can also be typed with an
- * expression, so the operations work when the list cannot be loaded.
+ * list, and a description, and send them the same way, so both operations are made here. The list
+ * is loaded from Trio; a reason can also be typed with an expression, so the operations work when
+ * the list cannot be loaded.
  */
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
 
 import { nameOfListItem } from '../../../shared/schemas';
 import { PATHS } from '../../../shared/service';
 import type { TrioClient } from '../../../shared/transport';
-import { listOf, objectOf } from '../../helpers/output';
-import { shapeSubmission } from '../../helpers/outputChoices';
-import { FieldError, optionalText, positiveInteger, requiredText } from '../../helpers/validation';
+import { locatorText } from '../../helpers/locators';
+import { listOf } from '../../helpers/output';
+import { FieldError, optionalText } from '../../helpers/validation';
 import {
 	optionsCollection,
+	searchableLocator,
+	shownUnder,
 	submissionNumberField,
 	submissionOutputProperty,
 } from '../common.descriptions';
+import type { TrioOperation } from '../node.type';
+import { answerSubmission, readSubmissionNumber } from './submissionRequests';
 
-export function reasonedProperties(action: 'decline' | 'withdraw'): INodeProperties[] {
+function reasonedProperties(action: 'decline' | 'withdraw'): INodeProperties[] {
 	return [
 		submissionNumberField(
 			action === 'decline'
 				? 'The offered submission to decline'
 				: 'The submission to withdraw (submitted, under review or offered)',
 		),
-		{
-			// A list or a text, not a dropdown: Trio's reasons are texts without IDs, and n8n asks a
-			// dropdown loaded from a service to be labelled "Name or ID".
-			displayName: 'Reason',
-			name: 'reason',
-			type: 'resourceLocator',
-			default: { mode: 'list', value: '' },
-			required: true,
-			description: "One of Trio's withdraw reasons",
-			hint: 'If the list cannot be loaded, choose By Text and type the reason exactly as Trio lists it',
-			modes: [
-				{
-					displayName: 'From List',
-					name: 'list',
-					type: 'list',
-					placeholder: 'Select a reason...',
-					typeOptions: { searchListMethod: 'searchWithdrawReasons', searchable: true },
-				},
-				{
-					displayName: 'By Text',
-					name: 'text',
-					type: 'string',
-					placeholder: 'e.g. Candidate accepted another position',
-				},
-			],
-		},
+		// A list or a text, not a dropdown: Trio's reasons are texts without IDs, and n8n asks a
+		// dropdown loaded from a service to be labelled "Name or ID".
+		searchableLocator(
+			{
+				displayName: 'Reason',
+				name: 'reason',
+				description: "One of Trio's withdraw reasons",
+				hint: 'If the list cannot be loaded, choose By Text and type the reason exactly as Trio lists it',
+			},
+			{ placeholder: 'Select a reason...', searchListMethod: 'searchWithdrawReasons' },
+			{
+				displayName: 'By Text',
+				name: 'text',
+				placeholder: 'e.g. Candidate accepted another position',
+			},
+		),
 		{
 			displayName: 'Description',
 			name: 'description',
@@ -109,39 +104,23 @@ async function checkedReason(client: TrioClient, typed: string): Promise<string>
 	);
 }
 
-export async function sendReasoned(
-	this: IExecuteFunctions,
-	itemIndex: number,
-	client: TrioClient,
-	action: 'decline' | 'withdraw',
-): Promise<IDataObject> {
-	const submissionNumber = positiveInteger(
-		this.getNodeParameter('submissionNumber', itemIndex, ''),
-		'Submission Number',
-	);
-	const reason = await checkedReason(
-		client,
-		requiredText(this.getNodeParameter('reason', itemIndex, '', { extractValue: true }), 'Reason'),
-	);
-	const description = optionalText(
-		this.getNodeParameter('description', itemIndex, ''),
-		'Description',
-	);
-	// The spec lists description for both; it is sent empty when not given.
-	const body: IDataObject = { submissionNumber, reason, description: description ?? '' };
-	const response = await client.request({
-		method: 'POST',
-		path: action === 'decline' ? PATHS.submissionDecline : PATHS.submissionWithdraw,
-		body,
-		itemIndex,
-		context: { subject: `submission ${submissionNumber}` },
-	});
-	return shapeSubmission(
-		this,
-		itemIndex,
-		objectOf(response, {
-			Number: submissionNumber,
-			[action === 'decline' ? 'declined' : 'withdrawn']: true,
-		}),
-	);
+/** Decline and Withdraw: the same fields and the same steps, each to its own path. */
+export function reasonedOperation(action: 'decline' | 'withdraw'): TrioOperation {
+	return {
+		description: shownUnder('submission', action, reasonedProperties(action)),
+		async execute(itemIndex, client) {
+			const submissionNumber = readSubmissionNumber(this, itemIndex);
+			const reason = await checkedReason(client, locatorText(this, itemIndex, 'reason', 'Reason'));
+			const description = optionalText(
+				this.getNodeParameter('description', itemIndex, ''),
+				'Description',
+			);
+			return await answerSubmission(this, itemIndex, client, {
+				path: action === 'decline' ? PATHS.submissionDecline : PATHS.submissionWithdraw,
+				// The spec lists description for both; it is sent empty when not given.
+				body: { submissionNumber, reason, description: description ?? '' },
+				outcome: action === 'decline' ? 'declined' : 'withdrawn',
+			});
+		},
+	};
 }

@@ -1,18 +1,11 @@
-import {
-	updateDisplayOptions,
-	type IDataObject,
-	type IExecuteFunctions,
-	type INodeProperties,
-} from 'n8n-workflow';
-
-import type { TrioClient } from '../../../shared/transport';
 import { optionalBoolean, requiredText } from '../../helpers/validation';
-import { optionsCollection } from '../common.descriptions';
+import { optionsCollection, shownUnder } from '../common.descriptions';
+import type { OperationExecute } from '../node.type';
 import { saveRegistration, withoutSecrets } from '../../../shared/webhookRegistrations';
 import { ADMIN_NOTICE, eventsField, readEvents } from './webhookFields';
 import { deliverableUrl } from './webhookRequests';
 
-const properties: INodeProperties[] = [
+export const description = shownUnder('webhook', 'create', [
 	ADMIN_NOTICE,
 	{
 		displayName: 'Name',
@@ -42,18 +35,9 @@ const properties: INodeProperties[] = [
 		description: 'Whether Trio sends events to the address right away',
 	},
 	optionsCollection(),
-];
+]);
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['webhook'], operation: ['create'] } },
-	properties,
-);
-
-export async function execute(
-	this: IExecuteFunctions,
-	itemIndex: number,
-	client: TrioClient,
-): Promise<IDataObject> {
+export const execute: OperationExecute = async function (itemIndex, client) {
 	const request = {
 		Name: requiredText(this.getNodeParameter('name', itemIndex, ''), 'Name'),
 		Url: await deliverableUrl(this, this.getNodeParameter('url', itemIndex, ''), itemIndex),
@@ -62,4 +46,4 @@ export async function execute(
 	};
 	const saved = await saveRegistration(client, request, { itemIndex });
 	return withoutSecrets(saved.answer);
-}
+};

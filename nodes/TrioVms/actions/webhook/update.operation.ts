@@ -1,18 +1,14 @@
-import {
-	updateDisplayOptions,
-	type IDataObject,
-	type IExecuteFunctions,
-	type INodeProperties,
-} from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
-import type { TrioClient } from '../../../shared/transport';
 import type { RegistrationRequest } from '../../../shared/webhookRegistrations';
+import { locatorText } from '../../helpers/locators';
 import { FieldError, optionalBoolean, requiredText } from '../../helpers/validation';
-import { optionsCollection, webhookLocator } from '../common.descriptions';
+import { optionsCollection, shownUnder, webhookLocator } from '../common.descriptions';
+import type { OperationExecute } from '../node.type';
 import { ADMIN_NOTICE, eventsField, readEvents } from './webhookFields';
 import { deliverableUrl, updateRegistration } from './webhookRequests';
 
-const properties: INodeProperties[] = [
+export const description = shownUnder('webhook', 'update', [
 	ADMIN_NOTICE,
 	webhookLocator('The registration to change'),
 	{
@@ -48,22 +44,10 @@ const properties: INodeProperties[] = [
 		],
 	},
 	optionsCollection(),
-];
+]);
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['webhook'], operation: ['update'] } },
-	properties,
-);
-
-export async function execute(
-	this: IExecuteFunctions,
-	itemIndex: number,
-	client: TrioClient,
-): Promise<IDataObject> {
-	const id = requiredText(
-		this.getNodeParameter('webhook', itemIndex, '', { extractValue: true }),
-		'Webhook Registration',
-	);
+export const execute: OperationExecute = async function (itemIndex, client) {
+	const id = locatorText(this, itemIndex, 'webhook', 'Webhook Registration');
 	const changes = this.getNodeParameter('updateFields', itemIndex, {}) as IDataObject;
 	const update: Partial<RegistrationRequest> = {};
 	if ('name' in changes) update.Name = requiredText(changes.name, 'Name');
@@ -77,4 +61,4 @@ export async function execute(
 		);
 	}
 	return await updateRegistration(client, id, update, itemIndex);
-}
+};
