@@ -16,7 +16,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { dirname, relative, resolve } from 'node:path';
 
-import { oneOf, parseFlags, usage, whole, type FlagSpec } from '../sandbox/cli-args';
+import { commandFlags, oneOf, usage, whole, type FlagSpec } from '../harness/flags';
 import { BENCHMARKS } from './benchmarks';
 import { REAL_N8N_IDS, runRealN8n, type RealN8nId } from './real-n8n';
 import { runBenchmark, type BenchmarkResult, type Summary } from './runner';
@@ -106,18 +106,7 @@ interface CliOptions {
 }
 
 function parseArgs(argv: string[]): CliOptions {
-	let parsed: ReturnType<typeof parseFlags<typeof FLAGS>>;
-	try {
-		parsed = parseFlags(argv, FLAGS);
-	} catch (error) {
-		console.error(`${(error as Error).message}\n\n${USAGE}`);
-		process.exit(2);
-	}
-	const { help, values } = parsed;
-	if (help) {
-		console.log(USAGE);
-		process.exit(0);
-	}
+	const values = commandFlags(argv, FLAGS, USAGE);
 	const only = values.only ?? [];
 	return {
 		part: values.part ?? 'all',

@@ -1,51 +1,68 @@
 /* eslint
 	"@n8n/community-nodes/no-restricted-globals": "off",
+	"@n8n/community-nodes/no-restricted-imports": "off",
 	"no-console": "off"
 	-- not in the package: n8n's rules for the code users install do not apply here */
 /**
  * npm run sandbox -- --port 4010 --jobs 200 --seed 1 --admin-key KEY --key KEY
  * Starts the sandbox and prints what to type into the n8n credential.
  */
-import { parseFlags, usage, whole, type FlagSpec } from './cli-args';
+import { parseArgs as readArgs } from 'node:util';
+
 import { DEFAULTS, startSandbox } from './index';
 import type { SandboxOptions } from './index';
 
-const FLAGS = {
-	port: {
-		value: 'N',
-		help: `port to listen on (default ${DEFAULTS.cliPort}; 0 picks a free one)`,
-		read: whole(0, 65_535),
-	},
-	host: {
-		value: 'HOST',
-		help: `interface to bind (default ${DEFAULTS.host}; 0.0.0.0 lets n8n in Docker reach it)`,
-	},
-	jobs: { value: 'N', help: `seeded jobs (default ${DEFAULTS.jobs})`, read: whole() },
-	seed: { value: 'N', help: `seed of all invented data (default ${DEFAULTS.seed})`, read: whole() },
-	'admin-key': {
-		value: 'KEY',
-		help: `key with the agency administrator permission (default ${DEFAULTS.adminKey})`,
-	},
-	key: { value: 'KEY', help: `plain agency key (default ${DEFAULTS.key})` },
-	'allow-http-webhooks': {
-		help: 'accept http:// webhook URLs on any host (loopback http is always accepted)',
-	},
-	quiet: { help: 'no request and delivery lines' },
-} satisfies Record<string, FlagSpec>;
+const USAGE = `Usage: tsx sandbox/cli.ts [options]
 
-const USAGE = usage('Usage: tsx sandbox/cli.ts [options]', FLAGS);
+  --port N               port to listen on (default ${DEFAULTS.cliPort}; 0 picks a free one)
+  --host HOST            interface to bind (default ${DEFAULTS.host}; 0.0.0.0 lets n8n in Docker reach it)
+  --jobs N               seeded jobs (default ${DEFAULTS.jobs})
+  --seed N               seed of all invented data (default ${DEFAULTS.seed})
+  --admin-key KEY        key with the agency administrator permission (default ${DEFAULTS.adminKey})
+  --key KEY              plain agency key (default ${DEFAULTS.key})
+  --allow-http-webhooks  accept http:// webhook URLs on any host (loopback http is always accepted)
+  --quiet                no request and delivery lines
+  --help                 this text`;
+
+const text = { type: 'string' } as const;
+const flag = { type: 'boolean' } as const;
+
+/** The number given to `--name`, if any; anything but a whole number (from 0 to `max`) is refused. */
+function count(name: string, given: string | undefined, max?: number): number | undefined {
+	if (given === undefined) return undefined;
+	const value = Number(given);
+	const outside = max !== undefined && (value < 0 || value > max);
+	if (given.trim() === '' || !Number.isInteger(value) || outside)
+		throw new Error(
+			`--${name} needs a whole number${max === undefined ? '' : ` from 0 to ${max}`}, got ${JSON.stringify(given)}`,
+		);
+	return value;
+}
 
 function parseArgs(argv: string[]): SandboxOptions {
-	const { help, values } = parseFlags(argv, FLAGS);
-	if (help) {
+	const { values } = readArgs({
+		args: argv,
+		options: {
+			port: text,
+			host: text,
+			jobs: text,
+			seed: text,
+			'admin-key': text,
+			key: text,
+			'allow-http-webhooks': flag,
+			quiet: flag,
+			help: { type: 'boolean', short: 'h' },
+		},
+	});
+	if (values.help) {
 		console.log(USAGE);
 		process.exit(0);
 	}
 	return {
-		port: values.port ?? DEFAULTS.cliPort,
+		port: count('port', values.port, 65_535) ?? DEFAULTS.cliPort,
 		host: values.host,
-		jobs: values.jobs,
-		seed: values.seed,
+		jobs: count('jobs', values.jobs),
+		seed: count('seed', values.seed),
 		adminKey: values['admin-key'],
 		key: values.key,
 		allowHttpWebhooks: values['allow-http-webhooks'],

@@ -15,7 +15,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 
-import { readFlags, wholeNumber } from '../sandbox/cli-args';
+import { commandFlags, usage, whole, type FlagSpec } from '../harness/flags';
 import { Cleanup, StoppingError } from './lib/lifecycle';
 import {
 	CREDENTIAL_NAME,
@@ -29,20 +29,39 @@ import type { Stack } from './lib/stack';
 
 const DEFAULT_DIR = path.join(REPO_ROOT, '.demo', 'n8n');
 
-const USAGE = `Usage: npm run demo -- [options]
+const FLAGS = {
+	port: {
+		value: 'N',
+		help: `sandbox port (default ${DEFAULT_SANDBOX_PORT}; taken -> a free one; given explicitly and taken -> error; 0 = any)`,
+		read: whole(0, 65_535),
+	},
+	dir: {
+		value: 'PATH',
+		help: 'n8n user folder, kept between runs (default .demo/n8n in the repository)',
+		read: (text: string) => path.resolve(text),
+	},
+	temp: { help: 'use a throw-away n8n folder instead (removed on stop)' },
+	fresh: { help: 'delete the n8n folder first: new database, owner, credential and examples' },
+	'no-build': { help: 'skip `npm run build` (use dist/ as it is)' },
+	seed: {
+		value: 'N',
+		help: 'sandbox data seed (default 1)',
+		read: whole(0, Number.MAX_SAFE_INTEGER),
+	},
+	jobs: { value: 'N', help: 'seeded sandbox jobs (default 300)', read: whole(0, 100_000) },
+	'no-activate': { help: 'import trigger examples without activating them' },
+	'quiet-sandbox': { help: 'no sandbox request/delivery lines' },
+	'exit-after-ready': {
+		help: 'stop everything once ready (also DEMO_EXIT_AFTER_READY=1); for scripts and tests',
+	},
+	'ready-file': {
+		value: 'PATH',
+		help: 'write the printed details as JSON to PATH once ready',
+		read: (text: string) => path.resolve(text),
+	},
+} satisfies Record<string, FlagSpec>;
 
-  --port N            sandbox port (default ${DEFAULT_SANDBOX_PORT}; taken -> a free one; given explicitly and taken -> error; 0 = any)
-  --dir PATH          n8n user folder, kept between runs (default .demo/n8n in the repository)
-  --temp              use a throw-away n8n folder instead (removed on stop)
-  --fresh             delete the n8n folder first: new database, owner, credential and examples
-  --no-build          skip \`npm run build\` (use dist/ as it is)
-  --seed N            sandbox data seed (default 1)
-  --jobs N            seeded sandbox jobs (default 300)
-  --no-activate       import trigger examples without activating them
-  --quiet-sandbox     no sandbox request/delivery lines
-  --exit-after-ready  stop everything once ready (also DEMO_EXIT_AFTER_READY=1); for scripts and tests
-  --ready-file PATH   write the printed details as JSON to PATH once ready
-  --help              this text
+const USAGE = `${usage('Usage: npm run demo -- [options]', FLAGS)}
 
 n8n picks a free port each run (the harness chooses it); the editor URL is printed.`;
 
@@ -61,70 +80,28 @@ interface DemoOptions {
 }
 
 function parseArgs(argv: string[]): DemoOptions {
-	const options: DemoOptions = {
-		sandboxPort: DEFAULT_SANDBOX_PORT,
-		sandboxPortExplicit: false,
-		dir: DEFAULT_DIR,
-		fresh: false,
-		build: true,
-		seed: 1,
-		jobs: undefined,
-		activate: true,
-		quietSandbox: false,
-		exitAfterReady:
-			process.env.DEMO_EXIT_AFTER_READY === '1' || process.env.DEMO_EXIT_AFTER_READY === 'true',
-		readyFile: undefined,
-	};
-	readFlags(argv, (flag, value, argument) => {
-		switch (flag) {
-			case '--port':
-				options.sandboxPort = wholeNumber(flag, value(), 0, 65_535);
-				options.sandboxPortExplicit = true;
-				break;
-			case '--n8n-port':
-				throw new Error(
-					'--n8n-port is not supported: the real-n8n harness picks a free port for n8n and the editor URL is printed',
-				);
-			case '--dir':
-				options.dir = path.resolve(value());
-				break;
-			case '--temp':
-				options.dir = undefined;
-				break;
-			case '--fresh':
-				options.fresh = true;
-				break;
-			case '--no-build':
-				options.build = false;
-				break;
-			case '--seed':
-				options.seed = wholeNumber(flag, value(), 0, Number.MAX_SAFE_INTEGER);
-				break;
-			case '--jobs':
-				options.jobs = wholeNumber(flag, value(), 0, 100_000);
-				break;
-			case '--no-activate':
-				options.activate = false;
-				break;
-			case '--quiet-sandbox':
-				options.quietSandbox = true;
-				break;
-			case '--exit-after-ready':
-				options.exitAfterReady = true;
-				break;
-			case '--ready-file':
-				options.readyFile = path.resolve(value());
-				break;
-			case '--help':
-			case '-h':
-				process.stdout.write(`${USAGE}\n`);
-				process.exit(0);
-				break;
-			default:
-				throw new Error(`unknown option ${argument}`);
-		}
+	const values = commandFlags(argv, FLAGS, USAGE, (given) => {
+		if (given.some((argument) => argument.split('=')[0] === '--n8n-port'))
+			throw new Error(
+				'--n8n-port is not supported: the real-n8n harness picks a free port for n8n and the editor URL is printed',
+			);
 	});
-	return options;
+	const exitAfterReadyEnv = process.env.DEMO_EXIT_AFTER_READY;
+	return {
+		sandboxPort: values.port ?? DEFAULT_SANDBOX_PORT,
+		sandboxPortExplicit: values.port !== undefined,
+		// --temp wins over --dir: a throw-away folder is never one the user meant to keep.
+		dir: values.temp ? undefined : (values.dir ?? DEFAULT_DIR),
+		fresh: values.fresh ?? false,
+		build: !values['no-build'],
+		seed: values.seed ?? 1,
+		jobs: values.jobs,
+		activate: !values['no-activate'],
+		quietSandbox: values['quiet-sandbox'] ?? false,
+		exitAfterReady:
+			values['exit-after-ready'] ?? (exitAfterReadyEnv === '1' || exitAfterReadyEnv === 'true'),
+		readyFile: values['ready-file'],
+	};
 }
 
 const startedAt = Date.now();
@@ -260,13 +237,7 @@ ${options.exitAfterReady ? 'Stopping (--exit-after-ready).' : 'Ctrl-C stops n8n 
 }
 
 async function main(): Promise<void> {
-	let options: DemoOptions;
-	try {
-		options = parseArgs(process.argv.slice(2));
-	} catch (error) {
-		process.stderr.write(`${(error as Error).message}\n\n${USAGE}\n`);
-		process.exit(2);
-	}
+	const options = parseArgs(process.argv.slice(2));
 
 	const cleanup = new Cleanup(say);
 	let ready = false;

@@ -1,6 +1,7 @@
 /* eslint
 	"@n8n/community-nodes/no-restricted-globals": "off",
 	"@n8n/community-nodes/no-restricted-imports": "off",
+	"@n8n/community-nodes/require-node-api-error": "off",
 	"no-console": "off"
 	-- not in the package: n8n's rules for the code users install do not apply here */
 /**
@@ -17,7 +18,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 
-import { readFlags } from '../sandbox/cli-args';
+import { commandFlags, usage, type FlagSpec } from '../harness/flags';
 
 export const REPO_ROOT = path.resolve(__dirname, '..');
 
@@ -101,16 +102,34 @@ export function setIdentity(
 	return { from, to };
 }
 
-function main(argv: string[]): void {
-	const options: { repository?: string; author?: string } = {};
-	readFlags(argv, (flag, value) => {
-		if (flag === '--repository') options.repository = value();
-		else if (flag === '--author') options.author = value();
-		else
-			throw new Error(
-				`Unknown flag ${flag}. Usage: npm run identity -- --repository URL [--author "Name <e-mail>"]`,
-			);
-	});
+const FLAGS = {
+	repository: {
+		value: 'URL',
+		help: 'https://github.com/<owner>/<name>, or its git address',
+		read: (text: string, flag: string) => {
+			try {
+				return webAddress(text);
+			} catch (error) {
+				throw new Error(`${flag}: ${(error as Error).message}`);
+			}
+		},
+	},
+	author: {
+		value: '"Name <e-mail>"',
+		help: "package.json's author",
+		read: (text: string) => {
+			parseAuthor(text);
+			return text;
+		},
+	},
+} satisfies Record<string, FlagSpec>;
+
+const USAGE = usage(
+	'Usage: npm run identity -- --repository URL [--author "Name <e-mail>"]\n\nWithout flags it prints the identity in force.',
+	FLAGS,
+);
+
+function main(options: { repository?: string; author?: string }): void {
 	if (options.repository || options.author) {
 		const { from, to } = setIdentity(options);
 		console.log(from === to ? `Repository stays ${to}` : `Repository: ${from} -> ${to}`);
@@ -128,8 +147,9 @@ function main(argv: string[]): void {
 }
 
 if (require.main === module) {
+	const options = commandFlags(process.argv.slice(2), FLAGS, USAGE);
 	try {
-		main(process.argv.slice(2));
+		main(options);
 	} catch (error) {
 		console.error(error instanceof Error ? error.message : error);
 		process.exit(1);
