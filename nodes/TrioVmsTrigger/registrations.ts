@@ -12,6 +12,7 @@ import {
 	type Logger,
 } from 'n8n-workflow';
 
+import { mapAtOnce } from '../shared/atOnce';
 import { TRIO_CREDENTIAL_TYPE, type TrioCredentialData } from '../shared/credentials';
 import { explainFailure } from '../shared/errors';
 import { isPermissionRefusal } from '../shared/failureMarks';
@@ -53,32 +54,10 @@ import {
  * Registration calls in flight at once. Activation with all 15 events waited for 15 round trips
  * one after another; a few at a time cuts that to about four while staying far below what any
  * web service allows one client (the service's rate limit is not published; a 429 is retried).
+ * mapAtOnce waits for every call it started before it reports the first failure: a rollback
+ * must see every registration that was created, including those that finished after it.
  */
 const REGISTRATION_CALLS_AT_ONCE = 4;
-
-/**
- * Runs `work` for every entry, at most REGISTRATION_CALLS_AT_ONCE at a time, and waits for all
- * that started before it reports the first failure: a rollback must see every registration that
- * was created, including those that finished after the failure. Nothing new starts after one fails.
- */
-async function forEachAtOnce<T>(entries: T[], work: (entry: T) => Promise<void>): Promise<void> {
-	let next = 0;
-	let failure: { error: unknown } | undefined;
-	const lane = async () => {
-		while (failure === undefined && next < entries.length) {
-			const entry = entries[next++];
-			try {
-				await work(entry);
-			} catch (error) {
-				failure ??= { error };
-			}
-		}
-	};
-	await Promise.all(
-		Array.from({ length: Math.min(REGISTRATION_CALLS_AT_ONCE, entries.length) }, lane),
-	);
-	if (failure) throw failure.error;
-}
 
 async function step<T>(node: INode, name: string, work: () => Promise<T>): Promise<T> {
 	try {
@@ -248,7 +227,7 @@ async function carryOut(
 	const created: string[] = [];
 	try {
 		const unconfirmed: TrioEventName[] = [];
-		await forEachAtOnce(plan.save, async ({ event, request }) => {
+		await mapAtOnce(plan.save, REGISTRATION_CALLS_AT_ONCE, async ({ event, request }) => {
 			const name = request.Id
 				? `Re-activating the Trio VMS webhook registration for "${event}"`
 				: `Registering the Trio VMS webhook for "${event}"`;
@@ -277,7 +256,9 @@ async function carryOut(
 				created.push(found.Id);
 			}
 		}
-		await forEachAtOnce(plan.deactivate, (request) => switchOff(client, node, request));
+		await mapAtOnce(plan.deactivate, REGISTRATION_CALLS_AT_ONCE, (request) =>
+			switchOff(client, node, request),
+		);
 	} catch (error) {
 		for (const save of plan.save) {
 			const id = state.ids[save.event];
@@ -338,7 +319,7 @@ export async function removeRegistrations(context: IHookFunctions): Promise<void
 	}
 	const failed: string[] = [];
 	// Best effort: a failure is logged and never stops the others.
-	await forEachAtOnce(requests, async (request) => {
+	await mapAtOnce(requests, REGISTRATION_CALLS_AT_ONCE, async (request) => {
 		try {
 			await switchOff(client, node, request);
 		} catch (error) {
