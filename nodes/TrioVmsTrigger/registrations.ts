@@ -17,7 +17,7 @@ import { TRIO_CREDENTIAL_TYPE, type TrioCredentialData } from '../shared/credent
 import { explainFailure } from '../shared/errors';
 import { isPermissionRefusal } from '../shared/failureMarks';
 import type { TrioEventName } from '../shared/events';
-import { PUBLIC_ADDRESS_FIX, unreachableAddressReason } from '../shared/publicAddress';
+import { PUBLIC_ADDRESS_FIX, undeliverableReason } from '../shared/publicAddress';
 import { INTERACTIVE_CLIENT, TrioClient } from '../shared/transport';
 import {
 	asRequest,
@@ -124,8 +124,7 @@ async function refuseUnreachableAddress(
 	webhookUrl: string,
 ): Promise<void> {
 	const credentials = await context.getCredentials<TrioCredentialData>(TRIO_CREDENTIAL_TYPE);
-	if ((credentials.environment ?? 'production') === 'custom') return;
-	const reason = unreachableAddressReason(webhookUrl);
+	const reason = undeliverableReason(credentials, webhookUrl);
 	if (!reason) return;
 	throw new NodeOperationError(
 		context.getNode(),

@@ -6,6 +6,7 @@
  * network, and IP literals of private, loopback or link-local ranges are refused. A public name
  * that resolves to a private address is not caught; the service then never delivers, as today.
  */
+import type { TrioCredentialData } from './credentials';
 
 /**
  * What to do when n8n's own address is one Trio VMS cannot reach, in one line. It goes into the
@@ -37,6 +38,19 @@ export function unreachableAddressReason(url: string): string | undefined {
 		return `"${host}" is a name known only inside your network`;
 	}
 	return undefined;
+}
+
+/**
+ * The reason the credential's Trio VMS cannot deliver to `url`, or undefined when it can. A
+ * Custom URL (a test copy of Trio, such as the sandbox on this computer) may deliver anywhere;
+ * the real service (Production or UAT) only where unreachableAddressReason finds no fault.
+ */
+export function undeliverableReason(
+	credentials: Pick<TrioCredentialData, 'environment'>,
+	url: string,
+): string | undefined {
+	if ((credentials.environment ?? 'production') === 'custom') return undefined;
+	return unreachableAddressReason(url);
 }
 
 /** Names that never resolve on the public internet (RFC 6761, 6762, 8375 and common practice). */

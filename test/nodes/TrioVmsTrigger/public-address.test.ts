@@ -1,5 +1,5 @@
-/** Which addresses the real Trio VMS service can deliver to (nodes/shared/publicAddress.ts). */
-import { unreachableAddressReason } from '../../../nodes/shared/publicAddress';
+/** Which addresses the real Trio VMS service can deliver to, and when the rule applies (nodes/shared/publicAddress.ts). */
+import { undeliverableReason, unreachableAddressReason } from '../../../nodes/shared/publicAddress';
 
 describe('unreachableAddressReason', () => {
 	it.each([
@@ -34,5 +34,20 @@ describe('unreachableAddressReason', () => {
 		['not an address', /complete web address/],
 	])('refuses %s', (url, reason) => {
 		expect(unreachableAddressReason(url)).toMatch(reason);
+	});
+});
+
+describe('undeliverableReason: the credential decides whether the rule applies', () => {
+	it.each([{}, { environment: 'production' as const }, { environment: 'uat' as const }])(
+		'the real service (%j) delivers only to a public https address',
+		(credentials) => {
+			expect(undeliverableReason(credentials, 'https://n8n.agency.com/webhook')).toBeUndefined();
+			expect(undeliverableReason(credentials, 'http://localhost:5678/webhook')).toMatch(/https/);
+		},
+	);
+
+	it('a Custom URL may deliver anywhere', () => {
+		for (const url of ['http://localhost:5678/webhook', 'https://10.1.2.3/webhook', 'n8n'])
+			expect(undeliverableReason({ environment: 'custom' }, url)).toBeUndefined();
 	});
 });

@@ -5,7 +5,7 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { TRIO_CREDENTIAL_TYPE, type TrioCredentialData } from '../../../shared/credentials';
-import { unreachableAddressReason } from '../../../shared/publicAddress';
+import { undeliverableReason } from '../../../shared/publicAddress';
 import type { TrioClient } from '../../../shared/transport';
 import {
 	asRequest,
@@ -67,8 +67,7 @@ export async function deliverableUrl(
 		TRIO_CREDENTIAL_TYPE,
 		itemIndex,
 	);
-	if ((credentials.environment ?? 'production') === 'custom') return url;
-	const reason = unreachableAddressReason(url);
+	const reason = undeliverableReason(credentials, url);
 	if (!reason) return url;
 	throw new FieldError(
 		'URL',
