@@ -16,6 +16,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { isTrioEventName, TRIO_EVENTS, type TrioEventName } from '../shared/events';
 import { simplifyJob } from '../shared/jobOutput';
+import { isRecord } from '../shared/listAnswer';
 import { describeIssues } from '../shared/schemas';
 import { deliveryFingerprint } from './dedup';
 
@@ -112,10 +113,6 @@ export function validatePayload(event: TrioEventName, payload: unknown): string[
 		seen.add(field);
 		return true;
 	});
-}
-
-function isRecord(value: unknown): value is IDataObject {
-	return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /**

@@ -22,9 +22,10 @@
  */
 import { randomBytes } from 'node:crypto';
 
-import { sleep, type IHookFunctions } from 'n8n-workflow';
+import { jsonParse, sleep, type IHookFunctions } from 'n8n-workflow';
 
 import type { TrioEventName } from '../shared/events';
+import { isRecord } from '../shared/listAnswer';
 import type { WebhookRegistration } from '../shared/webhookRegistrations';
 import { hashToken, triggerIdentity } from './deliveryToken';
 import { apiKeyOf, selectedEvents, tokenOwner } from './nodeContext';
@@ -90,9 +91,10 @@ export interface ProbeExpectation {
  */
 export function isN8nWebhookNotRegistered(status: number, body: unknown, url: string): boolean {
 	if (status !== 404) return false;
-	const parsed = typeof body === 'string' ? parseJson(body) : body;
-	if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) return false;
-	const { message, code } = parsed as { message?: unknown; code?: unknown };
+	const parsed =
+		typeof body === 'string' ? jsonParse<unknown>(body, { fallbackValue: null }) : body;
+	if (!isRecord(parsed)) return false;
+	const { message, code } = parsed;
 	if (code !== undefined && code !== 404) return false;
 	if (typeof message !== 'string') return false;
 	const quoted = /^The requested webhook "POST ([^"]+)" is not registered\.$/.exec(message)?.[1];
@@ -111,14 +113,6 @@ export function isN8nWebhookNotRegistered(status: number, body: unknown, url: st
 			candidate.replace(/\/+$/, '').endsWith(`/${path}`),
 		)
 	);
-}
-
-function parseJson(text: string): unknown {
-	try {
-		return JSON.parse(text) as unknown;
-	} catch {
-		return undefined;
-	}
 }
 
 function safeDecode(text: string): string {

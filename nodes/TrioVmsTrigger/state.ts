@@ -21,6 +21,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { setNewest } from '../shared/boundedMap';
 import { isTrioEventName, type TrioEventName } from '../shared/events';
+import { isRecord } from '../shared/listAnswer';
 
 export type RegistrationScope = 'production' | 'test';
 
@@ -53,13 +54,13 @@ export function readScope(
 	scope: RegistrationScope,
 ): ScopeState | undefined {
 	const raw = staticData[scope];
-	if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return undefined;
-	const { webhookUrl, tokenHash, ids, tokenIssuedAt } = raw as Record<string, unknown>;
+	if (!isRecord(raw)) return undefined;
+	const { webhookUrl, tokenHash, ids, tokenIssuedAt } = raw;
 	if (typeof webhookUrl !== 'string') return undefined;
 	if (typeof tokenHash !== 'string' || !HASH.test(tokenHash)) return undefined;
 	const cleanIds: Partial<Record<TrioEventName, string>> = {};
-	if (ids && typeof ids === 'object' && !Array.isArray(ids)) {
-		for (const [event, id] of Object.entries(ids as Record<string, unknown>)) {
+	if (isRecord(ids)) {
+		for (const [event, id] of Object.entries(ids)) {
 			if (isTrioEventName(event) && typeof id === 'string' && id) cleanIds[event] = id;
 		}
 	}

@@ -168,6 +168,12 @@ describe("isN8nWebhookNotRegistered: n8n's own answer for an unknown production 
 		expect(isN8nWebhookNotRegistered(404, undefined, PROBED)).toBe(false);
 		expect(isN8nWebhookNotRegistered(404, n8nNotRegistered(), 'not a url')).toBe(false);
 	});
+
+	it('reads the answer as text too: JSON text counts, other text, a list or null does not', () => {
+		expect(isN8nWebhookNotRegistered(404, JSON.stringify(n8nNotRegistered()), PROBED)).toBe(true);
+		for (const body of ['<html>Not Found</html>', '', '[]', 'null', [n8nNotRegistered()], null])
+			expect(isN8nWebhookNotRegistered(404, body, PROBED)).toBe(false);
+	});
 });
 
 describe('ownsRegistration: a registration is this node’s only while its URL says so', () => {

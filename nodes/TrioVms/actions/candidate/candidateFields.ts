@@ -5,6 +5,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { fieldOf } from '../../../shared/fields';
+import { isRecord } from '../../../shared/listAnswer';
 import {
 	candidateCreateSchema,
 	type CandidateCreateRequest,
@@ -270,12 +271,11 @@ function licensesFromList(value: unknown): IDataObject[] {
 			.map((state) => ({ state }));
 	const list = Array.isArray(value) ? value : [value];
 	return list.map((item) => {
-		if (item && typeof item === 'object' && !Array.isArray(item)) {
-			const record = item as IDataObject;
+		if (isRecord(item)) {
 			return {
-				state: fieldOf(record, 'state') as IDataObject[string],
-				isCompact: fieldOf(record, 'isCompact') as IDataObject[string],
-				expirationDate: fieldOf(record, 'expirationDate') as IDataObject[string],
+				state: fieldOf(item, 'state') as IDataObject[string],
+				isCompact: fieldOf(item, 'isCompact') as IDataObject[string],
+				expirationDate: fieldOf(item, 'expirationDate') as IDataObject[string],
 			};
 		}
 		return { state: item as IDataObject[string] };
