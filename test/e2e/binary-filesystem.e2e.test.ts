@@ -13,15 +13,12 @@
  * Run `npm run build` first.
  */
 import { createHash, randomUUID } from 'node:crypto';
-import * as fs from 'node:fs';
-import * as os from 'node:os';
-import * as path from 'node:path';
 
 import type { RunningSandbox as Sandbox } from '../../sandbox';
 import { describeWithN8n } from '../../harness/availability';
-import { startN8n, type N8nInstance } from '../../harness/n8n';
-import { packPackage } from '../../harness/pack';
+import type { N8nInstance } from '../../harness/n8n';
 import { runWebhookWorkflow, type WorkflowNode } from '../../harness/run-workflow';
+import { startN8nWithTrio, type CredentialRef, type TrioN8n } from '../../harness/trio';
 import { callSandbox, startTestSandbox } from '../support/sandbox-client';
 
 const NODE_TYPE = 'n8n-nodes-trio-vms.trioVms';
@@ -29,31 +26,21 @@ const NODE_TYPE = 'n8n-nodes-trio-vms.trioVms';
 describeWithN8n('2.x', 'real n8n 2.x with N8N_DEFAULT_BINARY_DATA_MODE=filesystem', () => {
 	let sandbox: Sandbox;
 	let n8n: N8nInstance;
-	let userFolder = '';
-	let credential: { id: string; name: string };
+	let credential: CredentialRef;
+	let setup: TrioN8n | undefined;
 
 	beforeAll(async () => {
 		sandbox = await startTestSandbox({ jobs: 6 });
-		userFolder = fs.mkdtempSync(path.join(os.tmpdir(), 'trio-binary-fs-e2e-'));
-		n8n = await startN8n({
+		setup = await startN8nWithTrio({
 			line: '2.x',
-			tarball: await packPackage(),
-			userFolder,
+			account: sandbox,
+			key: 'plain',
 			env: { N8N_DEFAULT_BINARY_DATA_MODE: 'filesystem' },
 		});
-		const created = await n8n.createCredential('Trio sandbox', 'trioVmsApi', {
-			apiKey: sandbox.key,
-			environment: 'custom',
-			baseUrl: sandbox.url,
-		});
-		credential = { id: created.id, name: created.name };
+		({ n8n, credential } = setup);
 	});
 
-	afterAll(async () => {
-		await n8n?.stop();
-		await sandbox?.stop();
-		if (userFolder) fs.rmSync(userFolder, { recursive: true, force: true });
-	});
+	afterAll(() => setup?.stop());
 
 	test('Submission Create sends the resume n8n stored on disk, once', async () => {
 		const [job] = (

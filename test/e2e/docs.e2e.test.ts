@@ -33,18 +33,16 @@ import type { INodeProperties, INodeTypeDescription } from 'n8n-workflow';
 
 import { TrioVms } from '../../nodes/TrioVms/TrioVms.node';
 import { TrioVmsSyncTrigger } from '../../nodes/TrioVmsSyncTrigger/TrioVmsSyncTrigger.node';
-import { startSandbox, type RunningSandbox } from '../../sandbox';
+import type { RunningSandbox } from '../../sandbox';
 import { codeSpans, fieldValue, readRepoFile, section, step } from '../docs/markdown';
 import { describeWithN8n } from '../../harness/availability';
-import {
-	startN8n,
-	type ExecutionRecord,
-	type N8nInstance,
-	type WorkflowRecord,
-} from '../../harness/n8n';
+import type { ExecutionRecord, N8nInstance, WorkflowRecord } from '../../harness/n8n';
 import { ensureN8n } from '../../harness/install';
-import { packPackage, REPO_ROOT } from '../../harness/pack';
+import { REPO_ROOT } from '../../harness/pack';
 import { postToWebhook } from '../../harness/run-workflow';
+import { startN8nWithTrio, type CredentialRef, type TrioN8n } from '../../harness/trio';
+import { waitUntil } from '../../harness/wait';
+import { startTestSandbox } from '../support/sandbox-client';
 import { startHttpReceiver, type HttpReceiver } from './fixtures/receivers';
 
 const PACKAGE = 'n8n-nodes-trio-vms';
@@ -179,12 +177,13 @@ describeWithN8n('2.x', "README's quick starts, executed as written in real n8n 2
 	let receiver: HttpReceiver;
 	let home: string;
 	let filesFolder: string;
-	let credential: { id: string; name: string };
+	let credential: CredentialRef;
+	let setup: TrioN8n | undefined;
 	let catalogue: Array<{ name: string; version: number | number[]; defaultVersion?: number }>;
 	const created: WorkflowRecord[] = [];
 
 	beforeAll(async () => {
-		sandbox = await startSandbox({ port: 0, quiet: true });
+		sandbox = await startTestSandbox();
 		receiver = await startHttpReceiver();
 		home = fs.mkdtempSync(path.join(os.tmpdir(), 'trio-docs-home-'));
 		filesFolder = path.join(home, '.n8n-files', 'quick-start');
@@ -192,17 +191,13 @@ describeWithN8n('2.x', "README's quick starts, executed as written in real n8n 2
 		fs.cpSync(path.join(SAMPLE_DATA_DIR, 'resumes'), path.join(filesFolder, 'resumes'), {
 			recursive: true,
 		});
-		n8n = await startN8n({
+		setup = await startN8nWithTrio({
 			line: '2.x',
-			tarball: await packPackage(),
+			account: sandbox,
+			credentialName: 'Trio VMS account',
 			env: { HOME: home, GENERIC_TIMEZONE: N8N_TIME_ZONE },
 		});
-		const trio = await n8n.createCredential('Trio VMS account', 'trioVmsApi', {
-			apiKey: sandbox.adminKey,
-			environment: 'custom',
-			baseUrl: sandbox.url,
-		});
-		credential = { id: trio.id, name: trio.name };
+		({ n8n, credential } = setup);
 		// The node catalogue the editor loads, as the logged-in owner (`rest` prefixes /rest; the URL
 		// parser folds the `..` back to /types/nodes.json).
 		catalogue = await n8n.rest<typeof catalogue>('GET', '/../types/nodes.json');
@@ -211,8 +206,7 @@ describeWithN8n('2.x', "README's quick starts, executed as written in real n8n 2
 	afterAll(async () => {
 		for (const workflow of created) await n8n?.deactivate(workflow.id).catch(() => undefined);
 		await sandbox?.idle();
-		await n8n?.stop();
-		await sandbox?.stop();
+		await setup?.stop();
 		await receiver?.close();
 		if (home) fs.rmSync(home, { recursive: true, force: true });
 		process.stdout.write(
@@ -301,18 +295,11 @@ describeWithN8n('2.x', "README's quick starts, executed as written in real n8n 2
 		return JSON.parse(text) as T;
 	}
 
-	async function waitFor<T>(what: string, check: () => Promise<T | undefined>, timeoutMs: number) {
-		const deadline = Date.now() + timeoutMs;
-		for (;;) {
-			const value = await check();
-			if (value !== undefined) return value;
-			if (Date.now() > deadline)
-				throw new Error(
-					`Timed out after ${timeoutMs} ms waiting for ${what}\n${n8n.logs().split('\n').slice(-40).join('\n')}`,
-				);
-			await new Promise((resolve) => setTimeout(resolve, 250));
-		}
-	}
+	const waitFor = <T>(what: string, check: () => Promise<T | undefined>, timeoutMs: number) =>
+		waitUntil(what, check, {
+			timeoutMs,
+			detail: () => n8n.logs().split('\n').slice(-40).join('\n'),
+		});
 
 	function itemsOf(execution: ExecutionRecord, nodeName: string, output = 0): Json[] {
 		const runs = execution.data?.resultData.runData[nodeName] ?? [];

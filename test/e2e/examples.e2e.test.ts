@@ -27,17 +27,15 @@ import * as path from 'node:path';
 
 import { sleep } from 'n8n-workflow';
 
-import { startSandbox, type RunningSandbox } from '../../sandbox';
+import type { RunningSandbox } from '../../sandbox';
 import { describeWithN8n } from '../../harness/availability';
-import {
-	startN8n,
-	type ExecutionRecord,
-	type N8nInstance,
-	type WorkflowRecord,
-} from '../../harness/n8n';
+import type { ExecutionRecord, N8nInstance, WorkflowRecord } from '../../harness/n8n';
 import { curlCommands, readRepoFile, section, type ShellRequest } from '../docs/markdown';
-import { packPackage, REPO_ROOT } from '../../harness/pack';
+import { REPO_ROOT } from '../../harness/pack';
 import { postToWebhook, runThroughWebhook } from '../../harness/run-workflow';
+import { startN8nWithTrio, type CredentialRef, type TrioN8n } from '../../harness/trio';
+import { waitUntil } from '../../harness/wait';
+import { startTestSandbox } from '../support/sandbox-client';
 import {
 	linksIn,
 	startHttpReceiver,
@@ -259,28 +257,25 @@ describeWithN8n(
 		let smtp: SmtpReceiver;
 		let home: string;
 		let filesFolder: string;
-		let credential: { id: string; name: string };
+		let credential: CredentialRef;
+		let setup: TrioN8n | undefined;
 		let smtpCredential: { id: string; name: string };
 		const created: WorkflowRecord[] = [];
 
 		beforeAll(async () => {
-			sandbox = await startSandbox({ port: 0, quiet: true });
+			sandbox = await startTestSandbox();
 			receiver = await startHttpReceiver();
 			smtp = await startSmtpReceiver();
 			home = fs.mkdtempSync(path.join(os.tmpdir(), 'trio-examples-home-'));
 			filesFolder = path.join(home, '.n8n-files', 'trio-submissions');
 			fs.cpSync(SAMPLE_DATA_DIR, filesFolder, { recursive: true });
-			n8n = await startN8n({
+			setup = await startN8nWithTrio({
 				line: '2.x',
-				tarball: await packPackage(),
+				account: sandbox,
+				credentialName: CREDENTIAL_NAME,
 				env: { HOME: home, GENERIC_TIMEZONE: N8N_TIME_ZONE },
 			});
-			const trio = await n8n.createCredential(CREDENTIAL_NAME, TRIO_CREDENTIAL_TYPE, {
-				apiKey: sandbox.adminKey,
-				environment: 'custom',
-				baseUrl: sandbox.url,
-			});
-			credential = { id: trio.id, name: trio.name };
+			({ n8n, credential } = setup);
 			const mail = await n8n.createCredential('Test SMTP', 'smtp', {
 				user: '',
 				password: '',
@@ -295,8 +290,7 @@ describeWithN8n(
 		afterAll(async () => {
 			for (const workflow of created) await n8n?.deactivate(workflow.id).catch(() => undefined);
 			await sandbox?.idle();
-			await n8n?.stop();
-			await sandbox?.stop();
+			await setup?.stop();
 			await receiver?.close();
 			await smtp?.close();
 			if (home) fs.rmSync(home, { recursive: true, force: true });
@@ -354,22 +348,15 @@ describeWithN8n(
 			return record;
 		}
 
-		async function waitFor<T>(
+		const waitFor = <T>(
 			what: string,
 			check: () => Promise<T | undefined>,
 			timeoutMs = RUN_TIMEOUT_MS,
-		): Promise<T> {
-			const deadline = Date.now() + timeoutMs;
-			for (;;) {
-				const value = await check();
-				if (value !== undefined) return value;
-				if (Date.now() > deadline)
-					throw new Error(
-						`Timed out after ${timeoutMs} ms waiting for ${what}\n--- last n8n log lines ---\n${n8n.logs().split('\n').slice(-40).join('\n')}`,
-					);
-				await sleep(250);
-			}
-		}
+		) =>
+			waitUntil(what, check, {
+				timeoutMs,
+				detail: () => `--- last n8n log lines ---\n${n8n.logs().split('\n').slice(-40).join('\n')}`,
+			});
 
 		/** The trigger's registrations at the sandbox (its URLs start with the node's production URL). */
 		async function registrationsOf(

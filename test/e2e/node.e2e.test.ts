@@ -16,12 +16,18 @@
  */
 import { createHash, randomUUID } from 'node:crypto';
 
-import { startSandbox, SANDBOX_WITHDRAW_REASONS, type RunningSandbox } from '../../sandbox';
+import { SANDBOX_WITHDRAW_REASONS, type RunningSandbox } from '../../sandbox';
 import { describeWithN8n } from '../../harness/availability';
 import { N8N_LINES } from '../../harness/install';
-import { startN8n, type N8nInstance } from '../../harness/n8n';
-import { packPackage } from '../../harness/pack';
+import type { N8nInstance } from '../../harness/n8n';
 import { runThroughWebhook, type WorkflowNode } from '../../harness/run-workflow';
+import {
+	startN8nWithTrio,
+	trioCredentialData,
+	type CredentialRef,
+	type TrioN8n,
+} from '../../harness/trio';
+import { startTestSandbox } from '../support/sandbox-client';
 import { outputOf, runKeepingExecution } from './fixtures/node/run-keeping-execution';
 
 const NODE_TYPE = 'n8n-nodes-trio-vms.trioVms';
@@ -47,24 +53,17 @@ for (const line of N8N_LINES) {
 		let sandbox: RunningSandbox;
 		let n8n: N8nInstance;
 		/** The sandbox's administrator key: every operation, webhook management included. */
-		let credential: { id: string; name: string };
-		const credentialData = (): Json => ({
-			apiKey: sandbox.adminKey,
-			environment: 'custom',
-			baseUrl: sandbox.url,
-		});
+		let credential: CredentialRef;
+		let setup: TrioN8n | undefined;
+		const credentialData = (): Json => trioCredentialData(sandbox.url, sandbox.adminKey);
 
 		beforeAll(async () => {
-			sandbox = await startSandbox({ port: 0, seed: 11, jobs: 24, quiet: true });
-			n8n = await startN8n({ line, tarball: await packPackage() });
-			const created = await n8n.createCredential('Trio sandbox', CREDENTIAL_TYPE, credentialData());
-			credential = { id: created.id, name: created.name };
+			sandbox = await startTestSandbox({ seed: 11, jobs: 24 });
+			setup = await startN8nWithTrio({ line, account: sandbox });
+			({ n8n, credential } = setup);
 		});
 
-		afterAll(async () => {
-			await n8n?.stop();
-			await sandbox?.stop();
-		});
+		afterAll(() => setup?.stop());
 
 		beforeEach(() => {
 			sandbox.clearRequests();

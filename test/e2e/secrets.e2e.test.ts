@@ -14,11 +14,12 @@
  */
 import { randomUUID } from 'node:crypto';
 
-import { startSandbox, type RunningSandbox } from '../../sandbox';
+import type { RunningSandbox } from '../../sandbox';
 import { describeWithN8n } from '../../harness/availability';
-import { startN8n, type N8nInstance } from '../../harness/n8n';
-import { packPackage } from '../../harness/pack';
+import type { N8nInstance } from '../../harness/n8n';
 import type { WorkflowNode } from '../../harness/run-workflow';
+import { startN8nWithTrio, type CredentialRef, type TrioN8n } from '../../harness/trio';
+import { startTestSandbox } from '../support/sandbox-client';
 import { runKeepingExecution } from './fixtures/node/run-keeping-execution';
 
 const NODE_TYPE = 'n8n-nodes-trio-vms.trioVms';
@@ -36,29 +37,22 @@ interface Operation {
 describeWithN8n('2.x', 'secrets in real n8n 2.x at debug log level', () => {
 	let sandbox: RunningSandbox;
 	let n8n: N8nInstance;
-	let credential: { id: string; name: string };
+	let credential: CredentialRef;
+	let setup: TrioN8n | undefined;
 	/** Every text that was read back, by where it came from. */
 	const scanned: Array<{ where: string; text: string }> = [];
 
 	beforeAll(async () => {
-		sandbox = await startSandbox({ port: 0, seed: 5, jobs: 12, quiet: true });
-		n8n = await startN8n({
+		sandbox = await startTestSandbox({ seed: 5, jobs: 12 });
+		setup = await startN8nWithTrio({
 			line: '2.x',
-			tarball: await packPackage(),
+			account: sandbox,
 			env: { N8N_LOG_LEVEL: 'debug' },
 		});
-		const created = await n8n.createCredential('Trio sandbox', 'trioVmsApi', {
-			apiKey: sandbox.adminKey,
-			environment: 'custom',
-			baseUrl: sandbox.url,
-		});
-		credential = { id: created.id, name: created.name };
+		({ n8n, credential } = setup);
 	});
 
-	afterAll(async () => {
-		await n8n?.stop();
-		await sandbox?.stop();
-	});
+	afterAll(() => setup?.stop());
 
 	const trioNode = (name: string, parameters: Json): WorkflowNode => ({
 		name,
