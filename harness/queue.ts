@@ -345,6 +345,12 @@ export interface QueueStack {
 	stopProcesses(): Promise<StopTimings>;
 	/** Stops the processes and the proxy, and removes the folders. Services are the caller's. */
 	stop(): Promise<void>;
+	/**
+	 * After stopProcesses(): the same stack started again on its database and folders, behind
+	 * the same proxy (the same public address) unless `newAddress`; `postgres` reaches the same
+	 * server another way (e.g. through a delaying proxy).
+	 */
+	startAgain(changes?: { newAddress?: boolean; postgres?: Postgres }): Promise<QueueStack>;
 }
 
 export async function startQueueStack(options: QueueStackOptions): Promise<QueueStack> {
@@ -473,6 +479,14 @@ export async function startQueueStack(options: QueueStackOptions): Promise<Queue
 			await proxy.stop();
 			fs.rmSync(rootFolder, { recursive: true, force: true });
 		},
+		startAgain: async (changes = {}) =>
+			await startQueueStack({
+				...options,
+				postgres: changes.postgres ?? postgres,
+				createDatabase: false,
+				rootFolder,
+				proxy: changes.newAddress ? undefined : proxy,
+			}),
 	};
 }
 

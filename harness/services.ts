@@ -281,6 +281,32 @@ async function waitUntil(
 	}
 }
 
+/** PostgreSQL and Redis for a queue-mode stack, started side by side; stop() stops both. */
+export interface QueueServices {
+	postgres: Postgres;
+	redis: Redis;
+	stop(): Promise<void>;
+}
+
+export async function startQueueServices(): Promise<QueueServices> {
+	const [postgres, redis] = await Promise.allSettled([startPostgres(), startRedis()]);
+	if (postgres.status === 'rejected' || redis.status === 'rejected') {
+		if (postgres.status === 'fulfilled') await postgres.value.stop();
+		if (redis.status === 'fulfilled') await redis.value.stop();
+		throw postgres.status === 'rejected'
+			? postgres.reason
+			: (redis as PromiseRejectedResult).reason;
+	}
+	return {
+		postgres: postgres.value,
+		redis: redis.value,
+		stop: async () => {
+			await redis.value.stop();
+			await postgres.value.stop();
+		},
+	};
+}
+
 // ---------------------------------------------------------------- PostgreSQL
 
 export async function startPostgres(options: { database?: string } = {}): Promise<Postgres> {
