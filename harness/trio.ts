@@ -6,11 +6,12 @@
  * What every real-n8n suite sets up the same way: a Trio VMS credential for the sandbox (or any
  * service that stands in for Trio), and one n8n with the packed package and that credential.
  */
+import { randomUUID } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 
-import { startN8n, type N8nInstance, type StartN8nOptions } from './n8n';
+import { startN8n, type N8nInstance, type StartN8nOptions, type WorkflowJson } from './n8n';
 import { packPackage } from './pack';
 
 /** A saved credential as workflow JSON refers to it. */
@@ -57,6 +58,36 @@ export async function createTrioCredential(
 		trioCredentialData(account.url, apiKey),
 	);
 	return { id: created.id, name: created.name };
+}
+
+/**
+ * A workflow of one Trio VMS Trigger node ('Trio VMS Trigger' unless `nodeName`), to save and
+ * activate; its production URL is productionWebhookUrl(webhookId, 'webhook').
+ */
+export function triggerWorkflow(
+	name: string,
+	webhookId: string,
+	parameters: Record<string, unknown>,
+	credential: CredentialRef,
+	nodeName = 'Trio VMS Trigger',
+): WorkflowJson {
+	return {
+		name,
+		nodes: [
+			{
+				id: randomUUID(),
+				name: nodeName,
+				type: 'n8n-nodes-trio-vms.trioVmsTrigger',
+				typeVersion: 1,
+				position: [0, 0],
+				webhookId,
+				parameters,
+				credentials: { trioVmsApi: { id: credential.id, name: credential.name } },
+			},
+		],
+		connections: {},
+		settings: { executionOrder: 'v1' },
+	};
 }
 
 export interface TrioN8nOptions extends Omit<StartN8nOptions, 'tarball' | 'userFolder'> {

@@ -44,7 +44,12 @@ import {
 } from '../../harness/queue';
 import { runWebhookWorkflow } from '../../harness/run-workflow';
 import { startQueueServices, type Postgres, type QueueServices } from '../../harness/services';
-import { createTrioCredential, type CredentialRef, type Registration } from '../../harness/trio';
+import {
+	createTrioCredential,
+	triggerWorkflow,
+	type CredentialRef,
+	type Registration,
+} from '../../harness/trio';
 import { pollUntil, waitUntil } from '../../harness/wait';
 import { callSandbox, startTestSandbox } from '../support/sandbox-client';
 
@@ -1107,23 +1112,9 @@ describeWithN8n('2.x', 'Trio VMS in production-shaped n8n 2.x (PostgreSQL, queue
 		extraStops.push(() => single.stop());
 		const created = await createTrioCredential(single, 'Trio sandbox (admin)', sandbox);
 		const webhookId = randomUUID();
-		const workflow = await single.createWorkflow({
-			name: 'Single on PostgreSQL',
-			nodes: [
-				{
-					id: randomUUID(),
-					name: TRIGGER_NAME,
-					type: TRIGGER_TYPE,
-					typeVersion: 1,
-					position: [0, 0],
-					webhookId,
-					parameters: { events: ['Job Update'] },
-					credentials: { trioVmsApi: created },
-				},
-			],
-			connections: {},
-			settings: { executionOrder: 'v1' },
-		});
+		const workflow = await single.createWorkflow(
+			triggerWorkflow('Single on PostgreSQL', webhookId, { events: ['Job Update'] }, created),
+		);
 		const url = single.productionWebhookUrl(webhookId, 'webhook');
 		await single.activate(workflow.id);
 		const registered = await pollUntil(
