@@ -85,12 +85,36 @@ function hooksFor(
 	events: string[],
 	extra: INodeParameters = {},
 	apiKey = sandbox.adminKey,
+	instanceUrl = INSTANCE,
 ): TriggerHooks {
 	return triggerHooks({
 		parameters: { events, ...extra },
 		credentials: trioCredentials(sandbox.url, apiKey),
 		workflowName: 'Shifts to Slack',
-		instanceUrl: INSTANCE,
+		instanceUrl,
+	});
+}
+
+/** The trigger of a workflow in the n8n at `instanceUrl`, with the admin key. */
+function hooksAt(instanceUrl: string, events = ['Job Update']): TriggerHooks {
+	return hooksFor(events, {}, sandbox.adminKey, instanceUrl);
+}
+
+/** The same workflow (ids, static data) in another n8n at `instanceUrl`: a copy of the database. */
+function sameWorkflowAt(
+	original: TriggerHooks,
+	instanceUrl: string,
+	events = ['Job Update'],
+): TriggerHooks {
+	return triggerHooks({
+		parameters: { events },
+		credentials: trioCredentials(sandbox.url, sandbox.adminKey),
+		workflowName: 'Shifts to Slack',
+		instanceUrl,
+		workflowId: original.workflowId,
+		nodeId: original.node.id,
+		webhookId: original.node.webhookId,
+		staticData: { 'node:Trio VMS Trigger': original.staticData() },
 	});
 }
 
@@ -223,16 +247,9 @@ describe('activation lifecycle', () => {
 	});
 
 	it("moves the registrations when n8n's webhook address changes and the old address still reaches this n8n", async () => {
-		const behindDoor: { hooks?: TriggerHooks } = {};
-		const door = await frontDoor(() => behindDoor.hooks);
-		try {
-			const hooks = triggerHooks({
-				parameters: { events: ['Job Update'] },
-				credentials: trioCredentials(sandbox.url, sandbox.adminKey),
-				workflowName: 'Shifts to Slack',
-				instanceUrl: door.url,
-			});
-			behindDoor.hooks = hooks;
+		await withFrontDoor(async (door) => {
+			const hooks = hooksAt(door.url);
+			door.behind = hooks;
 			await hooks.activate();
 			// n8n restarts with another WEBHOOK_URL and re-activates the workflow ('init'); the old
 			// address still routes to it, so its own probe reaches itself.
@@ -245,9 +262,7 @@ describe('activation lifecycle', () => {
 			expect(after[0].IsActive).toBe(true);
 			expect(after[0].Url?.startsWith(`${moved}?`)).toBe(true);
 			expect(scopeOf(hooks).webhookUrl).toBe(moved);
-		} finally {
-			await door.close();
-		}
+		});
 	});
 
 	it("leaves the old registrations alone when n8n's address changed and the old one cannot be reached", async () => {
@@ -471,6 +486,30 @@ async function frontDoor(hooks: () => Behind): Promise<{ url: string; close(): P
 	};
 }
 
+interface FrontDoor {
+	url: string;
+	/** What is behind the door now: nothing at first. */
+	behind: Behind;
+}
+
+/**
+ * Runs `test` with a front door (closed afterwards, pass or fail) that hands deliveries to
+ * `door.behind`, or to what `answer` picks when given.
+ */
+async function withFrontDoor(
+	test: (door: FrontDoor) => Promise<void>,
+	answer?: () => Behind,
+): Promise<void> {
+	const door: FrontDoor = { url: '', behind: undefined };
+	const server = await frontDoor(answer ?? (() => door.behind));
+	door.url = server.url;
+	try {
+		await test(door);
+	} finally {
+		await server.close();
+	}
+}
+
 describe("another n8n with this workflow's data", () => {
 	// The time between two "not registered" answers that proves nobody is there: real n8n waits
 	// 30 s; here the door decides what each probe hears, so the time only has to pass.
@@ -482,91 +521,57 @@ describe("another n8n with this workflow's data", () => {
 		ABSENCE_CONFIRMATION.afterMs = confirmationTime;
 	});
 
-	function sameWorkflowAt(original: TriggerHooks, instanceUrl: string): TriggerHooks {
-		return triggerHooks({
-			parameters: { events: ['Job Update'] },
-			credentials: trioCredentials(sandbox.url, sandbox.adminKey),
-			workflowName: 'Shifts to Slack',
-			instanceUrl,
-			workflowId: original.workflowId,
-			nodeId: original.node.id,
-			webhookId: original.node.webhookId,
-			staticData: { 'node:Trio VMS Trigger': original.staticData() },
-		});
-	}
-
 	it('a copy of the database (the original still answers) never takes over or switches off the original registrations', async () => {
 		let original: TriggerHooks | undefined;
-		const door = await frontDoor(() => original as TriggerHooks);
-		try {
-			original = triggerHooks({
-				parameters: { events: ['Job Update'] },
-				credentials: trioCredentials(sandbox.url, sandbox.adminKey),
-				workflowName: 'Shifts to Slack',
-				instanceUrl: door.url,
-			});
-			await original.activate();
-			const [production] = await active();
-			const copy = sameWorkflowAt(original, 'https://staging.agency.test');
-			await copy.activate();
-			// The original's registration is untouched; the copy has its own.
-			expect(await active()).toHaveLength(2);
-			expect((await active()).find((r) => r.Id === production.Id)).toEqual(production);
-			await copy.deactivate();
-			expect(await active()).toEqual([production]);
-			// The original still receives.
-			const delivery = await original.deliver({
-				query: { event: 'Job Update', token: await tokenOf(original) },
-				body: PAYLOADS['Job Update'],
-			});
-			expect(delivery.workflowData).toHaveLength(1);
-		} finally {
-			await door.close();
-		}
+		await withFrontDoor(
+			async (door) => {
+				original = hooksAt(door.url);
+				await original.activate();
+				const [production] = await active();
+				const copy = sameWorkflowAt(original, 'https://staging.agency.test');
+				await copy.activate();
+				// The original's registration is untouched; the copy has its own.
+				expect(await active()).toHaveLength(2);
+				expect((await active()).find((r) => r.Id === production.Id)).toEqual(production);
+				await copy.deactivate();
+				expect(await active()).toEqual([production]);
+				// The original still receives.
+				const delivery = await original.deliver({
+					query: { event: 'Job Update', token: await tokenOf(original) },
+					body: PAYLOADS['Job Update'],
+				});
+				expect(delivery.workflowData).toHaveLength(1);
+			},
+			() => original as TriggerHooks,
+		);
 	});
 
 	it('a moved n8n (the old address answers that the webhook is unknown) moves its registrations and leaves none active there', async () => {
-		const behindDoor: { hooks?: TriggerHooks } = {};
-		const door = await frontDoor(() => behindDoor.hooks);
-		try {
-			const original = triggerHooks({
-				parameters: { events: ['Job Update'] },
-				credentials: trioCredentials(sandbox.url, sandbox.adminKey),
-				workflowName: 'Shifts to Slack',
-				instanceUrl: door.url,
-			});
-			behindDoor.hooks = original;
+		await withFrontDoor(async (door) => {
+			const original = hooksAt(door.url);
+			door.behind = original;
 			await original.activate();
 			const [before] = await active();
 			// Whatever now runs at the old address answers as n8n does for an unknown webhook.
-			behindDoor.hooks = undefined;
+			door.behind = undefined;
 			const moved = sameWorkflowAt(original, 'https://n8n.new-address.test');
 			await moved.activate();
 			const after = await active();
 			expect(after).toHaveLength(1);
 			expect(after[0].Id).toBe(before.Id);
 			expect(after[0].Url).toMatch(/^https:\/\/n8n\.new-address\.test\/webhook\//);
-		} finally {
-			await door.close();
-		}
+		});
 	});
 
 	it('a moved n8n repaired as the docs say (deactivate, then activate) moves its registrations: the deactivation, which n8n runs once the webhook is gone, leaves them and what it remembers for the activation', async () => {
-		const behindDoor: { hooks?: TriggerHooks } = {};
-		const door = await frontDoor(() => behindDoor.hooks);
-		try {
-			const original = triggerHooks({
-				parameters: { events: ['Job Update'] },
-				credentials: trioCredentials(sandbox.url, sandbox.adminKey),
-				workflowName: 'Shifts to Slack',
-				instanceUrl: door.url,
-			});
-			behindDoor.hooks = original;
+		await withFrontDoor(async (door) => {
+			const original = hooksAt(door.url);
+			door.behind = original;
 			await original.activate();
 			const [before] = await active();
 			// WEBHOOK_URL changed and n8n restarted (n8n runs no trigger method then). The old name
 			// still reaches this n8n, which no longer holds the webhook there while it deactivates.
-			behindDoor.hooks = undefined;
+			door.behind = undefined;
 			const moved = sameWorkflowAt(original, 'https://n8n.new-address.test');
 			await moved.deactivate();
 			expect(await active()).toEqual([before]);
@@ -575,35 +580,22 @@ describe("another n8n with this workflow's data", () => {
 			expect(after).toHaveLength(1);
 			expect(after[0].Id).toBe(before.Id);
 			expect(after[0].Url).toMatch(/^https:\/\/n8n\.new-address\.test\/webhook\//);
-		} finally {
-			await door.close();
-		}
+		});
 	});
 
 	it('a copy whose probe fails (production restarting: connection refused) neither switches off nor repoints the original registrations', async () => {
 		const behindDoor: { hooks?: TriggerHooks } = {};
 		const door = await frontDoor(() => behindDoor.hooks);
-		const original = triggerHooks({
-			parameters: { events: ['Job Update', 'Submission Update'] },
-			credentials: trioCredentials(sandbox.url, sandbox.adminKey),
-			workflowName: 'Shifts to Slack',
-			instanceUrl: door.url,
-		});
+		const original = hooksAt(door.url, ['Job Update', 'Submission Update']);
 		behindDoor.hooks = original;
 		await original.activate();
 		const production = await active();
 		expect(production).toHaveLength(2);
 		await door.close();
-		const copy = triggerHooks({
-			parameters: { events: ['Job Update', 'Submission Update'] },
-			credentials: trioCredentials(sandbox.url, sandbox.adminKey),
-			workflowName: 'Shifts to Slack',
-			instanceUrl: 'https://staging.agency.test',
-			workflowId: original.workflowId,
-			nodeId: original.node.id,
-			webhookId: original.node.webhookId,
-			staticData: { 'node:Trio VMS Trigger': original.staticData() },
-		});
+		const copy = sameWorkflowAt(original, 'https://staging.agency.test', [
+			'Job Update',
+			'Submission Update',
+		]);
 		// Staging switches the copied workflow off, then on.
 		await copy.deactivate();
 		expect(await active()).toEqual(production);
@@ -618,24 +610,17 @@ describe("another n8n with this workflow's data", () => {
 	});
 
 	it("a copy that activates while production's address answers a bare 404 (an ingress without a route) neither repoints nor switches off production's registrations", async () => {
-		const behindDoor: { hooks: Behind } = { hooks: undefined };
-		const door = await frontDoor(() => behindDoor.hooks);
-		try {
-			const original = triggerHooks({
-				parameters: { events: ['Job Update'] },
-				credentials: trioCredentials(sandbox.url, sandbox.adminKey),
-				workflowName: 'Shifts to Slack',
-				instanceUrl: door.url,
-			});
-			behindDoor.hooks = original;
+		await withFrontDoor(async (door) => {
+			const original = hooksAt(door.url);
+			door.behind = original;
 			await original.activate();
 			const production = await active();
 			expect(production).toHaveLength(1);
 			// Production re-publishes, or its ingress has no route for a moment: a bare 404.
-			behindDoor.hooks = 'no route';
+			door.behind = 'no route';
 			const copy = sameWorkflowAt(original, 'https://staging.agency.test');
 			await copy.activate();
-			behindDoor.hooks = original;
+			door.behind = original;
 			expect((await active()).filter((r) => r.Id === production[0].Id)).toEqual(production);
 			expect(await active()).toHaveLength(2);
 			await copy.deactivate();
@@ -645,9 +630,7 @@ describe("another n8n with this workflow's data", () => {
 				body: PAYLOADS['Job Update'],
 			});
 			expect(delivery.workflowData).toHaveLength(1);
-		} finally {
-			await door.close();
-		}
+		});
 	});
 
 	it("a copy that activates while production restarts (its n8n answers 'not registered' until it has published) leaves production its registrations", async () => {
@@ -655,77 +638,53 @@ describe("another n8n with this workflow's data", () => {
 		let original: TriggerHooks | undefined;
 		// Production's n8n answers HTTP again but has not published the workflow yet: the first
 		// probe hears n8n's own "not registered"; by the next one production has published.
-		const door = await frontDoor(() => (probes++ === 0 ? undefined : original));
-		try {
-			original = triggerHooks({
-				parameters: { events: ['Job Update', 'Submission Update'] },
-				credentials: trioCredentials(sandbox.url, sandbox.adminKey),
-				workflowName: 'Shifts to Slack',
-				instanceUrl: door.url,
-			});
-			const started = original;
-			original = undefined;
-			await started.activate();
-			original = started;
-			const production = await active();
-			expect(production).toHaveLength(2);
-			probes = 0;
-			const copy = triggerHooks({
-				parameters: { events: ['Job Update', 'Submission Update'] },
-				credentials: trioCredentials(sandbox.url, sandbox.adminKey),
-				workflowName: 'Shifts to Slack',
-				instanceUrl: 'https://staging.agency.test',
-				workflowId: started.workflowId,
-				nodeId: started.node.id,
-				webhookId: started.node.webhookId,
-				staticData: { 'node:Trio VMS Trigger': started.staticData() },
-			});
-			await copy.activate();
-			// Asked twice: "not registered", then production's own answer.
-			expect(probes).toBe(2);
-			expect((await active()).filter((r) => production.some((p) => p.Id === r.Id))).toEqual(
-				production,
-			);
-			await copy.deactivate();
-			expect(await active()).toEqual(production);
-			const delivery = await started.deliver({
-				query: { event: 'Job Update', token: await tokenOf(started) },
-				body: PAYLOADS['Job Update'],
-			});
-			expect(delivery.workflowData).toHaveLength(1);
-		} finally {
-			await door.close();
-		}
+		await withFrontDoor(
+			async (door) => {
+				original = hooksAt(door.url, ['Job Update', 'Submission Update']);
+				const started = original;
+				original = undefined;
+				await started.activate();
+				original = started;
+				const production = await active();
+				expect(production).toHaveLength(2);
+				probes = 0;
+				const copy = sameWorkflowAt(started, 'https://staging.agency.test', [
+					'Job Update',
+					'Submission Update',
+				]);
+				await copy.activate();
+				// Asked twice: "not registered", then production's own answer.
+				expect(probes).toBe(2);
+				expect((await active()).filter((r) => production.some((p) => p.Id === r.Id))).toEqual(
+					production,
+				);
+				await copy.deactivate();
+				expect(await active()).toEqual(production);
+				const delivery = await started.deliver({
+					query: { event: 'Job Update', token: await tokenOf(started) },
+					body: PAYLOADS['Job Update'],
+				});
+				expect(delivery.workflowData).toHaveLength(1);
+			},
+			() => (probes++ === 0 ? undefined : original),
+		);
 	});
 
 	it("production keeps an active registration after a copy took its registrations over (n8n answered 'not registered' while restarting), production re-activated, and the copy was deactivated", async () => {
-		const behindDoor: { hooks: Behind } = { hooks: undefined };
-		const door = await frontDoor(() => behindDoor.hooks);
-		try {
-			const original = triggerHooks({
-				parameters: { events: ['Job Update', 'Submission Update'] },
-				credentials: trioCredentials(sandbox.url, sandbox.adminKey),
-				workflowName: 'Shifts to Slack',
-				instanceUrl: door.url,
-			});
-			behindDoor.hooks = original;
+		await withFrontDoor(async (door) => {
+			const original = hooksAt(door.url, ['Job Update', 'Submission Update']);
+			door.behind = original;
 			await original.activate();
 			const productionUrl = await original.webhookUrl();
 			// Production's n8n is starting again and has not re-added its webhooks yet: it answers
 			// its own "not registered", which reads as "moved away", so the copy takes over.
-			behindDoor.hooks = undefined;
-			const copy = triggerHooks({
-				parameters: { events: ['Job Update', 'Submission Update'] },
-				credentials: trioCredentials(sandbox.url, sandbox.adminKey),
-				workflowName: 'Shifts to Slack',
-				instanceUrl: 'https://staging.agency.test',
-				workflowId: original.workflowId,
-				nodeId: original.node.id,
-				webhookId: original.node.webhookId,
-				staticData: { 'node:Trio VMS Trigger': original.staticData() },
-			});
+			door.behind = undefined;
+			const copy = sameWorkflowAt(original, 'https://staging.agency.test', [
+				'Job Update',
+				'Submission Update',
+			]);
 			await copy.activate();
-			behindDoor.hooks = original;
+			door.behind = original;
 			const copyUrl = await copy.webhookUrl();
 			expect((await active()).every((r) => r.Url?.startsWith(`${copyUrl}?`))).toBe(true);
 			// Production is activated again (its user saw deliveries stop): it registers its own,
@@ -756,52 +715,34 @@ describe("another n8n with this workflow's data", () => {
 				body: PAYLOADS['Job Update'],
 			});
 			expect(delivery.workflowData).toHaveLength(1);
-		} finally {
-			await door.close();
-		}
+		});
 	});
 
 	it("a copy deactivated while production re-publishes (its n8n answers 'not registered' for a moment) leaves production's registrations on", async () => {
-		const behindDoor: { hooks: Behind } = { hooks: undefined };
-		const door = await frontDoor(() => behindDoor.hooks);
-		try {
-			const original = triggerHooks({
-				parameters: { events: ['Job Update'] },
-				credentials: trioCredentials(sandbox.url, sandbox.adminKey),
-				workflowName: 'Shifts to Slack',
-				instanceUrl: door.url,
-			});
-			behindDoor.hooks = original;
+		await withFrontDoor(async (door) => {
+			const original = hooksAt(door.url);
+			door.behind = original;
 			await original.activate();
 			const production = await active();
 			// Switching something off at another address takes this n8n's own answer there: n8n's
 			// "not registered" is also what production says while it re-publishes.
-			behindDoor.hooks = undefined;
+			door.behind = undefined;
 			const copy = sameWorkflowAt(original, 'https://staging.agency.test');
 			await copy.deactivate();
-			behindDoor.hooks = original;
+			door.behind = original;
 			expect(await active()).toEqual(production);
-		} finally {
-			await door.close();
-		}
+		});
 	});
 
 	it("a copy deactivated while the service's list cannot be read never switches off registrations it remembers for another address", async () => {
-		const behindDoor: { hooks: Behind } = { hooks: undefined };
-		const door = await frontDoor(() => behindDoor.hooks);
-		try {
-			const original = triggerHooks({
-				parameters: { events: ['Job Update'] },
-				credentials: trioCredentials(sandbox.url, sandbox.adminKey),
-				workflowName: 'Shifts to Slack',
-				instanceUrl: door.url,
-			});
-			behindDoor.hooks = original;
+		await withFrontDoor(async (door) => {
+			const original = hooksAt(door.url);
+			door.behind = original;
 			await original.activate();
 			const production = await active();
 			// Production is restarting (n8n's own "not registered"), and the list fails: nothing
 			// shows where the remembered registration points now, so it is left alone.
-			behindDoor.hooks = undefined;
+			door.behind = undefined;
 			const copy = sameWorkflowAt(original, 'https://staging.agency.test');
 			sandbox.setFaults({
 				endpoints: { 'GET /api/v3/Webhooks': { failRate: 1, failStatus: 500 } },
@@ -809,61 +750,45 @@ describe("another n8n with this workflow's data", () => {
 			await copy.deactivate();
 			sandbox.clearFaults();
 			expect(await active()).toEqual(production);
-		} finally {
-			await door.close();
-		}
+		});
 	});
 
 	it('a copy taken before production rotated its token is still recognised as a copy', async () => {
 		let original: TriggerHooks | undefined;
-		const door = await frontDoor(() => original);
-		try {
-			original = triggerHooks({
-				parameters: { events: ['Job Update'] },
-				credentials: trioCredentials(sandbox.url, sandbox.adminKey),
-				workflowName: 'Shifts to Slack',
-				instanceUrl: door.url,
-			});
-			await original.activate();
-			const tokenAtCopy = await tokenOf(original);
-			const copy = sameWorkflowAt(original, 'https://staging.agency.test');
-			// Production rewrites its registrations after the copy was taken: its token rotates.
-			original.edit({ events: ['Job Update', 'Submission Update'] });
-			await original.activate();
-			expect(await tokenOf(original)).not.toBe(tokenAtCopy);
-			const production = await active();
-			expect(production).toHaveLength(2);
-			await copy.activate();
-			expect((await active()).filter((r) => production.some((p) => p.Id === r.Id))).toEqual(
-				production,
-			);
-			await copy.deactivate();
-			expect(await active()).toEqual(production);
-		} finally {
-			await door.close();
-		}
+		await withFrontDoor(
+			async (door) => {
+				original = hooksAt(door.url);
+				await original.activate();
+				const tokenAtCopy = await tokenOf(original);
+				const copy = sameWorkflowAt(original, 'https://staging.agency.test');
+				// Production rewrites its registrations after the copy was taken: its token rotates.
+				original.edit({ events: ['Job Update', 'Submission Update'] });
+				await original.activate();
+				expect(await tokenOf(original)).not.toBe(tokenAtCopy);
+				const production = await active();
+				expect(production).toHaveLength(2);
+				await copy.activate();
+				expect((await active()).filter((r) => production.some((p) => p.Id === r.Id))).toEqual(
+					production,
+				);
+				await copy.deactivate();
+				expect(await active()).toEqual(production);
+			},
+			() => original,
+		);
 	});
 
 	it('switches off its own registrations at an old address that still reaches this same n8n', async () => {
-		const behindDoor: { hooks?: TriggerHooks } = {};
-		const door = await frontDoor(() => behindDoor.hooks);
-		try {
-			const hooks = triggerHooks({
-				parameters: { events: ['Job Update'] },
-				credentials: trioCredentials(sandbox.url, sandbox.adminKey),
-				workflowName: 'Shifts to Slack',
-				instanceUrl: door.url,
-			});
-			behindDoor.hooks = hooks;
+		await withFrontDoor(async (door) => {
+			const hooks = hooksAt(door.url);
+			door.behind = hooks;
 			await hooks.activate();
 			expect(await active()).toHaveLength(1);
 			// Deactivated after n8n's address changed, before any re-activation.
 			hooks.instanceUrl = 'https://new-host.agency.test';
 			await hooks.deactivate();
 			expect(await active()).toEqual([]);
-		} finally {
-			await door.close();
-		}
+		});
 	});
 });
 
