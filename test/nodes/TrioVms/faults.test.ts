@@ -395,12 +395,16 @@ describe('creates are never duplicated', () => {
 
 describe('the service down while the trigger activates and deactivates', () => {
 	const events = ['Job Update', 'Submission Update'];
-	function hooks() {
-		return triggerHooks({
+	/** A trigger for `events`, and a reader of the registrations at its address. */
+	async function triggerAndOurs() {
+		const trigger = triggerHooks({
 			parameters: { events },
 			credentials: trioCredentials(t.sandbox.url, t.sandbox.adminKey),
 			workflowName: 'Faults',
 		});
+		const url = await trigger.webhookUrl();
+		const ours = async () => (await registrations()).filter((r) => r.Url.startsWith(url));
+		return { trigger, ours };
 	}
 	async function registrations(): Promise<Array<{ Url: string; IsActive: boolean }>> {
 		const response = await fetch(`${t.sandbox.apiUrl}/Webhooks`, {
@@ -410,9 +414,7 @@ describe('the service down while the trigger activates and deactivates', () => {
 	}
 
 	it('activation fails clearly while the service is down, and succeeds once without leftovers when it is back', async () => {
-		const trigger = hooks();
-		const url = await trigger.webhookUrl();
-		const ours = async () => (await registrations()).filter((r) => r.Url.startsWith(url));
+		const { trigger, ours } = await triggerAndOurs();
 		t.sandbox.setFaults({ endpoints: { '*': { failRate: 1, failStatus: 500 } } });
 		await expect(trigger.activate()).rejects.toThrow(/Trio VMS answered 500 Internal Server Error/);
 		failedClearly();
@@ -430,9 +432,7 @@ describe('the service down while the trigger activates and deactivates', () => {
 	});
 
 	it('deactivation while the service is down resolves; the next activation reuses what stayed, piling nothing up', async () => {
-		const trigger = hooks();
-		const url = await trigger.webhookUrl();
-		const ours = async () => (await registrations()).filter((r) => r.Url.startsWith(url));
+		const { trigger, ours } = await triggerAndOurs();
 		await trigger.activate();
 		t.sandbox.clearRequests();
 

@@ -486,6 +486,15 @@ async function frontDoor(hooks: () => Behind): Promise<{ url: string; close(): P
 	};
 }
 
+/** A Job Update sent with the token of the node's active registrations starts one run. */
+async function expectStartsARun(hooks: TriggerHooks): Promise<void> {
+	const delivery = await hooks.deliver({
+		query: { event: 'Job Update', token: await tokenOf(hooks) },
+		body: PAYLOADS['Job Update'],
+	});
+	expect(delivery.workflowData).toHaveLength(1);
+}
+
 interface FrontDoor {
 	url: string;
 	/** What is behind the door now: nothing at first. */
@@ -536,11 +545,7 @@ describe("another n8n with this workflow's data", () => {
 				await copy.deactivate();
 				expect(await active()).toEqual([production]);
 				// The original still receives.
-				const delivery = await original.deliver({
-					query: { event: 'Job Update', token: await tokenOf(original) },
-					body: PAYLOADS['Job Update'],
-				});
-				expect(delivery.workflowData).toHaveLength(1);
+				await expectStartsARun(original);
 			},
 			() => original as TriggerHooks,
 		);
@@ -625,11 +630,7 @@ describe("another n8n with this workflow's data", () => {
 			expect(await active()).toHaveLength(2);
 			await copy.deactivate();
 			expect(await active()).toEqual(production);
-			const delivery = await original.deliver({
-				query: { event: 'Job Update', token: await tokenOf(original) },
-				body: PAYLOADS['Job Update'],
-			});
-			expect(delivery.workflowData).toHaveLength(1);
+			await expectStartsARun(original);
 		});
 	});
 
@@ -660,11 +661,7 @@ describe("another n8n with this workflow's data", () => {
 				);
 				await copy.deactivate();
 				expect(await active()).toEqual(production);
-				const delivery = await started.deliver({
-					query: { event: 'Job Update', token: await tokenOf(started) },
-					body: PAYLOADS['Job Update'],
-				});
-				expect(delivery.workflowData).toHaveLength(1);
+				await expectStartsARun(started);
 			},
 			() => (probes++ === 0 ? undefined : original),
 		);
@@ -710,11 +707,7 @@ describe("another n8n with this workflow's data", () => {
 			// Staging is switched off: only its own registrations go.
 			await copy.deactivate();
 			expect(await active()).toEqual(production);
-			const delivery = await original.deliver({
-				query: { event: 'Job Update', token: await tokenOf(original) },
-				body: PAYLOADS['Job Update'],
-			});
-			expect(delivery.workflowData).toHaveLength(1);
+			await expectStartsARun(original);
 		});
 	});
 
