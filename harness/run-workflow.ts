@@ -87,6 +87,37 @@ export function profilePdfBase64(): string {
 }
 
 /**
+ * Two nodes that make a text file of each item: 'Resume Text' sets `resume` to `text` (an
+ * expression when it starts with =), 'Make File' turns it into the binary property `data`.
+ */
+export function textFileNodes(text: string, fileName: string): WorkflowNode[] {
+	return [
+		{
+			name: 'Resume Text',
+			type: 'n8n-nodes-base.set',
+			typeVersion: 3.4,
+			parameters: {
+				assignments: {
+					assignments: [{ id: randomUUID(), name: 'resume', value: text, type: 'string' }],
+				},
+				options: {},
+			},
+		},
+		{
+			name: 'Make File',
+			type: 'n8n-nodes-base.convertToFile',
+			typeVersion: 1.1,
+			parameters: {
+				operation: 'toText',
+				sourceProperty: 'resume',
+				binaryPropertyName: 'data',
+				options: { fileName },
+			},
+		},
+	];
+}
+
+/**
  * Webhook -> Rows -> Make File -> Submit (Submission Create), to save and activate: one
  * workflow, many runs. Each POSTed row `{ job, candidate, content }` becomes a PDF (content in
  * base64) submitted for that pair, with `submitOptions` as the node's options.

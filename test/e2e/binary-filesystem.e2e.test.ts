@@ -17,9 +17,9 @@ import { createHash, randomUUID } from 'node:crypto';
 import type { RunningSandbox as Sandbox } from '../../sandbox';
 import { describeWithN8n } from '../../harness/availability';
 import type { N8nInstance } from '../../harness/n8n';
-import { runWebhookWorkflow, type WorkflowNode } from '../../harness/run-workflow';
+import { runWebhookWorkflow, textFileNodes, type WorkflowNode } from '../../harness/run-workflow';
 import { startN8nWithTrio, type CredentialRef, type TrioN8n } from '../../harness/trio';
-import { callSandbox, startTestSandbox } from '../support/sandbox-client';
+import { callSandbox, listJobs, startTestSandbox } from '../support/sandbox-client';
 
 const NODE_TYPE = 'n8n-nodes-trio-vms.trioVms';
 
@@ -43,15 +43,7 @@ describeWithN8n('2.x', 'real n8n 2.x with N8N_DEFAULT_BINARY_DATA_MODE=filesyste
 	afterAll(() => setup?.stop());
 
 	test('Submission Create sends the resume n8n stored on disk, once', async () => {
-		const [job] = (
-			await callSandbox<Array<{ Number: number; JobStatus: string }>>(
-				sandbox,
-				'GET',
-				'/api/v3/Job',
-				undefined,
-				sandbox.key,
-			)
-		).filter((each) => each.JobStatus === 'Open');
+		const [job] = (await listJobs(sandbox)).filter((each) => each.JobStatus === 'Open');
 		const email = `ana.reyes.${randomUUID().slice(0, 8)}@agency.example.com`;
 		const text = `Resume of Ana Reyes <${email}>\nTelemetry RN, 4 years, BLS.\n`;
 		const fileName = 'Ana Reyes resume.txt';
@@ -75,28 +67,7 @@ describeWithN8n('2.x', 'real n8n 2.x with N8N_DEFAULT_BINARY_DATA_MODE=filesyste
 					additionalFields: {},
 					options: {},
 				}),
-				{
-					name: 'Resume Text',
-					type: 'n8n-nodes-base.set',
-					typeVersion: 3.4,
-					parameters: {
-						assignments: {
-							assignments: [{ id: randomUUID(), name: 'resume', value: text, type: 'string' }],
-						},
-						options: {},
-					},
-				},
-				{
-					name: 'Make File',
-					type: 'n8n-nodes-base.convertToFile',
-					typeVersion: 1.1,
-					parameters: {
-						operation: 'toText',
-						sourceProperty: 'resume',
-						binaryPropertyName: 'data',
-						options: { fileName },
-					},
-				},
+				...textFileNodes(text, fileName),
 				trio('Submit', {
 					resource: 'submission',
 					operation: 'create',

@@ -42,7 +42,7 @@ import { REPO_ROOT } from '../../harness/pack';
 import { postToWebhook } from '../../harness/run-workflow';
 import { startN8nWithTrio, type CredentialRef, type TrioN8n } from '../../harness/trio';
 import { waitUntil } from '../../harness/wait';
-import { startTestSandbox } from '../support/sandbox-client';
+import { callSandbox, startTestSandbox } from '../support/sandbox-client';
 import { startHttpReceiver, type HttpReceiver } from './fixtures/receivers';
 
 const PACKAGE = 'n8n-nodes-trio-vms';
@@ -272,28 +272,13 @@ describeWithN8n('2.x', "README's quick starts, executed as written in real n8n 2
 		return record;
 	}
 
-	async function scenario<T = Json>(method: string, urlPath: string, body?: unknown): Promise<T> {
-		const response = await fetch(`${sandbox.url}/_sandbox${urlPath}`, {
-			method,
-			headers: { 'content-type': 'application/json' },
-			body: body === undefined ? undefined : JSON.stringify(body),
-			signal: AbortSignal.timeout(30_000),
-		});
-		const text = await response.text();
-		if (!response.ok)
-			throw new Error(`${method} /_sandbox${urlPath} -> ${response.status}: ${text}`);
-		return (text ? JSON.parse(text) : undefined) as T;
-	}
+	/** The sandbox's scenario API (/_sandbox). */
+	const scenario = <T = Json>(method: string, urlPath: string, body?: unknown) =>
+		callSandbox<T>(sandbox, method, `/_sandbox${urlPath}`, body);
 
-	async function trio<T = Json[]>(urlPath: string): Promise<T> {
-		const response = await fetch(`${sandbox.apiUrl}${urlPath}`, {
-			headers: { 'X-API-KEY': sandbox.adminKey },
-			signal: AbortSignal.timeout(30_000),
-		});
-		const text = await response.text();
-		if (!response.ok) throw new Error(`GET ${urlPath} -> ${response.status}: ${text}`);
-		return JSON.parse(text) as T;
-	}
+	/** Trio's API at the sandbox (/api/v3), with the admin key. */
+	const trio = <T = Json[]>(urlPath: string) =>
+		callSandbox<T>(sandbox, 'GET', `/api/v3${urlPath}`, undefined, sandbox.adminKey);
 
 	const waitFor = <T>(what: string, check: () => Promise<T | undefined>, timeoutMs: number) =>
 		waitUntil(what, check, {

@@ -35,7 +35,7 @@ import { REPO_ROOT } from '../../harness/pack';
 import { postToWebhook, runThroughWebhook } from '../../harness/run-workflow';
 import { startN8nWithTrio, type CredentialRef, type TrioN8n } from '../../harness/trio';
 import { waitUntil } from '../../harness/wait';
-import { startTestSandbox } from '../support/sandbox-client';
+import { callSandbox, startTestSandbox } from '../support/sandbox-client';
 import {
 	linksIn,
 	startHttpReceiver,
@@ -298,18 +298,9 @@ describeWithN8n(
 
 		// -------------------------------------------------------------- helpers that need the instance
 
-		async function scenario<T = Json>(method: string, urlPath: string, body?: unknown): Promise<T> {
-			const response = await fetch(`${sandbox.url}/_sandbox${urlPath}`, {
-				method,
-				headers: { 'content-type': 'application/json' },
-				body: body === undefined ? undefined : JSON.stringify(body),
-				signal: AbortSignal.timeout(30_000),
-			});
-			const text = await response.text();
-			if (!response.ok)
-				throw new Error(`${method} /_sandbox${urlPath} -> ${response.status}: ${text}`);
-			return (text ? JSON.parse(text) : undefined) as T;
-		}
+		/** The sandbox's scenario API (/_sandbox). */
+		const scenario = <T = Json>(method: string, urlPath: string, body?: unknown) =>
+			callSandbox<T>(sandbox, method, `/_sandbox${urlPath}`, body);
 
 		/** Runs one of the README's sandbox commands as written, at this test's sandbox. */
 		async function runReadmeCommand<T = Json>(command: ShellRequest): Promise<T> {
@@ -329,15 +320,9 @@ describeWithN8n(
 			}
 		}
 
-		async function trio<T = Json[]>(urlPath: string): Promise<T> {
-			const response = await fetch(`${sandbox.apiUrl}${urlPath}`, {
-				headers: { 'X-API-KEY': sandbox.adminKey },
-				signal: AbortSignal.timeout(30_000),
-			});
-			const text = await response.text();
-			if (!response.ok) throw new Error(`GET ${urlPath} -> ${response.status}: ${text}`);
-			return JSON.parse(text) as T;
-		}
+		/** Trio's API at the sandbox (/api/v3), with the admin key. */
+		const trio = <T = Json[]>(urlPath: string) =>
+			callSandbox<T>(sandbox, 'GET', `/api/v3${urlPath}`, undefined, sandbox.adminKey);
 
 		async function createWorkflow(example: Example): Promise<WorkflowRecord> {
 			const record = await n8n.createWorkflow({

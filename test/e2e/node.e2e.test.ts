@@ -20,7 +20,7 @@ import { SANDBOX_WITHDRAW_REASONS, type RunningSandbox } from '../../sandbox';
 import { describeWithN8n } from '../../harness/availability';
 import { N8N_LINES } from '../../harness/install';
 import type { N8nInstance } from '../../harness/n8n';
-import { runThroughWebhook, type WorkflowNode } from '../../harness/run-workflow';
+import { runThroughWebhook, textFileNodes, type WorkflowNode } from '../../harness/run-workflow';
 import {
 	startN8nWithTrio,
 	trioCredentialData,
@@ -350,36 +350,10 @@ for (const line of N8N_LINES) {
 						additionalFields: {},
 						options: {},
 					}),
-					{
-						name: 'Resume Text',
-						type: 'n8n-nodes-base.set',
-						typeVersion: 3.4,
-						parameters: {
-							assignments: {
-								assignments: [
-									{
-										id: randomUUID(),
-										name: 'resume',
-										value:
-											'=Résumé of {{ $json.firstName }} {{ $json.lastName }} <{{ $json.email1 }}>\nICU RN, 6 years, BLS and ACLS.\n',
-										type: 'string',
-									},
-								],
-							},
-							options: {},
-						},
-					},
-					{
-						name: 'Make File',
-						type: 'n8n-nodes-base.convertToFile',
-						typeVersion: 1.1,
-						parameters: {
-							operation: 'toText',
-							sourceProperty: 'resume',
-							binaryPropertyName: 'data',
-							options: { fileName },
-						},
-					},
+					...textFileNodes(
+						'=Résumé of {{ $json.firstName }} {{ $json.lastName }} <{{ $json.email1 }}>\nICU RN, 6 years, BLS and ACLS.\n',
+						fileName,
+					),
 					trioNode('Submit', {
 						resource: 'submission',
 						operation: 'create',

@@ -51,7 +51,7 @@ import {
 	type Registration,
 } from '../../harness/trio';
 import { pollUntil, waitUntil } from '../../harness/wait';
-import { callSandbox, startTestSandbox } from '../support/sandbox-client';
+import { callSandbox, listJobs, startTestSandbox } from '../support/sandbox-client';
 
 const TRIGGER_TYPE = 'n8n-nodes-trio-vms.trioVmsTrigger';
 const TRIGGER_NAME = 'Trio VMS Trigger';
@@ -204,9 +204,9 @@ describeWithN8n('2.x', 'Trio VMS in production-shaped n8n 2.x (PostgreSQL, queue
 	}
 
 	/** 2.41 publishes asynchronously; wait until the trigger's create/delete has run. */
-	async function settle(workflowId: string): Promise<PublicationStatus> {
+	async function settle(workflowId: string, instance = main()): Promise<PublicationStatus> {
 		const status = await pollUntil(
-			() => main().rest<PublicationStatus>('GET', `/workflows/${workflowId}/publication-status`),
+			() => instance.rest<PublicationStatus>('GET', `/workflows/${workflowId}/publication-status`),
 			(value) => value.status !== 'in_progress',
 			60_000,
 			150,
@@ -308,13 +308,7 @@ describeWithN8n('2.x', 'Trio VMS in production-shaped n8n 2.x (PostgreSQL, queue
 
 	/** An existing job's payload (opening a job would deliver one more Job Update). */
 	async function existingJob(): Promise<Record<string, unknown>> {
-		const [someJob] = await callSandbox<Array<{ Number: number }>>(
-			sandbox,
-			'GET',
-			'/api/v3/Job',
-			undefined,
-			sandbox.key,
-		);
+		const [someJob] = await listJobs(sandbox);
 		return await callSandbox<Record<string, unknown>>(
 			sandbox,
 			'GET',
@@ -838,13 +832,7 @@ describeWithN8n('2.x', 'Trio VMS in production-shaped n8n 2.x (PostgreSQL, queue
 	// -------------------------------------------------------------- 5: binary through a worker
 
 	test('5. Submission Create with a 2.4 MB profile file from a previous node runs on a worker and reaches Trio whole', async () => {
-		const jobsList = await callSandbox<Array<{ Number: number; JobStatus: string }>>(
-			sandbox,
-			'GET',
-			'/api/v3/Job',
-			undefined,
-			sandbox.key,
-		);
+		const jobsList = await listJobs(sandbox);
 		const job = jobsList.find((each) => each.JobStatus === 'Open') ?? jobsList[0];
 		const candidates = await callSandbox<Array<{ number: number }>>(
 			sandbox,
@@ -967,13 +955,7 @@ describeWithN8n('2.x', 'Trio VMS in production-shaped n8n 2.x (PostgreSQL, queue
 			await sleep(5000);
 			expect(await main().listExecutions(workflow.id)).toHaveLength(1);
 			expect(polls()).toBe(1);
-			const listed = await callSandbox<Array<{ Number: number; JobStatus: string }>>(
-				sandbox,
-				'GET',
-				'/api/v3/Job',
-				undefined,
-				sandbox.key,
-			);
+			const listed = await listJobs(sandbox);
 			expect(syncItems(await main().getExecution(first.id))).toHaveLength(listed.length);
 
 			await stack.stopProcesses();
@@ -1116,23 +1098,15 @@ describeWithN8n('2.x', 'Trio VMS in production-shaped n8n 2.x (PostgreSQL, queue
 			triggerWorkflow('Single on PostgreSQL', webhookId, { events: ['Job Update'] }, created),
 		);
 		const url = single.productionWebhookUrl(webhookId, 'webhook');
+		const activeAtUrl = async () =>
+			(await registrations()).filter(
+				(registration) => registration.IsActive && registration.Url.startsWith(`${url}?`),
+			);
 		await single.activate(workflow.id);
-		const registered = await pollUntil(
-			async () =>
-				(await registrations()).filter(
-					(registration) => registration.IsActive && registration.Url.startsWith(`${url}?`),
-				),
-			(list) => list.length === 1,
-			30_000,
-		);
+		const registered = await pollUntil(activeAtUrl, (list) => list.length === 1, 30_000);
 		expect(registered).toHaveLength(1);
 		// Static data must be saved before the deliveries; wait for the publication to settle.
-		await pollUntil(
-			() => single.rest<PublicationStatus>('GET', `/workflows/${workflow.id}/publication-status`),
-			(value) => value.status !== 'in_progress',
-			60_000,
-			150,
-		);
+		await settle(workflow.id, single);
 		sandbox.setFaults({ duplicates: 1 });
 		sandbox.clearDeliveries();
 		await openJob();
@@ -1146,14 +1120,7 @@ describeWithN8n('2.x', 'Trio VMS in production-shaped n8n 2.x (PostgreSQL, queue
 		await single.waitForExecutions(workflow.id, 1, EXECUTION_TIMEOUT_MS);
 		expect(await executionsBeforeMarker(workflow.id, undefined, single)).toHaveLength(1);
 		await single.deactivate(workflow.id);
-		const left = await pollUntil(
-			async () =>
-				(await registrations()).filter(
-					(registration) => registration.IsActive && registration.Url.startsWith(`${url}?`),
-				),
-			(list) => list.length === 0,
-			30_000,
-		);
+		const left = await pollUntil(activeAtUrl, (list) => list.length === 0, 30_000);
 		expect(left).toEqual([]);
 	});
 });
@@ -1238,13 +1205,7 @@ describeWithN8n(
 					expect(wanted.filter((key) => !keys.includes(key))).toEqual([]);
 					return keys;
 				};
-				const listed = await callSandbox<Array<{ Number: number; JobStatus: string }>>(
-					sandbox,
-					'GET',
-					'/api/v3/Job',
-					undefined,
-					sandbox.key,
-				);
+				const listed = await listJobs(sandbox);
 				const open = listed.filter((job) => job.JobStatus === 'Open').map((job) => job.Number);
 				const expected: string[] = [];
 				const rounds: string[] = [];

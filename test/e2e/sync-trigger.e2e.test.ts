@@ -42,7 +42,7 @@ import {
 	type TrioN8n,
 } from '../../harness/trio';
 import { waitUntil } from '../../harness/wait';
-import { callSandbox, startTestSandbox } from '../support/sandbox-client';
+import { callSandbox, listJobs, startTestSandbox } from '../support/sandbox-client';
 
 const LINES: N8nLine[] = (process.env.TRIO_SYNC_E2E_LINES?.split(',') as N8nLine[] | undefined) ?? [
 	'2.x',
@@ -157,13 +157,7 @@ for (const { line, name, env } of VARIANTS) {
 			await n8n.activate(workflow.id);
 			await settle(workflow.id, 'published');
 			const [first] = await n8n.waitForExecutions(workflow.id, 1, EXECUTION_TIMEOUT_MS);
-			const listed = await callSandbox<Array<{ Number: number; JobStatus: string }>>(
-				sandbox,
-				'GET',
-				'/api/v3/Job',
-				undefined,
-				sandbox.key,
-			);
+			const listed = await listJobs(sandbox);
 			const opened = itemsOf(await n8n.getExecution(first.id));
 			expect(opened).toHaveLength(listed.length);
 			expect(new Set(opened.map((item) => item.change))).toEqual(new Set(['opened']));
@@ -237,13 +231,7 @@ for (const { line, name, env } of VARIANTS) {
 				await waitFor('the activation poll', listPolls, (list) => list.length > activated, 60_000);
 
 				// The next poll's list is held past the poll timeout, and a change is made before it.
-				const listed = await callSandbox<Array<{ Number: number; JobStatus: string }>>(
-					sandbox,
-					'GET',
-					'/api/v3/Job',
-					undefined,
-					sandbox.key,
-				);
+				const listed = await listJobs(sandbox);
 				const changed = listed.find((job) => job.JobStatus === 'Open') ?? listed[0];
 				const beforeHeld = listPolls().length;
 				sandbox.setFaults({ endpoints: { 'GET /api/v3/Job': { latencyMs: HELD_LIST_MS } } });
