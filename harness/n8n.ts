@@ -95,6 +95,16 @@ export interface ExecutionRecord {
 	[key: string]: unknown;
 }
 
+/** The JSON of every item a node put on `output` in an execution read in full, over all its runs. */
+export function nodeItems(
+	execution: ExecutionRecord,
+	nodeName: string,
+	output = 0,
+): Array<Record<string, unknown>> {
+	const runs = execution.data?.resultData.runData[nodeName] ?? [];
+	return runs.flatMap((run) => (run.data?.main[output] ?? []).map((item) => item.json));
+}
+
 export interface N8nInstance {
 	line: N8nLine;
 	/** The n8n version running. */

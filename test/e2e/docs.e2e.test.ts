@@ -36,13 +36,19 @@ import { TrioVmsSyncTrigger } from '../../nodes/TrioVmsSyncTrigger/TrioVmsSyncTr
 import type { RunningSandbox } from '../../sandbox';
 import { codeSpans, fieldValue, readRepoFile, section, step } from '../docs/markdown';
 import { describeWithN8n } from '../../harness/availability';
-import type { ExecutionRecord, N8nInstance, WorkflowRecord } from '../../harness/n8n';
+import {
+	nodeItems,
+	type ExecutionRecord,
+	type N8nInstance,
+	type WorkflowRecord,
+} from '../../harness/n8n';
 import { ensureN8n } from '../../harness/install';
 import { REPO_ROOT } from '../../harness/pack';
 import { postToWebhook } from '../../harness/run-workflow';
 import { startN8nWithTrio, type CredentialRef, type TrioN8n } from '../../harness/trio';
 import { waitUntil } from '../../harness/wait';
 import { callSandbox, startTestSandbox } from '../support/sandbox-client';
+import { expectSuccess } from './fixtures/expect-success';
 import { startHttpReceiver, type HttpReceiver } from './fixtures/receivers';
 
 const PACKAGE = 'n8n-nodes-trio-vms';
@@ -286,19 +292,6 @@ describeWithN8n('2.x', "README's quick starts, executed as written in real n8n 2
 			detail: () => n8n.logs().split('\n').slice(-40).join('\n'),
 		});
 
-	function itemsOf(execution: ExecutionRecord, nodeName: string, output = 0): Json[] {
-		const runs = execution.data?.resultData.runData[nodeName] ?? [];
-		return runs.flatMap((run) => (run.data?.main[output] ?? []).map((item) => item.json));
-	}
-
-	function expectSuccess(execution: ExecutionRecord): void {
-		const error = execution.data?.resultData.error;
-		expect({
-			status: execution.status,
-			error: error ? `${error.node?.name}: ${error.message} ${error.description ?? ''}` : undefined,
-		}).toEqual({ status: 'success', error: undefined });
-	}
-
 	// -------------------------------------------------------------- quick start 1
 
 	test('Quick start 1: one message per new job, nothing for what was open before, updates or closures', async () => {
@@ -376,7 +369,7 @@ describeWithN8n('2.x', "README's quick starts, executed as written in real n8n 2
 		const executions = await n8n.waitForExecutions(workflow.id, 1, POLL_WAIT_MS);
 		const posted = await n8n.getExecution(executions[executions.length - 1].id);
 		expectSuccess(posted);
-		const [item] = itemsOf(posted, 'Trio VMS Sync Trigger');
+		const [item] = nodeItems(posted, 'Trio VMS Sync Trigger');
 		expect(item.Number).toBe(job.Number);
 
 		// Step 2: the fields the text says a job has are the trigger's output fields.
@@ -597,7 +590,7 @@ describeWithN8n('2.x', "README's quick starts, executed as written in real n8n 2
 			expect(
 				submitted.map(({ JobNumber, CandidateNumber }) => `${JobNumber}/${CandidateNumber}`),
 			).toEqual(rows.map((cells, row) => `${cells[column('Job Number')]}/${numbers[row]}`));
-			expect(itemsOf(first, submit.name)).toHaveLength(rows.length);
+			expect(nodeItems(first, submit.name)).toHaveLength(rows.length);
 			// "submitted ... with its bill rate, start date and resume"
 			statement(text, 'with its bill rate, start date and resume');
 			for (const [row, submission] of submitted.entries()) {
@@ -631,7 +624,7 @@ describeWithN8n('2.x', "README's quick starts, executed as written in real n8n 2
 			expect(await newSubmissions()).toEqual(submitted);
 			statement(text, 'finds the submission in Trio and outputs it instead');
 			expect(
-				itemsOf(second, submit.name).map((item) => ({
+				nodeItems(second, submit.name).map((item) => ({
 					Number: item.Number,
 					action: (item._trio as Json | undefined)?.action,
 				})),

@@ -29,7 +29,12 @@ import { sleep } from 'n8n-workflow';
 
 import type { RunningSandbox } from '../../sandbox';
 import { describeWithN8n } from '../../harness/availability';
-import type { ExecutionRecord, N8nInstance, WorkflowRecord } from '../../harness/n8n';
+import {
+	nodeItems,
+	type ExecutionRecord,
+	type N8nInstance,
+	type WorkflowRecord,
+} from '../../harness/n8n';
 import { curlCommands, readRepoFile, section, type ShellRequest } from '../docs/markdown';
 import { REPO_ROOT } from '../../harness/pack';
 import { postToWebhook, runThroughWebhook } from '../../harness/run-workflow';
@@ -44,6 +49,7 @@ import {
 	type ReceivedMail,
 	type SmtpReceiver,
 } from './fixtures/receivers';
+import { expectSuccess } from './fixtures/expect-success';
 
 const EXAMPLES_DIR = path.join(REPO_ROOT, 'examples');
 /** examples/README.md: its sandbox commands are run as written, its sample messages compared. */
@@ -393,25 +399,6 @@ describeWithN8n(
 			return n8n.getExecution(executions[executions.length - 1].id);
 		}
 
-		/** The JSON of every item a node put on `output`, over all its runs. */
-		function itemsOf(execution: ExecutionRecord, nodeName: string, output = 0): Json[] {
-			const runs = execution.data?.resultData.runData[nodeName] ?? [];
-			return runs.flatMap((run) => (run.data?.main[output] ?? []).map((item) => item.json));
-		}
-
-		function expectSuccess(execution: ExecutionRecord): void {
-			const error = execution.data?.resultData.error;
-			expect({
-				status: execution.status,
-				error: error
-					? `${error.node?.name}: ${error.message} ${error.description ?? ''}`
-					: undefined,
-			}).toEqual({
-				status: 'success',
-				error: undefined,
-			});
-		}
-
 		/** Waits until the workflow has `count` executions that all succeeded; returns them, oldest first. */
 		async function successfulExecutions(
 			workflow: WorkflowRecord,
@@ -708,7 +695,7 @@ describeWithN8n(
 			// is refused creates nobody: every check comes before the candidate is created.
 			expect(candidatePosts()).toHaveLength(2);
 
-			expect(itemsOf(run1, 'Submitted rows')).toEqual(
+			expect(nodeItems(run1, 'Submitted rows')).toEqual(
 				submitted.map((submission) =>
 					expect.objectContaining({
 						'Job Number': submission.JobNumber,
@@ -752,7 +739,7 @@ describeWithN8n(
 					Reason: expect.stringContaining('its content is plain text'),
 				},
 			];
-			expect(itemsOf(run1, 'Failed rows, with the reason')).toEqual(
+			expect(nodeItems(run1, 'Failed rows, with the reason')).toEqual(
 				expectedFailures.map((failure) => expect.objectContaining(failure)),
 			);
 
@@ -814,10 +801,10 @@ describeWithN8n(
 					StartDate: '2027-01-04T00:00:00',
 				}),
 			);
-			expect(itemsOf(run2, 'Submitted rows')).toEqual([
+			expect(nodeItems(run2, 'Submitted rows')).toEqual([
 				expect.objectContaining({ 'Job Number': 100002, 'Candidate Number': luis }),
 			]);
-			expect(itemsOf(run2, 'Failed rows, with the reason').map((row) => row.Email)).toEqual([
+			expect(nodeItems(run2, 'Failed rows, with the reason').map((row) => row.Email)).toEqual([
 				'tom.brown@example',
 				'maria.garcia@example.com',
 				'sam.lee@example.com',
@@ -861,7 +848,7 @@ describeWithN8n(
 			expect(candidatePosts()).toHaveLength(0);
 			expect(await newSubmissions()).toEqual(afterRerun);
 			expect(
-				itemsOf(run3, 'Submitted rows').map(
+				nodeItems(run3, 'Submitted rows').map(
 					(row) => `${row['Job Number']}/${row['Candidate Number']}: ${row.Submission}`,
 				),
 			).toEqual([
@@ -990,23 +977,23 @@ describeWithN8n(
 				.filter((request) => request.route === 'POST /api/v3/Submission/Accept');
 			expect(accepts.map((request) => request.status)).toEqual([200]);
 			const ranAccept = executions.filter(
-				(execution) => itemsOf(execution, 'Accept the offer in Trio').length > 0,
+				(execution) => nodeItems(execution, 'Accept the offer in Trio').length > 0,
 			);
 			expect(ranAccept).toHaveLength(1);
-			expect(itemsOf(ranAccept[0], 'Accept the offer in Trio')).toEqual([
+			expect(nodeItems(ranAccept[0], 'Accept the offer in Trio')).toEqual([
 				expect.objectContaining({ Number: toAccept.Number, Status: 'Accepted' }),
 			]);
 			expect(
 				executions.filter(
-					(execution) => itemsOf(execution, 'Not approved: nothing is sent').length > 0,
+					(execution) => nodeItems(execution, 'Not approved: nothing is sent').length > 0,
 				),
 			).toHaveLength(1);
 			const stoppedByFilter = executions.filter(
-				(execution) => itemsOf(execution, 'Only offers').length === 0,
+				(execution) => nodeItems(execution, 'Only offers').length === 0,
 			);
 			expect(
 				stoppedByFilter.map(
-					(execution) => itemsOf(execution, 'When a submission changes status')[0].Status,
+					(execution) => nodeItems(execution, 'When a submission changes status')[0].Status,
 				),
 			).toEqual(['Accepted']);
 		});
@@ -1150,7 +1137,7 @@ describeWithN8n(
 			const run2 = await poll();
 			expectSuccess(run2);
 			expect(
-				itemsOf(run2, 'When Trio jobs change')
+				nodeItems(run2, 'When Trio jobs change')
 					.map((item) => `${item.Number}:${item.change}`)
 					.sort(),
 			).toEqual(
@@ -1192,7 +1179,9 @@ describeWithN8n(
 			await scenario('POST', '/jobs/100001/reopen', {});
 			const run3 = await poll();
 			expectSuccess(run3);
-			expect(itemsOf(run3, 'When Trio jobs change').map((item) => item.change)).toEqual(['opened']);
+			expect(nodeItems(run3, 'When Trio jobs change').map((item) => item.change)).toEqual([
+				'opened',
+			]);
 			const table3 = await readTable();
 			expect(table3.get(100001)).toEqual(
 				expect.objectContaining({ status: 'Open', closedAt: '', syncRun: run3.id }),

@@ -24,7 +24,7 @@ import { TRIO_EVENT_NAMES, TRIO_EVENTS } from '../../nodes/shared/events';
 import type { RunningSandbox as Sandbox } from '../../sandbox';
 import { describeWithN8n } from '../../harness/availability';
 import { run, sleep } from '../../harness/exec';
-import type { ExecutionRecord, N8nInstance } from '../../harness/n8n';
+import { nodeItems, type ExecutionRecord, type N8nInstance } from '../../harness/n8n';
 import { packPackage } from '../../harness/pack';
 import {
 	DURABLE_SCHEDULER,
@@ -78,10 +78,7 @@ async function mapLimit<I, O>(inputs: I[], limit: number, task: (input: I) => Pr
 	return results;
 }
 
-function itemsOf(execution: ExecutionRecord): Array<Record<string, unknown>> {
-	const runs = execution.data?.resultData.runData[TRIGGER_NAME] ?? [];
-	return runs.flatMap((run) => (run.data?.main[0] ?? []).map((item) => item.json));
-}
+const itemsOf = (execution: ExecutionRecord) => nodeItems(execution, TRIGGER_NAME);
 
 const mib = (bytes: number) => Math.round(bytes / 1024 / 1024);
 
@@ -144,7 +141,8 @@ describeWithN8n('2.x', 'Trio VMS in production-shaped n8n 2.x (PostgreSQL, queue
 
 	/** The documented guarantee across processes: Remove Duplicates keyed on deliveryKey. */
 	const DEDUPE_NAME = 'Remove Duplicates';
-	const dedupeNode = {
+	/** n8n's Remove Duplicates, dropping items whose `value` an earlier execution has seen. */
+	const dedupeOn = (value: string) => ({
 		id: randomUUID(),
 		name: DEDUPE_NAME,
 		type: 'n8n-nodes-base.removeDuplicates',
@@ -153,16 +151,13 @@ describeWithN8n('2.x', 'Trio VMS in production-shaped n8n 2.x (PostgreSQL, queue
 		parameters: {
 			operation: 'removeItemsSeenInPreviousExecutions',
 			logic: 'removeItemsWithAlreadySeenKeyValues',
-			dedupeValue: '={{ $json.deliveryKey }}',
+			dedupeValue: value,
 			options: {},
 		},
-	};
+	});
 
 	/** What passed the Remove Duplicates step in one execution. */
-	function keptBy(execution: ExecutionRecord): Array<Record<string, unknown>> {
-		const runs = execution.data?.resultData.runData[DEDUPE_NAME] ?? [];
-		return runs.flatMap((run) => (run.data?.main[0] ?? []).map((item) => item.json));
-	}
+	const keptBy = (execution: ExecutionRecord) => nodeItems(execution, DEDUPE_NAME);
 
 	async function createTrigger(
 		name: string,
@@ -173,7 +168,7 @@ describeWithN8n('2.x', 'Trio VMS in production-shaped n8n 2.x (PostgreSQL, queue
 		const record = await main().createWorkflow({
 			name,
 			nodes: [
-				...(options.dedupe ? [{ ...dedupeNode, id: randomUUID() }] : []),
+				...(options.dedupe ? [dedupeOn('={{ $json.deliveryKey }}')] : []),
 				{
 					id: randomUUID(),
 					name: TRIGGER_NAME,
@@ -508,19 +503,7 @@ describeWithN8n('2.x', 'Trio VMS in production-shaped n8n 2.x (PostgreSQL, queue
 						options: {},
 					},
 				},
-				{
-					id: randomUUID(),
-					name: 'Remove Duplicates',
-					type: 'n8n-nodes-base.removeDuplicates',
-					typeVersion: 2,
-					position: [200, 0],
-					parameters: {
-						operation: 'removeItemsSeenInPreviousExecutions',
-						logic: 'removeItemsWithAlreadySeenKeyValues',
-						dedupeValue: '={{ $json.body.id }}',
-						options: {},
-					},
-				},
+				dedupeOn('={{ $json.body.id }}'),
 			],
 			connections: { Hook: { main: [[{ node: 'Remove Duplicates', type: 'main', index: 0 }]] } },
 			settings: { executionOrder: 'v1' },
@@ -528,9 +511,7 @@ describeWithN8n('2.x', 'Trio VMS in production-shaped n8n 2.x (PostgreSQL, queue
 		await activate(record.id);
 		const url = stack.productionWebhookUrl('', webhookPath);
 		const kept = async (execution: ExecutionRecord) => {
-			const full = await main().getExecution(execution.id);
-			const runs = full.data?.resultData.runData['Remove Duplicates'] ?? [];
-			return runs.flatMap((run) => run.data?.main[0] ?? []).length;
+			return keptBy(await main().getExecution(execution.id)).length;
 		};
 		let expected = 0;
 		const send = async (id: string) => {
@@ -1180,10 +1161,7 @@ describeWithN8n(
 				const listPolls = () =>
 					sandbox.requests().filter((each) => each.method === 'GET' && each.path === '/api/v3/Job')
 						.length;
-				const itemsOf = (execution: ExecutionRecord) =>
-					(execution.data?.resultData.runData[SYNC_TRIGGER_NAME] ?? []).flatMap((run) =>
-						(run.data?.main[0] ?? []).map((item) => item.json),
-					);
+				const itemsOf = (execution: ExecutionRecord) => nodeItems(execution, SYNC_TRIGGER_NAME);
 				/** Every emitted change after the activation's, as `number:change`, with repeats. */
 				const emitted = async (): Promise<string[]> => {
 					const executions = await stack.main.listExecutions(workflow.id);

@@ -27,7 +27,7 @@ import * as path from 'node:path';
 import type { RunningSandbox as Sandbox } from '../../sandbox';
 import { describeWithN8n } from '../../harness/availability';
 import type { N8nLine } from '../../harness/install';
-import { startN8n, type ExecutionRecord, type N8nInstance } from '../../harness/n8n';
+import { nodeItems, startN8n, type ExecutionRecord, type N8nInstance } from '../../harness/n8n';
 import { packPackage } from '../../harness/pack';
 import {
 	DURABLE_SCHEDULER,
@@ -72,10 +72,7 @@ const VARIANTS: Variant[] = LINES.flatMap((line): Variant[] =>
 
 type Item = Record<string, unknown>;
 
-function itemsOf(execution: ExecutionRecord): Item[] {
-	const runs = execution.data?.resultData.runData[SYNC_TRIGGER_NAME] ?? [];
-	return runs.flatMap((run) => (run.data?.main[0] ?? []).map((item) => item.json as Item));
-}
+const itemsOf = (execution: ExecutionRecord): Item[] => nodeItems(execution, SYNC_TRIGGER_NAME);
 
 const changes = (items: Item[]) => items.map((item) => `${item.Number}:${item.change}`).sort();
 
