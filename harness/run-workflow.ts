@@ -44,8 +44,15 @@ export interface WebhookRun {
 	failure?: string;
 }
 
-/** A Webhook node at `webhookPath` that answers with every item of the workflow's last node. */
-export function answeringWebhook(name: string, webhookPath: string): WorkflowNode {
+/**
+ * A Webhook node for POSTs at `webhookPath` that answers with every item of the workflow's last
+ * node, or at once ('onReceived').
+ */
+export function answeringWebhook(
+	name: string,
+	webhookPath: string,
+	answer: 'lastNode' | 'onReceived' = 'lastNode',
+): WorkflowNode {
 	return {
 		name,
 		type: 'n8n-nodes-base.webhook',
@@ -55,8 +62,8 @@ export function answeringWebhook(name: string, webhookPath: string): WorkflowNod
 		parameters: {
 			httpMethod: 'POST',
 			path: webhookPath,
-			responseMode: 'lastNode',
-			responseData: 'allEntries',
+			responseMode: answer,
+			...(answer === 'lastNode' ? { responseData: 'allEntries' } : {}),
 			options: {},
 		},
 	};

@@ -42,7 +42,7 @@ import {
 	startRoundRobinProxy,
 	type QueueStack,
 } from '../../harness/queue';
-import { runWebhookWorkflow } from '../../harness/run-workflow';
+import { answeringWebhook, runWebhookWorkflow } from '../../harness/run-workflow';
 import { startQueueServices, type Postgres, type QueueServices } from '../../harness/services';
 import {
 	createTrioCredential,
@@ -489,20 +489,7 @@ describeWithN8n('2.x', 'Trio VMS in production-shaped n8n 2.x (PostgreSQL, queue
 		const record = await main().createWorkflow({
 			name: 'Remove Duplicates (queue)',
 			nodes: [
-				{
-					id: randomUUID(),
-					name: 'Hook',
-					type: 'n8n-nodes-base.webhook',
-					typeVersion: 2,
-					position: [0, 0],
-					webhookId: randomUUID(),
-					parameters: {
-						httpMethod: 'POST',
-						path: webhookPath,
-						responseMode: 'onReceived',
-						options: {},
-					},
-				},
+				answeringWebhook('Hook', webhookPath, 'onReceived'),
 				dedupeOn('={{ $json.body.id }}'),
 			],
 			connections: { Hook: { main: [[{ node: 'Remove Duplicates', type: 'main', index: 0 }]] } },

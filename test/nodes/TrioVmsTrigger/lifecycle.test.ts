@@ -248,9 +248,7 @@ describe('activation lifecycle', () => {
 
 	it("moves the registrations when n8n's webhook address changes and the old address still reaches this n8n", async () => {
 		await withFrontDoor(async (door) => {
-			const hooks = hooksAt(door.url);
-			door.behind = hooks;
-			await hooks.activate();
+			const hooks = await activeBehind(door);
 			// n8n restarts with another WEBHOOK_URL and re-activates the workflow ('init'); the old
 			// address still routes to it, so its own probe reaches itself.
 			hooks.instanceUrl = 'https://new-host.agency.test';
@@ -519,6 +517,14 @@ async function withFrontDoor(
 	}
 }
 
+/** The workflow's trigger in the n8n behind `door`, activated there. */
+async function activeBehind(door: FrontDoor, events?: string[]): Promise<TriggerHooks> {
+	const hooks = hooksAt(door.url, events);
+	door.behind = hooks;
+	await hooks.activate();
+	return hooks;
+}
+
 describe("another n8n with this workflow's data", () => {
 	// The time between two "not registered" answers that proves nobody is there: real n8n waits
 	// 30 s; here the door decides what each probe hears, so the time only has to pass.
@@ -553,9 +559,7 @@ describe("another n8n with this workflow's data", () => {
 
 	it('a moved n8n (the old address answers that the webhook is unknown) moves its registrations and leaves none active there', async () => {
 		await withFrontDoor(async (door) => {
-			const original = hooksAt(door.url);
-			door.behind = original;
-			await original.activate();
+			const original = await activeBehind(door);
 			const [before] = await active();
 			// Whatever now runs at the old address answers as n8n does for an unknown webhook.
 			door.behind = undefined;
@@ -570,9 +574,7 @@ describe("another n8n with this workflow's data", () => {
 
 	it('a moved n8n repaired as the docs say (deactivate, then activate) moves its registrations: the deactivation, which n8n runs once the webhook is gone, leaves them and what it remembers for the activation', async () => {
 		await withFrontDoor(async (door) => {
-			const original = hooksAt(door.url);
-			door.behind = original;
-			await original.activate();
+			const original = await activeBehind(door);
 			const [before] = await active();
 			// WEBHOOK_URL changed and n8n restarted (n8n runs no trigger method then). The old name
 			// still reaches this n8n, which no longer holds the webhook there while it deactivates.
@@ -616,9 +618,7 @@ describe("another n8n with this workflow's data", () => {
 
 	it("a copy that activates while production's address answers a bare 404 (an ingress without a route) neither repoints nor switches off production's registrations", async () => {
 		await withFrontDoor(async (door) => {
-			const original = hooksAt(door.url);
-			door.behind = original;
-			await original.activate();
+			const original = await activeBehind(door);
 			const production = await active();
 			expect(production).toHaveLength(1);
 			// Production re-publishes, or its ingress has no route for a moment: a bare 404.
@@ -669,9 +669,7 @@ describe("another n8n with this workflow's data", () => {
 
 	it("production keeps an active registration after a copy took its registrations over (n8n answered 'not registered' while restarting), production re-activated, and the copy was deactivated", async () => {
 		await withFrontDoor(async (door) => {
-			const original = hooksAt(door.url, ['Job Update', 'Submission Update']);
-			door.behind = original;
-			await original.activate();
+			const original = await activeBehind(door, ['Job Update', 'Submission Update']);
 			const productionUrl = await original.webhookUrl();
 			// Production's n8n is starting again and has not re-added its webhooks yet: it answers
 			// its own "not registered", which reads as "moved away", so the copy takes over.
@@ -713,9 +711,7 @@ describe("another n8n with this workflow's data", () => {
 
 	it("a copy deactivated while production re-publishes (its n8n answers 'not registered' for a moment) leaves production's registrations on", async () => {
 		await withFrontDoor(async (door) => {
-			const original = hooksAt(door.url);
-			door.behind = original;
-			await original.activate();
+			const original = await activeBehind(door);
 			const production = await active();
 			// Switching something off at another address takes this n8n's own answer there: n8n's
 			// "not registered" is also what production says while it re-publishes.
@@ -729,9 +725,7 @@ describe("another n8n with this workflow's data", () => {
 
 	it("a copy deactivated while the service's list cannot be read never switches off registrations it remembers for another address", async () => {
 		await withFrontDoor(async (door) => {
-			const original = hooksAt(door.url);
-			door.behind = original;
-			await original.activate();
+			const original = await activeBehind(door);
 			const production = await active();
 			// Production is restarting (n8n's own "not registered"), and the list fails: nothing
 			// shows where the remembered registration points now, so it is left alone.
@@ -773,9 +767,7 @@ describe("another n8n with this workflow's data", () => {
 
 	it('switches off its own registrations at an old address that still reaches this same n8n', async () => {
 		await withFrontDoor(async (door) => {
-			const hooks = hooksAt(door.url);
-			door.behind = hooks;
-			await hooks.activate();
+			const hooks = await activeBehind(door);
 			expect(await active()).toHaveLength(1);
 			// Deactivated after n8n's address changed, before any re-activation.
 			hooks.instanceUrl = 'https://new-host.agency.test';
