@@ -26,7 +26,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import * as fs from 'node:fs';
 import { createRequire } from 'node:module';
-import * as os from 'node:os';
 import * as path from 'node:path';
 
 import type { INodeProperties, INodeTypeDescription } from 'n8n-workflow';
@@ -45,19 +44,18 @@ import {
 import { ensureN8n } from '../../harness/install';
 import { REPO_ROOT } from '../../harness/pack';
 import { postToWebhook } from '../../harness/run-workflow';
-import { startN8nWithTrio, type CredentialRef, type TrioN8n } from '../../harness/trio';
+import type { CredentialRef } from '../../harness/trio';
 import { waitUntil } from '../../harness/wait';
-import { callSandbox, startTestSandbox } from '../support/sandbox-client';
+import { callSandbox } from '../support/sandbox-client';
 import { expectSuccess } from './fixtures/expect-success';
-import { startHttpReceiver, type HttpReceiver } from './fixtures/receivers';
+import { startReadmeN8n, type ReadmeN8n } from './fixtures/readme-n8n';
+import type { HttpReceiver } from './fixtures/receivers';
 
 const PACKAGE = 'n8n-nodes-trio-vms';
 const SAMPLE_DATA_DIR = path.join(REPO_ROOT, 'examples', 'sample-data');
 const RUN_TIMEOUT_MS = 90_000;
 /** A poll trigger runs once a minute at the most: a wait for the next poll may take that long. */
 const POLL_WAIT_MS = 150_000;
-/** UTC+14: a date read in n8n's time zone would move a day. */
-const N8N_TIME_ZONE = 'Pacific/Kiritimati';
 
 type Json = Record<string, unknown>;
 
@@ -178,43 +176,34 @@ function setPath(target: Json, pathParts: string[], value: unknown): void {
 // ------------------------------------------------------------------ the suite
 
 describeWithN8n('2.x', "README's quick starts, executed as written in real n8n 2.x", () => {
+	let setup: ReadmeN8n | undefined;
 	let sandbox: RunningSandbox;
 	let n8n: N8nInstance;
 	let receiver: HttpReceiver;
 	let home: string;
 	let filesFolder: string;
 	let credential: CredentialRef;
-	let setup: TrioN8n | undefined;
+	let created: WorkflowRecord[];
 	let catalogue: Array<{ name: string; version: number | number[]; defaultVersion?: number }>;
-	const created: WorkflowRecord[] = [];
 
 	beforeAll(async () => {
-		sandbox = await startTestSandbox();
-		receiver = await startHttpReceiver();
-		home = fs.mkdtempSync(path.join(os.tmpdir(), 'trio-docs-home-'));
-		filesFolder = path.join(home, '.n8n-files', 'quick-start');
-		fs.mkdirSync(filesFolder, { recursive: true });
-		fs.cpSync(path.join(SAMPLE_DATA_DIR, 'resumes'), path.join(filesFolder, 'resumes'), {
-			recursive: true,
-		});
-		setup = await startN8nWithTrio({
-			line: '2.x',
-			account: sandbox,
+		setup = await startReadmeN8n({
+			name: 'docs',
 			credentialName: 'Trio VMS account',
-			env: { HOME: home, GENERIC_TIMEZONE: N8N_TIME_ZONE },
+			filesFolder: 'quick-start',
+			fill: (folder) =>
+				fs.cpSync(path.join(SAMPLE_DATA_DIR, 'resumes'), path.join(folder, 'resumes'), {
+					recursive: true,
+				}),
 		});
-		({ n8n, credential } = setup);
+		({ sandbox, n8n, receiver, home, filesFolder, credential, created } = setup);
 		// The node catalogue the editor loads, as the logged-in owner (`rest` prefixes /rest; the URL
 		// parser folds the `..` back to /types/nodes.json).
 		catalogue = await n8n.rest<typeof catalogue>('GET', '/../types/nodes.json');
 	});
 
 	afterAll(async () => {
-		for (const workflow of created) await n8n?.deactivate(workflow.id).catch(() => undefined);
-		await sandbox?.idle();
 		await setup?.stop();
-		await receiver?.close();
-		if (home) fs.rmSync(home, { recursive: true, force: true });
 		process.stdout.write(
 			`\nDocs test: ${executed.statements.length} statements asserted, ${executed.expressions.length} expressions executed\n`,
 		);

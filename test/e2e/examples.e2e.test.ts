@@ -22,7 +22,6 @@
  */
 import { createHash, randomUUID } from 'node:crypto';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 
 import { sleep } from 'n8n-workflow';
@@ -38,18 +37,18 @@ import {
 import { curlCommands, readRepoFile, section, type ShellRequest } from '../docs/markdown';
 import { REPO_ROOT } from '../../harness/pack';
 import { postToWebhook, runThroughWebhook } from '../../harness/run-workflow';
-import { startN8nWithTrio, type CredentialRef, type TrioN8n } from '../../harness/trio';
+import type { CredentialRef } from '../../harness/trio';
 import { waitUntil } from '../../harness/wait';
-import { callSandbox, startTestSandbox } from '../support/sandbox-client';
+import { callSandbox } from '../support/sandbox-client';
 import {
 	linksIn,
-	startHttpReceiver,
 	startSmtpReceiver,
 	type HttpReceiver,
 	type ReceivedMail,
 	type SmtpReceiver,
 } from './fixtures/receivers';
 import { expectSuccess } from './fixtures/expect-success';
+import { startReadmeN8n, type ReadmeN8n } from './fixtures/readme-n8n';
 
 const EXAMPLES_DIR = path.join(REPO_ROOT, 'examples');
 /** examples/README.md: its sandbox commands are run as written, its sample messages compared. */
@@ -70,8 +69,6 @@ const CREDENTIAL_NAME = 'Trio VMS account';
 const CREDENTIAL_PLACEHOLDER_ID = 'REPLACE-WITH-YOUR-TRIO-CREDENTIAL';
 /** The spreadsheet example's Folder as shipped: n8n's Docker image's file folder. */
 const SHIPPED_FILES_FOLDER = '/home/node/.n8n-files/trio-submissions';
-/** UTC+14: a date read in n8n's time zone would move a day. */
-const N8N_TIME_ZONE = 'Pacific/Kiritimati';
 const BROWSER_USER_AGENT =
 	'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0 Safari/537.36';
 const RUN_TIMEOUT_MS = 90_000;
@@ -257,6 +254,7 @@ describeWithN8n(
 	'2.x',
 	'example workflows (examples/*.json) in real n8n 2.x against the Trio sandbox',
 	() => {
+		let setup: ReadmeN8n | undefined;
 		let sandbox: RunningSandbox;
 		let n8n: N8nInstance;
 		let receiver: HttpReceiver;
@@ -264,24 +262,18 @@ describeWithN8n(
 		let home: string;
 		let filesFolder: string;
 		let credential: CredentialRef;
-		let setup: TrioN8n | undefined;
 		let smtpCredential: { id: string; name: string };
-		const created: WorkflowRecord[] = [];
+		let created: WorkflowRecord[];
 
 		beforeAll(async () => {
-			sandbox = await startTestSandbox();
-			receiver = await startHttpReceiver();
 			smtp = await startSmtpReceiver();
-			home = fs.mkdtempSync(path.join(os.tmpdir(), 'trio-examples-home-'));
-			filesFolder = path.join(home, '.n8n-files', 'trio-submissions');
-			fs.cpSync(SAMPLE_DATA_DIR, filesFolder, { recursive: true });
-			setup = await startN8nWithTrio({
-				line: '2.x',
-				account: sandbox,
+			setup = await startReadmeN8n({
+				name: 'examples',
 				credentialName: CREDENTIAL_NAME,
-				env: { HOME: home, GENERIC_TIMEZONE: N8N_TIME_ZONE },
+				filesFolder: 'trio-submissions',
+				fill: (folder) => fs.cpSync(SAMPLE_DATA_DIR, folder, { recursive: true }),
 			});
-			({ n8n, credential } = setup);
+			({ sandbox, n8n, receiver, home, filesFolder, credential, created } = setup);
 			const mail = await n8n.createCredential('Test SMTP', 'smtp', {
 				user: '',
 				password: '',
@@ -294,12 +286,8 @@ describeWithN8n(
 		});
 
 		afterAll(async () => {
-			for (const workflow of created) await n8n?.deactivate(workflow.id).catch(() => undefined);
-			await sandbox?.idle();
 			await setup?.stop();
-			await receiver?.close();
 			await smtp?.close();
-			if (home) fs.rmSync(home, { recursive: true, force: true });
 		});
 
 		// -------------------------------------------------------------- helpers that need the instance
