@@ -85,7 +85,7 @@ function postedItemsNode(name: string): WorkflowNode {
 }
 
 /** A PDF on the outside (the node checks the signature), a few random bytes inside, in base64. */
-export function profilePdfBase64(): string {
+function profilePdfBase64(): string {
 	return Buffer.concat([
 		Buffer.from('%PDF-1.7\n', 'latin1'),
 		randomBytes(2_000),
