@@ -23,7 +23,7 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import type { RunNodeOptions } from '../../support/engine/engine';
 import { trioCredentials } from '../../support/engine/engine';
-import { triggerHooks } from '../../support/engine/trigger-hooks';
+import { triggerHooks, type TriggerHooks } from '../../support/engine/trigger-hooks';
 import { waitUntil } from '../../../harness/wait';
 import { probe } from '../../support/probe';
 import {
@@ -406,6 +406,22 @@ describe('the service down while the trigger activates and deactivates', () => {
 		const ours = async () => (await registrations()).filter((r) => r.Url.startsWith(url));
 		return { trigger, ours };
 	}
+	/** The service is back: the faults counted and cleared, the trigger activates again. */
+	async function activateOnceBack(trigger: TriggerHooks): Promise<void> {
+		countFaults();
+		t.sandbox.clearRequests();
+		t.sandbox.clearFaults();
+		await trigger.activate();
+		recovered();
+	}
+	/** Each event has exactly one of `registrations`. */
+	function expectOnePerEvent(registrations: Array<{ Url: string }>): void {
+		expectOnce(
+			events.map(
+				(event) => registrations.filter((r) => r.Url.includes(encodeURIComponent(event))).length,
+			),
+		);
+	}
 	async function registrations(): Promise<Array<{ Url: string; IsActive: boolean }>> {
 		const response = await fetch(`${t.sandbox.apiUrl}/Webhooks`, {
 			headers: { 'X-API-KEY': t.sandbox.adminKey },
@@ -418,16 +434,8 @@ describe('the service down while the trigger activates and deactivates', () => {
 		t.sandbox.setFaults({ endpoints: { '*': { failRate: 1, failStatus: 500 } } });
 		await expect(trigger.activate()).rejects.toThrow(/Trio VMS answered 500 Internal Server Error/);
 		failedClearly();
-		countFaults();
-		t.sandbox.clearRequests();
-
-		t.sandbox.clearFaults();
-		await trigger.activate();
-		recovered();
-		const active = (await ours()).filter((r) => r.IsActive);
-		expectOnce(
-			events.map((event) => active.filter((r) => r.Url.includes(encodeURIComponent(event))).length),
-		);
+		await activateOnceBack(trigger);
+		expectOnePerEvent((await ours()).filter((r) => r.IsActive));
 		await trigger.deactivate();
 	});
 
@@ -442,20 +450,10 @@ describe('the service down while the trigger activates and deactivates', () => {
 		await expect(trigger.deactivate()).resolves.not.toThrow();
 		// (503 here costs the transport's backoff on every request: about 8 s; 500 is not retried.)
 		failedClearly();
-		countFaults();
-		t.sandbox.clearRequests();
-
-		t.sandbox.clearFaults();
-		await trigger.activate();
-		recovered();
+		await activateOnceBack(trigger);
 		const all = await ours();
 		expect(all.every((registration) => registration.IsActive)).toBe(true);
-		expectOnce(
-			events.map(
-				(event) =>
-					all.filter((registration) => registration.Url.includes(encodeURIComponent(event))).length,
-			),
-		);
+		expectOnePerEvent(all);
 		await trigger.deactivate();
 	});
 });

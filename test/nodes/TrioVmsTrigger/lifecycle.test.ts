@@ -525,6 +525,14 @@ async function activeBehind(door: FrontDoor, events?: string[]): Promise<Trigger
 	return hooks;
 }
 
+/** The one active registration is the one from `before`, now sending to the moved n8n. */
+async function expectMoved(before: WebhookRegistration): Promise<void> {
+	const after = await active();
+	expect(after).toHaveLength(1);
+	expect(after[0].Id).toBe(before.Id);
+	expect(after[0].Url).toMatch(/^https:\/\/n8n\.new-address\.test\/webhook\//);
+}
+
 describe("another n8n with this workflow's data", () => {
 	// The time between two "not registered" answers that proves nobody is there: real n8n waits
 	// 30 s; here the door decides what each probe hears, so the time only has to pass.
@@ -565,10 +573,7 @@ describe("another n8n with this workflow's data", () => {
 			door.behind = undefined;
 			const moved = sameWorkflowAt(original, 'https://n8n.new-address.test');
 			await moved.activate();
-			const after = await active();
-			expect(after).toHaveLength(1);
-			expect(after[0].Id).toBe(before.Id);
-			expect(after[0].Url).toMatch(/^https:\/\/n8n\.new-address\.test\/webhook\//);
+			await expectMoved(before);
 		});
 	});
 
@@ -583,10 +588,7 @@ describe("another n8n with this workflow's data", () => {
 			await moved.deactivate();
 			expect(await active()).toEqual([before]);
 			await moved.activate();
-			const after = await active();
-			expect(after).toHaveLength(1);
-			expect(after[0].Id).toBe(before.Id);
-			expect(after[0].Url).toMatch(/^https:\/\/n8n\.new-address\.test\/webhook\//);
+			await expectMoved(before);
 		});
 	});
 
