@@ -107,6 +107,10 @@ describeWithN8n('2.x', 'real n8n 2.x: installed through N8N_COMMUNITY_PACKAGES',
 		);
 	};
 
+	/** n8n on the kept user folder, with nothing installed by the harness: its start-up installs. */
+	const startOnKeptFolder = (fake: FakeNpmRegistry) =>
+		startN8n({ line: '2.x', tarball: [], userFolder, env: installEnv(fake, 'true') });
+
 	test('the packed package is what the registry stand-in serves, at package.json version', () => {
 		const fake = stand();
 		expect(fake.packageName).toBe(PACKAGE);
@@ -115,13 +119,7 @@ describeWithN8n('2.x', 'real n8n 2.x: installed through N8N_COMMUNITY_PACKAGES',
 
 	test('n8n installs it at start-up and loads its three nodes and its credential', async () => {
 		const fake = stand();
-		const n8n = await startN8n({
-			line: '2.x',
-			// Nothing installed by the harness: n8n's start-up does it from the variables.
-			tarball: [],
-			userFolder,
-			env: installEnv(fake, 'true'),
-		});
+		const n8n = await startOnKeptFolder(fake);
 		try {
 			report('first start', n8n, fake);
 			await expectLoaded(n8n);
@@ -161,12 +159,7 @@ describeWithN8n('2.x', 'real n8n 2.x: installed through N8N_COMMUNITY_PACKAGES',
 		if (!installed) throw new Error('needs the first start to have installed the package');
 		const fake = stand();
 		const downloadsBefore = fake.tarballDownloads();
-		const n8n = await startN8n({
-			line: '2.x',
-			tarball: [],
-			userFolder,
-			env: installEnv(fake, 'true'),
-		});
+		const n8n = await startOnKeptFolder(fake);
 		try {
 			report('restart', n8n, fake);
 			await expectLoaded(n8n);

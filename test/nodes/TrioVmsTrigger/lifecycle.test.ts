@@ -525,6 +525,19 @@ async function activeBehind(door: FrontDoor, events?: string[]): Promise<Trigger
 	return hooks;
 }
 
+/**
+ * The workflow active behind `door` with one registration (`before`), then the same workflow in
+ * an n8n at a new address (`moved`) while the old address answers n8n's 'not registered'.
+ */
+async function movedAway(
+	door: FrontDoor,
+): Promise<{ before: WebhookRegistration; moved: TriggerHooks }> {
+	const original = await activeBehind(door);
+	const [before] = await active();
+	door.behind = undefined;
+	return { before, moved: sameWorkflowAt(original, 'https://n8n.new-address.test') };
+}
+
 /** The one active registration is the one from `before`, now sending to the moved n8n. */
 async function expectMoved(before: WebhookRegistration): Promise<void> {
 	const after = await active();
@@ -567,11 +580,8 @@ describe("another n8n with this workflow's data", () => {
 
 	it('a moved n8n (the old address answers that the webhook is unknown) moves its registrations and leaves none active there', async () => {
 		await withFrontDoor(async (door) => {
-			const original = await activeBehind(door);
-			const [before] = await active();
 			// Whatever now runs at the old address answers as n8n does for an unknown webhook.
-			door.behind = undefined;
-			const moved = sameWorkflowAt(original, 'https://n8n.new-address.test');
+			const { before, moved } = await movedAway(door);
 			await moved.activate();
 			await expectMoved(before);
 		});
@@ -579,12 +589,9 @@ describe("another n8n with this workflow's data", () => {
 
 	it('a moved n8n repaired as the docs say (deactivate, then activate) moves its registrations: the deactivation, which n8n runs once the webhook is gone, leaves them and what it remembers for the activation', async () => {
 		await withFrontDoor(async (door) => {
-			const original = await activeBehind(door);
-			const [before] = await active();
 			// WEBHOOK_URL changed and n8n restarted (n8n runs no trigger method then). The old name
 			// still reaches this n8n, which no longer holds the webhook there while it deactivates.
-			door.behind = undefined;
-			const moved = sameWorkflowAt(original, 'https://n8n.new-address.test');
+			const { before, moved } = await movedAway(door);
 			await moved.deactivate();
 			expect(await active()).toEqual([before]);
 			await moved.activate();
