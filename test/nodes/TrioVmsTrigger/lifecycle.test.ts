@@ -526,16 +526,17 @@ async function activeBehind(door: FrontDoor, events?: string[]): Promise<Trigger
 }
 
 /**
- * The workflow active behind `door` with one registration (`before`), then the same workflow in
- * an n8n at a new address (`moved`) while the old address answers n8n's 'not registered'.
+ * The workflow active behind `door` (`original`, its registrations `production`), then the same
+ * workflow in another n8n at `instanceUrl` (`copy`) while the door answers n8n's 'not registered'.
  */
-async function movedAway(
+async function copyWhileAway(
 	door: FrontDoor,
-): Promise<{ before: WebhookRegistration; moved: TriggerHooks }> {
+	instanceUrl: string,
+): Promise<{ original: TriggerHooks; production: WebhookRegistration[]; copy: TriggerHooks }> {
 	const original = await activeBehind(door);
-	const [before] = await active();
+	const production = await active();
 	door.behind = undefined;
-	return { before, moved: sameWorkflowAt(original, 'https://n8n.new-address.test') };
+	return { original, production, copy: sameWorkflowAt(original, instanceUrl) };
 }
 
 /** The one active registration is the one from `before`, now sending to the moved n8n. */
@@ -581,7 +582,10 @@ describe("another n8n with this workflow's data", () => {
 	it('a moved n8n (the old address answers that the webhook is unknown) moves its registrations and leaves none active there', async () => {
 		await withFrontDoor(async (door) => {
 			// Whatever now runs at the old address answers as n8n does for an unknown webhook.
-			const { before, moved } = await movedAway(door);
+			const {
+				production: [before],
+				copy: moved,
+			} = await copyWhileAway(door, 'https://n8n.new-address.test');
 			await moved.activate();
 			await expectMoved(before);
 		});
@@ -591,7 +595,10 @@ describe("another n8n with this workflow's data", () => {
 		await withFrontDoor(async (door) => {
 			// WEBHOOK_URL changed and n8n restarted (n8n runs no trigger method then). The old name
 			// still reaches this n8n, which no longer holds the webhook there while it deactivates.
-			const { before, moved } = await movedAway(door);
+			const {
+				production: [before],
+				copy: moved,
+			} = await copyWhileAway(door, 'https://n8n.new-address.test');
 			await moved.deactivate();
 			expect(await active()).toEqual([before]);
 			await moved.activate();
@@ -720,12 +727,12 @@ describe("another n8n with this workflow's data", () => {
 
 	it("a copy deactivated while production re-publishes (its n8n answers 'not registered' for a moment) leaves production's registrations on", async () => {
 		await withFrontDoor(async (door) => {
-			const original = await activeBehind(door);
-			const production = await active();
 			// Switching something off at another address takes this n8n's own answer there: n8n's
 			// "not registered" is also what production says while it re-publishes.
-			door.behind = undefined;
-			const copy = sameWorkflowAt(original, 'https://staging.agency.test');
+			const { original, production, copy } = await copyWhileAway(
+				door,
+				'https://staging.agency.test',
+			);
 			await copy.deactivate();
 			door.behind = original;
 			expect(await active()).toEqual(production);
@@ -734,12 +741,9 @@ describe("another n8n with this workflow's data", () => {
 
 	it("a copy deactivated while the service's list cannot be read never switches off registrations it remembers for another address", async () => {
 		await withFrontDoor(async (door) => {
-			const original = await activeBehind(door);
-			const production = await active();
 			// Production is restarting (n8n's own "not registered"), and the list fails: nothing
 			// shows where the remembered registration points now, so it is left alone.
-			door.behind = undefined;
-			const copy = sameWorkflowAt(original, 'https://staging.agency.test');
+			const { production, copy } = await copyWhileAway(door, 'https://staging.agency.test');
 			sandbox.setFaults({
 				endpoints: { 'GET /api/v3/Webhooks': { failRate: 1, failStatus: 500 } },
 			});
