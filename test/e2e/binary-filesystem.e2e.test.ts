@@ -18,8 +18,9 @@ import type { RunningSandbox as Sandbox } from '../../sandbox';
 import { describeWithN8n } from '../../harness/availability';
 import type { N8nInstance } from '../../harness/n8n';
 import { runWebhookWorkflow, textFileNodes, type WorkflowNode } from '../../harness/run-workflow';
-import { startN8nWithTrio, type CredentialRef, type TrioN8n } from '../../harness/trio';
-import { callSandbox, listJobs, startTestSandbox } from '../support/sandbox-client';
+import type { CredentialRef } from '../../harness/trio';
+import { callSandbox, listJobs } from '../support/sandbox-client';
+import { useRealN8n } from '../support/use-real-n8n';
 
 const NODE_TYPE = 'n8n-nodes-trio-vms.trioVms';
 
@@ -27,20 +28,11 @@ describeWithN8n('2.x', 'real n8n 2.x with N8N_DEFAULT_BINARY_DATA_MODE=filesyste
 	let sandbox: Sandbox;
 	let n8n: N8nInstance;
 	let credential: CredentialRef;
-	let setup: TrioN8n | undefined;
-
-	beforeAll(async () => {
-		sandbox = await startTestSandbox({ jobs: 6 });
-		setup = await startN8nWithTrio({
-			line: '2.x',
-			account: sandbox,
-			key: 'plain',
-			env: { N8N_DEFAULT_BINARY_DATA_MODE: 'filesystem' },
-		});
-		({ n8n, credential } = setup);
-	});
-
-	afterAll(() => setup?.stop());
+	useRealN8n(
+		{ jobs: 6 },
+		{ line: '2.x', key: 'plain', env: { N8N_DEFAULT_BINARY_DATA_MODE: 'filesystem' } },
+		(started) => ({ sandbox, n8n, credential } = started),
+	);
 
 	test('Submission Create sends the resume n8n stored on disk, once', async () => {
 		const [job] = (await listJobs(sandbox)).filter((each) => each.JobStatus === 'Open');

@@ -21,13 +21,8 @@ import { describeWithN8n } from '../../harness/availability';
 import { N8N_LINES } from '../../harness/install';
 import type { N8nInstance } from '../../harness/n8n';
 import { runThroughWebhook, textFileNodes, type WorkflowNode } from '../../harness/run-workflow';
-import {
-	startN8nWithTrio,
-	trioCredentialData,
-	type CredentialRef,
-	type TrioN8n,
-} from '../../harness/trio';
-import { startTestSandbox } from '../support/sandbox-client';
+import { trioCredentialData, type CredentialRef } from '../../harness/trio';
+import { useRealN8n } from '../support/use-real-n8n';
 import { outputOf, runKeepingExecution } from './fixtures/node/run-keeping-execution';
 
 const NODE_TYPE = 'n8n-nodes-trio-vms.trioVms';
@@ -54,16 +49,12 @@ for (const line of N8N_LINES) {
 		let n8n: N8nInstance;
 		/** The sandbox's administrator key: every operation, webhook management included. */
 		let credential: CredentialRef;
-		let setup: TrioN8n | undefined;
 		const credentialData = (): Json => trioCredentialData(sandbox.url, sandbox.adminKey);
-
-		beforeAll(async () => {
-			sandbox = await startTestSandbox({ seed: 11, jobs: 24 });
-			setup = await startN8nWithTrio({ line, account: sandbox });
-			({ n8n, credential } = setup);
-		});
-
-		afterAll(() => setup?.stop());
+		useRealN8n(
+			{ seed: 11, jobs: 24 },
+			{ line },
+			(started) => ({ sandbox, n8n, credential } = started),
+		);
 
 		beforeEach(() => {
 			sandbox.clearRequests();

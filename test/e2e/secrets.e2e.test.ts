@@ -18,15 +18,9 @@ import type { RunningSandbox } from '../../sandbox';
 import { describeWithN8n } from '../../harness/availability';
 import type { N8nInstance } from '../../harness/n8n';
 import type { WorkflowNode } from '../../harness/run-workflow';
-import {
-	startN8nWithTrio,
-	triggerWorkflow,
-	type CredentialRef,
-	type Registration,
-	type TrioN8n,
-} from '../../harness/trio';
+import { triggerWorkflow, type CredentialRef, type Registration } from '../../harness/trio';
 import { pollUntil } from '../../harness/wait';
-import { startTestSandbox } from '../support/sandbox-client';
+import { useRealN8n } from '../support/use-real-n8n';
 import { runKeepingExecution } from './fixtures/node/run-keeping-execution';
 
 const NODE_TYPE = 'n8n-nodes-trio-vms.trioVms';
@@ -44,21 +38,13 @@ describeWithN8n('2.x', 'secrets in real n8n 2.x at debug log level', () => {
 	let sandbox: RunningSandbox;
 	let n8n: N8nInstance;
 	let credential: CredentialRef;
-	let setup: TrioN8n | undefined;
 	/** Every text that was read back, by where it came from. */
 	const scanned: Array<{ where: string; text: string }> = [];
-
-	beforeAll(async () => {
-		sandbox = await startTestSandbox({ seed: 5, jobs: 12 });
-		setup = await startN8nWithTrio({
-			line: '2.x',
-			account: sandbox,
-			env: { N8N_LOG_LEVEL: 'debug' },
-		});
-		({ n8n, credential } = setup);
-	});
-
-	afterAll(() => setup?.stop());
+	useRealN8n(
+		{ seed: 5, jobs: 12 },
+		{ line: '2.x', env: { N8N_LOG_LEVEL: 'debug' } },
+		(started) => ({ sandbox, n8n, credential } = started),
+	);
 
 	const trioNode = (name: string, parameters: Json): WorkflowNode => ({
 		name,
