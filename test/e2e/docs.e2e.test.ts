@@ -45,8 +45,6 @@ import { ensureN8n } from '../../harness/install';
 import { REPO_ROOT } from '../../harness/pack';
 import { postToWebhook } from '../../harness/run-workflow';
 import type { CredentialRef } from '../../harness/trio';
-import { waitUntil } from '../../harness/wait';
-import { callSandbox } from '../support/sandbox-client';
 import { expectSuccess } from './fixtures/expect-success';
 import { startReadmeN8n, type ReadmeN8n } from './fixtures/readme-n8n';
 import type { HttpReceiver } from './fixtures/receivers';
@@ -184,6 +182,9 @@ describeWithN8n('2.x', "README's quick starts, executed as written in real n8n 2
 	let filesFolder: string;
 	let credential: CredentialRef;
 	let created: WorkflowRecord[];
+	let scenario: ReadmeN8n['scenario'];
+	let trio: ReadmeN8n['trio'];
+	let waitFor: ReadmeN8n['waitFor'];
 	let catalogue: Array<{ name: string; version: number | number[]; defaultVersion?: number }>;
 
 	beforeAll(async () => {
@@ -196,7 +197,8 @@ describeWithN8n('2.x', "README's quick starts, executed as written in real n8n 2
 					recursive: true,
 				}),
 		});
-		({ sandbox, n8n, receiver, home, filesFolder, credential, created } = setup);
+		({ sandbox, n8n, receiver, home, filesFolder, credential, created, scenario, trio, waitFor } =
+			setup);
 		// The node catalogue the editor loads, as the logged-in owner (`rest` prefixes /rest; the URL
 		// parser folds the `..` back to /types/nodes.json).
 		catalogue = await n8n.rest<typeof catalogue>('GET', '/../types/nodes.json');
@@ -266,20 +268,6 @@ describeWithN8n('2.x', "README's quick starts, executed as written in real n8n 2
 		created.push(record);
 		return record;
 	}
-
-	/** The sandbox's scenario API (/_sandbox). */
-	const scenario = <T = Json>(method: string, urlPath: string, body?: unknown) =>
-		callSandbox<T>(sandbox, method, `/_sandbox${urlPath}`, body);
-
-	/** Trio's API at the sandbox (/api/v3), with the admin key. */
-	const trio = <T = Json[]>(urlPath: string) =>
-		callSandbox<T>(sandbox, 'GET', `/api/v3${urlPath}`, undefined, sandbox.adminKey);
-
-	const waitFor = <T>(what: string, check: () => Promise<T | undefined>, timeoutMs: number) =>
-		waitUntil(what, check, {
-			timeoutMs,
-			detail: () => n8n.logs().split('\n').slice(-40).join('\n'),
-		});
 
 	// -------------------------------------------------------------- quick start 1
 

@@ -38,8 +38,6 @@ import { curlCommands, readRepoFile, section, type ShellRequest } from '../docs/
 import { REPO_ROOT } from '../../harness/pack';
 import { postToWebhook, runThroughWebhook } from '../../harness/run-workflow';
 import type { CredentialRef } from '../../harness/trio';
-import { waitUntil } from '../../harness/wait';
-import { callSandbox } from '../support/sandbox-client';
 import {
 	linksIn,
 	startSmtpReceiver,
@@ -264,6 +262,9 @@ describeWithN8n(
 		let credential: CredentialRef;
 		let smtpCredential: { id: string; name: string };
 		let created: WorkflowRecord[];
+		let scenario: ReadmeN8n['scenario'];
+		let trio: ReadmeN8n['trio'];
+		let waitFor: ReadmeN8n['waitFor'];
 
 		beforeAll(async () => {
 			smtp = await startSmtpReceiver();
@@ -273,7 +274,8 @@ describeWithN8n(
 				filesFolder: 'trio-submissions',
 				fill: (folder) => fs.cpSync(SAMPLE_DATA_DIR, folder, { recursive: true }),
 			});
-			({ sandbox, n8n, receiver, home, filesFolder, credential, created } = setup);
+			({ sandbox, n8n, receiver, home, filesFolder, credential, created, scenario, trio, waitFor } =
+				setup);
 			const mail = await n8n.createCredential('Test SMTP', 'smtp', {
 				user: '',
 				password: '',
@@ -291,10 +293,6 @@ describeWithN8n(
 		});
 
 		// -------------------------------------------------------------- helpers that need the instance
-
-		/** The sandbox's scenario API (/_sandbox). */
-		const scenario = <T = Json>(method: string, urlPath: string, body?: unknown) =>
-			callSandbox<T>(sandbox, method, `/_sandbox${urlPath}`, body);
 
 		/** Runs one of the README's sandbox commands as written, at this test's sandbox. */
 		async function runReadmeCommand<T = Json>(command: ShellRequest): Promise<T> {
@@ -314,10 +312,6 @@ describeWithN8n(
 			}
 		}
 
-		/** Trio's API at the sandbox (/api/v3), with the admin key. */
-		const trio = <T = Json[]>(urlPath: string) =>
-			callSandbox<T>(sandbox, 'GET', `/api/v3${urlPath}`, undefined, sandbox.adminKey);
-
 		async function createWorkflow(example: Example): Promise<WorkflowRecord> {
 			const record = await n8n.createWorkflow({
 				...example,
@@ -326,16 +320,6 @@ describeWithN8n(
 			created.push(record);
 			return record;
 		}
-
-		const waitFor = <T>(
-			what: string,
-			check: () => Promise<T | undefined>,
-			timeoutMs = RUN_TIMEOUT_MS,
-		) =>
-			waitUntil(what, check, {
-				timeoutMs,
-				detail: () => `--- last n8n log lines ---\n${n8n.logs().split('\n').slice(-40).join('\n')}`,
-			});
 
 		/** The trigger's registrations at the sandbox (its URLs start with the node's production URL). */
 		async function registrationsOf(
