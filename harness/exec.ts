@@ -5,6 +5,9 @@
 	-- not in the package: n8n's rules for the code users install do not apply here */
 import { spawn } from 'node:child_process';
 import type { SpawnOptions } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
 
 export interface RunResult {
 	code: number | null;
@@ -166,4 +169,43 @@ export function spawnReaper(watchPid: number, groupPid: number | undefined, path
 		},
 	);
 	child.unref();
+}
+
+/** A running process's command line, arguments separated by spaces ('' when it is gone). */
+export function cmdline(pid: number): string {
+	try {
+		return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ');
+	} catch {
+		return '';
+	}
+}
+
+/**
+ * Cleans up after test processes killed without cleaning up: each folder under os.tmpdir() whose
+ * name starts with `prefix` and whose JSON `markerFile` names an owner process that is gone is
+ * handed to `endLeftover` (to end the server it ran), then removed.
+ */
+export function sweepOrphanFolders<Marker extends { ownerPid?: number }>(
+	prefix: string,
+	markerFile: string,
+	endLeftover: (marker: Marker) => void,
+): void {
+	let entries: string[];
+	try {
+		entries = fs.readdirSync(os.tmpdir()).filter((entry) => entry.startsWith(prefix));
+	} catch {
+		return;
+	}
+	for (const entry of entries) {
+		const folder = path.join(os.tmpdir(), entry);
+		let marker: Marker;
+		try {
+			marker = JSON.parse(fs.readFileSync(path.join(folder, markerFile), 'utf8')) as Marker;
+		} catch {
+			continue;
+		}
+		if (marker.ownerPid === undefined || isAlive(marker.ownerPid)) continue;
+		endLeftover(marker);
+		fs.rmSync(folder, { recursive: true, force: true });
+	}
 }

@@ -13,7 +13,15 @@ import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 
-import { isAlive, killGroup, runOrThrow, sleep, spawnReaper } from './exec';
+import {
+	cmdline,
+	isAlive,
+	killGroup,
+	runOrThrow,
+	sleep,
+	spawnReaper,
+	sweepOrphanFolders,
+} from './exec';
 import { watchN8n } from './n8n-process';
 import { ensureN8n, npmEnv } from './install';
 import type { N8nLine } from './install';
@@ -223,40 +231,19 @@ function installCleanup(): void {
  * The next start finds such orphans by their marker file and ends them.
  */
 function sweepOrphans(): void {
-	let entries: string[];
-	try {
-		entries = fs.readdirSync(os.tmpdir()).filter((entry) => entry.startsWith(FOLDER_PREFIX));
-	} catch {
-		return;
-	}
-	for (const entry of entries) {
-		const folder = path.join(os.tmpdir(), entry);
-		let marker: { ownerPid?: number; n8nPid?: number };
-		try {
-			marker = JSON.parse(
-				fs.readFileSync(path.join(folder, HARNESS_FILE), 'utf8'),
-			) as typeof marker;
-		} catch {
-			continue;
-		}
-		if (marker.ownerPid === undefined || isAlive(marker.ownerPid)) continue;
-		if (
-			marker.n8nPid !== undefined &&
-			isAlive(marker.n8nPid) &&
-			cmdline(marker.n8nPid).includes('n8n')
-		) {
-			killGroup(marker.n8nPid, 'SIGKILL');
-		}
-		fs.rmSync(folder, { recursive: true, force: true });
-	}
-}
-
-function cmdline(pid: number): string {
-	try {
-		return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ');
-	} catch {
-		return '';
-	}
+	sweepOrphanFolders<{ ownerPid?: number; n8nPid?: number }>(
+		FOLDER_PREFIX,
+		HARNESS_FILE,
+		(marker) => {
+			if (
+				marker.n8nPid !== undefined &&
+				isAlive(marker.n8nPid) &&
+				cmdline(marker.n8nPid).includes('n8n')
+			) {
+				killGroup(marker.n8nPid, 'SIGKILL');
+			}
+		},
+	);
 }
 
 // ---- helpers ----

@@ -19,7 +19,16 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 
-import { isAlive, killGroup, run, runOrThrow, sleep, spawnReaper } from './exec';
+import {
+	cmdline,
+	isAlive,
+	killGroup,
+	run,
+	runOrThrow,
+	sleep,
+	spawnReaper,
+	sweepOrphanFolders,
+} from './exec';
 import { freePort } from './n8n';
 
 const FOLDER_PREFIX = 'trio-services-';
@@ -167,34 +176,20 @@ function unprivilegedUser(): { uid: number; gid: number } | undefined {
 
 /** Kills servers and removes folders left by a test process that died without cleaning up. */
 function sweepOrphans(): void {
-	let entries: string[] = [];
-	try {
-		entries = fs.readdirSync(os.tmpdir()).filter((entry) => entry.startsWith(FOLDER_PREFIX));
-	} catch {
-		return;
-	}
-	for (const entry of entries) {
-		const folder = path.join(os.tmpdir(), entry);
-		let marker: { ownerPid?: number; pid?: number; binary?: string };
-		try {
-			marker = JSON.parse(fs.readFileSync(path.join(folder, MARKER), 'utf8')) as typeof marker;
-		} catch {
-			continue;
-		}
-		if (marker.ownerPid === undefined || isAlive(marker.ownerPid)) continue;
-		if (marker.pid !== undefined && isAlive(marker.pid)) {
-			let cmd = '';
-			try {
-				cmd = fs.readFileSync(`/proc/${marker.pid}/cmdline`, 'utf8');
-			} catch {
-				// gone
-			}
-			if (marker.binary && cmd.includes(path.basename(marker.binary))) {
+	sweepOrphanFolders<{ ownerPid?: number; pid?: number; binary?: string }>(
+		FOLDER_PREFIX,
+		MARKER,
+		(marker) => {
+			if (
+				marker.pid !== undefined &&
+				isAlive(marker.pid) &&
+				marker.binary &&
+				cmdline(marker.pid).includes(path.basename(marker.binary))
+			) {
 				killGroup(marker.pid, 'SIGKILL');
 			}
-		}
-		fs.rmSync(folder, { recursive: true, force: true });
-	}
+		},
+	);
 }
 
 interface Spawned {
