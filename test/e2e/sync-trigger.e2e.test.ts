@@ -35,14 +35,10 @@ import {
 	SYNC_TRIGGER_NAME,
 	SYNC_TRIGGER_TYPE,
 } from '../../harness/sync-trigger-workflow';
-import {
-	createTrioCredential,
-	startN8nWithTrio,
-	type CredentialRef,
-	type TrioN8n,
-} from '../../harness/trio';
+import { createTrioCredential, type CredentialRef } from '../../harness/trio';
 import { waitUntil } from '../../harness/wait';
-import { callSandbox, listJobs, startTestSandbox } from '../support/sandbox-client';
+import { callSandbox, listJobs } from '../support/sandbox-client';
+import { useRealN8n } from '../support/use-real-n8n';
 
 const LINES: N8nLine[] = (process.env.TRIO_SYNC_E2E_LINES?.split(',') as N8nLine[] | undefined) ?? [
 	'2.x',
@@ -107,21 +103,11 @@ for (const { line, name, env } of VARIANTS) {
 		let sandbox: Sandbox;
 		let n8n: N8nInstance;
 		let credential: CredentialRef;
-		let setup: TrioN8n | undefined;
-
-		beforeAll(async () => {
-			sandbox = await startTestSandbox({ jobs: 200 });
-			setup = await startN8nWithTrio({
-				line,
-				env,
-				account: sandbox,
-				credentialName: 'Trio sandbox (plain key)',
-				key: 'plain',
-			});
-			({ n8n, credential } = setup);
-		});
-
-		afterAll(() => setup?.stop());
+		useRealN8n(
+			{ jobs: 200 },
+			{ line, env, credentialName: 'Trio sandbox (plain key)', key: 'plain' },
+			(started) => ({ sandbox, n8n, credential } = started),
+		);
 
 		/** 2.x publishes asynchronously: wait until the activation (and its first poll) has run. */
 		async function settle(
