@@ -172,7 +172,7 @@ export function spawnReaper(watchPid: number, groupPid: number | undefined, path
 }
 
 /** A running process's command line, arguments separated by spaces ('' when it is gone). */
-export function cmdline(pid: number): string {
+function cmdline(pid: number): string {
 	try {
 		return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ');
 	} catch {
@@ -183,12 +183,13 @@ export function cmdline(pid: number): string {
 /**
  * Cleans up after test processes killed without cleaning up: each folder under os.tmpdir() whose
  * name starts with `prefix` and whose JSON `markerFile` names an owner process that is gone is
- * handed to `endLeftover` (to end the server it ran), then removed.
+ * removed, after the server it ran is ended: `leftover` says which process that is and a word of
+ * its command line (so that a reused pid is never killed).
  */
 export function sweepOrphanFolders<Marker extends { ownerPid?: number }>(
 	prefix: string,
 	markerFile: string,
-	endLeftover: (marker: Marker) => void,
+	leftover: (marker: Marker) => { pid?: number; command?: string },
 ): void {
 	let entries: string[];
 	try {
@@ -205,7 +206,9 @@ export function sweepOrphanFolders<Marker extends { ownerPid?: number }>(
 			continue;
 		}
 		if (marker.ownerPid === undefined || isAlive(marker.ownerPid)) continue;
-		endLeftover(marker);
+		const { pid, command } = leftover(marker);
+		if (pid !== undefined && command && isAlive(pid) && cmdline(pid).includes(command))
+			killGroup(pid, 'SIGKILL');
 		fs.rmSync(folder, { recursive: true, force: true });
 	}
 }

@@ -13,15 +13,7 @@ import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 
-import {
-	cmdline,
-	isAlive,
-	killGroup,
-	runOrThrow,
-	sleep,
-	spawnReaper,
-	sweepOrphanFolders,
-} from './exec';
+import { killGroup, runOrThrow, sleep, spawnReaper, sweepOrphanFolders } from './exec';
 import { watchN8n } from './n8n-process';
 import { ensureN8n, npmEnv } from './install';
 import type { N8nLine } from './install';
@@ -234,15 +226,7 @@ function sweepOrphans(): void {
 	sweepOrphanFolders<{ ownerPid?: number; n8nPid?: number }>(
 		FOLDER_PREFIX,
 		HARNESS_FILE,
-		(marker) => {
-			if (
-				marker.n8nPid !== undefined &&
-				isAlive(marker.n8nPid) &&
-				cmdline(marker.n8nPid).includes('n8n')
-			) {
-				killGroup(marker.n8nPid, 'SIGKILL');
-			}
-		},
+		(marker) => ({ pid: marker.n8nPid, command: 'n8n' }),
 	);
 }
 

@@ -19,16 +19,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 
-import {
-	cmdline,
-	isAlive,
-	killGroup,
-	run,
-	runOrThrow,
-	sleep,
-	spawnReaper,
-	sweepOrphanFolders,
-} from './exec';
+import { killGroup, run, runOrThrow, sleep, spawnReaper, sweepOrphanFolders } from './exec';
 import { freePort } from './n8n';
 
 const FOLDER_PREFIX = 'trio-services-';
@@ -179,16 +170,10 @@ function sweepOrphans(): void {
 	sweepOrphanFolders<{ ownerPid?: number; pid?: number; binary?: string }>(
 		FOLDER_PREFIX,
 		MARKER,
-		(marker) => {
-			if (
-				marker.pid !== undefined &&
-				isAlive(marker.pid) &&
-				marker.binary &&
-				cmdline(marker.pid).includes(path.basename(marker.binary))
-			) {
-				killGroup(marker.pid, 'SIGKILL');
-			}
-		},
+		(marker) => ({
+			pid: marker.pid,
+			command: marker.binary ? path.basename(marker.binary) : undefined,
+		}),
 	);
 }
 
