@@ -27,14 +27,8 @@ export interface TrioAccount {
 	key: string;
 }
 
-/** One webhook registration as Trio's GET /api/v3/Webhooks lists it. */
-export interface Registration {
-	Id: string;
-	Name: string;
-	Url: string;
-	Events: string[];
-	IsActive: boolean;
-}
+/** One webhook registration as Trio's GET /api/v3/Webhooks lists it (the sandbox's own type). */
+export type { Registration } from '../sandbox/types';
 
 /** Which of the account's keys a credential holds; 'admin' can also manage webhooks. */
 type KeyKind = 'admin' | 'plain';
