@@ -4,7 +4,7 @@
 	"@n8n/community-nodes/no-restricted-imports": "off"
 	-- not in the package: n8n's rules for the code users install do not apply here */
 import { spawn } from 'node:child_process';
-import type { SpawnOptions } from 'node:child_process';
+import type { ChildProcess, SpawnOptions } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -211,4 +211,25 @@ export function sweepOrphanFolders<Marker extends { ownerPid?: number }>(
 			killGroup(pid, 'SIGKILL');
 		fs.rmSync(folder, { recursive: true, force: true });
 	}
+}
+
+/** How a child process ended. */
+export interface ExitStatus {
+	code: number | null;
+	signal: NodeJS.Signals | null;
+}
+
+/** Watches a child for its exit: how it ended once it has (`exited()`), and a promise of that. */
+export function watchExit(child: ChildProcess): {
+	exited(): ExitStatus | undefined;
+	exitPromise: Promise<void>;
+} {
+	let status: ExitStatus | undefined;
+	const exitPromise = new Promise<void>((resolve) => {
+		child.on('exit', (code, signal) => {
+			status = { code, signal };
+			resolve();
+		});
+	});
+	return { exited: () => status, exitPromise };
 }

@@ -19,7 +19,16 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 
-import { killGroup, run, runOrThrow, sleep, spawnReaper, sweepOrphanFolders } from './exec';
+import {
+	killGroup,
+	run,
+	runOrThrow,
+	sleep,
+	spawnReaper,
+	sweepOrphanFolders,
+	watchExit,
+	type ExitStatus,
+} from './exec';
 import { freePort } from './n8n';
 
 const FOLDER_PREFIX = 'trio-services-';
@@ -181,7 +190,7 @@ interface Spawned {
 	child: ChildProcess;
 	pid: number;
 	logs(): string;
-	exited(): { code: number | null; signal: NodeJS.Signals | null } | undefined;
+	exited(): ExitStatus | undefined;
 	exitPromise: Promise<void>;
 }
 
@@ -212,14 +221,7 @@ function spawnServer(
 	};
 	child.stdout?.on('data', onData);
 	child.stderr?.on('data', onData);
-	let exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
-	const exitPromise = new Promise<void>((resolve) => {
-		child.on('exit', (code, signal) => {
-			exit = { code, signal };
-			resolve();
-		});
-	});
-	return { child, pid, logs: () => output, exited: () => exit, exitPromise };
+	return { child, pid, logs: () => output, ...watchExit(child) };
 }
 
 async function stopServer(spawned: Spawned, signal: NodeJS.Signals, folder: string): Promise<void> {

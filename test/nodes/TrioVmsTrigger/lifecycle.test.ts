@@ -539,6 +539,14 @@ async function copyWhileAway(
 	return { original, production, copy: sameWorkflowAt(original, instanceUrl) };
 }
 
+/** The workflow's one registration (`before`), and the workflow in an n8n moved to a new address. */
+async function movedAway(
+	door: FrontDoor,
+): Promise<{ before: WebhookRegistration; moved: TriggerHooks }> {
+	const { production, copy } = await copyWhileAway(door, 'https://n8n.new-address.test');
+	return { before: production[0], moved: copy };
+}
+
 /** The one active registration is the one from `before`, now sending to the moved n8n. */
 async function expectMoved(before: WebhookRegistration): Promise<void> {
 	const after = await active();
@@ -582,10 +590,7 @@ describe("another n8n with this workflow's data", () => {
 	it('a moved n8n (the old address answers that the webhook is unknown) moves its registrations and leaves none active there', async () => {
 		await withFrontDoor(async (door) => {
 			// Whatever now runs at the old address answers as n8n does for an unknown webhook.
-			const {
-				production: [before],
-				copy: moved,
-			} = await copyWhileAway(door, 'https://n8n.new-address.test');
+			const { before, moved } = await movedAway(door);
 			await moved.activate();
 			await expectMoved(before);
 		});
@@ -595,10 +600,7 @@ describe("another n8n with this workflow's data", () => {
 		await withFrontDoor(async (door) => {
 			// WEBHOOK_URL changed and n8n restarted (n8n runs no trigger method then). The old name
 			// still reaches this n8n, which no longer holds the webhook there while it deactivates.
-			const {
-				production: [before],
-				copy: moved,
-			} = await copyWhileAway(door, 'https://n8n.new-address.test');
+			const { before, moved } = await movedAway(door);
 			await moved.deactivate();
 			expect(await active()).toEqual([before]);
 			await moved.activate();
