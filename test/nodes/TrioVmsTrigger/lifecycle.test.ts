@@ -31,6 +31,7 @@ import {
 	type TriggerHooks,
 	type WebhookTarget,
 } from '../../support/engine/trigger-hooks';
+import type { TrioEventName } from '../../../nodes/shared/events';
 import { PAYLOADS } from '../../support/trigger-payloads';
 
 let sandbox: RunningSandbox;
@@ -855,6 +856,16 @@ describe('receiving deliveries', () => {
 		return hooks;
 	}
 
+	/** Sends `body` (the event's sample payload) to `hooks` with its registrations' token. */
+	async function senderTo(
+		hooks: TriggerHooks,
+		event: TrioEventName,
+		body: Record<string, unknown> = PAYLOADS[event],
+	) {
+		const token = await tokenOf(hooks);
+		return () => hooks.deliver({ query: { event, token }, body });
+	}
+
 	it('emits the payload with event and receivedAt', async () => {
 		const hooks = await activeHooks(['Submission Update']);
 		const delivery = await hooks.deliver({
@@ -1166,12 +1177,7 @@ describe('receiving deliveries', () => {
 	it('drops duplicates (200, no workflow) when asked to, and only then', async () => {
 		const hooks = await activeHooks(['Per Diem Shift Removed']);
 		const payload = { ...PAYLOADS['Per Diem Shift Removed'], Id: `dup-${Date.now()}` };
-		const token = await tokenOf(hooks);
-		const deliver = () =>
-			hooks.deliver({
-				query: { event: 'Per Diem Shift Removed', token },
-				body: payload,
-			});
+		const deliver = await senderTo(hooks, 'Per Diem Shift Removed', payload);
 		expect((await deliver()).workflowData).toHaveLength(1);
 		const second = await deliver();
 		expect(second.result).toEqual({ noWebhookResponse: true });
@@ -1184,10 +1190,8 @@ describe('receiving deliveries', () => {
 	it('gives a copy that reaches another n8n process the same deliveryKey, and never writes static data while receiving', async () => {
 		const hooks = await activeHooks(['Per Diem Shift Removed']);
 		const payload = { ...PAYLOADS['Per Diem Shift Removed'], Id: `shared-${Date.now()}` };
-		const token = await tokenOf(hooks);
+		const deliver = await senderTo(hooks, 'Per Diem Shift Removed', payload);
 		const saved = JSON.stringify(hooks.staticData());
-		const deliver = () =>
-			hooks.deliver({ query: { event: 'Per Diem Shift Removed', token }, body: payload });
 		const first = await deliver();
 		const key = first.workflowData?.[0][0].json.deliveryKey;
 		expect(key).toMatch(/^[0-9a-f]{16}$/);
@@ -1231,12 +1235,7 @@ describe('receiving deliveries', () => {
 
 	it('gives every item a delivery key that is the same for the same delivery, one per shift when split', async () => {
 		const hooks = await activeHooks(['Per Diem Shift Opened'], { ignoreDuplicates: false });
-		const token = await tokenOf(hooks);
-		const deliver = () =>
-			hooks.deliver({
-				query: { event: 'Per Diem Shift Opened', token },
-				body: PAYLOADS['Per Diem Shift Opened'],
-			});
+		const deliver = await senderTo(hooks, 'Per Diem Shift Opened');
 		const keys = (await deliver()).workflowData?.[0].map((item) => item.json.deliveryKey);
 		expect(keys).toHaveLength(2);
 		expect(new Set(keys).size).toBe(2);
@@ -1245,12 +1244,7 @@ describe('receiving deliveries', () => {
 
 	it('splits opened shifts by default and not when the option is off', async () => {
 		const hooks = await activeHooks(['Per Diem Shift Opened'], { ignoreDuplicates: false });
-		const token = await tokenOf(hooks);
-		const deliver = () =>
-			hooks.deliver({
-				query: { event: 'Per Diem Shift Opened', token },
-				body: PAYLOADS['Per Diem Shift Opened'],
-			});
+		const deliver = await senderTo(hooks, 'Per Diem Shift Opened');
 		expect((await deliver()).workflowData![0]).toHaveLength(2);
 		hooks.edit({ splitShifts: false });
 		const [whole] = (await deliver()).workflowData![0];
