@@ -568,24 +568,19 @@ describe("another n8n with this workflow's data", () => {
 	});
 
 	it('a copy of the database (the original still answers) never takes over or switches off the original registrations', async () => {
-		let original: TriggerHooks | undefined;
-		await withFrontDoor(
-			async (door) => {
-				original = hooksAt(door.url);
-				await original.activate();
-				const [production] = await active();
-				const copy = sameWorkflowAt(original, 'https://staging.agency.test');
-				await copy.activate();
-				// The original's registration is untouched; the copy has its own.
-				expect(await active()).toHaveLength(2);
-				expect((await active()).find((r) => r.Id === production.Id)).toEqual(production);
-				await copy.deactivate();
-				expect(await active()).toEqual([production]);
-				// The original still receives.
-				await expectStartsARun(original);
-			},
-			() => original as TriggerHooks,
-		);
+		await withFrontDoor(async (door) => {
+			const original = await activeBehind(door);
+			const [production] = await active();
+			const copy = sameWorkflowAt(original, 'https://staging.agency.test');
+			await copy.activate();
+			// The original's registration is untouched; the copy has its own.
+			expect(await active()).toHaveLength(2);
+			expect((await active()).find((r) => r.Id === production.Id)).toEqual(production);
+			await copy.deactivate();
+			expect(await active()).toEqual([production]);
+			// The original still receives.
+			await expectStartsARun(original);
+		});
 	});
 
 	it('a moved n8n (the old address answers that the webhook is unknown) moves its registrations and leaves none active there', async () => {
@@ -757,28 +752,23 @@ describe("another n8n with this workflow's data", () => {
 	});
 
 	it('a copy taken before production rotated its token is still recognised as a copy', async () => {
-		let original: TriggerHooks | undefined;
-		await withFrontDoor(
-			async (door) => {
-				original = hooksAt(door.url);
-				await original.activate();
-				const tokenAtCopy = await tokenOf(original);
-				const copy = sameWorkflowAt(original, 'https://staging.agency.test');
-				// Production rewrites its registrations after the copy was taken: its token rotates.
-				original.edit({ events: ['Job Update', 'Submission Update'] });
-				await original.activate();
-				expect(await tokenOf(original)).not.toBe(tokenAtCopy);
-				const production = await active();
-				expect(production).toHaveLength(2);
-				await copy.activate();
-				expect((await active()).filter((r) => production.some((p) => p.Id === r.Id))).toEqual(
-					production,
-				);
-				await copy.deactivate();
-				expect(await active()).toEqual(production);
-			},
-			() => original,
-		);
+		await withFrontDoor(async (door) => {
+			const original = await activeBehind(door);
+			const tokenAtCopy = await tokenOf(original);
+			const copy = sameWorkflowAt(original, 'https://staging.agency.test');
+			// Production rewrites its registrations after the copy was taken: its token rotates.
+			original.edit({ events: ['Job Update', 'Submission Update'] });
+			await original.activate();
+			expect(await tokenOf(original)).not.toBe(tokenAtCopy);
+			const production = await active();
+			expect(production).toHaveLength(2);
+			await copy.activate();
+			expect((await active()).filter((r) => production.some((p) => p.Id === r.Id))).toEqual(
+				production,
+			);
+			await copy.deactivate();
+			expect(await active()).toEqual(production);
+		});
 	});
 
 	it('switches off its own registrations at an old address that still reaches this same n8n', async () => {
