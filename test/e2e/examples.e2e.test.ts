@@ -331,31 +331,28 @@ describeWithN8n(
 			return all.filter((registration) => registration.Url.startsWith(prefix));
 		}
 
-		/** Activates (publishes) a Trio-triggered workflow and waits until its registration is active. */
-		async function activateTrigger(
+		/**
+		 * Activates (publishes) or deactivates a Trio-triggered workflow and waits until its
+		 * registration at the sandbox is on, or off (n8n 2.x publishes asynchronously: the trigger
+		 * registers a moment after the call returns).
+		 */
+		async function switchTrigger(
 			workflow: WorkflowRecord,
 			triggerNode: ExampleNode,
+			on: boolean,
 		): Promise<void> {
-			await n8n.activate(workflow.id);
-			// n8n 2.x publishes asynchronously: the trigger registers a moment after the call returns.
-			await waitFor(`the trigger of "${workflow.name}" to register at the sandbox`, async () =>
-				(await registrationsOf(triggerNode)).some((registration) => registration.IsActive)
-					? true
-					: undefined,
+			await (on ? n8n.activate(workflow.id) : n8n.deactivate(workflow.id));
+			await waitFor(
+				`the trigger of "${workflow.name}" to switch its registration ${on ? 'on' : 'off'}`,
+				async () => {
+					const registrations = await registrationsOf(triggerNode);
+					const switched = on
+						? registrations.some((registration) => registration.IsActive)
+						: registrations.every((registration) => !registration.IsActive);
+					return switched ? true : undefined;
+				},
 			);
-		}
-
-		async function deactivateTrigger(
-			workflow: WorkflowRecord,
-			triggerNode: ExampleNode,
-		): Promise<void> {
-			await n8n.deactivate(workflow.id);
-			await waitFor(`the trigger of "${workflow.name}" to switch its registration off`, async () =>
-				(await registrationsOf(triggerNode)).every((registration) => !registration.IsActive)
-					? true
-					: undefined,
-			);
-			await sandbox.idle();
+			if (!on) await sandbox.idle();
 		}
 
 		/** Starts one run of a webhook-started copy and returns its execution with run data. */
@@ -861,7 +858,7 @@ describeWithN8n(
 			expect(mailNode.parameters.operation).toBe('sendAndWait');
 			mailNode.credentials = { smtp: { ...smtpCredential } };
 			const workflow = await createWorkflow(example);
-			await activateTrigger(workflow, trigger);
+			await switchTrigger(workflow, trigger, true);
 
 			const candidates = (
 				await trio<
@@ -934,7 +931,7 @@ describeWithN8n(
 			});
 			// Two offers, and the Submission Update of the accept itself (stopped by the filter).
 			const executions = await successfulExecutions(workflow, 3);
-			await deactivateTrigger(workflow, trigger);
+			await switchTrigger(workflow, trigger, false);
 
 			expect(
 				(
@@ -1171,7 +1168,7 @@ describeWithN8n(
 			);
 			swapSlackForReceiver(example, `${receiver.url}/slack-05`);
 			const workflow = await createWorkflow(example);
-			await activateTrigger(workflow, trigger);
+			await switchTrigger(workflow, trigger, true);
 
 			sandbox.clearDeliveries();
 			// The shifts the README's "Try it against the sandbox" command opens, as written.
@@ -1180,7 +1177,7 @@ describeWithN8n(
 				await runReadmeCommand<Array<{ Number: number; Start: string; End: string }>>(openShifts);
 			const messages = await receiver.waitFor('/slack-05', 2);
 			await successfulExecutions(workflow, 1);
-			await deactivateTrigger(workflow, trigger);
+			await switchTrigger(workflow, trigger, false);
 
 			const openedDeliveries = sandbox
 				.deliveries()
