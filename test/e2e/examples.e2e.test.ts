@@ -555,6 +555,17 @@ describeWithN8n(
 				const webhookPath = swapTriggerForWebhook(example, 'Start');
 				return { example, webhookPath };
 			};
+			/** One successful run on `candidatesFile`, its requests alone in the sandbox's log. */
+			const runOnFile = async (candidatesFile: string) => {
+				sandbox.clearRequests();
+				const { example, webhookPath } = copy(candidatesFile);
+				const workflow = await createWorkflow(example);
+				await n8n.activate(workflow.id);
+				const run = await runOnce(workflow, webhookPath);
+				expectSuccess(run);
+				await n8n.deactivate(workflow.id);
+				return run;
+			};
 			const resume = (file: string) => path.join(SAMPLE_DATA_DIR, 'resumes', file);
 			const submissionPosts = () =>
 				sandbox.requests().filter((request) => request.route === 'POST /api/v3/Submission');
@@ -591,13 +602,7 @@ describeWithN8n(
 					.sort();
 
 			// ---- first run: the sample file as shipped
-			sandbox.clearRequests();
-			const first = copy('candidates.csv');
-			const firstWorkflow = await createWorkflow(first.example);
-			await n8n.activate(firstWorkflow.id);
-			const run1 = await runOnce(firstWorkflow, first.webhookPath);
-			expectSuccess(run1);
-			await n8n.deactivate(firstWorkflow.id);
+			const run1 = await runOnFile('candidates.csv');
 
 			const jane = await candidateNumber('jane.doe@example.com');
 			expect(await candidateNumber('rachel.anderson.5001@example.com')).toBe(5001);
@@ -749,13 +754,7 @@ describeWithN8n(
 			await runReadmeCommand(reopen);
 			// The file name carries the time to the second: make sure the second run's differs.
 			await sleep(1100);
-			sandbox.clearRequests();
-			const second = copy(failedFile);
-			const secondWorkflow = await createWorkflow(second.example);
-			await n8n.activate(secondWorkflow.id);
-			const run2 = await runOnce(secondWorkflow, second.webhookPath);
-			expectSuccess(run2);
-			await n8n.deactivate(secondWorkflow.id);
+			const run2 = await runOnFile(failedFile);
 
 			const luis = await candidateNumber('luis.ortiz@example.com');
 			expect(candidatePosts()).toHaveLength(0);
@@ -806,13 +805,7 @@ describeWithN8n(
 			const shippedNote = (nodeNamed(shipped, 'Note: trio').parameters as { content: string })
 				.content;
 			expect(shippedNote).toContain('Running the same file again submits nobody twice');
-			sandbox.clearRequests();
-			const third = copy('candidates.csv');
-			const thirdWorkflow = await createWorkflow(third.example);
-			await n8n.activate(thirdWorkflow.id);
-			const run3 = await runOnce(thirdWorkflow, third.webhookPath);
-			expectSuccess(run3);
-			await n8n.deactivate(thirdWorkflow.id);
+			const run3 = await runOnFile('candidates.csv');
 			expect(submissionPosts()).toHaveLength(0);
 			expect(candidatePosts()).toHaveLength(0);
 			expect(await newSubmissions()).toEqual(afterRerun);
