@@ -77,3 +77,12 @@ export function watchN8n(
 		stop: () => (stopping ??= stop()),
 	};
 }
+
+/** For waitUntil: true once n8n has logged its editor line and answers its readiness check. */
+export async function readyAt(baseUrl: string, sawReady: boolean): Promise<true | undefined> {
+	if (!sawReady) return undefined;
+	const ok = await fetch(`${baseUrl}/healthz/readiness`, { signal: AbortSignal.timeout(2000) })
+		.then((response) => response.ok)
+		.catch(() => false);
+	return ok ? true : undefined;
+}

@@ -14,7 +14,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 
 import { killGroup, runOrThrow, sleep, spawnReaper, sweepOrphanFolders } from './exec';
-import { watchN8n } from './n8n-process';
+import { readyAt, watchN8n } from './n8n-process';
+import { exitedDuringStart, waitUntil } from './wait';
 import { ensureN8n, npmEnv } from './install';
 import type { N8nLine } from './install';
 
@@ -475,32 +476,11 @@ export async function startN8n(options: StartN8nOptions): Promise<N8nInstance> {
 
 	try {
 		const readyTimeout = options.readyTimeoutMs ?? DEFAULT_READY_TIMEOUT_MS;
-		const deadline = Date.now() + readyTimeout;
-		let ready = false;
-		while (!ready) {
-			const exited = watched.exited();
-			if (exited) {
-				throw new Error(
-					`n8n ${line} exited during start-up (code ${exited.code}, signal ${exited.signal})`,
-				);
-			}
-			if (Date.now() > deadline) {
-				throw new Error(
-					`n8n ${line} was not ready within ${readyTimeout / 1000} s (editor log line seen: ${watched.sawReady()})`,
-				);
-			}
-			if (watched.sawReady()) {
-				try {
-					const response = await fetch(`${baseUrl}/healthz/readiness`, {
-						signal: AbortSignal.timeout(2000),
-					});
-					ready = response.ok;
-				} catch {
-					// Not listening yet.
-				}
-			}
-			if (!ready) await sleep(250);
-		}
+		await waitUntil(`n8n ${line} to be ready`, () => readyAt(baseUrl, watched.sawReady()), {
+			timeoutMs: readyTimeout,
+			stopIf: () => exitedDuringStart(`n8n ${line}`, watched.exited()),
+			detail: () => `(editor log line seen: ${watched.sawReady()})`,
+		});
 		// Readiness can answer just before a late start-up crash; give such a crash
 		// a moment to show before handing out an instance that is about to vanish.
 		await sleep(300);

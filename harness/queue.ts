@@ -21,8 +21,9 @@ import * as http from 'node:http';
 import * as os from 'node:os';
 import * as path from 'node:path';
 
-import { sleep, spawnReaper } from './exec';
-import { watchN8n } from './n8n-process';
+import { spawnReaper } from './exec';
+import { readyAt, watchN8n } from './n8n-process';
+import { exitedDuringStart, waitUntil } from './wait';
 import { ensureN8n } from './install';
 import { freePort, n8nEnv, startN8n } from './n8n';
 import type { N8nInstance } from './n8n';
@@ -263,25 +264,10 @@ async function startQueueProcess(options: {
 	});
 	const baseUrl = `http://127.0.0.1:${port}`;
 	try {
-		const deadline = Date.now() + READY_TIMEOUT_MS;
-		for (;;) {
-			const exited = watched.exited();
-			if (exited) {
-				throw new Error(`n8n ${role} exited during start-up (code ${exited.code})`);
-			}
-			if (Date.now() > deadline) {
-				throw new Error(`n8n ${role} was not ready within ${READY_TIMEOUT_MS / 1000} s`);
-			}
-			if (watched.sawReady()) {
-				const ok = await fetch(`${baseUrl}/healthz/readiness`, {
-					signal: AbortSignal.timeout(2000),
-				})
-					.then((response) => response.ok)
-					.catch(() => false);
-				if (ok) break;
-			}
-			await sleep(250);
-		}
+		await waitUntil(`n8n ${role} to be ready`, () => readyAt(baseUrl, watched.sawReady()), {
+			timeoutMs: READY_TIMEOUT_MS,
+			stopIf: () => exitedDuringStart(`n8n ${role}`, watched.exited()),
+		});
 	} catch (error) {
 		await watched.stop();
 		throw new Error(

@@ -29,6 +29,7 @@ import {
 	watchExit,
 	type ExitStatus,
 } from './exec';
+import { exitedDuringStart, waitUntil } from './wait';
 import { freePort } from './n8n';
 
 const FOLDER_PREFIX = 'trio-services-';
@@ -240,27 +241,21 @@ async function stopServer(spawned: Spawned, signal: NodeJS.Signals, folder: stri
 	fs.rmSync(folder, { recursive: true, force: true });
 }
 
-async function waitUntil(
+async function untilReady(
 	what: string,
 	spawned: Spawned,
 	probe: () => Promise<boolean>,
 ): Promise<void> {
-	const deadline = Date.now() + READY_TIMEOUT_MS;
-	for (;;) {
-		const exit = spawned.exited();
-		if (exit) {
-			throw new Error(
-				`${what} exited during start-up (code ${exit.code}, signal ${exit.signal})\n${spawned.logs().slice(-4000)}`,
-			);
-		}
-		if (await probe().catch(() => false)) return;
-		if (Date.now() > deadline) {
-			throw new Error(
-				`${what} was not ready within ${READY_TIMEOUT_MS / 1000} s\n${spawned.logs().slice(-4000)}`,
-			);
-		}
-		await sleep(200);
-	}
+	await waitUntil(
+		`${what} to be ready`,
+		async () => ((await probe().catch(() => false)) ? true : undefined),
+		{
+			timeoutMs: READY_TIMEOUT_MS,
+			intervalMs: 200,
+			stopIf: () => exitedDuringStart(what, spawned.exited()),
+			detail: () => spawned.logs().slice(-4000),
+		},
+	);
 }
 
 /** PostgreSQL and Redis for a queue-mode stack, started side by side; stop() stops both. */
@@ -364,7 +359,7 @@ export async function startPostgres(options: { database?: string } = {}): Promis
 		);
 	const stop = () => stopServer(spawned, 'SIGINT', folder);
 	try {
-		await waitUntil('PostgreSQL', spawned, async () => {
+		await untilReady('PostgreSQL', spawned, async () => {
 			const result = await run(
 				path.join(bin, 'pg_isready'),
 				['-h', host, '-p', String(port), '-U', 'postgres'],
@@ -426,7 +421,7 @@ export async function startRedis(): Promise<Redis> {
 	);
 	const stop = () => stopServer(spawned, 'SIGTERM', folder);
 	try {
-		await waitUntil('Redis', spawned, async () => spawned.logs().includes('Ready to accept'));
+		await untilReady('Redis', spawned, async () => spawned.logs().includes('Ready to accept'));
 		return { name: 'redis', host, port, pid: spawned.pid, folder, logs: spawned.logs, stop };
 	} catch (error) {
 		await stop();

@@ -2,7 +2,7 @@
  * The one bounded wait of the harness and the tests: poll until something is there, never sleep
  * a fixed time and hope. An absence is proven by waiting for a later marker, not by waiting.
  */
-import { sleep } from './exec';
+import { sleep, type ExitStatus } from './exec';
 
 export interface WaitOptions {
 	/** How long to poll before giving up (ms). */
@@ -54,4 +54,11 @@ export async function pollUntil<T>(
 		value = await read();
 	}
 	return value;
+}
+
+/** For stopIf: why a process that exited while it was starting can no longer become ready. */
+export function exitedDuringStart(what: string, exit: ExitStatus | undefined): string | undefined {
+	return exit
+		? `${what} exited during start-up (code ${exit.code}, signal ${exit.signal})`
+		: undefined;
 }
