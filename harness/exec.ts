@@ -4,7 +4,10 @@
 	"@n8n/community-nodes/no-restricted-imports": "off"
 	-- not in the package: n8n's rules for the code users install do not apply here */
 import { spawn } from 'node:child_process';
-import type { SpawnOptions } from 'node:child_process';
+import type { ChildProcess, SpawnOptions } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
 
 export interface RunResult {
 	code: number | null;
@@ -166,4 +169,67 @@ export function spawnReaper(watchPid: number, groupPid: number | undefined, path
 		},
 	);
 	child.unref();
+}
+
+/** A running process's command line, arguments separated by spaces ('' when it is gone). */
+function cmdline(pid: number): string {
+	try {
+		return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ');
+	} catch {
+		return '';
+	}
+}
+
+/**
+ * Cleans up after test processes killed without cleaning up: each folder under os.tmpdir() whose
+ * name starts with `prefix` and whose JSON `markerFile` names an owner process that is gone is
+ * removed, after the server it ran is ended: `leftover` says which process that is and a word of
+ * its command line (so that a reused pid is never killed).
+ */
+export function sweepOrphanFolders<Marker extends { ownerPid?: number }>(
+	prefix: string,
+	markerFile: string,
+	leftover: (marker: Marker) => { pid?: number; command?: string },
+): void {
+	let entries: string[];
+	try {
+		entries = fs.readdirSync(os.tmpdir()).filter((entry) => entry.startsWith(prefix));
+	} catch {
+		return;
+	}
+	for (const entry of entries) {
+		const folder = path.join(os.tmpdir(), entry);
+		let marker: Marker;
+		try {
+			marker = JSON.parse(fs.readFileSync(path.join(folder, markerFile), 'utf8')) as Marker;
+		} catch {
+			continue;
+		}
+		if (marker.ownerPid === undefined || isAlive(marker.ownerPid)) continue;
+		const { pid, command } = leftover(marker);
+		if (pid !== undefined && command && isAlive(pid) && cmdline(pid).includes(command))
+			killGroup(pid, 'SIGKILL');
+		fs.rmSync(folder, { recursive: true, force: true });
+	}
+}
+
+/** How a child process ended. */
+export interface ExitStatus {
+	code: number | null;
+	signal: NodeJS.Signals | null;
+}
+
+/** Watches a child for its exit: how it ended once it has (`exited()`), and a promise of that. */
+export function watchExit(child: ChildProcess): {
+	exited(): ExitStatus | undefined;
+	exitPromise: Promise<void>;
+} {
+	let status: ExitStatus | undefined;
+	const exitPromise = new Promise<void>((resolve) => {
+		child.on('exit', (code, signal) => {
+			status = { code, signal };
+			resolve();
+		});
+	});
+	return { exited: () => status, exitPromise };
 }

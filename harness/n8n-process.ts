@@ -9,7 +9,7 @@
  */
 import type { ChildProcess } from 'node:child_process';
 
-import { killGroup, sleep } from './exec';
+import { killGroup, sleep, watchExit, type ExitStatus } from './exec';
 
 const STOP_GRACE_MS = 20_000;
 const LOG_LINES_KEPT = 20_000;
@@ -22,7 +22,7 @@ export interface WatchedN8n {
 	/** Whether the ready line has been logged. */
 	sawReady(): boolean;
 	/** How it ended, once it has. */
-	exited(): { code: number | null; signal: NodeJS.Signals | null } | undefined;
+	exited(): ExitStatus | undefined;
 	/** SIGTERM, up to 20 s to leave, then SIGKILL to the group; the group is always killed. */
 	stop(): Promise<void>;
 }
@@ -51,16 +51,10 @@ export function watchN8n(
 	child.stdout?.on('data', onChunk);
 	child.stderr?.on('data', onChunk);
 
-	let exited: { code: number | null; signal: NodeJS.Signals | null } | undefined;
-	const exitPromise = new Promise<void>((resolve) => {
-		child.on('exit', (code, signal) => {
-			exited = { code, signal };
-			resolve();
-		});
-	});
+	const { exited, exitPromise } = watchExit(child);
 	let stopping: Promise<void> | undefined;
 	const stop = async (): Promise<void> => {
-		if (!exited) {
+		if (!exited()) {
 			child.kill('SIGTERM');
 			const graceful = await Promise.race([
 				exitPromise.then(() => true),
@@ -79,7 +73,16 @@ export function watchN8n(
 		logs: () => logLines.join('\n'),
 		lastLines: (count) => logLines.slice(-count).join('\n'),
 		sawReady: () => sawReady,
-		exited: () => exited,
+		exited,
 		stop: () => (stopping ??= stop()),
 	};
+}
+
+/** For waitUntil: true once n8n has logged its editor line and answers its readiness check. */
+export async function readyAt(baseUrl: string, sawReady: boolean): Promise<true | undefined> {
+	if (!sawReady) return undefined;
+	const ok = await fetch(`${baseUrl}/healthz/readiness`, { signal: AbortSignal.timeout(2000) })
+		.then((response) => response.ok)
+		.catch(() => false);
+	return ok ? true : undefined;
 }

@@ -13,8 +13,9 @@ import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 
-import { isAlive, killGroup, runOrThrow, sleep, spawnReaper } from './exec';
-import { watchN8n } from './n8n-process';
+import { killGroup, runOrThrow, sleep, spawnReaper, sweepOrphanFolders } from './exec';
+import { readyAt, watchN8n } from './n8n-process';
+import { exitedDuringStart, waitUntil } from './wait';
 import { ensureN8n, npmEnv } from './install';
 import type { N8nLine } from './install';
 
@@ -93,6 +94,16 @@ export interface ExecutionRecord {
 		};
 	};
 	[key: string]: unknown;
+}
+
+/** The JSON of every item a node put on `output` in an execution read in full, over all its runs. */
+export function nodeItems(
+	execution: ExecutionRecord,
+	nodeName: string,
+	output = 0,
+): Array<Record<string, unknown>> {
+	const runs = execution.data?.resultData.runData[nodeName] ?? [];
+	return runs.flatMap((run) => (run.data?.main[output] ?? []).map((item) => item.json));
 }
 
 export interface N8nInstance {
@@ -213,40 +224,11 @@ function installCleanup(): void {
  * The next start finds such orphans by their marker file and ends them.
  */
 function sweepOrphans(): void {
-	let entries: string[];
-	try {
-		entries = fs.readdirSync(os.tmpdir()).filter((entry) => entry.startsWith(FOLDER_PREFIX));
-	} catch {
-		return;
-	}
-	for (const entry of entries) {
-		const folder = path.join(os.tmpdir(), entry);
-		let marker: { ownerPid?: number; n8nPid?: number };
-		try {
-			marker = JSON.parse(
-				fs.readFileSync(path.join(folder, HARNESS_FILE), 'utf8'),
-			) as typeof marker;
-		} catch {
-			continue;
-		}
-		if (marker.ownerPid === undefined || isAlive(marker.ownerPid)) continue;
-		if (
-			marker.n8nPid !== undefined &&
-			isAlive(marker.n8nPid) &&
-			cmdline(marker.n8nPid).includes('n8n')
-		) {
-			killGroup(marker.n8nPid, 'SIGKILL');
-		}
-		fs.rmSync(folder, { recursive: true, force: true });
-	}
-}
-
-function cmdline(pid: number): string {
-	try {
-		return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ');
-	} catch {
-		return '';
-	}
+	sweepOrphanFolders<{ ownerPid?: number; n8nPid?: number }>(
+		FOLDER_PREFIX,
+		HARNESS_FILE,
+		(marker) => ({ pid: marker.n8nPid, command: 'n8n' }),
+	);
 }
 
 // ---- helpers ----
@@ -494,32 +476,11 @@ export async function startN8n(options: StartN8nOptions): Promise<N8nInstance> {
 
 	try {
 		const readyTimeout = options.readyTimeoutMs ?? DEFAULT_READY_TIMEOUT_MS;
-		const deadline = Date.now() + readyTimeout;
-		let ready = false;
-		while (!ready) {
-			const exited = watched.exited();
-			if (exited) {
-				throw new Error(
-					`n8n ${line} exited during start-up (code ${exited.code}, signal ${exited.signal})`,
-				);
-			}
-			if (Date.now() > deadline) {
-				throw new Error(
-					`n8n ${line} was not ready within ${readyTimeout / 1000} s (editor log line seen: ${watched.sawReady()})`,
-				);
-			}
-			if (watched.sawReady()) {
-				try {
-					const response = await fetch(`${baseUrl}/healthz/readiness`, {
-						signal: AbortSignal.timeout(2000),
-					});
-					ready = response.ok;
-				} catch {
-					// Not listening yet.
-				}
-			}
-			if (!ready) await sleep(250);
-		}
+		await waitUntil(`n8n ${line} to be ready`, () => readyAt(baseUrl, watched.sawReady()), {
+			timeoutMs: readyTimeout,
+			stopIf: () => exitedDuringStart(`n8n ${line}`, watched.exited()),
+			detail: () => `(editor log line seen: ${watched.sawReady()})`,
+		});
 		// Readiness can answer just before a late start-up crash; give such a crash
 		// a moment to show before handing out an instance that is about to vanish.
 		await sleep(300);

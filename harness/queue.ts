@@ -21,8 +21,9 @@ import * as http from 'node:http';
 import * as os from 'node:os';
 import * as path from 'node:path';
 
-import { sleep, spawnReaper } from './exec';
-import { watchN8n } from './n8n-process';
+import { spawnReaper } from './exec';
+import { readyAt, watchN8n } from './n8n-process';
+import { exitedDuringStart, waitUntil } from './wait';
 import { ensureN8n } from './install';
 import { freePort, n8nEnv, startN8n } from './n8n';
 import type { N8nInstance } from './n8n';
@@ -263,25 +264,10 @@ async function startQueueProcess(options: {
 	});
 	const baseUrl = `http://127.0.0.1:${port}`;
 	try {
-		const deadline = Date.now() + READY_TIMEOUT_MS;
-		for (;;) {
-			const exited = watched.exited();
-			if (exited) {
-				throw new Error(`n8n ${role} exited during start-up (code ${exited.code})`);
-			}
-			if (Date.now() > deadline) {
-				throw new Error(`n8n ${role} was not ready within ${READY_TIMEOUT_MS / 1000} s`);
-			}
-			if (watched.sawReady()) {
-				const ok = await fetch(`${baseUrl}/healthz/readiness`, {
-					signal: AbortSignal.timeout(2000),
-				})
-					.then((response) => response.ok)
-					.catch(() => false);
-				if (ok) break;
-			}
-			await sleep(250);
-		}
+		await waitUntil(`n8n ${role} to be ready`, () => readyAt(baseUrl, watched.sawReady()), {
+			timeoutMs: READY_TIMEOUT_MS,
+			stopIf: () => exitedDuringStart(`n8n ${role}`, watched.exited()),
+		});
 	} catch (error) {
 		await watched.stop();
 		throw new Error(
@@ -345,6 +331,12 @@ export interface QueueStack {
 	stopProcesses(): Promise<StopTimings>;
 	/** Stops the processes and the proxy, and removes the folders. Services are the caller's. */
 	stop(): Promise<void>;
+	/**
+	 * After stopProcesses(): the same stack started again on its database and folders, behind
+	 * the same proxy (the same public address) unless `newAddress`; `postgres` reaches the same
+	 * server another way (e.g. through a delaying proxy).
+	 */
+	startAgain(changes?: { newAddress?: boolean; postgres?: Postgres }): Promise<QueueStack>;
 }
 
 export async function startQueueStack(options: QueueStackOptions): Promise<QueueStack> {
@@ -473,6 +465,14 @@ export async function startQueueStack(options: QueueStackOptions): Promise<Queue
 			await proxy.stop();
 			fs.rmSync(rootFolder, { recursive: true, force: true });
 		},
+		startAgain: async (changes = {}) =>
+			await startQueueStack({
+				...options,
+				postgres: changes.postgres ?? postgres,
+				createDatabase: false,
+				rootFolder,
+				proxy: changes.newAddress ? undefined : proxy,
+			}),
 	};
 }
 

@@ -1,8 +1,8 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 
 import { sleep } from 'n8n-workflow';
 
-import type { ExecutionRecord, N8nInstance } from './n8n';
+import type { ExecutionRecord, N8nInstance, WorkflowJson } from './n8n';
 
 export interface WorkflowNode {
 	name: string;
@@ -45,6 +45,158 @@ export interface WebhookRun {
 }
 
 /**
+ * A Webhook node for POSTs at `webhookPath` that answers with every item of the workflow's last
+ * node, or at once ('onReceived').
+ */
+export function answeringWebhook(
+	name: string,
+	webhookPath: string,
+	answer: 'lastNode' | 'onReceived' = 'lastNode',
+): WorkflowNode {
+	return {
+		name,
+		type: 'n8n-nodes-base.webhook',
+		typeVersion: 2,
+		position: [0, 0],
+		webhookId: randomUUID(),
+		parameters: {
+			httpMethod: 'POST',
+			path: webhookPath,
+			responseMode: answer,
+			...(answer === 'lastNode' ? { responseData: 'allEntries' } : {}),
+			options: {},
+		},
+	};
+}
+
+/** A Code node that turns the POSTed body's `items` list into exactly those items. */
+function postedItemsNode(name: string): WorkflowNode {
+	return {
+		name,
+		type: 'n8n-nodes-base.code',
+		typeVersion: 2,
+		position: [200, 0],
+		parameters: {
+			mode: 'runOnceForAllItems',
+			language: 'javaScript',
+			jsCode: 'return $input.first().json.body.items.map((json) => ({ json }));',
+		},
+	};
+}
+
+/** A PDF on the outside (the node checks the signature), a few random bytes inside, in base64. */
+function profilePdfBase64(): string {
+	return Buffer.concat([
+		Buffer.from('%PDF-1.7\n', 'latin1'),
+		randomBytes(2_000),
+		Buffer.from('\n%%EOF\n', 'latin1'),
+	]).toString('base64');
+}
+
+/**
+ * Two nodes that make a text file of each item: 'Resume Text' sets `resume` to `text` (an
+ * expression when it starts with =), 'Make File' turns it into the binary property `data`.
+ */
+export function textFileNodes(text: string, fileName: string): WorkflowNode[] {
+	return [
+		{
+			name: 'Resume Text',
+			type: 'n8n-nodes-base.set',
+			typeVersion: 3.4,
+			parameters: {
+				assignments: {
+					assignments: [{ id: randomUUID(), name: 'resume', value: text, type: 'string' }],
+				},
+				options: {},
+			},
+		},
+		{
+			name: 'Make File',
+			type: 'n8n-nodes-base.convertToFile',
+			typeVersion: 1.1,
+			parameters: {
+				operation: 'toText',
+				sourceProperty: 'resume',
+				binaryPropertyName: 'data',
+				options: { fileName },
+			},
+		},
+	];
+}
+
+/**
+ * Webhook -> Rows -> Make File -> Submit (Submission Create), to save and activate: one
+ * workflow, many runs. Each POSTed row `{ job, candidate, content }` becomes a PDF (content in
+ * base64) submitted for that pair, with `submitOptions` as the node's options.
+ */
+export function submitRowsWorkflow(
+	name: string,
+	webhookPath: string,
+	credential: { id: string; name: string },
+	submitOptions: JsonObject,
+): WorkflowJson {
+	return {
+		name,
+		nodes: [
+			answeringWebhook('Webhook', webhookPath),
+			postedItemsNode('Rows'),
+			{
+				name: 'Make File',
+				type: 'n8n-nodes-base.convertToFile',
+				typeVersion: 1.1,
+				position: [400, 0],
+				parameters: {
+					operation: 'toBinary',
+					sourceProperty: 'content',
+					binaryPropertyName: 'data',
+					options: { dataIsBase64: true, fileName: 'Profile.pdf', mimeType: 'application/pdf' },
+				},
+			},
+			{
+				name: 'Submit',
+				type: 'n8n-nodes-trio-vms.trioVms',
+				typeVersion: 1,
+				position: [600, 0],
+				credentials: { trioVmsApi: credential },
+				onError: 'continueRegularOutput',
+				parameters: {
+					resource: 'submission',
+					operation: 'create',
+					job: { __rl: true, mode: 'number', value: "={{ $('Rows').item.json.job }}" },
+					candidateNumber: "={{ $('Rows').item.json.candidate }}",
+					binaryPropertyName: 'data',
+					options: submitOptions,
+				},
+			},
+		],
+		connections: {
+			Webhook: { main: [[{ node: 'Rows', type: 'main', index: 0 }]] },
+			Rows: { main: [[{ node: 'Make File', type: 'main', index: 0 }]] },
+			'Make File': { main: [[{ node: 'Submit', type: 'main', index: 0 }]] },
+		},
+		settings: { executionOrder: 'v1' },
+	};
+}
+
+/**
+ * POSTs `{ job, candidate }` pairs, each with a new PDF, to a submitRowsWorkflow's production URL
+ * and returns the items the webhook answered; throws unless it answered 200.
+ */
+export async function submitRows(
+	url: string,
+	pairs: Array<{ job: number; candidate: number }>,
+): Promise<JsonObject[]> {
+	const response = await postToWebhook(url, {
+		items: pairs.map((pair) => ({ ...pair, content: profilePdfBase64() })),
+	});
+	const text = await response.text();
+	if (response.status !== 200)
+		throw new Error(`the submit webhook answered ${response.status}: ${text.slice(0, 500)}`);
+	const body = JSON.parse(text) as unknown;
+	return (Array.isArray(body) ? body : [body]) as JsonObject[];
+}
+
+/**
  * Runs nodes in a real n8n after a Webhook node (respond with all items of the last node):
  * activates the workflow, POSTs to its production URL, and returns the webhook's answer,
  * optionally with the execution. The workflow is removed afterwards, pass or fail.
@@ -69,35 +221,10 @@ export async function runWebhookWorkflow(
 		throw new Error('runWebhookWorkflow: every node has an incoming connection; nothing to feed');
 	const feed = inputItems === undefined ? WEBHOOK_NODE : inputNodeName;
 
-	const harnessNodes: WorkflowNode[] = [
-		{
-			name: WEBHOOK_NODE,
-			type: 'n8n-nodes-base.webhook',
-			typeVersion: 2,
-			position: [0, 0],
-			webhookId: randomUUID(),
-			parameters: {
-				httpMethod: 'POST',
-				path: webhookPath,
-				responseMode: 'lastNode',
-				responseData: 'allEntries',
-				options: {},
-			},
-		},
-	];
+	const harnessNodes: WorkflowNode[] = [answeringWebhook(WEBHOOK_NODE, webhookPath)];
 	const harnessConnections: Connections = {};
 	if (inputItems !== undefined) {
-		harnessNodes.push({
-			name: inputNodeName,
-			type: 'n8n-nodes-base.code',
-			typeVersion: 2,
-			position: [200, 0],
-			parameters: {
-				mode: 'runOnceForAllItems',
-				language: 'javaScript',
-				jsCode: 'return $input.first().json.body.items.map((json) => ({ json }));',
-			},
-		});
+		harnessNodes.push(postedItemsNode(inputNodeName));
 		harnessConnections[WEBHOOK_NODE] = {
 			main: [[{ node: inputNodeName, type: 'main', index: 0 }]],
 		};

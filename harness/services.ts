@@ -19,7 +19,17 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 
-import { isAlive, killGroup, run, runOrThrow, sleep, spawnReaper } from './exec';
+import {
+	killGroup,
+	run,
+	runOrThrow,
+	sleep,
+	spawnReaper,
+	sweepOrphanFolders,
+	watchExit,
+	type ExitStatus,
+} from './exec';
+import { exitedDuringStart, waitUntil } from './wait';
 import { freePort } from './n8n';
 
 const FOLDER_PREFIX = 'trio-services-';
@@ -167,41 +177,21 @@ function unprivilegedUser(): { uid: number; gid: number } | undefined {
 
 /** Kills servers and removes folders left by a test process that died without cleaning up. */
 function sweepOrphans(): void {
-	let entries: string[] = [];
-	try {
-		entries = fs.readdirSync(os.tmpdir()).filter((entry) => entry.startsWith(FOLDER_PREFIX));
-	} catch {
-		return;
-	}
-	for (const entry of entries) {
-		const folder = path.join(os.tmpdir(), entry);
-		let marker: { ownerPid?: number; pid?: number; binary?: string };
-		try {
-			marker = JSON.parse(fs.readFileSync(path.join(folder, MARKER), 'utf8')) as typeof marker;
-		} catch {
-			continue;
-		}
-		if (marker.ownerPid === undefined || isAlive(marker.ownerPid)) continue;
-		if (marker.pid !== undefined && isAlive(marker.pid)) {
-			let cmd = '';
-			try {
-				cmd = fs.readFileSync(`/proc/${marker.pid}/cmdline`, 'utf8');
-			} catch {
-				// gone
-			}
-			if (marker.binary && cmd.includes(path.basename(marker.binary))) {
-				killGroup(marker.pid, 'SIGKILL');
-			}
-		}
-		fs.rmSync(folder, { recursive: true, force: true });
-	}
+	sweepOrphanFolders<{ ownerPid?: number; pid?: number; binary?: string }>(
+		FOLDER_PREFIX,
+		MARKER,
+		(marker) => ({
+			pid: marker.pid,
+			command: marker.binary ? path.basename(marker.binary) : undefined,
+		}),
+	);
 }
 
 interface Spawned {
 	child: ChildProcess;
 	pid: number;
 	logs(): string;
-	exited(): { code: number | null; signal: NodeJS.Signals | null } | undefined;
+	exited(): ExitStatus | undefined;
 	exitPromise: Promise<void>;
 }
 
@@ -232,14 +222,7 @@ function spawnServer(
 	};
 	child.stdout?.on('data', onData);
 	child.stderr?.on('data', onData);
-	let exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
-	const exitPromise = new Promise<void>((resolve) => {
-		child.on('exit', (code, signal) => {
-			exit = { code, signal };
-			resolve();
-		});
-	});
-	return { child, pid, logs: () => output, exited: () => exit, exitPromise };
+	return { child, pid, logs: () => output, ...watchExit(child) };
 }
 
 async function stopServer(spawned: Spawned, signal: NodeJS.Signals, folder: string): Promise<void> {
@@ -258,27 +241,47 @@ async function stopServer(spawned: Spawned, signal: NodeJS.Signals, folder: stri
 	fs.rmSync(folder, { recursive: true, force: true });
 }
 
-async function waitUntil(
+async function untilReady(
 	what: string,
 	spawned: Spawned,
 	probe: () => Promise<boolean>,
 ): Promise<void> {
-	const deadline = Date.now() + READY_TIMEOUT_MS;
-	for (;;) {
-		const exit = spawned.exited();
-		if (exit) {
-			throw new Error(
-				`${what} exited during start-up (code ${exit.code}, signal ${exit.signal})\n${spawned.logs().slice(-4000)}`,
-			);
-		}
-		if (await probe().catch(() => false)) return;
-		if (Date.now() > deadline) {
-			throw new Error(
-				`${what} was not ready within ${READY_TIMEOUT_MS / 1000} s\n${spawned.logs().slice(-4000)}`,
-			);
-		}
-		await sleep(200);
+	await waitUntil(
+		`${what} to be ready`,
+		async () => ((await probe().catch(() => false)) ? true : undefined),
+		{
+			timeoutMs: READY_TIMEOUT_MS,
+			intervalMs: 200,
+			stopIf: () => exitedDuringStart(what, spawned.exited()),
+			detail: () => spawned.logs().slice(-4000),
+		},
+	);
+}
+
+/** PostgreSQL and Redis for a queue-mode stack, started side by side; stop() stops both. */
+export interface QueueServices {
+	postgres: Postgres;
+	redis: Redis;
+	stop(): Promise<void>;
+}
+
+export async function startQueueServices(): Promise<QueueServices> {
+	const [postgres, redis] = await Promise.allSettled([startPostgres(), startRedis()]);
+	if (postgres.status === 'rejected' || redis.status === 'rejected') {
+		if (postgres.status === 'fulfilled') await postgres.value.stop();
+		if (redis.status === 'fulfilled') await redis.value.stop();
+		throw postgres.status === 'rejected'
+			? postgres.reason
+			: (redis as PromiseRejectedResult).reason;
 	}
+	return {
+		postgres: postgres.value,
+		redis: redis.value,
+		stop: async () => {
+			await redis.value.stop();
+			await postgres.value.stop();
+		},
+	};
 }
 
 // ---------------------------------------------------------------- PostgreSQL
@@ -356,7 +359,7 @@ export async function startPostgres(options: { database?: string } = {}): Promis
 		);
 	const stop = () => stopServer(spawned, 'SIGINT', folder);
 	try {
-		await waitUntil('PostgreSQL', spawned, async () => {
+		await untilReady('PostgreSQL', spawned, async () => {
 			const result = await run(
 				path.join(bin, 'pg_isready'),
 				['-h', host, '-p', String(port), '-U', 'postgres'],
@@ -418,7 +421,7 @@ export async function startRedis(): Promise<Redis> {
 	);
 	const stop = () => stopServer(spawned, 'SIGTERM', folder);
 	try {
-		await waitUntil('Redis', spawned, async () => spawned.logs().includes('Ready to accept'));
+		await untilReady('Redis', spawned, async () => spawned.logs().includes('Ready to accept'));
 		return { name: 'redis', host, port, pid: spawned.pid, folder, logs: spawned.logs, stop };
 	} catch (error) {
 		await stop();

@@ -13,58 +13,29 @@
  * Run `npm run build` first.
  */
 import { createHash, randomUUID } from 'node:crypto';
-import * as fs from 'node:fs';
-import * as os from 'node:os';
-import * as path from 'node:path';
 
 import type { RunningSandbox as Sandbox } from '../../sandbox';
 import { describeWithN8n } from '../../harness/availability';
-import { startN8n, type N8nInstance } from '../../harness/n8n';
-import { packPackage } from '../../harness/pack';
-import { runWebhookWorkflow, type WorkflowNode } from '../../harness/run-workflow';
-import { callSandbox, startTestSandbox } from '../support/sandbox-client';
+import type { N8nInstance } from '../../harness/n8n';
+import { runWebhookWorkflow, textFileNodes, type WorkflowNode } from '../../harness/run-workflow';
+import type { CredentialRef } from '../../harness/trio';
+import { callSandbox, listJobs } from '../support/sandbox-client';
+import { useRealN8n } from '../support/use-real-n8n';
 
 const NODE_TYPE = 'n8n-nodes-trio-vms.trioVms';
 
 describeWithN8n('2.x', 'real n8n 2.x with N8N_DEFAULT_BINARY_DATA_MODE=filesystem', () => {
 	let sandbox: Sandbox;
 	let n8n: N8nInstance;
-	let userFolder = '';
-	let credential: { id: string; name: string };
-
-	beforeAll(async () => {
-		sandbox = await startTestSandbox({ jobs: 6 });
-		userFolder = fs.mkdtempSync(path.join(os.tmpdir(), 'trio-binary-fs-e2e-'));
-		n8n = await startN8n({
-			line: '2.x',
-			tarball: await packPackage(),
-			userFolder,
-			env: { N8N_DEFAULT_BINARY_DATA_MODE: 'filesystem' },
-		});
-		const created = await n8n.createCredential('Trio sandbox', 'trioVmsApi', {
-			apiKey: sandbox.key,
-			environment: 'custom',
-			baseUrl: sandbox.url,
-		});
-		credential = { id: created.id, name: created.name };
-	});
-
-	afterAll(async () => {
-		await n8n?.stop();
-		await sandbox?.stop();
-		if (userFolder) fs.rmSync(userFolder, { recursive: true, force: true });
-	});
+	let credential: CredentialRef;
+	useRealN8n(
+		{ jobs: 6 },
+		{ line: '2.x', key: 'plain', env: { N8N_DEFAULT_BINARY_DATA_MODE: 'filesystem' } },
+		(started) => ({ sandbox, n8n, credential } = started),
+	);
 
 	test('Submission Create sends the resume n8n stored on disk, once', async () => {
-		const [job] = (
-			await callSandbox<Array<{ Number: number; JobStatus: string }>>(
-				sandbox,
-				'GET',
-				'/api/v3/Job',
-				undefined,
-				sandbox.key,
-			)
-		).filter((each) => each.JobStatus === 'Open');
+		const [job] = (await listJobs(sandbox)).filter((each) => each.JobStatus === 'Open');
 		const email = `ana.reyes.${randomUUID().slice(0, 8)}@agency.example.com`;
 		const text = `Resume of Ana Reyes <${email}>\nTelemetry RN, 4 years, BLS.\n`;
 		const fileName = 'Ana Reyes resume.txt';
@@ -88,28 +59,7 @@ describeWithN8n('2.x', 'real n8n 2.x with N8N_DEFAULT_BINARY_DATA_MODE=filesyste
 					additionalFields: {},
 					options: {},
 				}),
-				{
-					name: 'Resume Text',
-					type: 'n8n-nodes-base.set',
-					typeVersion: 3.4,
-					parameters: {
-						assignments: {
-							assignments: [{ id: randomUUID(), name: 'resume', value: text, type: 'string' }],
-						},
-						options: {},
-					},
-				},
-				{
-					name: 'Make File',
-					type: 'n8n-nodes-base.convertToFile',
-					typeVersion: 1.1,
-					parameters: {
-						operation: 'toText',
-						sourceProperty: 'resume',
-						binaryPropertyName: 'data',
-						options: { fileName },
-					},
-				},
+				...textFileNodes(text, fileName),
 				trio('Submit', {
 					resource: 'submission',
 					operation: 'create',

@@ -19,6 +19,7 @@ import * as path from 'node:path';
 import { describeWithN8n } from '../../harness/availability';
 import { isAlive, killGroup, sleep } from '../../harness/exec';
 import { REPO_ROOT } from '../../harness/pack';
+import { pollUntil, waitUntil } from '../../harness/wait';
 
 const TSX = path.join(REPO_ROOT, 'node_modules', '.bin', 'tsx');
 const READY_TIMEOUT_MS = 180_000;
@@ -71,25 +72,6 @@ function startDemo(args: string[], env: NodeJS.ProcessEnv = {}): DemoRun {
 		child.on('exit', (code, signal) => resolve({ code, signal })),
 	);
 	return { child, output: () => output, exit };
-}
-
-async function waitFor<T>(
-	what: string,
-	timeoutMs: number,
-	probe: () => T | undefined,
-	run: DemoRun,
-): Promise<T> {
-	const deadline = Date.now() + timeoutMs;
-	let exited = false;
-	void run.exit.then(() => (exited = true));
-	for (;;) {
-		const value = probe();
-		if (value !== undefined) return value;
-		if (exited) throw new Error(`demo exited before ${what}:\n${run.output().slice(-6000)}`);
-		if (Date.now() > deadline)
-			throw new Error(`no ${what} within ${timeoutMs / 1000} s:\n${run.output().slice(-6000)}`);
-		await sleep(500);
-	}
 }
 
 function printed(output: string, label: string): string {
@@ -156,13 +138,35 @@ describeWithN8n('2.x', 'npm run demo', () => {
 				killGroup(run.child.pid, 'SIGKILL');
 				await Promise.race([run.exit, sleep(5000, true)]);
 				// n8n has its own group: the harness's watcher ends it once the demo is gone.
-				const deadline = Date.now() + 10_000;
-				while (tree.some(isAlive) && Date.now() < deadline) await sleep(250);
+				await pollUntil(
+					() => tree.some(isAlive),
+					(alive) => !alive,
+					10_000,
+				);
 			}
 		}
 	};
 
 	beforeEach(stopLeftovers);
+
+	/** `npm run demo` on the test's folder, on a free port, writing its details to `readyFile`. */
+	const demoInFolder = (readyFile: string, env?: NodeJS.ProcessEnv): DemoRun => {
+		const run = startDemo(
+			[
+				'--dir',
+				path.join(folder, 'n8n'),
+				'--port',
+				'0',
+				'--no-build',
+				'--quiet-sandbox',
+				'--ready-file',
+				readyFile,
+			],
+			env,
+		);
+		runs.push(run);
+		return run;
+	};
 
 	afterAll(async () => {
 		await stopLeftovers();
@@ -173,23 +177,20 @@ describeWithN8n('2.x', 'npm run demo', () => {
 		'starts n8n and the sandbox, sets them up as printed, and Ctrl-C leaves nothing running',
 		async () => {
 			const readyFile = path.join(folder, 'ready-1.json');
-			const run = startDemo([
-				'--dir',
-				path.join(folder, 'n8n'),
-				'--port',
-				'0',
-				'--no-build',
-				'--quiet-sandbox',
-				'--ready-file',
-				readyFile,
-			]);
-			runs.push(run);
-			await waitFor(
+			const run = demoInFolder(readyFile);
+			await waitUntil(
 				'readiness',
-				READY_TIMEOUT_MS,
 				() =>
 					run.output().includes('Ctrl-C stops n8n') && fs.existsSync(readyFile) ? true : undefined,
-				run,
+				{
+					timeoutMs: READY_TIMEOUT_MS,
+					intervalMs: 500,
+					stopIf: () =>
+						run.child.exitCode !== null || run.child.signalCode !== null
+							? 'the demo exited'
+							: undefined,
+					detail: () => run.output().slice(-6000),
+				},
 			);
 			const output = run.output();
 			const details = JSON.parse(fs.readFileSync(readyFile, 'utf8')) as ReadyDetails;
@@ -276,17 +277,17 @@ describeWithN8n('2.x', 'npm run demo', () => {
 				signal: AbortSignal.timeout(10_000),
 			});
 			expect(fired.status).toBe(200);
-			const runDeadline = Date.now() + 30_000;
-			let executions: Array<{ id: string; status: string }> = [];
-			while (Date.now() < runDeadline) {
-				executions = (
-					await api<{ data: Array<{ id: string; status: string }> }>(
-						`/executions?workflowId=${demoWorkflow?.id}`,
-					)
-				).data;
-				if (executions.some((execution) => execution.status === 'success')) break;
-				await sleep(500);
-			}
+			const executions = await pollUntil(
+				async () =>
+					(
+						await api<{ data: Array<{ id: string; status: string }> }>(
+							`/executions?workflowId=${demoWorkflow?.id}`,
+						)
+					).data,
+				(list) => list.some((execution) => execution.status === 'success'),
+				30_000,
+				500,
+			);
 			if (executions.length === 0) {
 				const deliveries = await (
 					await fetch(`${details.sandbox.url}/_sandbox/deliveries`, {
@@ -329,9 +330,13 @@ describeWithN8n('2.x', 'npm run demo', () => {
 			expect(run.output()).toContain('all stopped');
 			expect(run.output()).not.toContain('again: exiting without waiting');
 			// The harness's watchers notice their parent is gone within a second.
-			const deadline = Date.now() + 10_000;
-			while (tree.some(isAlive) && Date.now() < deadline) await sleep(250);
-			expect(tree.filter(isAlive)).toEqual([]);
+			expect(
+				await pollUntil(
+					() => tree.filter(isAlive),
+					(alive) => alive.length === 0,
+					10_000,
+				),
+			).toEqual([]);
 			expect(await refused(editorUrl)).toBe(true);
 			expect(await refused(`${details.sandbox.url}/_sandbox`)).toBe(true);
 			// The folder is kept for the next run, unlocked.
@@ -348,22 +353,7 @@ describeWithN8n('2.x', 'npm run demo', () => {
 				fs.readFileSync(path.join(folder, 'ready-1.json'), 'utf8'),
 			) as ReadyDetails;
 			const readyFile = path.join(folder, 'ready-2.json');
-			const run = startDemo(
-				[
-					'--dir',
-					path.join(folder, 'n8n'),
-					'--port',
-					'0',
-					'--no-build',
-					'--quiet-sandbox',
-					'--ready-file',
-					readyFile,
-				],
-				{
-					DEMO_EXIT_AFTER_READY: '1',
-				},
-			);
-			runs.push(run);
+			const run = demoInFolder(readyFile, { DEMO_EXIT_AFTER_READY: '1' });
 			const exit = await Promise.race([
 				run.exit,
 				sleep(READY_TIMEOUT_MS, true).then(() => undefined),
@@ -381,8 +371,14 @@ describeWithN8n('2.x', 'npm run demo', () => {
 			// The sandbox moved to another port: the demo's workflow was re-registered there.
 			const demoWorkflow = second.workflows.find((workflow) => workflow.file === DEMO_FILE);
 			expect([demoWorkflow?.active, demoWorkflow?.activationError]).toEqual([true, undefined]);
-			await sleep(1500);
-			expect([second.n8nPid, second.demoPid].filter(isAlive)).toEqual([]);
+			// Ended by itself: the demo and its n8n are gone.
+			expect(
+				await pollUntil(
+					() => [second.n8nPid, second.demoPid].filter(isAlive),
+					(alive) => alive.length === 0,
+					1_500,
+				),
+			).toEqual([]);
 		},
 		READY_TIMEOUT_MS + 30_000,
 	);

@@ -26,34 +26,34 @@
 import { createHash, randomUUID } from 'node:crypto';
 import * as fs from 'node:fs';
 import { createRequire } from 'node:module';
-import * as os from 'node:os';
 import * as path from 'node:path';
 
 import type { INodeProperties, INodeTypeDescription } from 'n8n-workflow';
 
 import { TrioVms } from '../../nodes/TrioVms/TrioVms.node';
 import { TrioVmsSyncTrigger } from '../../nodes/TrioVmsSyncTrigger/TrioVmsSyncTrigger.node';
-import { startSandbox, type RunningSandbox } from '../../sandbox';
+import type { RunningSandbox } from '../../sandbox';
 import { codeSpans, fieldValue, readRepoFile, section, step } from '../docs/markdown';
 import { describeWithN8n } from '../../harness/availability';
 import {
-	startN8n,
+	nodeItems,
 	type ExecutionRecord,
 	type N8nInstance,
 	type WorkflowRecord,
 } from '../../harness/n8n';
 import { ensureN8n } from '../../harness/install';
-import { packPackage, REPO_ROOT } from '../../harness/pack';
+import { REPO_ROOT } from '../../harness/pack';
 import { postToWebhook } from '../../harness/run-workflow';
-import { startHttpReceiver, type HttpReceiver } from './fixtures/receivers';
+import type { CredentialRef } from '../../harness/trio';
+import { expectSuccess } from './fixtures/expect-success';
+import { startReadmeN8n, type ReadmeN8n } from './fixtures/readme-n8n';
+import type { HttpReceiver } from './fixtures/receivers';
 
 const PACKAGE = 'n8n-nodes-trio-vms';
 const SAMPLE_DATA_DIR = path.join(REPO_ROOT, 'examples', 'sample-data');
 const RUN_TIMEOUT_MS = 90_000;
 /** A poll trigger runs once a minute at the most: a wait for the next poll may take that long. */
 const POLL_WAIT_MS = 150_000;
-/** UTC+14: a date read in n8n's time zone would move a day. */
-const N8N_TIME_ZONE = 'Pacific/Kiritimati';
 
 type Json = Record<string, unknown>;
 
@@ -174,47 +174,38 @@ function setPath(target: Json, pathParts: string[], value: unknown): void {
 // ------------------------------------------------------------------ the suite
 
 describeWithN8n('2.x', "README's quick starts, executed as written in real n8n 2.x", () => {
+	let setup: ReadmeN8n | undefined;
 	let sandbox: RunningSandbox;
 	let n8n: N8nInstance;
 	let receiver: HttpReceiver;
 	let home: string;
 	let filesFolder: string;
-	let credential: { id: string; name: string };
+	let credential: CredentialRef;
+	let created: WorkflowRecord[];
+	let scenario: ReadmeN8n['scenario'];
+	let trio: ReadmeN8n['trio'];
+	let waitFor: ReadmeN8n['waitFor'];
 	let catalogue: Array<{ name: string; version: number | number[]; defaultVersion?: number }>;
-	const created: WorkflowRecord[] = [];
 
 	beforeAll(async () => {
-		sandbox = await startSandbox({ port: 0, quiet: true });
-		receiver = await startHttpReceiver();
-		home = fs.mkdtempSync(path.join(os.tmpdir(), 'trio-docs-home-'));
-		filesFolder = path.join(home, '.n8n-files', 'quick-start');
-		fs.mkdirSync(filesFolder, { recursive: true });
-		fs.cpSync(path.join(SAMPLE_DATA_DIR, 'resumes'), path.join(filesFolder, 'resumes'), {
-			recursive: true,
+		setup = await startReadmeN8n({
+			name: 'docs',
+			credentialName: 'Trio VMS account',
+			filesFolder: 'quick-start',
+			fill: (folder) =>
+				fs.cpSync(path.join(SAMPLE_DATA_DIR, 'resumes'), path.join(folder, 'resumes'), {
+					recursive: true,
+				}),
 		});
-		n8n = await startN8n({
-			line: '2.x',
-			tarball: await packPackage(),
-			env: { HOME: home, GENERIC_TIMEZONE: N8N_TIME_ZONE },
-		});
-		const trio = await n8n.createCredential('Trio VMS account', 'trioVmsApi', {
-			apiKey: sandbox.adminKey,
-			environment: 'custom',
-			baseUrl: sandbox.url,
-		});
-		credential = { id: trio.id, name: trio.name };
+		({ sandbox, n8n, receiver, home, filesFolder, credential, created, scenario, trio, waitFor } =
+			setup);
 		// The node catalogue the editor loads, as the logged-in owner (`rest` prefixes /rest; the URL
 		// parser folds the `..` back to /types/nodes.json).
 		catalogue = await n8n.rest<typeof catalogue>('GET', '/../types/nodes.json');
 	});
 
 	afterAll(async () => {
-		for (const workflow of created) await n8n?.deactivate(workflow.id).catch(() => undefined);
-		await sandbox?.idle();
-		await n8n?.stop();
-		await sandbox?.stop();
-		await receiver?.close();
-		if (home) fs.rmSync(home, { recursive: true, force: true });
+		await setup?.stop();
 		process.stdout.write(
 			`\nDocs test: ${executed.statements.length} statements asserted, ${executed.expressions.length} expressions executed\n`,
 		);
@@ -276,55 +267,6 @@ describeWithN8n('2.x', "README's quick starts, executed as written in real n8n 2
 		});
 		created.push(record);
 		return record;
-	}
-
-	async function scenario<T = Json>(method: string, urlPath: string, body?: unknown): Promise<T> {
-		const response = await fetch(`${sandbox.url}/_sandbox${urlPath}`, {
-			method,
-			headers: { 'content-type': 'application/json' },
-			body: body === undefined ? undefined : JSON.stringify(body),
-			signal: AbortSignal.timeout(30_000),
-		});
-		const text = await response.text();
-		if (!response.ok)
-			throw new Error(`${method} /_sandbox${urlPath} -> ${response.status}: ${text}`);
-		return (text ? JSON.parse(text) : undefined) as T;
-	}
-
-	async function trio<T = Json[]>(urlPath: string): Promise<T> {
-		const response = await fetch(`${sandbox.apiUrl}${urlPath}`, {
-			headers: { 'X-API-KEY': sandbox.adminKey },
-			signal: AbortSignal.timeout(30_000),
-		});
-		const text = await response.text();
-		if (!response.ok) throw new Error(`GET ${urlPath} -> ${response.status}: ${text}`);
-		return JSON.parse(text) as T;
-	}
-
-	async function waitFor<T>(what: string, check: () => Promise<T | undefined>, timeoutMs: number) {
-		const deadline = Date.now() + timeoutMs;
-		for (;;) {
-			const value = await check();
-			if (value !== undefined) return value;
-			if (Date.now() > deadline)
-				throw new Error(
-					`Timed out after ${timeoutMs} ms waiting for ${what}\n${n8n.logs().split('\n').slice(-40).join('\n')}`,
-				);
-			await new Promise((resolve) => setTimeout(resolve, 250));
-		}
-	}
-
-	function itemsOf(execution: ExecutionRecord, nodeName: string, output = 0): Json[] {
-		const runs = execution.data?.resultData.runData[nodeName] ?? [];
-		return runs.flatMap((run) => (run.data?.main[output] ?? []).map((item) => item.json));
-	}
-
-	function expectSuccess(execution: ExecutionRecord): void {
-		const error = execution.data?.resultData.error;
-		expect({
-			status: execution.status,
-			error: error ? `${error.node?.name}: ${error.message} ${error.description ?? ''}` : undefined,
-		}).toEqual({ status: 'success', error: undefined });
 	}
 
 	// -------------------------------------------------------------- quick start 1
@@ -404,7 +346,7 @@ describeWithN8n('2.x', "README's quick starts, executed as written in real n8n 2
 		const executions = await n8n.waitForExecutions(workflow.id, 1, POLL_WAIT_MS);
 		const posted = await n8n.getExecution(executions[executions.length - 1].id);
 		expectSuccess(posted);
-		const [item] = itemsOf(posted, 'Trio VMS Sync Trigger');
+		const [item] = nodeItems(posted, 'Trio VMS Sync Trigger');
 		expect(item.Number).toBe(job.Number);
 
 		// Step 2: the fields the text says a job has are the trigger's output fields.
@@ -625,7 +567,7 @@ describeWithN8n('2.x', "README's quick starts, executed as written in real n8n 2
 			expect(
 				submitted.map(({ JobNumber, CandidateNumber }) => `${JobNumber}/${CandidateNumber}`),
 			).toEqual(rows.map((cells, row) => `${cells[column('Job Number')]}/${numbers[row]}`));
-			expect(itemsOf(first, submit.name)).toHaveLength(rows.length);
+			expect(nodeItems(first, submit.name)).toHaveLength(rows.length);
 			// "submitted ... with its bill rate, start date and resume"
 			statement(text, 'with its bill rate, start date and resume');
 			for (const [row, submission] of submitted.entries()) {
@@ -659,7 +601,7 @@ describeWithN8n('2.x', "README's quick starts, executed as written in real n8n 2
 			expect(await newSubmissions()).toEqual(submitted);
 			statement(text, 'finds the submission in Trio and outputs it instead');
 			expect(
-				itemsOf(second, submit.name).map((item) => ({
+				nodeItems(second, submit.name).map((item) => ({
 					Number: item.Number,
 					action: (item._trio as Json | undefined)?.action,
 				})),

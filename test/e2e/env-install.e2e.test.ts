@@ -16,7 +16,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 
-import { startSandbox } from '../../sandbox';
+import type { RunningSandbox } from '../../sandbox';
 import { describeWithN8n } from '../../harness/availability';
 import { runOrThrow, spawnReaper } from '../../harness/exec';
 import { npmEnv } from '../../harness/install';
@@ -26,10 +26,11 @@ import { packPackage, REPO_ROOT } from '../../harness/pack';
 import { startQueueStack } from '../../harness/queue';
 import type { QueueStack } from '../../harness/queue';
 import { runWebhookWorkflow } from '../../harness/run-workflow';
-import { startPostgres, startRedis } from '../../harness/services';
-import type { Postgres, Redis } from '../../harness/services';
+import { startQueueServices, type QueueServices } from '../../harness/services';
 import { NPM_REGISTRY_HOST, startFakeNpmRegistry } from '../../harness/npm-registry';
 import type { FakeNpmRegistry } from '../../harness/npm-registry';
+import { createTrioCredential } from '../../harness/trio';
+import { startTestSandbox } from '../support/sandbox-client';
 
 const PACKAGE = 'n8n-nodes-trio-vms';
 const VERSION = (
@@ -70,6 +71,13 @@ interface InstalledPackage {
 	installedNodes: Array<{ name: string; type: string }>;
 }
 
+/** n8n loaded the package: its three nodes and, unless told otherwise, its credential. */
+async function expectLoaded(n8n: N8nInstance, credential = true): Promise<void> {
+	const nodeTypes = await n8n.nodeTypes();
+	expect(NODE_TYPES.filter((type) => nodeTypes.includes(type))).toEqual(NODE_TYPES);
+	if (credential) expect(await n8n.credentialTypes()).toContain(CREDENTIAL_TYPE);
+}
+
 describeWithN8n('2.x', 'real n8n 2.x: installed through N8N_COMMUNITY_PACKAGES', () => {
 	let registry: FakeNpmRegistry | undefined;
 	// Kept between the first start and the restart, like a Docker volume on /home/node/.n8n.
@@ -99,6 +107,10 @@ describeWithN8n('2.x', 'real n8n 2.x: installed through N8N_COMMUNITY_PACKAGES',
 		);
 	};
 
+	/** n8n on the kept user folder, with nothing installed by the harness: its start-up installs. */
+	const startOnKeptFolder = (fake: FakeNpmRegistry) =>
+		startN8n({ line: '2.x', tarball: [], userFolder, env: installEnv(fake, 'true') });
+
 	test('the packed package is what the registry stand-in serves, at package.json version', () => {
 		const fake = stand();
 		expect(fake.packageName).toBe(PACKAGE);
@@ -107,18 +119,10 @@ describeWithN8n('2.x', 'real n8n 2.x: installed through N8N_COMMUNITY_PACKAGES',
 
 	test('n8n installs it at start-up and loads its three nodes and its credential', async () => {
 		const fake = stand();
-		const n8n = await startN8n({
-			line: '2.x',
-			// Nothing installed by the harness: n8n's start-up does it from the variables.
-			tarball: [],
-			userFolder,
-			env: installEnv(fake, 'true'),
-		});
+		const n8n = await startOnKeptFolder(fake);
 		try {
 			report('first start', n8n, fake);
-			const nodeTypes = await n8n.nodeTypes();
-			expect(NODE_TYPES.filter((type) => nodeTypes.includes(type))).toEqual(NODE_TYPES);
-			expect(await n8n.credentialTypes()).toContain(CREDENTIAL_TYPE);
+			await expectLoaded(n8n);
 
 			expect(n8n.logs()).toContain(`Installed community package '${PACKAGE}@${VERSION}' from env`);
 			// Settings -> Community nodes shows it as an ordinary installed package.
@@ -155,17 +159,10 @@ describeWithN8n('2.x', 'real n8n 2.x: installed through N8N_COMMUNITY_PACKAGES',
 		if (!installed) throw new Error('needs the first start to have installed the package');
 		const fake = stand();
 		const downloadsBefore = fake.tarballDownloads();
-		const n8n = await startN8n({
-			line: '2.x',
-			tarball: [],
-			userFolder,
-			env: installEnv(fake, 'true'),
-		});
+		const n8n = await startOnKeptFolder(fake);
 		try {
 			report('restart', n8n, fake);
-			const nodeTypes = await n8n.nodeTypes();
-			expect(NODE_TYPES.filter((type) => nodeTypes.includes(type))).toEqual(NODE_TYPES);
-			expect(await n8n.credentialTypes()).toContain(CREDENTIAL_TYPE);
+			await expectLoaded(n8n);
 			expect(fake.tarballDownloads()).toBe(downloadsBefore);
 			expect(n8n.logs()).not.toContain('Installed community package');
 		} finally {
@@ -210,9 +207,7 @@ describeWithN8n('2.x', 'real n8n 2.x: installed through N8N_COMMUNITY_PACKAGES',
 		});
 		try {
 			report('checksum pinned, unverified disabled', n8n, fake);
-			const nodeTypes = await n8n.nodeTypes();
-			expect(NODE_TYPES.filter((type) => nodeTypes.includes(type))).toEqual(NODE_TYPES);
-			expect(await n8n.credentialTypes()).toContain(CREDENTIAL_TYPE);
+			await expectLoaded(n8n);
 			expect(n8n.logs()).toContain(`Installed community package '${PACKAGE}@${VERSION}' from env`);
 			expect(fake.tarballDownloads()).toBe(downloadsBefore + 1);
 		} finally {
@@ -255,16 +250,15 @@ describeWithN8n('2.x', 'real n8n 2.x: installed through N8N_COMMUNITY_PACKAGES',
  */
 describeWithN8n('2.x', 'real n8n 2.x queue mode: every process gets the package', () => {
 	let registry: FakeNpmRegistry | undefined;
-	let postgres: Postgres | undefined;
-	let redis: Redis | undefined;
+	let services: QueueServices | undefined;
 	let stack: QueueStack | undefined;
 	let rootFolder = '';
-	let sandbox: Awaited<ReturnType<typeof startSandbox>> | undefined;
+	let sandbox: RunningSandbox | undefined;
 
 	beforeAll(async () => {
 		registry = await startFakeNpmRegistry({ tarball: await packPackage() });
-		[postgres, redis] = await Promise.all([startPostgres(), startRedis()]);
-		sandbox = await startSandbox({ port: 0, seed: 7, jobs: 12, quiet: true });
+		services = await startQueueServices();
+		sandbox = await startTestSandbox({ seed: 7, jobs: 12 });
 		rootFolder = fs.mkdtempSync(path.join(os.tmpdir(), 'trio-queue-env-'));
 		spawnReaper(process.pid, undefined, [rootFolder]);
 		// The harness copies main's community packages to the other processes unless their
@@ -279,20 +273,18 @@ describeWithN8n('2.x', 'real n8n 2.x queue mode: every process gets the package'
 
 	afterAll(async () => {
 		await stack?.stop();
-		await redis?.stop();
-		await postgres?.stop();
+		await services?.stop();
 		await registry?.stop();
 		await sandbox?.stop();
 		if (rootFolder) fs.rmSync(rootFolder, { recursive: true, force: true });
 	});
 
 	const start = async (reinstallMissing: boolean): Promise<QueueStack> => {
-		if (!registry || !postgres || !redis) throw new Error('the services did not start');
+		if (!registry || !services) throw new Error('the services did not start');
 		const previous = stack;
 		stack = await startQueueStack({
 			tarball: [],
-			postgres,
-			redis,
+			...services,
 			database: 'envinstall',
 			createDatabase: previous === undefined,
 			proxy: previous?.proxy,
@@ -312,11 +304,7 @@ describeWithN8n('2.x', 'real n8n 2.x queue mode: every process gets the package'
 
 	const runGetMany = async (queue: QueueStack) => {
 		if (!sandbox) throw new Error('the sandbox did not start');
-		const credential = await queue.main.createCredential('Trio sandbox', CREDENTIAL_TYPE, {
-			apiKey: sandbox.key,
-			environment: 'custom',
-			baseUrl: sandbox.url,
-		});
+		const credential = await createTrioCredential(queue.main, 'Trio sandbox', sandbox, 'plain');
 		return runWebhookWorkflow(
 			queue.main,
 			[
@@ -383,8 +371,7 @@ describeWithN8n('2.x', 'real n8n 2.x queue mode: every process gets the package'
 			const downloads = fake.tarballDownloads() - downloadsBefore;
 			expect(downloads).toBeGreaterThanOrEqual(1);
 			expect(downloads).toBeLessThanOrEqual(2);
-			const nodeTypes = await queue.main.nodeTypes();
-			expect(NODE_TYPES.filter((type) => nodeTypes.includes(type))).toEqual(NODE_TYPES);
+			await expectLoaded(queue.main, false);
 
 			const run = await runGetMany(queue);
 			expect(run.failure).toBeUndefined();
@@ -410,12 +397,12 @@ describeWithN8n('2.x', 'real n8n 2.x queue mode: every process gets the package'
  * reads community packages only at start.
  */
 describeWithN8n('2.x', 'real n8n 2.x: installed by hand into ~/.n8n/nodes', () => {
-	let sandbox: Awaited<ReturnType<typeof startSandbox>> | undefined;
+	let sandbox: RunningSandbox | undefined;
 	let n8n: N8nInstance | undefined;
 	let userFolder = '';
 
 	beforeAll(async () => {
-		sandbox = await startSandbox({ port: 0, seed: 7, jobs: 6, quiet: true });
+		sandbox = await startTestSandbox({ seed: 7, jobs: 6 });
 		userFolder = fs.mkdtempSync(path.join(os.tmpdir(), 'trio-n8n-2.x-by-hand-'));
 	});
 
@@ -447,12 +434,7 @@ describeWithN8n('2.x', 'real n8n 2.x: installed by hand into ~/.n8n/nodes', () =
 
 	const createCredential = async (instance: N8nInstance) => {
 		if (!sandbox) throw new Error('the sandbox did not start');
-		const created = await instance.createCredential('Trio sandbox', CREDENTIAL_TYPE, {
-			apiKey: sandbox.key,
-			environment: 'custom',
-			baseUrl: sandbox.url,
-		});
-		return { id: created.id, name: created.name };
+		return await createTrioCredential(instance, 'Trio sandbox', sandbox, 'plain');
 	};
 
 	test('n8n sees the package only after a restart', async () => {
@@ -476,8 +458,7 @@ describeWithN8n('2.x', 'real n8n 2.x: installed by hand into ~/.n8n/nodes', () =
 
 		await n8n.stop();
 		n8n = await startN8n({ line: '2.x', tarball: [], userFolder, port });
-		const nodeTypes = await n8n.nodeTypes();
-		expect(NODE_TYPES.filter((type) => nodeTypes.includes(type))).toEqual(NODE_TYPES);
+		await expectLoaded(n8n, false);
 		expect(await getMany(n8n, await createCredential(n8n))).toMatch(/^ran: [1-9]\d* items$/);
 	});
 });

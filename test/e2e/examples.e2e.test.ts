@@ -22,30 +22,31 @@
  */
 import { createHash, randomUUID } from 'node:crypto';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 
 import { sleep } from 'n8n-workflow';
 
-import { startSandbox, type RunningSandbox } from '../../sandbox';
+import type { RunningSandbox } from '../../sandbox';
 import { describeWithN8n } from '../../harness/availability';
 import {
-	startN8n,
+	nodeItems,
 	type ExecutionRecord,
 	type N8nInstance,
 	type WorkflowRecord,
 } from '../../harness/n8n';
 import { curlCommands, readRepoFile, section, type ShellRequest } from '../docs/markdown';
-import { packPackage, REPO_ROOT } from '../../harness/pack';
+import { REPO_ROOT } from '../../harness/pack';
 import { postToWebhook, runThroughWebhook } from '../../harness/run-workflow';
+import type { CredentialRef } from '../../harness/trio';
 import {
 	linksIn,
-	startHttpReceiver,
 	startSmtpReceiver,
 	type HttpReceiver,
 	type ReceivedMail,
 	type SmtpReceiver,
 } from './fixtures/receivers';
+import { expectSuccess } from './fixtures/expect-success';
+import { startReadmeN8n, type ReadmeN8n } from './fixtures/readme-n8n';
 
 const EXAMPLES_DIR = path.join(REPO_ROOT, 'examples');
 /** examples/README.md: its sandbox commands are run as written, its sample messages compared. */
@@ -66,8 +67,6 @@ const CREDENTIAL_NAME = 'Trio VMS account';
 const CREDENTIAL_PLACEHOLDER_ID = 'REPLACE-WITH-YOUR-TRIO-CREDENTIAL';
 /** The spreadsheet example's Folder as shipped: n8n's Docker image's file folder. */
 const SHIPPED_FILES_FOLDER = '/home/node/.n8n-files/trio-submissions';
-/** UTC+14: a date read in n8n's time zone would move a day. */
-const N8N_TIME_ZONE = 'Pacific/Kiritimati';
 const BROWSER_USER_AGENT =
 	'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0 Safari/537.36';
 const RUN_TIMEOUT_MS = 90_000;
@@ -253,34 +252,30 @@ describeWithN8n(
 	'2.x',
 	'example workflows (examples/*.json) in real n8n 2.x against the Trio sandbox',
 	() => {
+		let setup: ReadmeN8n | undefined;
 		let sandbox: RunningSandbox;
 		let n8n: N8nInstance;
 		let receiver: HttpReceiver;
 		let smtp: SmtpReceiver;
 		let home: string;
 		let filesFolder: string;
-		let credential: { id: string; name: string };
+		let credential: CredentialRef;
 		let smtpCredential: { id: string; name: string };
-		const created: WorkflowRecord[] = [];
+		let created: WorkflowRecord[];
+		let scenario: ReadmeN8n['scenario'];
+		let trio: ReadmeN8n['trio'];
+		let waitFor: ReadmeN8n['waitFor'];
 
 		beforeAll(async () => {
-			sandbox = await startSandbox({ port: 0, quiet: true });
-			receiver = await startHttpReceiver();
 			smtp = await startSmtpReceiver();
-			home = fs.mkdtempSync(path.join(os.tmpdir(), 'trio-examples-home-'));
-			filesFolder = path.join(home, '.n8n-files', 'trio-submissions');
-			fs.cpSync(SAMPLE_DATA_DIR, filesFolder, { recursive: true });
-			n8n = await startN8n({
-				line: '2.x',
-				tarball: await packPackage(),
-				env: { HOME: home, GENERIC_TIMEZONE: N8N_TIME_ZONE },
+			setup = await startReadmeN8n({
+				name: 'examples',
+				credentialName: CREDENTIAL_NAME,
+				filesFolder: 'trio-submissions',
+				fill: (folder) => fs.cpSync(SAMPLE_DATA_DIR, folder, { recursive: true }),
 			});
-			const trio = await n8n.createCredential(CREDENTIAL_NAME, TRIO_CREDENTIAL_TYPE, {
-				apiKey: sandbox.adminKey,
-				environment: 'custom',
-				baseUrl: sandbox.url,
-			});
-			credential = { id: trio.id, name: trio.name };
+			({ sandbox, n8n, receiver, home, filesFolder, credential, created, scenario, trio, waitFor } =
+				setup);
 			const mail = await n8n.createCredential('Test SMTP', 'smtp', {
 				user: '',
 				password: '',
@@ -293,29 +288,11 @@ describeWithN8n(
 		});
 
 		afterAll(async () => {
-			for (const workflow of created) await n8n?.deactivate(workflow.id).catch(() => undefined);
-			await sandbox?.idle();
-			await n8n?.stop();
-			await sandbox?.stop();
-			await receiver?.close();
+			await setup?.stop();
 			await smtp?.close();
-			if (home) fs.rmSync(home, { recursive: true, force: true });
 		});
 
 		// -------------------------------------------------------------- helpers that need the instance
-
-		async function scenario<T = Json>(method: string, urlPath: string, body?: unknown): Promise<T> {
-			const response = await fetch(`${sandbox.url}/_sandbox${urlPath}`, {
-				method,
-				headers: { 'content-type': 'application/json' },
-				body: body === undefined ? undefined : JSON.stringify(body),
-				signal: AbortSignal.timeout(30_000),
-			});
-			const text = await response.text();
-			if (!response.ok)
-				throw new Error(`${method} /_sandbox${urlPath} -> ${response.status}: ${text}`);
-			return (text ? JSON.parse(text) : undefined) as T;
-		}
 
 		/** Runs one of the README's sandbox commands as written, at this test's sandbox. */
 		async function runReadmeCommand<T = Json>(command: ShellRequest): Promise<T> {
@@ -335,16 +312,6 @@ describeWithN8n(
 			}
 		}
 
-		async function trio<T = Json[]>(urlPath: string): Promise<T> {
-			const response = await fetch(`${sandbox.apiUrl}${urlPath}`, {
-				headers: { 'X-API-KEY': sandbox.adminKey },
-				signal: AbortSignal.timeout(30_000),
-			});
-			const text = await response.text();
-			if (!response.ok) throw new Error(`GET ${urlPath} -> ${response.status}: ${text}`);
-			return JSON.parse(text) as T;
-		}
-
 		async function createWorkflow(example: Example): Promise<WorkflowRecord> {
 			const record = await n8n.createWorkflow({
 				...example,
@@ -352,23 +319,6 @@ describeWithN8n(
 			});
 			created.push(record);
 			return record;
-		}
-
-		async function waitFor<T>(
-			what: string,
-			check: () => Promise<T | undefined>,
-			timeoutMs = RUN_TIMEOUT_MS,
-		): Promise<T> {
-			const deadline = Date.now() + timeoutMs;
-			for (;;) {
-				const value = await check();
-				if (value !== undefined) return value;
-				if (Date.now() > deadline)
-					throw new Error(
-						`Timed out after ${timeoutMs} ms waiting for ${what}\n--- last n8n log lines ---\n${n8n.logs().split('\n').slice(-40).join('\n')}`,
-					);
-				await sleep(250);
-			}
 		}
 
 		/** The trigger's registrations at the sandbox (its URLs start with the node's production URL). */
@@ -381,31 +331,28 @@ describeWithN8n(
 			return all.filter((registration) => registration.Url.startsWith(prefix));
 		}
 
-		/** Activates (publishes) a Trio-triggered workflow and waits until its registration is active. */
-		async function activateTrigger(
+		/**
+		 * Activates (publishes) or deactivates a Trio-triggered workflow and waits until its
+		 * registration at the sandbox is on, or off (n8n 2.x publishes asynchronously: the trigger
+		 * registers a moment after the call returns).
+		 */
+		async function switchTrigger(
 			workflow: WorkflowRecord,
 			triggerNode: ExampleNode,
+			on: boolean,
 		): Promise<void> {
-			await n8n.activate(workflow.id);
-			// n8n 2.x publishes asynchronously: the trigger registers a moment after the call returns.
-			await waitFor(`the trigger of "${workflow.name}" to register at the sandbox`, async () =>
-				(await registrationsOf(triggerNode)).some((registration) => registration.IsActive)
-					? true
-					: undefined,
+			await (on ? n8n.activate(workflow.id) : n8n.deactivate(workflow.id));
+			await waitFor(
+				`the trigger of "${workflow.name}" to switch its registration ${on ? 'on' : 'off'}`,
+				async () => {
+					const registrations = await registrationsOf(triggerNode);
+					const switched = on
+						? registrations.some((registration) => registration.IsActive)
+						: registrations.every((registration) => !registration.IsActive);
+					return switched ? true : undefined;
+				},
 			);
-		}
-
-		async function deactivateTrigger(
-			workflow: WorkflowRecord,
-			triggerNode: ExampleNode,
-		): Promise<void> {
-			await n8n.deactivate(workflow.id);
-			await waitFor(`the trigger of "${workflow.name}" to switch its registration off`, async () =>
-				(await registrationsOf(triggerNode)).every((registration) => !registration.IsActive)
-					? true
-					: undefined,
-			);
-			await sandbox.idle();
+			if (!on) await sandbox.idle();
 		}
 
 		/** Starts one run of a webhook-started copy and returns its execution with run data. */
@@ -419,25 +366,6 @@ describeWithN8n(
 			await response.arrayBuffer();
 			const executions = await n8n.waitForExecutions(workflow.id, before + 1, RUN_TIMEOUT_MS);
 			return n8n.getExecution(executions[executions.length - 1].id);
-		}
-
-		/** The JSON of every item a node put on `output`, over all its runs. */
-		function itemsOf(execution: ExecutionRecord, nodeName: string, output = 0): Json[] {
-			const runs = execution.data?.resultData.runData[nodeName] ?? [];
-			return runs.flatMap((run) => (run.data?.main[output] ?? []).map((item) => item.json));
-		}
-
-		function expectSuccess(execution: ExecutionRecord): void {
-			const error = execution.data?.resultData.error;
-			expect({
-				status: execution.status,
-				error: error
-					? `${error.node?.name}: ${error.message} ${error.description ?? ''}`
-					: undefined,
-			}).toEqual({
-				status: 'success',
-				error: undefined,
-			});
 		}
 
 		/** Waits until the workflow has `count` executions that all succeeded; returns them, oldest first. */
@@ -627,6 +555,17 @@ describeWithN8n(
 				const webhookPath = swapTriggerForWebhook(example, 'Start');
 				return { example, webhookPath };
 			};
+			/** One successful run on `candidatesFile`, its requests alone in the sandbox's log. */
+			const runOnFile = async (candidatesFile: string) => {
+				sandbox.clearRequests();
+				const { example, webhookPath } = copy(candidatesFile);
+				const workflow = await createWorkflow(example);
+				await n8n.activate(workflow.id);
+				const run = await runOnce(workflow, webhookPath);
+				expectSuccess(run);
+				await n8n.deactivate(workflow.id);
+				return run;
+			};
 			const resume = (file: string) => path.join(SAMPLE_DATA_DIR, 'resumes', file);
 			const submissionPosts = () =>
 				sandbox.requests().filter((request) => request.route === 'POST /api/v3/Submission');
@@ -663,13 +602,7 @@ describeWithN8n(
 					.sort();
 
 			// ---- first run: the sample file as shipped
-			sandbox.clearRequests();
-			const first = copy('candidates.csv');
-			const firstWorkflow = await createWorkflow(first.example);
-			await n8n.activate(firstWorkflow.id);
-			const run1 = await runOnce(firstWorkflow, first.webhookPath);
-			expectSuccess(run1);
-			await n8n.deactivate(firstWorkflow.id);
+			const run1 = await runOnFile('candidates.csv');
 
 			const jane = await candidateNumber('jane.doe@example.com');
 			expect(await candidateNumber('rachel.anderson.5001@example.com')).toBe(5001);
@@ -736,7 +669,7 @@ describeWithN8n(
 			// is refused creates nobody: every check comes before the candidate is created.
 			expect(candidatePosts()).toHaveLength(2);
 
-			expect(itemsOf(run1, 'Submitted rows')).toEqual(
+			expect(nodeItems(run1, 'Submitted rows')).toEqual(
 				submitted.map((submission) =>
 					expect.objectContaining({
 						'Job Number': submission.JobNumber,
@@ -780,7 +713,7 @@ describeWithN8n(
 					Reason: expect.stringContaining('its content is plain text'),
 				},
 			];
-			expect(itemsOf(run1, 'Failed rows, with the reason')).toEqual(
+			expect(nodeItems(run1, 'Failed rows, with the reason')).toEqual(
 				expectedFailures.map((failure) => expect.objectContaining(failure)),
 			);
 
@@ -821,13 +754,7 @@ describeWithN8n(
 			await runReadmeCommand(reopen);
 			// The file name carries the time to the second: make sure the second run's differs.
 			await sleep(1100);
-			sandbox.clearRequests();
-			const second = copy(failedFile);
-			const secondWorkflow = await createWorkflow(second.example);
-			await n8n.activate(secondWorkflow.id);
-			const run2 = await runOnce(secondWorkflow, second.webhookPath);
-			expectSuccess(run2);
-			await n8n.deactivate(secondWorkflow.id);
+			const run2 = await runOnFile(failedFile);
 
 			const luis = await candidateNumber('luis.ortiz@example.com');
 			expect(candidatePosts()).toHaveLength(0);
@@ -842,10 +769,10 @@ describeWithN8n(
 					StartDate: '2027-01-04T00:00:00',
 				}),
 			);
-			expect(itemsOf(run2, 'Submitted rows')).toEqual([
+			expect(nodeItems(run2, 'Submitted rows')).toEqual([
 				expect.objectContaining({ 'Job Number': 100002, 'Candidate Number': luis }),
 			]);
-			expect(itemsOf(run2, 'Failed rows, with the reason').map((row) => row.Email)).toEqual([
+			expect(nodeItems(run2, 'Failed rows, with the reason').map((row) => row.Email)).toEqual([
 				'tom.brown@example',
 				'maria.garcia@example.com',
 				'sam.lee@example.com',
@@ -878,18 +805,12 @@ describeWithN8n(
 			const shippedNote = (nodeNamed(shipped, 'Note: trio').parameters as { content: string })
 				.content;
 			expect(shippedNote).toContain('Running the same file again submits nobody twice');
-			sandbox.clearRequests();
-			const third = copy('candidates.csv');
-			const thirdWorkflow = await createWorkflow(third.example);
-			await n8n.activate(thirdWorkflow.id);
-			const run3 = await runOnce(thirdWorkflow, third.webhookPath);
-			expectSuccess(run3);
-			await n8n.deactivate(thirdWorkflow.id);
+			const run3 = await runOnFile('candidates.csv');
 			expect(submissionPosts()).toHaveLength(0);
 			expect(candidatePosts()).toHaveLength(0);
 			expect(await newSubmissions()).toEqual(afterRerun);
 			expect(
-				itemsOf(run3, 'Submitted rows').map(
+				nodeItems(run3, 'Submitted rows').map(
 					(row) => `${row['Job Number']}/${row['Candidate Number']}: ${row.Submission}`,
 				),
 			).toEqual([
@@ -930,7 +851,7 @@ describeWithN8n(
 			expect(mailNode.parameters.operation).toBe('sendAndWait');
 			mailNode.credentials = { smtp: { ...smtpCredential } };
 			const workflow = await createWorkflow(example);
-			await activateTrigger(workflow, trigger);
+			await switchTrigger(workflow, trigger, true);
 
 			const candidates = (
 				await trio<
@@ -1003,7 +924,7 @@ describeWithN8n(
 			});
 			// Two offers, and the Submission Update of the accept itself (stopped by the filter).
 			const executions = await successfulExecutions(workflow, 3);
-			await deactivateTrigger(workflow, trigger);
+			await switchTrigger(workflow, trigger, false);
 
 			expect(
 				(
@@ -1018,23 +939,23 @@ describeWithN8n(
 				.filter((request) => request.route === 'POST /api/v3/Submission/Accept');
 			expect(accepts.map((request) => request.status)).toEqual([200]);
 			const ranAccept = executions.filter(
-				(execution) => itemsOf(execution, 'Accept the offer in Trio').length > 0,
+				(execution) => nodeItems(execution, 'Accept the offer in Trio').length > 0,
 			);
 			expect(ranAccept).toHaveLength(1);
-			expect(itemsOf(ranAccept[0], 'Accept the offer in Trio')).toEqual([
+			expect(nodeItems(ranAccept[0], 'Accept the offer in Trio')).toEqual([
 				expect.objectContaining({ Number: toAccept.Number, Status: 'Accepted' }),
 			]);
 			expect(
 				executions.filter(
-					(execution) => itemsOf(execution, 'Not approved: nothing is sent').length > 0,
+					(execution) => nodeItems(execution, 'Not approved: nothing is sent').length > 0,
 				),
 			).toHaveLength(1);
 			const stoppedByFilter = executions.filter(
-				(execution) => itemsOf(execution, 'Only offers').length === 0,
+				(execution) => nodeItems(execution, 'Only offers').length === 0,
 			);
 			expect(
 				stoppedByFilter.map(
-					(execution) => itemsOf(execution, 'When a submission changes status')[0].Status,
+					(execution) => nodeItems(execution, 'When a submission changes status')[0].Status,
 				),
 			).toEqual(['Accepted']);
 		});
@@ -1178,7 +1099,7 @@ describeWithN8n(
 			const run2 = await poll();
 			expectSuccess(run2);
 			expect(
-				itemsOf(run2, 'When Trio jobs change')
+				nodeItems(run2, 'When Trio jobs change')
 					.map((item) => `${item.Number}:${item.change}`)
 					.sort(),
 			).toEqual(
@@ -1220,7 +1141,9 @@ describeWithN8n(
 			await scenario('POST', '/jobs/100001/reopen', {});
 			const run3 = await poll();
 			expectSuccess(run3);
-			expect(itemsOf(run3, 'When Trio jobs change').map((item) => item.change)).toEqual(['opened']);
+			expect(nodeItems(run3, 'When Trio jobs change').map((item) => item.change)).toEqual([
+				'opened',
+			]);
 			const table3 = await readTable();
 			expect(table3.get(100001)).toEqual(
 				expect.objectContaining({ status: 'Open', closedAt: '', syncRun: run3.id }),
@@ -1238,7 +1161,7 @@ describeWithN8n(
 			);
 			swapSlackForReceiver(example, `${receiver.url}/slack-05`);
 			const workflow = await createWorkflow(example);
-			await activateTrigger(workflow, trigger);
+			await switchTrigger(workflow, trigger, true);
 
 			sandbox.clearDeliveries();
 			// The shifts the README's "Try it against the sandbox" command opens, as written.
@@ -1247,7 +1170,7 @@ describeWithN8n(
 				await runReadmeCommand<Array<{ Number: number; Start: string; End: string }>>(openShifts);
 			const messages = await receiver.waitFor('/slack-05', 2);
 			await successfulExecutions(workflow, 1);
-			await deactivateTrigger(workflow, trigger);
+			await switchTrigger(workflow, trigger, false);
 
 			const openedDeliveries = sandbox
 				.deliveries()

@@ -17,17 +17,17 @@
  *
  * Run `npm run build` first.
  */
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import * as net from 'node:net';
 import * as path from 'node:path';
 
 import { describeWithN8n } from '../../harness/availability';
 import { packPackage, REPO_ROOT } from '../../harness/pack';
 import { startQueueStack, type QueueStack } from '../../harness/queue';
-import { postToWebhook } from '../../harness/run-workflow';
-import { startPostgres, startRedis, type Postgres, type Redis } from '../../harness/services';
+import { submitRows, submitRowsWorkflow } from '../../harness/run-workflow';
+import { startQueueServices, type Postgres, type QueueServices } from '../../harness/services';
+import { createTrioCredential, type CredentialRef } from '../../harness/trio';
 
-const ACTION_TYPE = 'n8n-nodes-trio-vms.trioVms';
 const BURST = 10;
 const ROUNDS = Number(process.env.TRIO_BURST_ROUNDS || 3);
 const PG_DELAY_MS = Number(process.env.TRIO_PG_DELAY_MS || 0);
@@ -35,6 +35,7 @@ const PG_DELAY_MS = Number(process.env.TRIO_PG_DELAY_MS || 0);
 interface Sandbox {
 	url: string;
 	adminKey: string;
+	key: string;
 	stop(): Promise<void>;
 	setFaults(config: object): void;
 	clearFaults(): void;
@@ -90,57 +91,40 @@ async function startDelayProxy(
 type Pair = { job: number; candidate: number };
 type Item = Record<string, unknown>;
 
-function profileBase64(): string {
-	return Buffer.concat([
-		Buffer.from('%PDF-1.7\n', 'latin1'),
-		randomBytes(2_000),
-		Buffer.from('\n%%EOF\n', 'latin1'),
-	]).toString('base64');
-}
-
 describeWithN8n('2.x', 'never twice under concurrent executions, queue mode (n8n 2.x)', () => {
 	let sandbox: Sandbox;
-	let tarball: string;
-	let postgres: Postgres;
-	let redis: Redis;
+	let services: QueueServices | undefined;
 	let proxy: { port: number; stop(): Promise<void> } | undefined;
 	let database: Postgres;
 	let stack: QueueStack;
-	let credential: { id: string; name: string };
+	let credential: CredentialRef;
 	const note = (text: string) => process.stderr.write(`[burst] ${text}\n`);
 
 	beforeAll(async () => {
 		sandbox = await loadStartSandbox()({ port: 0, quiet: true, jobs: 60, seed: 33 });
-		tarball = await packPackage();
-		[postgres, redis] = await Promise.all([startPostgres(), startRedis()]);
+		services = await startQueueServices();
+		const { postgres } = services;
 		if (PG_DELAY_MS > 0) {
 			proxy = await startDelayProxy({ host: postgres.host, port: postgres.port }, PG_DELAY_MS);
 			database = { ...postgres, host: '127.0.0.1', port: proxy.port };
 		} else database = postgres;
 		// Set up on the database directly: n8n's migrations over a delayed link outlast its start.
 		stack = await startQueueStack({
-			tarball,
-			postgres,
-			redis,
+			tarball: await packPackage(),
+			...services,
 			database: 'nevertwiceburst',
 			webhookProcesses: 1,
 			workers: 1,
 		});
 		if (PG_DELAY_MS > 0) await restartEverything();
 		note(`queue stack ready (database delay ${PG_DELAY_MS} ms each way)`);
-		const created = await stack.main.createCredential('Trio sandbox (burst)', 'trioVmsApi', {
-			apiKey: sandbox.adminKey,
-			environment: 'custom',
-			baseUrl: sandbox.url,
-		});
-		credential = { id: created.id, name: created.name };
+		credential = await createTrioCredential(stack.main, 'Trio sandbox (burst)', sandbox);
 	}, 900_000);
 
 	afterAll(async () => {
 		await stack?.stop();
 		await proxy?.stop();
-		await redis?.stop();
-		await postgres?.stop();
+		await services?.stop();
 		await sandbox?.stop();
 	});
 
@@ -176,96 +160,24 @@ describeWithN8n('2.x', 'never twice under concurrent executions, queue mode (n8n
 	const workflows: Array<{ id: string; path: string }> = [];
 	async function submitWorkflow(name: string, skipIfAlreadySubmitted: boolean) {
 		const webhookPath = `burst-${randomUUID()}`;
-		const workflow = await stack.main.createWorkflow({
-			name,
-			nodes: [
-				{
-					name: 'Webhook',
-					type: 'n8n-nodes-base.webhook',
-					typeVersion: 2,
-					position: [0, 0],
-					webhookId: randomUUID(),
-					parameters: {
-						httpMethod: 'POST',
-						path: webhookPath,
-						responseMode: 'lastNode',
-						responseData: 'allEntries',
-						options: {},
-					},
-				},
-				{
-					name: 'Rows',
-					type: 'n8n-nodes-base.code',
-					typeVersion: 2,
-					position: [200, 0],
-					parameters: {
-						mode: 'runOnceForAllItems',
-						language: 'javaScript',
-						jsCode: 'return $input.first().json.body.items.map((json) => ({ json }));',
-					},
-				},
-				{
-					name: 'Make File',
-					type: 'n8n-nodes-base.convertToFile',
-					typeVersion: 1.1,
-					position: [400, 0],
-					parameters: {
-						operation: 'toBinary',
-						sourceProperty: 'content',
-						binaryPropertyName: 'data',
-						options: { dataIsBase64: true, fileName: 'Profile.pdf', mimeType: 'application/pdf' },
-					},
-				},
-				{
-					name: 'Submit',
-					type: ACTION_TYPE,
-					typeVersion: 1,
-					position: [600, 0],
-					credentials: { trioVmsApi: credential },
-					onError: 'continueRegularOutput',
-					parameters: {
-						resource: 'submission',
-						operation: 'create',
-						job: { __rl: true, mode: 'number', value: "={{ $('Rows').item.json.job }}" },
-						candidateNumber: "={{ $('Rows').item.json.candidate }}",
-						binaryPropertyName: 'data',
-						options: skipIfAlreadySubmitted ? {} : { skipIfAlreadySubmitted: false },
-					},
-				},
-			],
-			connections: {
-				Webhook: { main: [[{ node: 'Rows', type: 'main', index: 0 }]] },
-				Rows: { main: [[{ node: 'Make File', type: 'main', index: 0 }]] },
-				'Make File': { main: [[{ node: 'Submit', type: 'main', index: 0 }]] },
-			},
-			settings: { executionOrder: 'v1' },
-		});
+		// At its defaults when the check is on: the option is not even set.
+		const workflow = await stack.main.createWorkflow(
+			submitRowsWorkflow(
+				name,
+				webhookPath,
+				credential,
+				skipIfAlreadySubmitted ? {} : { skipIfAlreadySubmitted: false },
+			),
+		);
 		await stack.main.activate(workflow.id);
 		workflows.push({ id: workflow.id, path: webhookPath });
-		return async (pairs: Pair[]): Promise<Item[]> => {
-			const response = await postToWebhook(stack.main.productionWebhookUrl('', webhookPath), {
-				items: pairs.map((pair) => ({ ...pair, content: profileBase64() })),
-			});
-			const text = await response.text();
-			expect(response.status).toBe(200);
-			const body = JSON.parse(text) as unknown;
-			return (Array.isArray(body) ? body : [body]) as Item[];
-		};
+		return async (pairs: Pair[]): Promise<Item[]> =>
+			await submitRows(stack.main.productionWebhookUrl('', webhookPath), pairs);
 	}
 
 	async function restartEverything(): Promise<void> {
 		await stack.stopProcesses();
-		stack = await startQueueStack({
-			tarball,
-			postgres: database,
-			redis,
-			database: stack.database,
-			createDatabase: false,
-			rootFolder: stack.rootFolder,
-			proxy: stack.proxy,
-			webhookProcesses: 1,
-			workers: 1,
-		});
+		stack = await stack.startAgain({ postgres: database });
 	}
 
 	const actionOf = (item: Item) =>

@@ -15,17 +15,17 @@
  *
  * Run `npm run build` first.
  */
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import * as path from 'node:path';
 
 import { describeWithN8n } from '../../harness/availability';
 import type { N8nInstance } from '../../harness/n8n';
 import { packPackage, REPO_ROOT } from '../../harness/pack';
 import { startQueueStack, type QueueStack } from '../../harness/queue';
-import { postToWebhook } from '../../harness/run-workflow';
-import { startPostgres, startRedis, type Postgres, type Redis } from '../../harness/services';
+import { submitRows, submitRowsWorkflow } from '../../harness/run-workflow';
+import { startQueueServices, type QueueServices } from '../../harness/services';
+import { createTrioCredential, type CredentialRef } from '../../harness/trio';
 
-const ACTION_TYPE = 'n8n-nodes-trio-vms.trioVms';
 const WORKERS = 2;
 
 interface Sandbox {
@@ -61,51 +61,32 @@ async function call<T>(sandbox: Sandbox, urlPath: string, key?: string): Promise
 type Pair = { job: number; candidate: number };
 type Item = Record<string, unknown>;
 
-/** A PDF on the outside (the node checks the signature), a few random bytes inside. */
-function profileBase64(): string {
-	return Buffer.concat([
-		Buffer.from('%PDF-1.7\n', 'latin1'),
-		randomBytes(2_000),
-		Buffer.from('\n%%EOF\n', 'latin1'),
-	]).toString('base64');
-}
-
 describeWithN8n('2.x', 'never twice across queue-mode workers and restarts (n8n 2.x)', () => {
 	let sandbox: Sandbox;
-	let tarball: string;
-	let postgres: Postgres;
-	let redis: Redis;
+	let services: QueueServices | undefined;
 	let stack: QueueStack;
-	let credential: { id: string; name: string };
+	let credential: CredentialRef;
 	const stopped = new Set<number>();
 	const note = (text: string) => process.stderr.write(`[never-twice] ${text}\n`);
 	const main = (): N8nInstance => stack.main;
 
 	beforeAll(async () => {
 		sandbox = await loadStartSandbox()({ port: 0, quiet: true, jobs: 40, seed: 27 });
-		tarball = await packPackage();
-		[postgres, redis] = await Promise.all([startPostgres(), startRedis()]);
+		services = await startQueueServices();
 		stack = await startQueueStack({
-			tarball,
-			postgres,
-			redis,
+			tarball: await packPackage(),
+			...services,
 			database: 'nevertwice',
 			webhookProcesses: 1,
 			workers: WORKERS,
 		});
 		note(`queue stack ready: ${JSON.stringify(stack.timings)} s`);
-		const created = await main().createCredential('Trio sandbox (never twice)', 'trioVmsApi', {
-			apiKey: sandbox.adminKey,
-			environment: 'custom',
-			baseUrl: sandbox.url,
-		});
-		credential = { id: created.id, name: created.name };
+		credential = await createTrioCredential(main(), 'Trio sandbox (never twice)', sandbox);
 	}, 900_000);
 
 	afterAll(async () => {
 		await stack?.stop();
-		await redis?.stop();
-		await postgres?.stop();
+		await services?.stop();
 		await sandbox?.stop();
 	});
 
@@ -144,83 +125,16 @@ describeWithN8n('2.x', 'never twice across queue-mode workers and restarts (n8n 
 	/** Webhook -> rows -> file -> Submission Create, saved and active: one workflow, many runs. */
 	async function submitWorkflow(name: string, skipIfAlreadySubmitted: boolean) {
 		const webhookPath = `never-twice-${randomUUID()}`;
-		const workflow = await main().createWorkflow({
-			name,
-			nodes: [
-				{
-					name: 'Webhook',
-					type: 'n8n-nodes-base.webhook',
-					typeVersion: 2,
-					position: [0, 0],
-					webhookId: randomUUID(),
-					parameters: {
-						httpMethod: 'POST',
-						path: webhookPath,
-						responseMode: 'lastNode',
-						responseData: 'allEntries',
-						options: {},
-					},
-				},
-				{
-					name: 'Rows',
-					type: 'n8n-nodes-base.code',
-					typeVersion: 2,
-					position: [200, 0],
-					parameters: {
-						mode: 'runOnceForAllItems',
-						language: 'javaScript',
-						jsCode: 'return $input.first().json.body.items.map((json) => ({ json }));',
-					},
-				},
-				{
-					name: 'Make File',
-					type: 'n8n-nodes-base.convertToFile',
-					typeVersion: 1.1,
-					position: [400, 0],
-					parameters: {
-						operation: 'toBinary',
-						sourceProperty: 'content',
-						binaryPropertyName: 'data',
-						options: { dataIsBase64: true, fileName: 'Profile.pdf', mimeType: 'application/pdf' },
-					},
-				},
-				{
-					name: 'Submit',
-					type: ACTION_TYPE,
-					typeVersion: 1,
-					position: [600, 0],
-					credentials: { trioVmsApi: credential },
-					onError: 'continueRegularOutput',
-					parameters: {
-						resource: 'submission',
-						operation: 'create',
-						job: { __rl: true, mode: 'number', value: "={{ $('Rows').item.json.job }}" },
-						candidateNumber: "={{ $('Rows').item.json.candidate }}",
-						binaryPropertyName: 'data',
-						options: { skipIfAlreadySubmitted },
-					},
-				},
-			],
-			connections: {
-				Webhook: { main: [[{ node: 'Rows', type: 'main', index: 0 }]] },
-				Rows: { main: [[{ node: 'Make File', type: 'main', index: 0 }]] },
-				'Make File': { main: [[{ node: 'Submit', type: 'main', index: 0 }]] },
-			},
-			settings: { executionOrder: 'v1' },
-		});
+		const workflow = await main().createWorkflow(
+			submitRowsWorkflow(name, webhookPath, credential, { skipIfAlreadySubmitted }),
+		);
 		await main().activate(workflow.id);
 		let runs = 0;
 		return {
 			id: workflow.id,
 			/** One execution over the rows; its items and the worker (index) that ran it. */
 			run: async (pairs: Pair[]): Promise<{ items: Item[]; worker: number }> => {
-				const response = await postToWebhook(main().productionWebhookUrl('', webhookPath), {
-					items: pairs.map((pair) => ({ ...pair, content: profileBase64() })),
-				});
-				const text = await response.text();
-				expect(response.status).toBe(200);
-				const body = JSON.parse(text) as unknown;
-				const items = (Array.isArray(body) ? body : [body]) as Item[];
+				const items = await submitRows(main().productionWebhookUrl('', webhookPath), pairs);
 				runs++;
 				const executions = await main().waitForExecutions(workflow.id, runs, 60_000);
 				const latest = executions[executions.length - 1].id;
@@ -241,17 +155,7 @@ describeWithN8n('2.x', 'never twice across queue-mode workers and restarts (n8n 
 	async function restartEverything(): Promise<void> {
 		const started = Date.now();
 		await stack.stopProcesses();
-		stack = await startQueueStack({
-			tarball,
-			postgres,
-			redis,
-			database: stack.database,
-			createDatabase: false,
-			rootFolder: stack.rootFolder,
-			proxy: stack.proxy,
-			webhookProcesses: 1,
-			workers: WORKERS,
-		});
+		stack = await stack.startAgain();
 		stopped.clear();
 		note(`restart of every process: ${(Date.now() - started) / 1000} s`);
 	}

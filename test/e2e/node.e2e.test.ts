@@ -16,12 +16,13 @@
  */
 import { createHash, randomUUID } from 'node:crypto';
 
-import { startSandbox, SANDBOX_WITHDRAW_REASONS, type RunningSandbox } from '../../sandbox';
+import { SANDBOX_WITHDRAW_REASONS, type RunningSandbox } from '../../sandbox';
 import { describeWithN8n } from '../../harness/availability';
 import { N8N_LINES } from '../../harness/install';
-import { startN8n, type N8nInstance } from '../../harness/n8n';
-import { packPackage } from '../../harness/pack';
-import { runThroughWebhook, type WorkflowNode } from '../../harness/run-workflow';
+import type { N8nInstance } from '../../harness/n8n';
+import { runThroughWebhook, textFileNodes, type WorkflowNode } from '../../harness/run-workflow';
+import { trioCredentialData, type CredentialRef } from '../../harness/trio';
+import { useRealN8n } from '../support/use-real-n8n';
 import { outputOf, runKeepingExecution } from './fixtures/node/run-keeping-execution';
 
 const NODE_TYPE = 'n8n-nodes-trio-vms.trioVms';
@@ -47,24 +48,13 @@ for (const line of N8N_LINES) {
 		let sandbox: RunningSandbox;
 		let n8n: N8nInstance;
 		/** The sandbox's administrator key: every operation, webhook management included. */
-		let credential: { id: string; name: string };
-		const credentialData = (): Json => ({
-			apiKey: sandbox.adminKey,
-			environment: 'custom',
-			baseUrl: sandbox.url,
-		});
-
-		beforeAll(async () => {
-			sandbox = await startSandbox({ port: 0, seed: 11, jobs: 24, quiet: true });
-			n8n = await startN8n({ line, tarball: await packPackage() });
-			const created = await n8n.createCredential('Trio sandbox', CREDENTIAL_TYPE, credentialData());
-			credential = { id: created.id, name: created.name };
-		});
-
-		afterAll(async () => {
-			await n8n?.stop();
-			await sandbox?.stop();
-		});
+		let credential: CredentialRef;
+		const credentialData = (): Json => trioCredentialData(sandbox.url, sandbox.adminKey);
+		useRealN8n(
+			{ seed: 11, jobs: 24 },
+			{ line },
+			(started) => ({ sandbox, n8n, credential } = started),
+		);
 
 		beforeEach(() => {
 			sandbox.clearRequests();
@@ -351,36 +341,10 @@ for (const line of N8N_LINES) {
 						additionalFields: {},
 						options: {},
 					}),
-					{
-						name: 'Resume Text',
-						type: 'n8n-nodes-base.set',
-						typeVersion: 3.4,
-						parameters: {
-							assignments: {
-								assignments: [
-									{
-										id: randomUUID(),
-										name: 'resume',
-										value:
-											'=Résumé of {{ $json.firstName }} {{ $json.lastName }} <{{ $json.email1 }}>\nICU RN, 6 years, BLS and ACLS.\n',
-										type: 'string',
-									},
-								],
-							},
-							options: {},
-						},
-					},
-					{
-						name: 'Make File',
-						type: 'n8n-nodes-base.convertToFile',
-						typeVersion: 1.1,
-						parameters: {
-							operation: 'toText',
-							sourceProperty: 'resume',
-							binaryPropertyName: 'data',
-							options: { fileName },
-						},
-					},
+					...textFileNodes(
+						'=Résumé of {{ $json.firstName }} {{ $json.lastName }} <{{ $json.email1 }}>\nICU RN, 6 years, BLS and ACLS.\n',
+						fileName,
+					),
 					trioNode('Submit', {
 						resource: 'submission',
 						operation: 'create',

@@ -23,8 +23,8 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { TRIO_EVENT_NAMES, TRIO_EVENTS } from '../../nodes/shared/events';
 import type { RunningSandbox as Sandbox } from '../../sandbox';
 import { describeWithN8n } from '../../harness/availability';
-import { run } from '../../harness/exec';
-import type { ExecutionRecord, N8nInstance } from '../../harness/n8n';
+import { run, sleep } from '../../harness/exec';
+import { nodeItems, type ExecutionRecord, type N8nInstance } from '../../harness/n8n';
 import { packPackage } from '../../harness/pack';
 import {
 	DURABLE_SCHEDULER,
@@ -42,9 +42,16 @@ import {
 	startRoundRobinProxy,
 	type QueueStack,
 } from '../../harness/queue';
-import { runWebhookWorkflow } from '../../harness/run-workflow';
-import { startPostgres, startRedis, type Postgres, type Redis } from '../../harness/services';
-import { callSandbox, startTestSandbox } from '../support/sandbox-client';
+import { answeringWebhook, runWebhookWorkflow } from '../../harness/run-workflow';
+import { startQueueServices, type Postgres, type QueueServices } from '../../harness/services';
+import {
+	createTrioCredential,
+	triggerWorkflow,
+	type CredentialRef,
+	type Registration,
+} from '../../harness/trio';
+import { pollUntil, waitUntil } from '../../harness/wait';
+import { callSandbox, listJobs, startTestSandbox } from '../support/sandbox-client';
 
 const TRIGGER_TYPE = 'n8n-nodes-trio-vms.trioVmsTrigger';
 const TRIGGER_NAME = 'Trio VMS Trigger';
@@ -56,32 +63,6 @@ const WORKERS = Number(process.env.TRIO_QUEUE_WORKERS || 1);
 /** Set once the trigger is queue-safe: the tests below then must pass instead of fail. */
 
 // ------------------------------------------------------------------ the sandbox
-
-interface Registration {
-	Id: string;
-	Name: string;
-	Url: string;
-	Events: string[];
-	IsActive: boolean;
-}
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** Bounded polling: returns the first value `accept` takes, or the last one after the deadline. */
-async function pollUntil<T>(
-	read: () => Promise<T>,
-	accept: (value: T) => boolean,
-	timeoutMs: number,
-	intervalMs = 250,
-): Promise<T> {
-	const deadline = Date.now() + timeoutMs;
-	let value = await read();
-	while (!accept(value) && Date.now() < deadline) {
-		await sleep(intervalMs);
-		value = await read();
-	}
-	return value;
-}
 
 /** Runs `task` over `inputs` with at most `limit` at once; results in input order. */
 async function mapLimit<I, O>(inputs: I[], limit: number, task: (input: I) => Promise<O>) {
@@ -97,20 +78,17 @@ async function mapLimit<I, O>(inputs: I[], limit: number, task: (input: I) => Pr
 	return results;
 }
 
-function itemsOf(execution: ExecutionRecord): Array<Record<string, unknown>> {
-	const runs = execution.data?.resultData.runData[TRIGGER_NAME] ?? [];
-	return runs.flatMap((run) => (run.data?.main[0] ?? []).map((item) => item.json));
-}
+const itemsOf = (execution: ExecutionRecord) => nodeItems(execution, TRIGGER_NAME);
 
 const mib = (bytes: number) => Math.round(bytes / 1024 / 1024);
 
 describeWithN8n('2.x', 'Trio VMS in production-shaped n8n 2.x (PostgreSQL, queue mode)', () => {
 	let sandbox: Sandbox;
 	let tarball: string[];
+	let services: QueueServices | undefined;
 	let postgres: Postgres;
-	let redis: Redis;
 	let stack: QueueStack;
-	let credential: { id: string; name: string };
+	let credential: CredentialRef;
 	const extraStops: Array<() => Promise<void>> = [];
 	const fileStarted = Date.now();
 
@@ -121,12 +99,12 @@ describeWithN8n('2.x', 'Trio VMS in production-shaped n8n 2.x (PostgreSQL, queue
 		sandbox = await startTestSandbox();
 		tarball = [await packPackage(), await makeProbePackage()];
 		const servicesStarted = Date.now();
-		[postgres, redis] = await Promise.all([startPostgres(), startRedis()]);
+		services = await startQueueServices();
+		({ postgres } = services);
 		note(`PostgreSQL and Redis ready in ${(Date.now() - servicesStarted) / 1000} s`);
 		stack = await startQueueStack({
 			tarball,
-			postgres,
-			redis,
+			...services,
 			database: 'queue',
 			webhookProcesses: 2,
 			workers: WORKERS,
@@ -135,19 +113,13 @@ describeWithN8n('2.x', 'Trio VMS in production-shaped n8n 2.x (PostgreSQL, queue
 		note(
 			`queue stack ready: ${JSON.stringify(stack.timings)} s; RSS MiB main ${mib(rss.main)}, webhooks ${rss.webhooks.map(mib).join('/')}, workers ${rss.workers.map(mib).join('/')}`,
 		);
-		const created = await main().createCredential('Trio sandbox (admin)', 'trioVmsApi', {
-			apiKey: sandbox.adminKey,
-			environment: 'custom',
-			baseUrl: sandbox.url,
-		});
-		credential = { id: created.id, name: created.name };
+		credential = await createTrioCredential(main(), 'Trio sandbox (admin)', sandbox);
 	});
 
 	afterAll(async () => {
 		await stack?.stop();
 		for (const stop of extraStops) await stop().catch(() => undefined);
-		await redis?.stop();
-		await postgres?.stop();
+		await services?.stop();
 		await sandbox?.stop();
 		note(`whole queue-mode describe took ${Math.round((Date.now() - fileStarted) / 1000)} s`);
 	});
@@ -169,7 +141,8 @@ describeWithN8n('2.x', 'Trio VMS in production-shaped n8n 2.x (PostgreSQL, queue
 
 	/** The documented guarantee across processes: Remove Duplicates keyed on deliveryKey. */
 	const DEDUPE_NAME = 'Remove Duplicates';
-	const dedupeNode = {
+	/** n8n's Remove Duplicates, dropping items whose `value` an earlier execution has seen. */
+	const dedupeOn = (value: string) => ({
 		id: randomUUID(),
 		name: DEDUPE_NAME,
 		type: 'n8n-nodes-base.removeDuplicates',
@@ -178,16 +151,13 @@ describeWithN8n('2.x', 'Trio VMS in production-shaped n8n 2.x (PostgreSQL, queue
 		parameters: {
 			operation: 'removeItemsSeenInPreviousExecutions',
 			logic: 'removeItemsWithAlreadySeenKeyValues',
-			dedupeValue: '={{ $json.deliveryKey }}',
+			dedupeValue: value,
 			options: {},
 		},
-	};
+	});
 
 	/** What passed the Remove Duplicates step in one execution. */
-	function keptBy(execution: ExecutionRecord): Array<Record<string, unknown>> {
-		const runs = execution.data?.resultData.runData[DEDUPE_NAME] ?? [];
-		return runs.flatMap((run) => (run.data?.main[0] ?? []).map((item) => item.json));
-	}
+	const keptBy = (execution: ExecutionRecord) => nodeItems(execution, DEDUPE_NAME);
 
 	async function createTrigger(
 		name: string,
@@ -198,7 +168,7 @@ describeWithN8n('2.x', 'Trio VMS in production-shaped n8n 2.x (PostgreSQL, queue
 		const record = await main().createWorkflow({
 			name,
 			nodes: [
-				...(options.dedupe ? [{ ...dedupeNode, id: randomUUID() }] : []),
+				...(options.dedupe ? [dedupeOn('={{ $json.deliveryKey }}')] : []),
 				{
 					id: randomUUID(),
 					name: TRIGGER_NAME,
@@ -229,9 +199,9 @@ describeWithN8n('2.x', 'Trio VMS in production-shaped n8n 2.x (PostgreSQL, queue
 	}
 
 	/** 2.41 publishes asynchronously; wait until the trigger's create/delete has run. */
-	async function settle(workflowId: string): Promise<PublicationStatus> {
+	async function settle(workflowId: string, instance = main()): Promise<PublicationStatus> {
 		const status = await pollUntil(
-			() => main().rest<PublicationStatus>('GET', `/workflows/${workflowId}/publication-status`),
+			() => instance.rest<PublicationStatus>('GET', `/workflows/${workflowId}/publication-status`),
 			(value) => value.status !== 'in_progress',
 			60_000,
 			150,
@@ -284,10 +254,37 @@ describeWithN8n('2.x', 'Trio VMS in production-shaped n8n 2.x (PostgreSQL, queue
 		return main().waitForExecutions(workflow.id, count, EXECUTION_TIMEOUT_MS);
 	}
 
-	/** After the expected executions finished, let any surplus one show up, then count all. */
-	async function allExecutionsAfterQuiet(workflow: TriggerWorkflow): Promise<ExecutionRecord[]> {
-		await sleep(2000);
-		return main().listExecutions(workflow.id);
+	/**
+	 * Every execution of a workflow up to a marker, read in full, the marker's left out: one more
+	 * delivery, sent once after all the others, so that a late execution of theirs (a copy's)
+	 * comes before the marker's. `sendMarker` sends it and returns its Number; by default a job
+	 * opened at the sandbox, delivered without faults.
+	 */
+	async function executionsBeforeMarker(
+		workflowId: string,
+		sendMarker: () => Promise<number> = async () => {
+			sandbox.clearFaults();
+			return (await openJob()).Number;
+		},
+		instance: N8nInstance = main(),
+	): Promise<ExecutionRecord[]> {
+		const marker = await sendMarker();
+		const isMarker = (execution: ExecutionRecord) =>
+			itemsOf(execution).some((item) => item.Number === marker);
+		const read = new Map<string, ExecutionRecord>();
+		await waitUntil(
+			`the execution of the marker ${marker}`,
+			async () => {
+				const unread = (await instance.listExecutions(workflowId)).filter(
+					(each) => !read.get(each.id)?.finished,
+				);
+				for (const full of await mapLimit(unread, 8, (each) => instance.getExecution(each.id)))
+					read.set(full.id, full);
+				return [...read.values()].some(isMarker) ? true : undefined;
+			},
+			{ timeoutMs: EXECUTION_TIMEOUT_MS, intervalMs: 500 },
+		);
+		return [...read.values()].filter((execution) => !isMarker(execution));
 	}
 
 	function workerThatRan(executionId: string): number {
@@ -301,28 +298,12 @@ describeWithN8n('2.x', 'Trio VMS in production-shaped n8n 2.x (PostgreSQL, queue
 	 * same public address) or, with `sameAddress: false`, a new one.
 	 */
 	async function startAgain(options: { sameAddress: boolean }): Promise<QueueStack> {
-		return await startQueueStack({
-			tarball,
-			postgres,
-			redis,
-			database: stack.database,
-			createDatabase: false,
-			rootFolder: stack.rootFolder,
-			...(options.sameAddress ? { proxy: stack.proxy } : {}),
-			webhookProcesses: 2,
-			workers: WORKERS,
-		});
+		return await stack.startAgain({ newAddress: !options.sameAddress });
 	}
 
 	/** An existing job's payload (opening a job would deliver one more Job Update). */
 	async function existingJob(): Promise<Record<string, unknown>> {
-		const [someJob] = await callSandbox<Array<{ Number: number }>>(
-			sandbox,
-			'GET',
-			'/api/v3/Job',
-			undefined,
-			sandbox.key,
-		);
+		const [someJob] = await listJobs(sandbox);
 		return await callSandbox<Record<string, unknown>>(
 			sandbox,
 			'GET',
@@ -398,7 +379,7 @@ describeWithN8n('2.x', 'Trio VMS in production-shaped n8n 2.x (PostgreSQL, queue
 		}
 
 		const executions = await finishedExecutions(jobs, count);
-		const all = await allExecutionsAfterQuiet(jobs);
+		const all = await executionsBeforeMarker(jobs.id);
 		expect(all).toHaveLength(count);
 		expect(all.every((execution) => execution.status === 'success')).toBe(true);
 		expect(all.every((execution) => execution.mode === 'webhook')).toBe(true);
@@ -508,33 +489,8 @@ describeWithN8n('2.x', 'Trio VMS in production-shaped n8n 2.x (PostgreSQL, queue
 		const record = await main().createWorkflow({
 			name: 'Remove Duplicates (queue)',
 			nodes: [
-				{
-					id: randomUUID(),
-					name: 'Hook',
-					type: 'n8n-nodes-base.webhook',
-					typeVersion: 2,
-					position: [0, 0],
-					webhookId: randomUUID(),
-					parameters: {
-						httpMethod: 'POST',
-						path: webhookPath,
-						responseMode: 'onReceived',
-						options: {},
-					},
-				},
-				{
-					id: randomUUID(),
-					name: 'Remove Duplicates',
-					type: 'n8n-nodes-base.removeDuplicates',
-					typeVersion: 2,
-					position: [200, 0],
-					parameters: {
-						operation: 'removeItemsSeenInPreviousExecutions',
-						logic: 'removeItemsWithAlreadySeenKeyValues',
-						dedupeValue: '={{ $json.body.id }}',
-						options: {},
-					},
-				},
+				answeringWebhook('Hook', webhookPath, 'onReceived'),
+				dedupeOn('={{ $json.body.id }}'),
 			],
 			connections: { Hook: { main: [[{ node: 'Remove Duplicates', type: 'main', index: 0 }]] } },
 			settings: { executionOrder: 'v1' },
@@ -542,9 +498,7 @@ describeWithN8n('2.x', 'Trio VMS in production-shaped n8n 2.x (PostgreSQL, queue
 		await activate(record.id);
 		const url = stack.productionWebhookUrl('', webhookPath);
 		const kept = async (execution: ExecutionRecord) => {
-			const full = await main().getExecution(execution.id);
-			const runs = full.data?.resultData.runData['Remove Duplicates'] ?? [];
-			return runs.flatMap((run) => run.data?.main[0] ?? []).length;
+			return keptBy(await main().getExecution(execution.id)).length;
 		};
 		let expected = 0;
 		const send = async (id: string) => {
@@ -657,8 +611,8 @@ describeWithN8n('2.x', 'Trio VMS in production-shaped n8n 2.x (PostgreSQL, queue
 			expect(stack.proxy.counts()[webhook.baseUrl]).toBe(count);
 		}
 		await finishedExecutions(once, count);
-		const all = await allExecutionsAfterQuiet(once);
-		const details = await Promise.all(all.map((execution) => main().getExecution(execution.id)));
+		const details = await executionsBeforeMarker(once.id);
+		const all = details;
 		const passed = details.flatMap(keptBy);
 		await deactivate(once.id);
 		// The process memory cannot see the other process's copy; the database-backed step can,
@@ -730,13 +684,12 @@ describeWithN8n('2.x', 'Trio VMS in production-shaped n8n 2.x (PostgreSQL, queue
 				unique.length,
 				Math.max(EXECUTION_TIMEOUT_MS, BULK_DELIVERIES * 600),
 			);
-			await sleep(3000);
-			const all = await main().listExecutions(bulk.id);
+			const details = await executionsBeforeMarker(bulk.id);
+			const all = details;
 			note(
 				`bulk: ${all.length} executions for ${unique.length} unique deliveries, all finished ${(Date.now() - started) / 1000} s after the first`,
 			);
 			expect(executions.every((execution) => execution.status === 'success')).toBe(true);
-			const details = await mapLimit(all, 8, (execution) => main().getExecution(execution.id));
 			expect(
 				[...new Set(details.flatMap(itemsOf).map((item) => Number(item.Number)))].sort(),
 			).toEqual([...unique].sort());
@@ -793,6 +746,10 @@ describeWithN8n('2.x', 'Trio VMS in production-shaped n8n 2.x (PostgreSQL, queue
 			);
 			expect(chosen.every(Boolean)).toBe(true);
 			const job = await existingJob();
+			const bodyOf = (event: string, number: number) =>
+				event === 'Job Update'
+					? { ...job, Number: number }
+					: { Number: number, JobNumber: job.Number, CandidateNumber: 5001 };
 			const duplicates = Math.round(BULK_DELIVERIES / 10);
 			const plan = Array.from({ length: BULK_DELIVERIES - duplicates }, (_, index) => ({
 				number: 700_000 + index,
@@ -803,12 +760,9 @@ describeWithN8n('2.x', 'Trio VMS in production-shaped n8n 2.x (PostgreSQL, queue
 			const started = Date.now();
 			const statuses = (
 				await mapLimit(plan, BULK_CONCURRENCY, async ({ number, event, copies }) => {
-					const body =
-						event === 'Job Update'
-							? { ...job, Number: number }
-							: { Number: number, JobNumber: job.Number, CandidateNumber: 5001 };
 					const answers: number[] = [];
-					for (let copy = 0; copy < copies; copy++) answers.push(await post(urlOf(event), body));
+					for (let copy = 0; copy < copies; copy++)
+						answers.push(await post(urlOf(event), bodyOf(event, number)));
 					return answers;
 				})
 			).flat();
@@ -818,16 +772,19 @@ describeWithN8n('2.x', 'Trio VMS in production-shaped n8n 2.x (PostgreSQL, queue
 				plan.length,
 				Math.max(EXECUTION_TIMEOUT_MS, BULK_DELIVERIES * 600),
 			);
-			// Anything a copy started would show up within this time.
-			await sleep(3000);
-			const all = await main().listExecutions(once.id);
+			// Anything a copy started shows up before the execution of one more delivery sent after.
+			const markerNumber = 699_999;
+			const details = await executionsBeforeMarker(once.id, async () => {
+				expect(await post(urlOf(chosen[0]), bodyOf(chosen[0], markerNumber))).toBe(200);
+				return markerNumber;
+			});
+			const all = details;
 			note(
 				`URI-hash balancer: ${BULK_DELIVERIES} deliveries (${duplicates} copies) -> ${all.length} executions for ${plan.length} unique in ${(Date.now() - started) / 1000} s; per processor ${JSON.stringify(sticky.counts())}`,
 			);
 			for (const webhook of stack.webhooks)
 				expect(sticky.counts()[webhook.baseUrl]).toBeGreaterThan(0);
 			expect(all).toHaveLength(plan.length);
-			const details = await mapLimit(all, 8, (execution) => main().getExecution(execution.id));
 			expect(
 				details
 					.flatMap(itemsOf)
@@ -843,13 +800,7 @@ describeWithN8n('2.x', 'Trio VMS in production-shaped n8n 2.x (PostgreSQL, queue
 	// -------------------------------------------------------------- 5: binary through a worker
 
 	test('5. Submission Create with a 2.4 MB profile file from a previous node runs on a worker and reaches Trio whole', async () => {
-		const jobsList = await callSandbox<Array<{ Number: number; JobStatus: string }>>(
-			sandbox,
-			'GET',
-			'/api/v3/Job',
-			undefined,
-			sandbox.key,
-		);
+		const jobsList = await listJobs(sandbox);
 		const job = jobsList.find((each) => each.JobStatus === 'Open') ?? jobsList[0];
 		const candidates = await callSandbox<Array<{ number: number }>>(
 			sandbox,
@@ -972,13 +923,7 @@ describeWithN8n('2.x', 'Trio VMS in production-shaped n8n 2.x (PostgreSQL, queue
 			await sleep(5000);
 			expect(await main().listExecutions(workflow.id)).toHaveLength(1);
 			expect(polls()).toBe(1);
-			const listed = await callSandbox<Array<{ Number: number; JobStatus: string }>>(
-				sandbox,
-				'GET',
-				'/api/v3/Job',
-				undefined,
-				sandbox.key,
-			);
+			const listed = await listJobs(sandbox);
 			expect(syncItems(await main().getExecution(first.id))).toHaveLength(listed.length);
 
 			await stack.stopProcesses();
@@ -1115,47 +1060,21 @@ describeWithN8n('2.x', 'Trio VMS in production-shaped n8n 2.x (PostgreSQL, queue
 	test('regular (single-process) n8n on PostgreSQL: activation, a delivery, a duplicate, deactivation', async () => {
 		const single = await startN8nOnPostgres({ tarball, postgres, database: 'single' });
 		extraStops.push(() => single.stop());
-		const created = await single.createCredential('Trio sandbox (admin)', 'trioVmsApi', {
-			apiKey: sandbox.adminKey,
-			environment: 'custom',
-			baseUrl: sandbox.url,
-		});
+		const created = await createTrioCredential(single, 'Trio sandbox (admin)', sandbox);
 		const webhookId = randomUUID();
-		const workflow = await single.createWorkflow({
-			name: 'Single on PostgreSQL',
-			nodes: [
-				{
-					id: randomUUID(),
-					name: TRIGGER_NAME,
-					type: TRIGGER_TYPE,
-					typeVersion: 1,
-					position: [0, 0],
-					webhookId,
-					parameters: { events: ['Job Update'] },
-					credentials: { trioVmsApi: { id: created.id, name: created.name } },
-				},
-			],
-			connections: {},
-			settings: { executionOrder: 'v1' },
-		});
-		const url = single.productionWebhookUrl(webhookId, 'webhook');
-		await single.activate(workflow.id);
-		const registered = await pollUntil(
-			async () =>
-				(await registrations()).filter(
-					(registration) => registration.IsActive && registration.Url.startsWith(`${url}?`),
-				),
-			(list) => list.length === 1,
-			30_000,
+		const workflow = await single.createWorkflow(
+			triggerWorkflow('Single on PostgreSQL', webhookId, { events: ['Job Update'] }, created),
 		);
+		const url = single.productionWebhookUrl(webhookId, 'webhook');
+		const activeAtUrl = async () =>
+			(await registrations()).filter(
+				(registration) => registration.IsActive && registration.Url.startsWith(`${url}?`),
+			);
+		await single.activate(workflow.id);
+		const registered = await pollUntil(activeAtUrl, (list) => list.length === 1, 30_000);
 		expect(registered).toHaveLength(1);
 		// Static data must be saved before the deliveries; wait for the publication to settle.
-		await pollUntil(
-			() => single.rest<PublicationStatus>('GET', `/workflows/${workflow.id}/publication-status`),
-			(value) => value.status !== 'in_progress',
-			60_000,
-			150,
-		);
+		await settle(workflow.id, single);
 		sandbox.setFaults({ duplicates: 1 });
 		sandbox.clearDeliveries();
 		await openJob();
@@ -1167,17 +1086,9 @@ describeWithN8n('2.x', 'Trio VMS in production-shaped n8n 2.x (PostgreSQL, queue
 				.map((each) => each.status),
 		).toEqual([200, 200]);
 		await single.waitForExecutions(workflow.id, 1, EXECUTION_TIMEOUT_MS);
-		await sleep(2000);
-		expect(await single.listExecutions(workflow.id)).toHaveLength(1);
+		expect(await executionsBeforeMarker(workflow.id, undefined, single)).toHaveLength(1);
 		await single.deactivate(workflow.id);
-		const left = await pollUntil(
-			async () =>
-				(await registrations()).filter(
-					(registration) => registration.IsActive && registration.Url.startsWith(`${url}?`),
-				),
-			(list) => list.length === 0,
-			30_000,
-		);
+		const left = await pollUntil(activeAtUrl, (list) => list.length === 0, 30_000);
 		expect(left).toEqual([]);
 	});
 });
@@ -1200,38 +1111,27 @@ describeWithN8n(
 	'Sync Trigger in queue mode under the durable scheduler with durable cursors',
 	() => {
 		let sandbox: Sandbox;
-		let tarball: string;
-		let postgres: Postgres;
-		let redis: Redis;
+		let services: QueueServices | undefined;
 		let stack: QueueStack;
 		const note = (text: string) => process.stderr.write(`[queue-mode sync] ${text}\n`);
 
-		const startStack = async (again: boolean): Promise<QueueStack> =>
-			await startQueueStack({
-				tarball,
-				postgres,
-				redis,
+		beforeAll(async () => {
+			sandbox = await startTestSandbox({ jobs: 60 });
+			services = await startQueueServices();
+			stack = await startQueueStack({
+				tarball: await packPackage(),
+				...services,
 				database: 'queue_sync',
 				webhookProcesses: 0,
 				workers: 1,
 				env: DURABLE_SCHEDULER,
-				...(again
-					? { createDatabase: false, rootFolder: stack.rootFolder, proxy: stack.proxy }
-					: {}),
 			});
-
-		beforeAll(async () => {
-			sandbox = await startTestSandbox({ jobs: 60 });
-			tarball = await packPackage();
-			[postgres, redis] = await Promise.all([startPostgres(), startRedis()]);
-			stack = await startStack(false);
 			note(`stack ready: ${JSON.stringify(stack.timings)} s`);
 		}, 300_000);
 
 		afterAll(async () => {
 			await stack?.stop();
-			await redis?.stop();
-			await postgres?.stop();
+			await services?.stop();
 			await sandbox?.stop();
 		});
 
@@ -1239,28 +1139,16 @@ describeWithN8n(
 			'changes made between polls are emitted once each, also across a restart of every process',
 			async () => {
 				const started = Date.now();
-				const created = await stack.main.createCredential(
-					'Trio sandbox (plain key)',
-					'trioVmsApi',
-					{
-						apiKey: sandbox.key,
-						environment: 'custom',
-						baseUrl: sandbox.url,
-					},
+				const json = jobSyncWorkflow(
+					'Job sync (queue, durable scheduler)',
+					await createTrioCredential(stack.main, 'Trio sandbox (plain key)', sandbox, 'plain'),
 				);
-				const json = jobSyncWorkflow('Job sync (queue, durable scheduler)', {
-					id: created.id,
-					name: created.name,
-				});
 				json.nodes[0].parameters.pollTimes = { item: [{ mode: 'everyMinute' }] };
 				const workflow = await stack.main.createWorkflow(json);
 				const listPolls = () =>
 					sandbox.requests().filter((each) => each.method === 'GET' && each.path === '/api/v3/Job')
 						.length;
-				const itemsOf = (execution: ExecutionRecord) =>
-					(execution.data?.resultData.runData[SYNC_TRIGGER_NAME] ?? []).flatMap((run) =>
-						(run.data?.main[0] ?? []).map((item) => item.json),
-					);
+				const itemsOf = (execution: ExecutionRecord) => nodeItems(execution, SYNC_TRIGGER_NAME);
 				/** Every emitted change after the activation's, as `number:change`, with repeats. */
 				const emitted = async (): Promise<string[]> => {
 					const executions = await stack.main.listExecutions(workflow.id);
@@ -1282,13 +1170,7 @@ describeWithN8n(
 					expect(wanted.filter((key) => !keys.includes(key))).toEqual([]);
 					return keys;
 				};
-				const listed = await callSandbox<Array<{ Number: number; JobStatus: string }>>(
-					sandbox,
-					'GET',
-					'/api/v3/Job',
-					undefined,
-					sandbox.key,
-				);
+				const listed = await listJobs(sandbox);
 				const open = listed.filter((job) => job.JobStatus === 'Open').map((job) => job.Number);
 				const expected: string[] = [];
 				const rounds: string[] = [];
@@ -1321,7 +1203,7 @@ describeWithN8n(
 					Title: 'Travel RN - Cath Lab',
 				});
 				expected.push(`${open[3]}:updated`, `${added.Number}:opened`);
-				stack = await startStack(true);
+				stack = await stack.startAgain();
 				note(
 					`restart: stops ${JSON.stringify(stopped)} s, start ${JSON.stringify(stack.timings)} s`,
 				);

@@ -14,15 +14,16 @@
  */
 import { randomUUID } from 'node:crypto';
 
-import { startSandbox, type RunningSandbox } from '../../sandbox';
+import type { RunningSandbox } from '../../sandbox';
 import { describeWithN8n } from '../../harness/availability';
-import { startN8n, type N8nInstance } from '../../harness/n8n';
-import { packPackage } from '../../harness/pack';
+import type { N8nInstance } from '../../harness/n8n';
 import type { WorkflowNode } from '../../harness/run-workflow';
+import { triggerWorkflow, type CredentialRef, type Registration } from '../../harness/trio';
+import { pollUntil } from '../../harness/wait';
+import { useRealN8n } from '../support/use-real-n8n';
 import { runKeepingExecution } from './fixtures/node/run-keeping-execution';
 
 const NODE_TYPE = 'n8n-nodes-trio-vms.trioVms';
-const TRIGGER_TYPE = 'n8n-nodes-trio-vms.trioVmsTrigger';
 
 type Json = Record<string, unknown>;
 
@@ -36,29 +37,14 @@ interface Operation {
 describeWithN8n('2.x', 'secrets in real n8n 2.x at debug log level', () => {
 	let sandbox: RunningSandbox;
 	let n8n: N8nInstance;
-	let credential: { id: string; name: string };
+	let credential: CredentialRef;
 	/** Every text that was read back, by where it came from. */
 	const scanned: Array<{ where: string; text: string }> = [];
-
-	beforeAll(async () => {
-		sandbox = await startSandbox({ port: 0, seed: 5, jobs: 12, quiet: true });
-		n8n = await startN8n({
-			line: '2.x',
-			tarball: await packPackage(),
-			env: { N8N_LOG_LEVEL: 'debug' },
-		});
-		const created = await n8n.createCredential('Trio sandbox', 'trioVmsApi', {
-			apiKey: sandbox.adminKey,
-			environment: 'custom',
-			baseUrl: sandbox.url,
-		});
-		credential = { id: created.id, name: created.name };
-	});
-
-	afterAll(async () => {
-		await n8n?.stop();
-		await sandbox?.stop();
-	});
+	useRealN8n(
+		{ seed: 5, jobs: 12 },
+		{ line: '2.x', env: { N8N_LOG_LEVEL: 'debug' } },
+		(started) => ({ sandbox, n8n, credential } = started),
+	);
 
 	const trioNode = (name: string, parameters: Json): WorkflowNode => ({
 		name,
@@ -238,37 +224,25 @@ describeWithN8n('2.x', 'secrets in real n8n 2.x at debug log level', () => {
 
 		// The trigger's whole lifecycle, then the Webhook operations over its registrations.
 		const webhookId = randomUUID();
-		const trigger = await n8n.createWorkflow({
-			name: 'Secrets scan trigger',
-			nodes: [
-				{
-					id: randomUUID(),
-					name: 'Trio VMS Trigger',
-					type: TRIGGER_TYPE,
-					typeVersion: 1,
-					position: [0, 0],
-					webhookId,
-					parameters: { events: ['Job Update', 'Submission Update'] },
-					credentials: { trioVmsApi: credential },
-				},
-			],
-			connections: {},
-			settings: { executionOrder: 'v1' },
-		});
+		const trigger = await n8n.createWorkflow(
+			triggerWorkflow(
+				'Secrets scan trigger',
+				webhookId,
+				{ events: ['Job Update', 'Submission Update'] },
+				credential,
+			),
+		);
 		await n8n.activate(trigger.id);
 		const url = n8n.productionWebhookUrl(webhookId, 'webhook');
-		const deadline = Date.now() + 60_000;
-		let registered: Array<{ Id: string; Url: string; IsActive: boolean }> = [];
-		while (Date.now() < deadline) {
-			registered = (
-				await sandboxJson<Array<{ Id: string; Url: string; IsActive: boolean }>>(
-					'GET',
-					'/api/v3/Webhooks',
-				)
-			).filter((registration) => registration.IsActive && registration.Url.startsWith(`${url}?`));
-			if (registered.length === 2) break;
-			await new Promise((resolve) => setTimeout(resolve, 200));
-		}
+		const registered = await pollUntil(
+			async () =>
+				(await sandboxJson<Registration[]>('GET', '/api/v3/Webhooks')).filter(
+					(registration) => registration.IsActive && registration.Url.startsWith(`${url}?`),
+				),
+			(list) => list.length === 2,
+			60_000,
+			200,
+		);
 		expect(registered).toHaveLength(2);
 		const token = new URL(registered[0].Url).searchParams.get('token') ?? '';
 		expect(token).toMatch(/^[0-9a-f]{64}$/);

@@ -12,33 +12,34 @@
  */
 import { randomUUID } from 'node:crypto';
 
-import { startSandbox, type RunningSandbox } from '../../sandbox';
+import type { RunningSandbox } from '../../sandbox';
 import { describeWithN8n } from '../../harness/availability';
 import { startN8n, type N8nInstance } from '../../harness/n8n';
 import { packPackage } from '../../harness/pack';
 import { runWebhookWorkflow, type WorkflowNode } from '../../harness/run-workflow';
 import { jobSyncWorkflow, SYNC_TRIGGER_NAME } from '../../harness/sync-trigger-workflow';
+import {
+	createTrioCredential,
+	trioCredentialData,
+	triggerWorkflow,
+	type CredentialRef,
+	type Registration,
+} from '../../harness/trio';
+import { startTestSandbox } from '../support/sandbox-client';
 
 const ACTION_TYPE = 'n8n-nodes-trio-vms.trioVms';
-const TRIGGER_TYPE = 'n8n-nodes-trio-vms.trioVmsTrigger';
 const PROTECTED = { N8N_SSRF_PROTECTION_ENABLED: 'true' };
 const LOOPBACK_ALLOWED = { ...PROTECTED, N8N_SSRF_ALLOWED_IP_RANGES: '127.0.0.0/8' };
 
 type Json = Record<string, unknown>;
 
-interface Registration {
-	Id: string;
-	Url: string;
-	IsActive: boolean;
-}
-
 describeWithN8n('2.x', "n8n's SSRF protection", () => {
 	let sandbox: RunningSandbox;
 	let n8n: N8nInstance | undefined;
-	let credential: { id: string; name: string };
+	let credential: CredentialRef;
 
 	beforeAll(async () => {
-		sandbox = await startSandbox({ port: 0, seed: 5, jobs: 12, quiet: true });
+		sandbox = await startTestSandbox({ seed: 5, jobs: 12 });
 	});
 
 	afterEach(async () => {
@@ -54,11 +55,7 @@ describeWithN8n('2.x', "n8n's SSRF protection", () => {
 
 	async function start(env: Record<string, string>): Promise<N8nInstance> {
 		n8n = await startN8n({ line: '2.x', tarball: await packPackage(), env });
-		credential = await n8n.createCredential('Trio sandbox', 'trioVmsApi', {
-			apiKey: sandbox.adminKey,
-			environment: 'custom',
-			baseUrl: sandbox.url,
-		});
+		credential = await createTrioCredential(n8n, 'Trio sandbox', sandbox);
 		return n8n;
 	}
 
@@ -89,7 +86,7 @@ describeWithN8n('2.x', "n8n's SSRF protection", () => {
 					id: credential.id,
 					name: credential.name,
 					type: 'trioVmsApi',
-					data: { apiKey: sandbox.adminKey, environment: 'custom', baseUrl: sandbox.url },
+					data: trioCredentialData(sandbox.url, sandbox.adminKey),
 				},
 			},
 		);
@@ -128,23 +125,14 @@ describeWithN8n('2.x', "n8n's SSRF protection", () => {
 
 		// The webhook trigger: publish registers at Trio, unpublish switches it off.
 		const webhookId = randomUUID();
-		const trigger = await instance.createWorkflow({
-			name: 'Trigger behind SSRF protection',
-			nodes: [
-				{
-					id: randomUUID(),
-					name: 'Trio VMS Trigger',
-					type: TRIGGER_TYPE,
-					typeVersion: 1,
-					position: [0, 0],
-					webhookId,
-					parameters: { events: ['Job Update'] },
-					credentials: { trioVmsApi: credential },
-				},
-			],
-			connections: {},
-			settings: { executionOrder: 'v1' },
-		});
+		const trigger = await instance.createWorkflow(
+			triggerWorkflow(
+				'Trigger behind SSRF protection',
+				webhookId,
+				{ events: ['Job Update'] },
+				credential,
+			),
+		);
 		const url = instance.productionWebhookUrl(webhookId, 'webhook');
 		const ours = async () =>
 			(await registrations()).filter((registration) => registration.Url.startsWith(`${url}?`));

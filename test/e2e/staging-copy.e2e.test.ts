@@ -37,18 +37,11 @@ import { describeWithN8n } from '../../harness/availability';
 import { startN8n, type N8nInstance } from '../../harness/n8n';
 import { packPackage } from '../../harness/pack';
 import type { RunningSandbox } from '../../sandbox';
+import { createTrioCredential, triggerWorkflow, type Registration } from '../../harness/trio';
 import { callSandbox, startTestSandbox } from '../support/sandbox-client';
 
-const NODE_TYPE = 'n8n-nodes-trio-vms.trioVmsTrigger';
 const NODE_NAME = 'Trio VMS Trigger';
 const EVENTS = ['Job Update', 'Submission Update'];
-
-interface Registration {
-	Id: string;
-	Url: string;
-	Events: string[];
-	IsActive: boolean;
-}
 
 /** Every registration, through the sandbox's own API. */
 const registrations = (sandbox: RunningSandbox) =>
@@ -195,29 +188,11 @@ describeWithN8n('2.x', 'a staging copy of production in real n8n 2.x', () => {
 		proxy.setTarget(production.baseUrl);
 		proxy.setRoute('forward');
 
-		const credential = await production.createCredential('Trio sandbox (admin)', 'trioVmsApi', {
-			apiKey: sandbox.adminKey,
-			environment: 'custom',
-			baseUrl: sandbox.url,
-		});
+		const credential = await createTrioCredential(production, 'Trio sandbox (admin)', sandbox);
 		const webhookId = randomUUID();
-		const workflow = await production.createWorkflow({
-			name: 'Shifts to Slack',
-			nodes: [
-				{
-					id: randomUUID(),
-					name: NODE_NAME,
-					type: NODE_TYPE,
-					typeVersion: 1,
-					position: [0, 0],
-					webhookId,
-					parameters: { events: EVENTS },
-					credentials: { trioVmsApi: { id: credential.id, name: credential.name } },
-				},
-			],
-			connections: {},
-			settings: { executionOrder: 'v1' },
-		});
+		const workflow = await production.createWorkflow(
+			triggerWorkflow('Shifts to Slack', webhookId, { events: EVENTS }, credential, NODE_NAME),
+		);
 		await activate(production, workflow.id);
 		const productionUrl = `${proxy.url}webhook/${webhookId}/webhook`;
 		const atProduction = async () =>

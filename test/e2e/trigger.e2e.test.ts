@@ -14,9 +14,6 @@
  * Run `npm run build` first.
  */
 import { randomUUID } from 'node:crypto';
-import * as fs from 'node:fs';
-import * as os from 'node:os';
-import * as path from 'node:path';
 
 import type { IDataObject } from 'n8n-workflow';
 
@@ -26,8 +23,15 @@ import { stableStringify } from '../../nodes/TrioVmsTrigger/dedup';
 import type { DeliveryRecord as Delivery, RunningSandbox as Sandbox } from '../../sandbox';
 import { describeWithN8n } from '../../harness/availability';
 import type { N8nLine } from '../../harness/install';
-import { startN8n, type ExecutionRecord, type N8nInstance } from '../../harness/n8n';
-import { packPackage } from '../../harness/pack';
+import type { ExecutionRecord, N8nInstance } from '../../harness/n8n';
+import {
+	createTrioCredential,
+	startN8nWithTrio,
+	type CredentialRef,
+	type Registration,
+	type TrioN8n,
+} from '../../harness/trio';
+import { pollUntil } from '../../harness/wait';
 import { callSandbox, startTestSandbox } from '../support/sandbox-client';
 
 const NODE_TYPE = 'n8n-nodes-trio-vms.trioVmsTrigger';
@@ -37,14 +41,6 @@ const LINES: N8nLine[] = (process.env.TRIO_TRIGGER_E2E_LINES?.split(',') as
 const EXECUTION_TIMEOUT_MS = 60_000;
 
 // ------------------------------------------------------------------ the sandbox
-
-interface Registration {
-	Id: string;
-	Name: string;
-	Url: string;
-	Events: string[];
-	IsActive: boolean;
-}
 
 const scenario = <T = unknown>(
 	sandbox: Sandbox,
@@ -102,38 +98,26 @@ for (const line of LINES) {
 	describeWithN8n(line, `Trio VMS Trigger in real n8n ${line}`, () => {
 		let sandbox: Sandbox;
 		let n8n: N8nInstance;
-		let tarball: string;
-		let userFolder: string;
-		let adminCredential: { id: string; name: string };
-		let plainCredential: { id: string; name: string };
+		let setup: TrioN8n | undefined;
+		let adminCredential: CredentialRef;
+		let plainCredential: CredentialRef;
 		const workflows: TriggerWorkflow[] = [];
 		/** n8n's address before the restart in the address-change test, where nothing answers after it. */
 		let goneOrigin: string | undefined;
 
 		beforeAll(async () => {
 			sandbox = await startTestSandbox();
-			tarball = await packPackage();
-			userFolder = fs.mkdtempSync(path.join(os.tmpdir(), `trio-trigger-e2e-${line}-`));
-			n8n = await startN8n({ line, tarball, userFolder });
-			const admin = await n8n.createCredential('Trio sandbox (admin)', 'trioVmsApi', {
-				apiKey: sandbox.adminKey,
-				environment: 'custom',
-				baseUrl: sandbox.url,
+			setup = await startN8nWithTrio({
+				line,
+				account: sandbox,
+				credentialName: 'Trio sandbox (admin)',
+				userFolderPrefix: `trio-trigger-e2e-${line}-`,
 			});
-			const plain = await n8n.createCredential('Trio sandbox (plain)', 'trioVmsApi', {
-				apiKey: sandbox.key,
-				environment: 'custom',
-				baseUrl: sandbox.url,
-			});
-			adminCredential = { id: admin.id, name: admin.name };
-			plainCredential = { id: plain.id, name: plain.name };
+			({ n8n, credential: adminCredential } = setup);
+			plainCredential = await createTrioCredential(n8n, 'Trio sandbox (plain)', sandbox, 'plain');
 		});
 
-		afterAll(async () => {
-			await n8n?.stop();
-			await sandbox?.stop();
-			if (userFolder) fs.rmSync(userFolder, { recursive: true, force: true });
-		});
+		afterAll(() => setup?.stop());
 
 		afterEach(async () => {
 			sandbox.clearFaults();
@@ -493,15 +477,21 @@ for (const line of LINES) {
 				.filter((delivery) => delivery.url.startsWith(`${once.url}?`));
 			expect(deliveries).toHaveLength(9);
 			expect(deliveries.every((delivery) => delivery.status === 200)).toBe(true);
-			const executions = await executionsOf(once, 3);
-			// Give any late execution a moment to show up before counting.
-			await new Promise((resolve) => setTimeout(resolve, 1500));
-			expect(await n8n.listExecutions(once.id)).toHaveLength(3);
+			await executionsOf(once, 3);
+			// A late execution of a copy would come before the execution of one more delivery, sent
+			// once after them all: when that one is there, there are exactly four.
+			sandbox.clearFaults();
+			const [marker] = await scenario<Array<{ Id: string }>>(sandbox, 'POST', '/per-diem/shifts', {
+				count: 1,
+			});
+			await scenario(sandbox, 'POST', `/per-diem/shifts/${marker.Id}/note`, { notes: 'marker' });
+			const executions = await executionsOf(once, 4);
+			expect(await n8n.listExecutions(once.id)).toHaveLength(4);
 			expect(
 				executions
 					.map((execution) => itemsOf(execution)[0].Notes ?? itemsOf(execution)[0].event)
 					.sort(),
-			).toEqual(['Per Diem Shift Removed', 'first', 'second']);
+			).toEqual(['Per Diem Shift Removed', 'first', 'marker', 'second']);
 			await deactivate(once.id);
 		});
 
@@ -657,15 +647,12 @@ for (const line of LINES) {
 			expect(executions.map((execution) => execution.mode).sort()).toEqual(['manual', 'webhook']);
 
 			// After the test event n8n removes the test webhook: only the test registration goes.
-			const deadline = Date.now() + 15_000;
-			let after = await registrations(sandbox);
-			while (
-				after.find((registration) => registration.Id === testRegistrations[0].Id)?.IsActive &&
-				Date.now() < deadline
-			) {
-				await new Promise((resolve) => setTimeout(resolve, 250));
-				after = await registrations(sandbox);
-			}
+			const after = await pollUntil(
+				() => registrations(sandbox),
+				(list) =>
+					!list.find((registration) => registration.Id === testRegistrations[0].Id)?.IsActive,
+				15_000,
+			);
 			expect(
 				after.find((registration) => registration.Id === testRegistrations[0].Id)?.IsActive,
 			).toBe(false);
@@ -687,8 +674,7 @@ for (const line of LINES) {
 			// whose production is restarting, so the trigger acts as a copy: it never switches off
 			// or repoints the old registrations (issue 22, point 3; the engine tests cover the
 			// cases where the old address proves them its own).
-			await n8n.stop();
-			n8n = await startN8n({ line, tarball, userFolder });
+			n8n = await (setup as TrioN8n).restart();
 			goneOrigin = new URL(oldUrl).origin;
 			const newUrl = n8n.productionWebhookUrl(moving.webhookId, 'webhook');
 			expect(newUrl).not.toBe(oldUrl);
@@ -698,10 +684,11 @@ for (const line of LINES) {
 
 			if (line === '1.x') {
 				// n8n 1.x re-activates every active workflow on start-up (checkExists -> false -> create).
-				const deadline = Date.now() + 30_000;
-				while ((await activeOf(moving)).length < 2 && Date.now() < deadline) {
-					await new Promise((resolve) => setTimeout(resolve, 250));
-				}
+				await pollUntil(
+					() => activeOf(moving),
+					(active) => active.length >= 2,
+					30_000,
+				);
 			} else {
 				// n8n 2.x (publication service) does not call webhook triggers on start-up.
 				expect(

@@ -30,8 +30,9 @@ import { describeWithN8n } from '../../harness/availability';
 import { startN8n, type ExecutionRecord, type N8nInstance } from '../../harness/n8n';
 import { startFakeNpmRegistry, type FakeNpmRegistry } from '../../harness/npm-registry';
 import { packPackage, packPackageAs, REPO_ROOT } from '../../harness/pack';
-import { postToWebhook } from '../../harness/run-workflow';
+import { answeringWebhook, postToWebhook } from '../../harness/run-workflow';
 import { jobSyncWorkflow, SYNC_TRIGGER_NAME } from '../../harness/sync-trigger-workflow';
+import { createTrioCredential, triggerWorkflow, type Registration } from '../../harness/trio';
 import { callSandbox, startTestSandbox } from '../support/sandbox-client';
 
 const PACKAGE = 'n8n-nodes-trio-vms';
@@ -55,13 +56,6 @@ const TRIGGER_NAME = 'Trio VMS Trigger';
 const POLL_WAIT_MS = 180_000;
 const EXECUTION_WAIT_MS = 60_000;
 jest.setTimeout(15 * 60_000);
-
-interface Registration {
-	Id: string;
-	Url: string;
-	Events: string[];
-	IsActive: boolean;
-}
 
 interface InstalledPackage {
 	packageName: string;
@@ -253,32 +247,20 @@ describeWithN8n(
 		});
 
 		test('three workflows run on it: the trigger registered, the Sync Trigger with its baseline, the action node', async () => {
-			const credential = await n8n.createCredential('Trio sandbox (admin)', 'trioVmsApi', {
-				apiKey: sandbox.adminKey,
-				environment: 'custom',
-				baseUrl: sandbox.url,
-			});
-			const credentials = { trioVmsApi: { id: credential.id, name: credential.name } };
+			const credential = await createTrioCredential(n8n, 'Trio sandbox (admin)', sandbox);
+			const credentials = { trioVmsApi: credential };
 
 			const webhookId = randomUUID();
 			workflow.trigger = (
-				await n8n.createWorkflow({
-					name: 'Job updates',
-					nodes: [
-						{
-							id: randomUUID(),
-							name: TRIGGER_NAME,
-							type: `${PACKAGE}.trioVmsTrigger`,
-							typeVersion: 1,
-							position: [0, 0],
-							webhookId,
-							parameters: { events: ['Job Update'] },
-							credentials,
-						},
-					],
-					connections: {},
-					settings: { executionOrder: 'v1' },
-				})
+				await n8n.createWorkflow(
+					triggerWorkflow(
+						'Job updates',
+						webhookId,
+						{ events: ['Job Update'] },
+						credential,
+						TRIGGER_NAME,
+					),
+				)
 			).id;
 			triggerUrl = n8n.productionWebhookUrl(webhookId, 'webhook');
 
@@ -292,21 +274,7 @@ describeWithN8n(
 				await n8n.createWorkflow({
 					name: 'Open jobs on request',
 					nodes: [
-						{
-							id: randomUUID(),
-							name: 'Webhook',
-							type: 'n8n-nodes-base.webhook',
-							typeVersion: 2,
-							position: [0, 0],
-							webhookId: randomUUID(),
-							parameters: {
-								httpMethod: 'POST',
-								path: actionPath,
-								responseMode: 'lastNode',
-								responseData: 'allEntries',
-								options: {},
-							},
-						},
+						answeringWebhook('Webhook', actionPath),
 						{
 							id: randomUUID(),
 							name: 'Trio VMS',

@@ -420,28 +420,21 @@ describe('delivery mechanics', () => {
 	});
 
 	test('switching a registration off stops its deliveries', async () => {
-		const id = registrations['Job Update'];
-		await api(sandbox, '/Webhooks', {
-			json: {
-				Id: id,
-				Name: 'n8n Job Update',
-				Url: `${receiver.url}/hook?event=Job%20Update&token=t0k%2Fen`,
-				Events: ['Job Update'],
-				IsActive: false,
-			},
-		});
+		const switchJobUpdate = (IsActive: boolean) =>
+			api(sandbox, '/Webhooks', {
+				json: {
+					Id: registrations['Job Update'],
+					Name: 'n8n Job Update',
+					Url: `${receiver.url}/hook?event=Job%20Update&token=t0k%2Fen`,
+					Events: ['Job Update'],
+					IsActive,
+				},
+			});
+		await switchJobUpdate(false);
 		await scenario(sandbox, 'POST', '/jobs', {});
 		await sandbox.idle();
 		expect(receiver.received).toEqual([]);
-		await api(sandbox, '/Webhooks', {
-			json: {
-				Id: id,
-				Name: 'n8n Job Update',
-				Url: `${receiver.url}/hook?event=Job%20Update&token=t0k%2Fen`,
-				Events: ['Job Update'],
-				IsActive: true,
-			},
-		});
+		await switchJobUpdate(true);
 	});
 
 	test('the delivery log records each attempt and can be awaited, filtered and cleared over HTTP', async () => {

@@ -4,6 +4,8 @@
 import type { RunningSandbox } from '../../sandbox';
 import { api, scenario, start } from './helpers';
 import type { Json } from './helpers';
+import { useVirtualClock } from '../support/virtual-clock';
+import { waitUntil } from '../../harness/wait';
 
 let sandbox: RunningSandbox;
 
@@ -19,13 +21,6 @@ beforeEach(async () => {
 	await scenario(sandbox, 'DELETE', '/faults');
 	await scenario(sandbox, 'DELETE', '/requests');
 });
-
-/** Polls a condition on the event loop (bounded: at most 20,000 turns). */
-async function waitUntil(condition: () => boolean): Promise<void> {
-	for (let turn = 0; turn < 20_000 && !condition(); turn++)
-		await new Promise((resolve) => setImmediate(resolve));
-	expect(condition()).toBe(true);
-}
 
 async function putFaults(config: unknown): Promise<void> {
 	const result = await scenario(sandbox, 'PUT', '/faults', config);
@@ -89,7 +84,14 @@ describe('latency', () => {
 			answered = true;
 			return result;
 		});
-		await waitUntil(() => sandbox.heldRequests().length === 1);
+		await waitUntil(
+			'the request to be held',
+			() => sandbox.heldRequests().length === 1 || undefined,
+			{
+				timeoutMs: 10_000,
+				intervalMs: 1,
+			},
+		);
 		expect(sandbox.heldRequests()).toEqual([120_000]);
 		// Another endpoint is answered meanwhile, and the held one still is not.
 		expect((await api(sandbox, '/Submission/WithdrawReasons')).status).toBe(200);
@@ -219,16 +221,24 @@ describe('rate limit', () => {
 		expect((await api(sandbox, '/Job')).status).toBe(200);
 	});
 
+	// On a virtual clock: the window is shown to free up without waiting it out.
 	test('retryAfterSeconds is sent as configured, and the window frees up', async () => {
-		await putFaults({
-			endpoints: { '*': { rateLimit: { limit: 1, windowMs: 300, retryAfterSeconds: 2 } } },
-		});
-		expect((await api(sandbox, '/Job/100001')).status).toBe(200);
-		const limited = await api(sandbox, '/Submission/WithdrawReasons');
-		expect(limited.status).toBe(429);
-		expect(limited.headers.get('retry-after')).toBe('2');
-		await new Promise((resolve) => setTimeout(resolve, 350));
-		expect((await api(sandbox, '/Job/100001')).status).toBe(200);
+		const clock = useVirtualClock(sandbox);
+		try {
+			await putFaults({
+				endpoints: { '*': { rateLimit: { limit: 1, windowMs: 300, retryAfterSeconds: 2 } } },
+			});
+			expect((await api(sandbox, '/Job/100001')).status).toBe(200);
+			const limited = await api(sandbox, '/Submission/WithdrawReasons');
+			expect(limited.status).toBe(429);
+			expect(limited.headers.get('retry-after')).toBe('2');
+			clock.advance(299);
+			expect((await api(sandbox, '/Job/100001')).status).toBe(429);
+			clock.advance(51);
+			expect((await api(sandbox, '/Job/100001')).status).toBe(200);
+		} finally {
+			clock.restore();
+		}
 	});
 });
 

@@ -27,6 +27,17 @@ function fieldsOf(body: Json): string[] {
 	return Object.keys(body.errors ?? {}).sort();
 }
 
+/** The answer is 200 with the submission in `Status` (`StatusCode`), for `StatusReason`. */
+function expectNowIn(
+	answer: { status: number; body: Json },
+	Status: string,
+	StatusCode: number,
+	StatusReason: string | null,
+): void {
+	expect(answer.status).toBe(200);
+	expect(answer.body).toMatchObject({ Status, StatusCode, StatusReason });
+}
+
 async function freshSubmission(status?: string): Promise<number> {
 	const created = await submit(sandbox, { JobNumber: openJob, CandidateNumber: candidate });
 	expect(created.status).toBe(200);
@@ -283,13 +294,8 @@ describe('accept, decline, withdraw', () => {
 			json: { submissionNumber: offered },
 			key: sandbox.key,
 		});
-		expect(accepted.status).toBe(200);
-		expect(accepted.body).toMatchObject({
-			Number: offered,
-			Status: 'Accepted',
-			StatusCode: 4,
-			StatusReason: null,
-		});
+		expectNowIn(accepted, 'Accepted', 4, null);
+		expect(accepted.body.Number).toBe(offered);
 		expect(submissionSchema.safeParse(accepted.body).success).toBe(true);
 		const again = await api(sandbox, '/Submission/Accept', {
 			json: { submissionNumber: offered, reason: 'twice' },
@@ -324,12 +330,7 @@ describe('accept, decline, withdraw', () => {
 				description: 'Too far',
 			},
 		});
-		expect(declined.status).toBe(200);
-		expect(declined.body).toMatchObject({
-			Status: 'Declined',
-			StatusCode: 5,
-			StatusReason: 'Location not acceptable',
-		});
+		expectNowIn(declined, 'Declined', 5, 'Location not acceptable');
 		expect((await scenario(sandbox, 'GET', `/submissions/${offered}`)).body.actionDescription).toBe(
 			'Too far',
 		);
@@ -352,12 +353,7 @@ describe('accept, decline, withdraw', () => {
 				description: '',
 			},
 		});
-		expect(result.status).toBe(200);
-		expect(result.body).toMatchObject({
-			Status: 'Withdrawn',
-			StatusCode: 6,
-			StatusReason: 'Candidate accepted a counter-offer',
-		});
+		expectNowIn(result, 'Withdrawn', 6, 'Candidate accepted a counter-offer');
 	});
 
 	test.each(['Accepted', 'Declined', 'Withdrawn', 'Rejected'])(

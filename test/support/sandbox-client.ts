@@ -32,3 +32,11 @@ export async function callSandbox<T>(
 	if (!response.ok) throw new Error(`${method} ${urlPath} -> ${response.status}: ${text}`);
 	return (text ? JSON.parse(text) : undefined) as T;
 }
+
+/** The jobs as Trio's GET /api/v3/Job lists them to the plain key. */
+export function listJobs(sandbox: {
+	url: string;
+	key: string;
+}): Promise<Array<{ Number: number; JobStatus: string }>> {
+	return callSandbox(sandbox, 'GET', '/api/v3/Job', undefined, sandbox.key);
+}

@@ -114,6 +114,61 @@ export function submitPairs(
 	});
 }
 
+/** Retry On Fail as the editor saves it: three tries, 1 ms apart (n8n reads 0 ms as 1 s). */
+export const RETRY_ON_FAIL: RunNodeOptions['settings'] = {
+	retryOnFail: true,
+	maxTries: 3,
+	waitBetweenTries: 1,
+};
+
+type Pair = { job: number; candidate: number };
+
+/** Submissions of the candidate to the job that the sandbox has stored. */
+export function storedSubmissions(harness: Harness, job: number, candidate: number): number {
+	return [...harness.sandbox.store.submissions.values()].filter(
+		(record) =>
+			record.submission.JobNumber === job && record.submission.CandidateNumber === candidate,
+	).length;
+}
+
+/** POST /api/v3/Submission requests since the last clear. */
+export function submissionPosts(harness: Harness): number {
+	return harness
+		.apiRequests()
+		.filter((request) => request.method === 'POST' && request.path === '/api/v3/Submission').length;
+}
+
+/**
+ * A source of pairs of an open job and a candidate never submitted to it, none twice, different
+ * on every call. The n-th pair tried is the open job at `job(n)` and the candidate at
+ * `candidate(n)` (indexes wrap), so each file walks the sandbox in its own order.
+ */
+export function pairSource(
+	harness: Harness,
+	job: (turn: number) => number,
+	candidate: (turn: number) => number,
+): (count: number) => Pair[] {
+	let turn = 0;
+	return (count) => {
+		const jobs = harness.sandbox.store.listJobs().filter((each) => each.JobStatus === 'Open');
+		const candidates = [...harness.sandbox.store.candidates.keys()];
+		const pairs: Pair[] = [];
+		while (pairs.length < count) {
+			const pair = {
+				job: jobs[job(turn) % jobs.length].Number,
+				candidate: candidates[candidate(turn) % candidates.length],
+			};
+			turn++;
+			if (
+				storedSubmissions(harness, pair.job, pair.candidate) === 0 &&
+				!pairs.some((each) => each.job === pair.job && each.candidate === pair.candidate)
+			)
+				pairs.push(pair);
+		}
+		return pairs;
+	};
+}
+
 /** A resource locator value as the editor saves it. */
 export function byNumber(value: string | number): INodeParameterResourceLocator {
 	return { __rl: true, mode: 'number', value: String(value) };

@@ -19,16 +19,19 @@
  * the 5xx faults here are few and deterministic; latency past the deadline uses the transport
  * probe, because the node's 60 s timeout is not an option.
  */
-import { sleep, type IDataObject, type INodeParameters } from 'n8n-workflow';
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import type { RunNodeOptions } from '../../support/engine/engine';
 import { trioCredentials } from '../../support/engine/engine';
-import { triggerHooks } from '../../support/engine/trigger-hooks';
+import { triggerHooks, type TriggerHooks } from '../../support/engine/trigger-hooks';
+import { waitUntil } from '../../../harness/wait';
 import { probe } from '../../support/probe';
 import {
 	byNumber,
 	errorText,
+	pairSource,
 	PDF_FILE,
+	storedSubmissions,
 	SUBMIT_PAIRS,
 	submitPairs,
 	useSandbox,
@@ -71,27 +74,12 @@ function openJobs(): number[] {
 		.map((job) => job.Number);
 }
 
-let used = 0;
-/** Pairs of an open job and a candidate never submitted to it, different in every test. */
-function freshPairs(count: number): Array<{ job: number; candidate: number }> {
-	const jobs = openJobs();
-	const candidates = [...t.sandbox.store.candidates.keys()];
-	const pairs: Array<{ job: number; candidate: number }> = [];
-	while (pairs.length < count) {
-		const job = jobs[(used * 3 + 1) % jobs.length];
-		const candidate = candidates[(used * 11 + 5) % candidates.length];
-		used++;
-		if (!storedSubmissions(job, candidate)) pairs.push({ job, candidate });
-	}
-	return pairs;
-}
-
-function storedSubmissions(job: number, candidate: number): number {
-	return [...t.sandbox.store.submissions.values()].filter(
-		(record) =>
-			record.submission.JobNumber === job && record.submission.CandidateNumber === candidate,
-	).length;
-}
+/** Pairs never submitted, different in every test. */
+const freshPairs = pairSource(
+	t,
+	(turn) => turn * 3 + 1,
+	(turn) => turn * 11 + 5,
+);
 
 function storedCandidates(email: string): number {
 	return [...t.sandbox.store.candidates.values()].filter(
@@ -206,8 +194,12 @@ describe('reads recover', () => {
 			'Trio VMS did not answer GET /Job in time (ECONNABORTED)',
 		);
 		// Both attempts reach the sandbox, which logs them once their latency is over.
-		await waitFor(
-			() => t.apiRequests().filter((request) => request.path === '/api/v3/Job').length >= 2,
+		await waitUntil(
+			'both attempts in the log',
+			() =>
+				t.apiRequests().filter((request) => request.path === '/api/v3/Job').length >= 2 ||
+				undefined,
+			{ timeoutMs: 10_000, intervalMs: 10 },
 		);
 		expect(t.apiRequests().filter((request) => request.path === '/api/v3/Job').length).toBe(2);
 		failedClearly();
@@ -233,8 +225,8 @@ describe('creates are never duplicated', () => {
 		t.sandbox.clearFaults();
 		const rerun = await submitPairs(t, pairs, { continueOnFail: true });
 		expect(String(rerun.output[1].json.error)).toContain('Not sent: the same submission');
-		expect(storedSubmissions(pairs[0].job, pairs[0].candidate)).toBe(1);
-		expect(storedSubmissions(pairs[1].job, pairs[1].candidate)).toBe(0);
+		expect(storedSubmissions(t, pairs[0].job, pairs[0].candidate)).toBe(1);
+		expect(storedSubmissions(t, pairs[1].job, pairs[1].candidate)).toBe(0);
 	});
 
 	it('a connection dropped after Trio stored the submission: output as createdDespiteError, never re-sent', async () => {
@@ -244,7 +236,7 @@ describe('creates are never duplicated', () => {
 		expect(error).toBeUndefined();
 		expect((output[0].json._trio as IDataObject).action).toBe('createdDespiteError');
 		expect(t.apiRequests().filter((request) => request.method === 'POST')).toHaveLength(1);
-		expectOnce([storedSubmissions(pair.job, pair.candidate)]);
+		expectOnce([storedSubmissions(t, pair.job, pair.candidate)]);
 		recovered();
 	});
 
@@ -258,7 +250,7 @@ describe('creates are never duplicated', () => {
 		expect(errorText(error).message).toMatch(/ECONNRESET/);
 		expect(errorText(error).description).toContain(STILL_WORKING);
 		expect(errorText(error).description).toContain('this node refuses to send the same submission');
-		expect(storedSubmissions(pair.job, pair.candidate)).toBe(0);
+		expect(storedSubmissions(t, pair.job, pair.candidate)).toBe(0);
 		failedClearly();
 	});
 
@@ -280,7 +272,7 @@ describe('creates are never duplicated', () => {
 					settings: { retryOnFail: true, maxTries: 3, waitBetweenTries: 1 },
 				},
 			);
-			expectOnce([storedSubmissions(pair.job, pair.candidate)]);
+			expectOnce([storedSubmissions(t, pair.job, pair.candidate)]);
 			expect(t.apiRequests().filter((request) => request.method === 'POST')).toHaveLength(1);
 			expect(errorText(error).message).toContain('Not sent: the same submission');
 			expect(errorText(error).description).toContain('Get Many');
@@ -301,7 +293,7 @@ describe('creates are never duplicated', () => {
 			'created',
 			'created',
 		]);
-		expectOnce(pairs.map((pair) => storedSubmissions(pair.job, pair.candidate)));
+		expectOnce(pairs.map((pair) => storedSubmissions(t, pair.job, pair.candidate)));
 		recovered(pairs.length);
 	});
 
@@ -326,11 +318,11 @@ describe('creates are never duplicated', () => {
 					String(item.json.details).includes(STILL_WORKING) ||
 						String(item.json.error).startsWith('Not sent: the same submission'),
 				).toBe(true);
-				expect(storedSubmissions(pair.job, pair.candidate)).toBe(0);
+				expect(storedSubmissions(t, pair.job, pair.candidate)).toBe(0);
 				failedClearly();
 			} else {
 				expect(item.json).toMatchObject({ JobNumber: pair.job, CandidateNumber: pair.candidate });
-				expectOnce([storedSubmissions(pair.job, pair.candidate)]);
+				expectOnce([storedSubmissions(t, pair.job, pair.candidate)]);
 				recovered();
 			}
 		});
@@ -403,12 +395,32 @@ describe('creates are never duplicated', () => {
 
 describe('the service down while the trigger activates and deactivates', () => {
 	const events = ['Job Update', 'Submission Update'];
-	function hooks() {
-		return triggerHooks({
+	/** A trigger for `events`, and a reader of the registrations at its address. */
+	async function triggerAndOurs() {
+		const trigger = triggerHooks({
 			parameters: { events },
 			credentials: trioCredentials(t.sandbox.url, t.sandbox.adminKey),
 			workflowName: 'Faults',
 		});
+		const url = await trigger.webhookUrl();
+		const ours = async () => (await registrations()).filter((r) => r.Url.startsWith(url));
+		return { trigger, ours };
+	}
+	/** The service is back: the faults counted and cleared, the trigger activates again. */
+	async function activateOnceBack(trigger: TriggerHooks): Promise<void> {
+		countFaults();
+		t.sandbox.clearRequests();
+		t.sandbox.clearFaults();
+		await trigger.activate();
+		recovered();
+	}
+	/** Each event has exactly one of `registrations`. */
+	function expectOnePerEvent(registrations: Array<{ Url: string }>): void {
+		expectOnce(
+			events.map(
+				(event) => registrations.filter((r) => r.Url.includes(encodeURIComponent(event))).length,
+			),
+		);
 	}
 	async function registrations(): Promise<Array<{ Url: string; IsActive: boolean }>> {
 		const response = await fetch(`${t.sandbox.apiUrl}/Webhooks`, {
@@ -418,29 +430,17 @@ describe('the service down while the trigger activates and deactivates', () => {
 	}
 
 	it('activation fails clearly while the service is down, and succeeds once without leftovers when it is back', async () => {
-		const trigger = hooks();
-		const url = await trigger.webhookUrl();
-		const ours = async () => (await registrations()).filter((r) => r.Url.startsWith(url));
+		const { trigger, ours } = await triggerAndOurs();
 		t.sandbox.setFaults({ endpoints: { '*': { failRate: 1, failStatus: 500 } } });
 		await expect(trigger.activate()).rejects.toThrow(/Trio VMS answered 500 Internal Server Error/);
 		failedClearly();
-		countFaults();
-		t.sandbox.clearRequests();
-
-		t.sandbox.clearFaults();
-		await trigger.activate();
-		recovered();
-		const active = (await ours()).filter((r) => r.IsActive);
-		expectOnce(
-			events.map((event) => active.filter((r) => r.Url.includes(encodeURIComponent(event))).length),
-		);
+		await activateOnceBack(trigger);
+		expectOnePerEvent((await ours()).filter((r) => r.IsActive));
 		await trigger.deactivate();
 	});
 
 	it('deactivation while the service is down resolves; the next activation reuses what stayed, piling nothing up', async () => {
-		const trigger = hooks();
-		const url = await trigger.webhookUrl();
-		const ours = async () => (await registrations()).filter((r) => r.Url.startsWith(url));
+		const { trigger, ours } = await triggerAndOurs();
 		await trigger.activate();
 		t.sandbox.clearRequests();
 
@@ -450,26 +450,10 @@ describe('the service down while the trigger activates and deactivates', () => {
 		await expect(trigger.deactivate()).resolves.not.toThrow();
 		// (503 here costs the transport's backoff on every request: about 8 s; 500 is not retried.)
 		failedClearly();
-		countFaults();
-		t.sandbox.clearRequests();
-
-		t.sandbox.clearFaults();
-		await trigger.activate();
-		recovered();
+		await activateOnceBack(trigger);
 		const all = await ours();
 		expect(all.every((registration) => registration.IsActive)).toBe(true);
-		expectOnce(
-			events.map(
-				(event) =>
-					all.filter((registration) => registration.Url.includes(encodeURIComponent(event))).length,
-			),
-		);
+		expectOnePerEvent(all);
 		await trigger.deactivate();
 	});
 });
-
-async function waitFor(condition: () => boolean): Promise<void> {
-	for (let round = 0; round < 200 && !condition(); round++) {
-		await sleep(10);
-	}
-}

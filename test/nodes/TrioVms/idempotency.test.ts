@@ -7,51 +7,26 @@
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import type { RunNodeOptions } from '../../support/engine/engine';
 import {
 	errorText,
+	pairSource,
 	PDF_FILE,
+	RETRY_ON_FAIL,
+	storedSubmissions,
 	SUBMIT_PAIRS,
 	submitPairs,
+	submissionPosts,
 	useSandbox,
 } from '../../support/sandbox-harness';
 
 const t = useSandbox({ jobs: 40 });
 
-const RETRY_ON_FAIL: RunNodeOptions['settings'] = {
-	retryOnFail: true,
-	maxTries: 3,
-	waitBetweenTries: 1,
-};
-
-let used = 0;
-/** Pairs of an open job and a candidate never submitted to it, different in every test. */
-function freshPairs(count: number): Array<{ job: number; candidate: number }> {
-	const jobs = t.sandbox.store.listJobs().filter((job) => job.JobStatus === 'Open');
-	const candidates = [...t.sandbox.store.candidates.keys()];
-	const pairs: Array<{ job: number; candidate: number }> = [];
-	while (pairs.length < count) {
-		const job = jobs[used % jobs.length].Number;
-		const candidate = candidates[(used * 7 + 3) % candidates.length];
-		used++;
-		if (storedCount(job, candidate) === 0) pairs.push({ job, candidate });
-	}
-	return pairs;
-}
-
-/** Submissions of the candidate to the job that the sandbox has stored. */
-function storedCount(job: number, candidate: number): number {
-	return [...t.sandbox.store.submissions.values()].filter(
-		(record) =>
-			record.submission.JobNumber === job && record.submission.CandidateNumber === candidate,
-	).length;
-}
-
-function submissionPosts(): number {
-	return t
-		.apiRequests()
-		.filter((request) => request.method === 'POST' && request.path === '/api/v3/Submission').length;
-}
+/** Pairs never submitted, different in every test. */
+const freshPairs = pairSource(
+	t,
+	(turn) => turn,
+	(turn) => turn * 7 + 3,
+);
 
 function actions(output: Array<{ json: IDataObject }>): unknown[] {
 	return output.map((item) => (item.json._trio as IDataObject | undefined)?.action ?? item.json);
@@ -68,14 +43,14 @@ describe('Submission: Create is idempotent across runs', () => {
 			endpoints: { 'POST /api/v3/Submission': { failAfter: 1, failStatus: 400 } },
 		});
 		const { output, error } = await submitPairs(t, pairs, { settings: RETRY_ON_FAIL });
-		for (const pair of pairs) expect(storedCount(pair.job, pair.candidate)).toBe(1);
+		for (const pair of pairs) expect(storedSubmissions(t, pair.job, pair.candidate)).toBe(1);
 		expect(error).toBeUndefined();
 		expect(actions(output)).toEqual(['alreadySubmitted', 'created', 'created']);
 		expect(output.map((item) => item.json.CandidateNumber)).toEqual(
 			pairs.map((pair) => pair.candidate),
 		);
 		// First try: row 1 stored, row 2 refused. Second try: rows 2 and 3 only.
-		expect(submissionPosts()).toBe(4);
+		expect(submissionPosts(t)).toBe(4);
 		// One read of the list per try; a refusal needs no look afterwards.
 		expect(
 			t.apiRequests().filter((r) => r.method === 'GET' && r.path === '/api/v3/Submission'),
@@ -94,12 +69,12 @@ describe('Submission: Create is idempotent across runs', () => {
 			settings: RETRY_ON_FAIL,
 			continueOnFail: true,
 		});
-		expect(storedCount(pairs[0].job, pairs[0].candidate)).toBe(0);
-		expect(storedCount(pairs[1].job, pairs[1].candidate)).toBe(1);
+		expect(storedSubmissions(t, pairs[0].job, pairs[0].candidate)).toBe(0);
+		expect(storedSubmissions(t, pairs[1].job, pairs[1].candidate)).toBe(1);
 		expect(error).toBeUndefined();
 		expect(String(output[0].json.error)).toContain('Not sent: the same submission of candidate');
 		expect(actions(output)[1]).toBe('alreadySubmitted');
-		expect(submissionPosts()).toBe(2);
+		expect(submissionPosts(t)).toBe(2);
 	});
 
 	it('a re-run of a failed execution submits only what the failed run did not', async () => {
@@ -108,13 +83,13 @@ describe('Submission: Create is idempotent across runs', () => {
 			endpoints: { 'POST /api/v3/Submission': { failAfter: 1, failStatus: 400 } },
 		});
 		const failed = await submitPairs(t, pairs, {});
-		expect(storedCount(pairs[0].job, pairs[0].candidate)).toBe(1);
-		expect(storedCount(pairs[1].job, pairs[1].candidate)).toBe(0);
+		expect(storedSubmissions(t, pairs[0].job, pairs[0].candidate)).toBe(1);
+		expect(storedSubmissions(t, pairs[1].job, pairs[1].candidate)).toBe(0);
 
 		t.clearRequests();
 		const rerun = await submitPairs(t, pairs, {});
-		for (const pair of pairs) expect(storedCount(pair.job, pair.candidate)).toBe(1);
-		expect(submissionPosts()).toBe(1);
+		for (const pair of pairs) expect(storedSubmissions(t, pair.job, pair.candidate)).toBe(1);
+		expect(submissionPosts(t)).toBe(1);
 		expect(rerun.error).toBeUndefined();
 		expect(actions(rerun.output)).toEqual(['alreadySubmitted', 'created']);
 		// What the failed run said about its failed row.
@@ -129,7 +104,7 @@ describe('Submission: Create is idempotent across runs', () => {
 			endpoints: { 'POST /api/v3/Submission': { dropAfterHandlerNext: 1 } },
 		});
 		const { output, error } = await submitPairs(t, [pair], { settings: RETRY_ON_FAIL });
-		expect(storedCount(pair.job, pair.candidate)).toBe(1);
+		expect(storedSubmissions(t, pair.job, pair.candidate)).toBe(1);
 		expect(error).toBeUndefined();
 		expect(output[0].json).toMatchObject({
 			JobNumber: pair.job,
@@ -138,13 +113,13 @@ describe('Submission: Create is idempotent across runs', () => {
 			_trio: { action: 'createdDespiteError' },
 		});
 		expect(String((output[0].json._trio as IDataObject).error)).toMatch(/ECONNRESET|connection/i);
-		expect(submissionPosts()).toBe(1);
+		expect(submissionPosts(t)).toBe(1);
 
 		t.clearRequests();
 		const rerun = await submitPairs(t, [pair], {});
 		expect(actions(rerun.output)).toEqual(['alreadySubmitted']);
-		expect(submissionPosts()).toBe(0);
-		expect(storedCount(pair.job, pair.candidate)).toBe(1);
+		expect(submissionPosts(t)).toBe(0);
+		expect(storedSubmissions(t, pair.job, pair.candidate)).toBe(1);
 	});
 
 	it.each([502, 504])(
@@ -164,8 +139,8 @@ describe('Submission: Create is idempotent across runs', () => {
 				);
 			const first = await run();
 			const rerun = await run();
-			expect(storedCount(pair.job, pair.candidate)).toBe(1);
-			expect(submissionPosts()).toBe(1);
+			expect(storedSubmissions(t, pair.job, pair.candidate)).toBe(1);
+			expect(submissionPosts(t)).toBe(1);
 			const said = errorText(first.error);
 			expect(said.message).toContain(
 				`Not sent: the same submission of candidate ${pair.candidate} to job ${pair.job} failed`,
@@ -186,8 +161,8 @@ describe('Submission: Create is idempotent across runs', () => {
 		expect(error).toBeUndefined();
 		expect(actions(output)).toEqual(['createdDespiteError']);
 		expect(String((output[0].json._trio as IDataObject).error)).toContain('504');
-		expect(storedCount(pair.job, pair.candidate)).toBe(1);
-		expect(submissionPosts()).toBe(1);
+		expect(storedSubmissions(t, pair.job, pair.candidate)).toBe(1);
+		expect(submissionPosts(t)).toBe(1);
 	});
 
 	it('submits a row only once when the same pair appears twice in one run', async () => {
@@ -196,8 +171,8 @@ describe('Submission: Create is idempotent across runs', () => {
 		expect(error).toBeUndefined();
 		expect(actions(output)).toEqual(['created', 'alreadySubmitted']);
 		expect(output[1].json.Number).toBe(output[0].json.Number);
-		expect(submissionPosts()).toBe(1);
-		expect(storedCount(pair.job, pair.candidate)).toBe(1);
+		expect(submissionPosts(t)).toBe(1);
+		expect(storedSubmissions(t, pair.job, pair.candidate)).toBe(1);
 	});
 
 	it('submits again on purpose with Skip If Already Submitted off', async () => {
@@ -209,7 +184,7 @@ describe('Submission: Create is idempotent across runs', () => {
 			{ input: [pair], inputBinary: [PDF_FILE] },
 		);
 		expect(actions(again.output)).toEqual(['created']);
-		expect(storedCount(pair.job, pair.candidate)).toBe(2);
+		expect(storedSubmissions(t, pair.job, pair.candidate)).toBe(2);
 	});
 });
 

@@ -12,23 +12,26 @@ import {
 	forgetProcessMemory,
 	ProcessedDataStorage,
 	useProcessedDataStorage,
-	type RunNodeOptions,
 } from '../../support/engine/engine';
 import {
 	errorText,
+	pairSource,
 	PDF_FILE,
+	RETRY_ON_FAIL,
+	storedSubmissions,
 	SUBMIT_PAIRS,
 	submitPairs,
+	submissionPosts,
 	useSandbox,
 } from '../../support/sandbox-harness';
 
 const t = useSandbox({ jobs: 40 });
 
-const RETRY_ON_FAIL: RunNodeOptions['settings'] = {
-	retryOnFail: true,
-	maxTries: 3,
-	waitBetweenTries: 1,
-};
+const freshPairs = pairSource(
+	t,
+	(turn) => turn * 3,
+	(turn) => turn * 11 + 5,
+);
 
 let storage: ProcessedDataStorage;
 let workflows = 0;
@@ -39,37 +42,6 @@ beforeEach(() => {
 	workflowId = `never-twice-${++workflows}`;
 });
 afterAll(() => useProcessedDataStorage(new ProcessedDataStorage()));
-
-let used = 0;
-function freshPairs(count: number): Array<{ job: number; candidate: number }> {
-	const jobs = t.sandbox.store.listJobs().filter((job) => job.JobStatus === 'Open');
-	const candidates = [...t.sandbox.store.candidates.keys()];
-	const pairs: Array<{ job: number; candidate: number }> = [];
-	while (pairs.length < count) {
-		const job = jobs[(used * 3) % jobs.length].Number;
-		const candidate = candidates[(used * 11 + 5) % candidates.length];
-		used++;
-		if (
-			stored(job, candidate) === 0 &&
-			!pairs.some((pair) => pair.job === job && pair.candidate === candidate)
-		)
-			pairs.push({ job, candidate });
-	}
-	return pairs;
-}
-
-function stored(job: number, candidate: number): number {
-	return [...t.sandbox.store.submissions.values()].filter(
-		(record) =>
-			record.submission.JobNumber === job && record.submission.CandidateNumber === candidate,
-	).length;
-}
-
-function posts(): number {
-	return t
-		.apiRequests()
-		.filter((request) => request.method === 'POST' && request.path === '/api/v3/Submission').length;
-}
 
 const actions = (output: Array<{ json: IDataObject }>) =>
 	output.map((item) => (item.json._trio as IDataObject | undefined)?.action ?? item.json.error);
@@ -94,8 +66,8 @@ describe('an unknown outcome holds on every worker and after a restart', () => {
 			forgetProcessMemory();
 			const afterRestart = await submitWithCheckOff(pair);
 
-			expect(stored(pair.job, pair.candidate)).toBe(1);
-			expect(posts()).toBe(1);
+			expect(storedSubmissions(t, pair.job, pair.candidate)).toBe(1);
+			expect(submissionPosts(t)).toBe(1);
 			for (const run of [first, otherWorker, afterRestart]) {
 				expect(errorText(run.error).message).toContain(
 					`Not sent: the same submission of candidate ${pair.candidate} to job ${pair.job} failed`,
@@ -128,8 +100,8 @@ describe('an unknown outcome holds on every worker and after a restart', () => {
 			endpoints: { 'GET /api/v3/Submission': { failNext: 1, failStatus: 404 } },
 		});
 		await submitWithCheckOff(pair);
-		expect(stored(pair.job, pair.candidate)).toBe(1);
-		expect(posts()).toBe(1);
+		expect(storedSubmissions(t, pair.job, pair.candidate)).toBe(1);
+		expect(submissionPosts(t)).toBe(1);
 	});
 
 	it('found after the failure: on another worker, while the list is not offered, the node says it cannot check (never "already submitted" from a memory that may be wrong)', async () => {
@@ -145,8 +117,8 @@ describe('an unknown outcome holds on every worker and after a restart', () => {
 		});
 		const again = await submitPairs(t, [pair], { workflowId });
 		expect(errorText(again.error).message).toContain('Could not check whether candidate');
-		expect(stored(pair.job, pair.candidate)).toBe(1);
-		expect(posts()).toBe(1);
+		expect(storedSubmissions(t, pair.job, pair.candidate)).toBe(1);
+		expect(submissionPosts(t)).toBe(1);
 	});
 });
 
@@ -169,8 +141,8 @@ describe('Skip If Already Submitted while the list is not offered', () => {
 				submittedByThisWorkflow: true,
 			})),
 		);
-		expect(posts()).toBe(0);
-		for (const pair of pairs) expect(stored(pair.job, pair.candidate)).toBe(1);
+		expect(submissionPosts(t)).toBe(0);
+		for (const pair of pairs) expect(storedSubmissions(t, pair.job, pair.candidate)).toBe(1);
 	});
 
 	it('on another worker, the node says it cannot check and submits nothing', async () => {
@@ -184,8 +156,8 @@ describe('Skip If Already Submitted while the list is not offered', () => {
 		const second = await submitPairs(t, pairs, { workflowId, continueOnFail: true });
 		for (const item of second.output)
 			expect(String(item.json.error)).toContain('Could not check whether candidate');
-		expect(posts()).toBe(0);
-		for (const pair of pairs) expect(stored(pair.job, pair.candidate)).toBe(1);
+		expect(submissionPosts(t)).toBe(0);
+		for (const pair of pairs) expect(storedSubmissions(t, pair.job, pair.candidate)).toBe(1);
 	});
 
 	it("another workflow's submissions are not this workflow's: the list decides", async () => {
@@ -196,7 +168,7 @@ describe('Skip If Already Submitted while the list is not offered', () => {
 		});
 		const other = await submitPairs(t, [pair], { workflowId: `${workflowId}-other` });
 		expect(errorText(other.error).message).toContain('Could not check whether candidate');
-		expect(stored(pair.job, pair.candidate)).toBe(1);
+		expect(storedSubmissions(t, pair.job, pair.candidate)).toBe(1);
 	});
 });
 
@@ -250,7 +222,7 @@ describe('executions of one workflow at once, over a store that reads and writes
 	it('pairs Trio refused in a burst are submitted when they arrive again', async () => {
 		const job = refusedJob();
 		const candidates = [...t.sandbox.store.candidates.keys()].filter(
-			(each) => stored(job, each) === 0,
+			(each) => storedSubmissions(t, job, each) === 0,
 		);
 		const pairs = candidates.slice(0, BURST).map((candidate) => ({ job, candidate }));
 		const good = freshPairs(3 * BURST)
@@ -278,7 +250,7 @@ describe('executions of one workflow at once, over a store that reads and writes
 			(run) => (run.output[0].json._trio as IDataObject | undefined)?.action === 'created',
 		).length;
 		expect(submitted).toBe(BURST);
-		for (const pair of pairs) expect(stored(pair.job, pair.candidate)).toBe(1);
+		for (const pair of pairs) expect(storedSubmissions(t, pair.job, pair.candidate)).toBe(1);
 	});
 
 	it('creates Trio stored before answering 502 in a burst are refused on a fresh worker: stored once', async () => {
@@ -298,7 +270,7 @@ describe('executions of one workflow at once, over a store that reads and writes
 		const again = await Promise.all(pairs.map(once));
 		for (const run of again)
 			expect(errorText(run.error).message).toContain('Not sent: the same submission');
-		for (const pair of pairs) expect(stored(pair.job, pair.candidate)).toBe(1);
+		for (const pair of pairs) expect(storedSubmissions(t, pair.job, pair.candidate)).toBe(1);
 	});
 });
 
@@ -310,12 +282,12 @@ describe("without n8n's duplicate store (older n8n, or none started)", () => {
 			endpoints: { 'POST /api/v3/Submission': { failAfterHandlerNext: 1, failStatus: 504 } },
 		});
 		const first = await submitWithCheckOff(pair);
-		expect(posts()).toBe(1);
+		expect(submissionPosts(t)).toBe(1);
 		expect(errorText(first.error).message).toContain('Not sent: the same submission');
 		expect(errorText(first.error).description).toContain(
 			'only this n8n remembers it while it runs: a re-run on another worker or after a restart is not held back',
 		);
-		expect(stored(pair.job, pair.candidate)).toBe(1);
+		expect(storedSubmissions(t, pair.job, pair.candidate)).toBe(1);
 	});
 
 	it('a store that fails (not merely absent) stops the create: nothing is sent', async () => {
@@ -325,7 +297,7 @@ describe("without n8n's duplicate store (older n8n, or none started)", () => {
 		expect(errorText(run.error).message).toContain(
 			"Not sent: this node's memory of what it sent could not be read (Connection terminated unexpectedly)",
 		);
-		expect(posts()).toBe(0);
+		expect(submissionPosts(t)).toBe(0);
 	});
 
 	it("a Remove Duplicates node's workflow row in another mode does not touch the memory", async () => {
@@ -333,6 +305,6 @@ describe("without n8n's duplicate store (older n8n, or none started)", () => {
 		storage.rows.set(`${workflowId}\n`, { mode: 'latestIncrementalKey', entries: [] });
 		const run = await submitWithCheckOff(pair);
 		expect(run.error).toBeUndefined();
-		expect(stored(pair.job, pair.candidate)).toBe(1);
+		expect(storedSubmissions(t, pair.job, pair.candidate)).toBe(1);
 	});
 });

@@ -59,18 +59,20 @@ describe('dates from spreadsheets', () => {
 });
 
 describe('e-mail addresses copied from elsewhere', () => {
+	/** Candidate Find or Create with the e-mail address the input row brings. */
+	const FIND_OR_CREATE_BY_INPUT_EMAIL = {
+		resource: 'candidate',
+		operation: 'findOrCreate',
+		firstName: 'Any',
+		lastName: 'Body',
+		email: '={{ $json.email }}',
+	};
+
 	it('finds the candidate behind a mailto: link with invisible characters instead of creating a second one', async () => {
 		const [candidate] = [...t.sandbox.store.candidates.values()];
-		const { output, error } = await t.run(
-			{
-				resource: 'candidate',
-				operation: 'findOrCreate',
-				firstName: 'Any',
-				lastName: 'Body',
-				email: '={{ $json.email }}',
-			},
-			{ input: [{ email: `\u200Bmailto:${candidate.email1}\u00A0\uFEFF` }] },
-		);
+		const { output, error } = await t.run(FIND_OR_CREATE_BY_INPUT_EMAIL, {
+			input: [{ email: `\u200Bmailto:${candidate.email1}\u00A0\uFEFF` }],
+		});
 		expect(error).toBeUndefined();
 		expect(output[0].json).toMatchObject({ number: candidate.number, _trio: { action: 'found' } });
 		expect(t.apiRequests().map((request) => request.method)).toEqual(['GET']);
@@ -83,20 +85,9 @@ describe('e-mail addresses copied from elsewhere', () => {
 		['U+200E/200F and U+061C', '\u200E\u200F\u061C'],
 	])('finds the candidate behind an address wrapped in bidi controls (%s)', async (_, controls) => {
 		const [candidate] = [...t.sandbox.store.candidates.values()];
-		const { output, error } = await t.run(
-			{
-				resource: 'candidate',
-				operation: 'findOrCreate',
-				firstName: 'Any',
-				lastName: 'Body',
-				email: '={{ $json.email }}',
-			},
-			{
-				input: [
-					{ email: `${controls}${candidate.email1}${controls.split('').reverse().join('')}` },
-				],
-			},
-		);
+		const { output, error } = await t.run(FIND_OR_CREATE_BY_INPUT_EMAIL, {
+			input: [{ email: `${controls}${candidate.email1}${controls.split('').reverse().join('')}` }],
+		});
 		expect(error).toBeUndefined();
 		expect(output[0].json).toMatchObject({ number: candidate.number, _trio: { action: 'found' } });
 		expect(t.apiRequests().map((request) => request.method)).toEqual(['GET']);

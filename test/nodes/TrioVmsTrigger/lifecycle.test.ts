@@ -31,6 +31,7 @@ import {
 	type TriggerHooks,
 	type WebhookTarget,
 } from '../../support/engine/trigger-hooks';
+import type { TrioEventName } from '../../../nodes/shared/events';
 import { PAYLOADS } from '../../support/trigger-payloads';
 
 let sandbox: RunningSandbox;
@@ -85,12 +86,36 @@ function hooksFor(
 	events: string[],
 	extra: INodeParameters = {},
 	apiKey = sandbox.adminKey,
+	instanceUrl = INSTANCE,
 ): TriggerHooks {
 	return triggerHooks({
 		parameters: { events, ...extra },
 		credentials: trioCredentials(sandbox.url, apiKey),
 		workflowName: 'Shifts to Slack',
-		instanceUrl: INSTANCE,
+		instanceUrl,
+	});
+}
+
+/** The trigger of a workflow in the n8n at `instanceUrl`, with the admin key. */
+function hooksAt(instanceUrl: string, events = ['Job Update']): TriggerHooks {
+	return hooksFor(events, {}, sandbox.adminKey, instanceUrl);
+}
+
+/** The same workflow (ids, static data) in another n8n at `instanceUrl`: a copy of the database. */
+function sameWorkflowAt(
+	original: TriggerHooks,
+	instanceUrl: string,
+	events = ['Job Update'],
+): TriggerHooks {
+	return triggerHooks({
+		parameters: { events },
+		credentials: trioCredentials(sandbox.url, sandbox.adminKey),
+		workflowName: 'Shifts to Slack',
+		instanceUrl,
+		workflowId: original.workflowId,
+		nodeId: original.node.id,
+		webhookId: original.node.webhookId,
+		staticData: { 'node:Trio VMS Trigger': original.staticData() },
 	});
 }
 
@@ -223,17 +248,8 @@ describe('activation lifecycle', () => {
 	});
 
 	it("moves the registrations when n8n's webhook address changes and the old address still reaches this n8n", async () => {
-		const behindDoor: { hooks?: TriggerHooks } = {};
-		const door = await frontDoor(() => behindDoor.hooks);
-		try {
-			const hooks = triggerHooks({
-				parameters: { events: ['Job Update'] },
-				credentials: trioCredentials(sandbox.url, sandbox.adminKey),
-				workflowName: 'Shifts to Slack',
-				instanceUrl: door.url,
-			});
-			behindDoor.hooks = hooks;
-			await hooks.activate();
+		await withFrontDoor(async (door) => {
+			const hooks = await activeBehind(door);
 			// n8n restarts with another WEBHOOK_URL and re-activates the workflow ('init'); the old
 			// address still routes to it, so its own probe reaches itself.
 			hooks.instanceUrl = 'https://new-host.agency.test';
@@ -245,9 +261,7 @@ describe('activation lifecycle', () => {
 			expect(after[0].IsActive).toBe(true);
 			expect(after[0].Url?.startsWith(`${moved}?`)).toBe(true);
 			expect(scopeOf(hooks).webhookUrl).toBe(moved);
-		} finally {
-			await door.close();
-		}
+		});
 	});
 
 	it("leaves the old registrations alone when n8n's address changed and the old one cannot be reached", async () => {
@@ -471,6 +485,77 @@ async function frontDoor(hooks: () => Behind): Promise<{ url: string; close(): P
 	};
 }
 
+/** A Job Update sent with the token of the node's active registrations starts one run. */
+async function expectStartsARun(hooks: TriggerHooks): Promise<void> {
+	const delivery = await hooks.deliver({
+		query: { event: 'Job Update', token: await tokenOf(hooks) },
+		body: PAYLOADS['Job Update'],
+	});
+	expect(delivery.workflowData).toHaveLength(1);
+}
+
+interface FrontDoor {
+	url: string;
+	/** What is behind the door now: nothing at first. */
+	behind: Behind;
+}
+
+/**
+ * Runs `test` with a front door (closed afterwards, pass or fail) that hands deliveries to
+ * `door.behind`, or to what `answer` picks when given.
+ */
+async function withFrontDoor(
+	test: (door: FrontDoor) => Promise<void>,
+	answer?: () => Behind,
+): Promise<void> {
+	const door: FrontDoor = { url: '', behind: undefined };
+	const server = await frontDoor(answer ?? (() => door.behind));
+	door.url = server.url;
+	try {
+		await test(door);
+	} finally {
+		await server.close();
+	}
+}
+
+/** The workflow's trigger in the n8n behind `door`, activated there. */
+async function activeBehind(door: FrontDoor, events?: string[]): Promise<TriggerHooks> {
+	const hooks = hooksAt(door.url, events);
+	door.behind = hooks;
+	await hooks.activate();
+	return hooks;
+}
+
+/**
+ * The workflow active behind `door` (`original`, its registrations `production`), then the same
+ * workflow in another n8n at `instanceUrl` (`copy`) while the door answers n8n's 'not registered'.
+ */
+async function copyWhileAway(
+	door: FrontDoor,
+	instanceUrl: string,
+): Promise<{ original: TriggerHooks; production: WebhookRegistration[]; copy: TriggerHooks }> {
+	const original = await activeBehind(door);
+	const production = await active();
+	door.behind = undefined;
+	return { original, production, copy: sameWorkflowAt(original, instanceUrl) };
+}
+
+/** The workflow's one registration (`before`), and the workflow in an n8n moved to a new address. */
+async function movedAway(
+	door: FrontDoor,
+): Promise<{ before: WebhookRegistration; moved: TriggerHooks }> {
+	const { production, copy } = await copyWhileAway(door, 'https://n8n.new-address.test');
+	return { before: production[0], moved: copy };
+}
+
+/** The one active registration is the one from `before`, now sending to the moved n8n. */
+async function expectMoved(before: WebhookRegistration): Promise<void> {
+	const after = await active();
+	expect(after).toHaveLength(1);
+	expect(after[0].Id).toBe(before.Id);
+	expect(after[0].Url).toMatch(/^https:\/\/n8n\.new-address\.test\/webhook\//);
+}
+
 describe("another n8n with this workflow's data", () => {
 	// The time between two "not registered" answers that proves nobody is there: real n8n waits
 	// 30 s; here the door decides what each probe hears, so the time only has to pass.
@@ -482,30 +567,9 @@ describe("another n8n with this workflow's data", () => {
 		ABSENCE_CONFIRMATION.afterMs = confirmationTime;
 	});
 
-	function sameWorkflowAt(original: TriggerHooks, instanceUrl: string): TriggerHooks {
-		return triggerHooks({
-			parameters: { events: ['Job Update'] },
-			credentials: trioCredentials(sandbox.url, sandbox.adminKey),
-			workflowName: 'Shifts to Slack',
-			instanceUrl,
-			workflowId: original.workflowId,
-			nodeId: original.node.id,
-			webhookId: original.node.webhookId,
-			staticData: { 'node:Trio VMS Trigger': original.staticData() },
-		});
-	}
-
 	it('a copy of the database (the original still answers) never takes over or switches off the original registrations', async () => {
-		let original: TriggerHooks | undefined;
-		const door = await frontDoor(() => original as TriggerHooks);
-		try {
-			original = triggerHooks({
-				parameters: { events: ['Job Update'] },
-				credentials: trioCredentials(sandbox.url, sandbox.adminKey),
-				workflowName: 'Shifts to Slack',
-				instanceUrl: door.url,
-			});
-			await original.activate();
+		await withFrontDoor(async (door) => {
+			const original = await activeBehind(door);
 			const [production] = await active();
 			const copy = sameWorkflowAt(original, 'https://staging.agency.test');
 			await copy.activate();
@@ -515,95 +579,44 @@ describe("another n8n with this workflow's data", () => {
 			await copy.deactivate();
 			expect(await active()).toEqual([production]);
 			// The original still receives.
-			const delivery = await original.deliver({
-				query: { event: 'Job Update', token: await tokenOf(original) },
-				body: PAYLOADS['Job Update'],
-			});
-			expect(delivery.workflowData).toHaveLength(1);
-		} finally {
-			await door.close();
-		}
+			await expectStartsARun(original);
+		});
 	});
 
 	it('a moved n8n (the old address answers that the webhook is unknown) moves its registrations and leaves none active there', async () => {
-		const behindDoor: { hooks?: TriggerHooks } = {};
-		const door = await frontDoor(() => behindDoor.hooks);
-		try {
-			const original = triggerHooks({
-				parameters: { events: ['Job Update'] },
-				credentials: trioCredentials(sandbox.url, sandbox.adminKey),
-				workflowName: 'Shifts to Slack',
-				instanceUrl: door.url,
-			});
-			behindDoor.hooks = original;
-			await original.activate();
-			const [before] = await active();
+		await withFrontDoor(async (door) => {
 			// Whatever now runs at the old address answers as n8n does for an unknown webhook.
-			behindDoor.hooks = undefined;
-			const moved = sameWorkflowAt(original, 'https://n8n.new-address.test');
+			const { before, moved } = await movedAway(door);
 			await moved.activate();
-			const after = await active();
-			expect(after).toHaveLength(1);
-			expect(after[0].Id).toBe(before.Id);
-			expect(after[0].Url).toMatch(/^https:\/\/n8n\.new-address\.test\/webhook\//);
-		} finally {
-			await door.close();
-		}
+			await expectMoved(before);
+		});
 	});
 
 	it('a moved n8n repaired as the docs say (deactivate, then activate) moves its registrations: the deactivation, which n8n runs once the webhook is gone, leaves them and what it remembers for the activation', async () => {
-		const behindDoor: { hooks?: TriggerHooks } = {};
-		const door = await frontDoor(() => behindDoor.hooks);
-		try {
-			const original = triggerHooks({
-				parameters: { events: ['Job Update'] },
-				credentials: trioCredentials(sandbox.url, sandbox.adminKey),
-				workflowName: 'Shifts to Slack',
-				instanceUrl: door.url,
-			});
-			behindDoor.hooks = original;
-			await original.activate();
-			const [before] = await active();
+		await withFrontDoor(async (door) => {
 			// WEBHOOK_URL changed and n8n restarted (n8n runs no trigger method then). The old name
 			// still reaches this n8n, which no longer holds the webhook there while it deactivates.
-			behindDoor.hooks = undefined;
-			const moved = sameWorkflowAt(original, 'https://n8n.new-address.test');
+			const { before, moved } = await movedAway(door);
 			await moved.deactivate();
 			expect(await active()).toEqual([before]);
 			await moved.activate();
-			const after = await active();
-			expect(after).toHaveLength(1);
-			expect(after[0].Id).toBe(before.Id);
-			expect(after[0].Url).toMatch(/^https:\/\/n8n\.new-address\.test\/webhook\//);
-		} finally {
-			await door.close();
-		}
+			await expectMoved(before);
+		});
 	});
 
 	it('a copy whose probe fails (production restarting: connection refused) neither switches off nor repoints the original registrations', async () => {
 		const behindDoor: { hooks?: TriggerHooks } = {};
 		const door = await frontDoor(() => behindDoor.hooks);
-		const original = triggerHooks({
-			parameters: { events: ['Job Update', 'Submission Update'] },
-			credentials: trioCredentials(sandbox.url, sandbox.adminKey),
-			workflowName: 'Shifts to Slack',
-			instanceUrl: door.url,
-		});
+		const original = hooksAt(door.url, ['Job Update', 'Submission Update']);
 		behindDoor.hooks = original;
 		await original.activate();
 		const production = await active();
 		expect(production).toHaveLength(2);
 		await door.close();
-		const copy = triggerHooks({
-			parameters: { events: ['Job Update', 'Submission Update'] },
-			credentials: trioCredentials(sandbox.url, sandbox.adminKey),
-			workflowName: 'Shifts to Slack',
-			instanceUrl: 'https://staging.agency.test',
-			workflowId: original.workflowId,
-			nodeId: original.node.id,
-			webhookId: original.node.webhookId,
-			staticData: { 'node:Trio VMS Trigger': original.staticData() },
-		});
+		const copy = sameWorkflowAt(original, 'https://staging.agency.test', [
+			'Job Update',
+			'Submission Update',
+		]);
 		// Staging switches the copied workflow off, then on.
 		await copy.deactivate();
 		expect(await active()).toEqual(production);
@@ -618,36 +631,21 @@ describe("another n8n with this workflow's data", () => {
 	});
 
 	it("a copy that activates while production's address answers a bare 404 (an ingress without a route) neither repoints nor switches off production's registrations", async () => {
-		const behindDoor: { hooks: Behind } = { hooks: undefined };
-		const door = await frontDoor(() => behindDoor.hooks);
-		try {
-			const original = triggerHooks({
-				parameters: { events: ['Job Update'] },
-				credentials: trioCredentials(sandbox.url, sandbox.adminKey),
-				workflowName: 'Shifts to Slack',
-				instanceUrl: door.url,
-			});
-			behindDoor.hooks = original;
-			await original.activate();
+		await withFrontDoor(async (door) => {
+			const original = await activeBehind(door);
 			const production = await active();
 			expect(production).toHaveLength(1);
 			// Production re-publishes, or its ingress has no route for a moment: a bare 404.
-			behindDoor.hooks = 'no route';
+			door.behind = 'no route';
 			const copy = sameWorkflowAt(original, 'https://staging.agency.test');
 			await copy.activate();
-			behindDoor.hooks = original;
+			door.behind = original;
 			expect((await active()).filter((r) => r.Id === production[0].Id)).toEqual(production);
 			expect(await active()).toHaveLength(2);
 			await copy.deactivate();
 			expect(await active()).toEqual(production);
-			const delivery = await original.deliver({
-				query: { event: 'Job Update', token: await tokenOf(original) },
-				body: PAYLOADS['Job Update'],
-			});
-			expect(delivery.workflowData).toHaveLength(1);
-		} finally {
-			await door.close();
-		}
+			await expectStartsARun(original);
+		});
 	});
 
 	it("a copy that activates while production restarts (its n8n answers 'not registered' until it has published) leaves production its registrations", async () => {
@@ -655,77 +653,47 @@ describe("another n8n with this workflow's data", () => {
 		let original: TriggerHooks | undefined;
 		// Production's n8n answers HTTP again but has not published the workflow yet: the first
 		// probe hears n8n's own "not registered"; by the next one production has published.
-		const door = await frontDoor(() => (probes++ === 0 ? undefined : original));
-		try {
-			original = triggerHooks({
-				parameters: { events: ['Job Update', 'Submission Update'] },
-				credentials: trioCredentials(sandbox.url, sandbox.adminKey),
-				workflowName: 'Shifts to Slack',
-				instanceUrl: door.url,
-			});
-			const started = original;
-			original = undefined;
-			await started.activate();
-			original = started;
-			const production = await active();
-			expect(production).toHaveLength(2);
-			probes = 0;
-			const copy = triggerHooks({
-				parameters: { events: ['Job Update', 'Submission Update'] },
-				credentials: trioCredentials(sandbox.url, sandbox.adminKey),
-				workflowName: 'Shifts to Slack',
-				instanceUrl: 'https://staging.agency.test',
-				workflowId: started.workflowId,
-				nodeId: started.node.id,
-				webhookId: started.node.webhookId,
-				staticData: { 'node:Trio VMS Trigger': started.staticData() },
-			});
-			await copy.activate();
-			// Asked twice: "not registered", then production's own answer.
-			expect(probes).toBe(2);
-			expect((await active()).filter((r) => production.some((p) => p.Id === r.Id))).toEqual(
-				production,
-			);
-			await copy.deactivate();
-			expect(await active()).toEqual(production);
-			const delivery = await started.deliver({
-				query: { event: 'Job Update', token: await tokenOf(started) },
-				body: PAYLOADS['Job Update'],
-			});
-			expect(delivery.workflowData).toHaveLength(1);
-		} finally {
-			await door.close();
-		}
+		await withFrontDoor(
+			async (door) => {
+				original = hooksAt(door.url, ['Job Update', 'Submission Update']);
+				const started = original;
+				original = undefined;
+				await started.activate();
+				original = started;
+				const production = await active();
+				expect(production).toHaveLength(2);
+				probes = 0;
+				const copy = sameWorkflowAt(started, 'https://staging.agency.test', [
+					'Job Update',
+					'Submission Update',
+				]);
+				await copy.activate();
+				// Asked twice: "not registered", then production's own answer.
+				expect(probes).toBe(2);
+				expect((await active()).filter((r) => production.some((p) => p.Id === r.Id))).toEqual(
+					production,
+				);
+				await copy.deactivate();
+				expect(await active()).toEqual(production);
+				await expectStartsARun(started);
+			},
+			() => (probes++ === 0 ? undefined : original),
+		);
 	});
 
 	it("production keeps an active registration after a copy took its registrations over (n8n answered 'not registered' while restarting), production re-activated, and the copy was deactivated", async () => {
-		const behindDoor: { hooks: Behind } = { hooks: undefined };
-		const door = await frontDoor(() => behindDoor.hooks);
-		try {
-			const original = triggerHooks({
-				parameters: { events: ['Job Update', 'Submission Update'] },
-				credentials: trioCredentials(sandbox.url, sandbox.adminKey),
-				workflowName: 'Shifts to Slack',
-				instanceUrl: door.url,
-			});
-			behindDoor.hooks = original;
-			await original.activate();
+		await withFrontDoor(async (door) => {
+			const original = await activeBehind(door, ['Job Update', 'Submission Update']);
 			const productionUrl = await original.webhookUrl();
 			// Production's n8n is starting again and has not re-added its webhooks yet: it answers
 			// its own "not registered", which reads as "moved away", so the copy takes over.
-			behindDoor.hooks = undefined;
-			const copy = triggerHooks({
-				parameters: { events: ['Job Update', 'Submission Update'] },
-				credentials: trioCredentials(sandbox.url, sandbox.adminKey),
-				workflowName: 'Shifts to Slack',
-				instanceUrl: 'https://staging.agency.test',
-				workflowId: original.workflowId,
-				nodeId: original.node.id,
-				webhookId: original.node.webhookId,
-				staticData: { 'node:Trio VMS Trigger': original.staticData() },
-			});
+			door.behind = undefined;
+			const copy = sameWorkflowAt(original, 'https://staging.agency.test', [
+				'Job Update',
+				'Submission Update',
+			]);
 			await copy.activate();
-			behindDoor.hooks = original;
+			door.behind = original;
 			const copyUrl = await copy.webhookUrl();
 			expect((await active()).every((r) => r.Url?.startsWith(`${copyUrl}?`))).toBe(true);
 			// Production is activated again (its user saw deliveries stop): it registers its own,
@@ -751,80 +719,41 @@ describe("another n8n with this workflow's data", () => {
 			// Staging is switched off: only its own registrations go.
 			await copy.deactivate();
 			expect(await active()).toEqual(production);
-			const delivery = await original.deliver({
-				query: { event: 'Job Update', token: await tokenOf(original) },
-				body: PAYLOADS['Job Update'],
-			});
-			expect(delivery.workflowData).toHaveLength(1);
-		} finally {
-			await door.close();
-		}
+			await expectStartsARun(original);
+		});
 	});
 
 	it("a copy deactivated while production re-publishes (its n8n answers 'not registered' for a moment) leaves production's registrations on", async () => {
-		const behindDoor: { hooks: Behind } = { hooks: undefined };
-		const door = await frontDoor(() => behindDoor.hooks);
-		try {
-			const original = triggerHooks({
-				parameters: { events: ['Job Update'] },
-				credentials: trioCredentials(sandbox.url, sandbox.adminKey),
-				workflowName: 'Shifts to Slack',
-				instanceUrl: door.url,
-			});
-			behindDoor.hooks = original;
-			await original.activate();
-			const production = await active();
+		await withFrontDoor(async (door) => {
 			// Switching something off at another address takes this n8n's own answer there: n8n's
 			// "not registered" is also what production says while it re-publishes.
-			behindDoor.hooks = undefined;
-			const copy = sameWorkflowAt(original, 'https://staging.agency.test');
+			const { original, production, copy } = await copyWhileAway(
+				door,
+				'https://staging.agency.test',
+			);
 			await copy.deactivate();
-			behindDoor.hooks = original;
+			door.behind = original;
 			expect(await active()).toEqual(production);
-		} finally {
-			await door.close();
-		}
+		});
 	});
 
 	it("a copy deactivated while the service's list cannot be read never switches off registrations it remembers for another address", async () => {
-		const behindDoor: { hooks: Behind } = { hooks: undefined };
-		const door = await frontDoor(() => behindDoor.hooks);
-		try {
-			const original = triggerHooks({
-				parameters: { events: ['Job Update'] },
-				credentials: trioCredentials(sandbox.url, sandbox.adminKey),
-				workflowName: 'Shifts to Slack',
-				instanceUrl: door.url,
-			});
-			behindDoor.hooks = original;
-			await original.activate();
-			const production = await active();
+		await withFrontDoor(async (door) => {
 			// Production is restarting (n8n's own "not registered"), and the list fails: nothing
 			// shows where the remembered registration points now, so it is left alone.
-			behindDoor.hooks = undefined;
-			const copy = sameWorkflowAt(original, 'https://staging.agency.test');
+			const { production, copy } = await copyWhileAway(door, 'https://staging.agency.test');
 			sandbox.setFaults({
 				endpoints: { 'GET /api/v3/Webhooks': { failRate: 1, failStatus: 500 } },
 			});
 			await copy.deactivate();
 			sandbox.clearFaults();
 			expect(await active()).toEqual(production);
-		} finally {
-			await door.close();
-		}
+		});
 	});
 
 	it('a copy taken before production rotated its token is still recognised as a copy', async () => {
-		let original: TriggerHooks | undefined;
-		const door = await frontDoor(() => original);
-		try {
-			original = triggerHooks({
-				parameters: { events: ['Job Update'] },
-				credentials: trioCredentials(sandbox.url, sandbox.adminKey),
-				workflowName: 'Shifts to Slack',
-				instanceUrl: door.url,
-			});
-			await original.activate();
+		await withFrontDoor(async (door) => {
+			const original = await activeBehind(door);
 			const tokenAtCopy = await tokenOf(original);
 			const copy = sameWorkflowAt(original, 'https://staging.agency.test');
 			// Production rewrites its registrations after the copy was taken: its token rotates.
@@ -839,31 +768,18 @@ describe("another n8n with this workflow's data", () => {
 			);
 			await copy.deactivate();
 			expect(await active()).toEqual(production);
-		} finally {
-			await door.close();
-		}
+		});
 	});
 
 	it('switches off its own registrations at an old address that still reaches this same n8n', async () => {
-		const behindDoor: { hooks?: TriggerHooks } = {};
-		const door = await frontDoor(() => behindDoor.hooks);
-		try {
-			const hooks = triggerHooks({
-				parameters: { events: ['Job Update'] },
-				credentials: trioCredentials(sandbox.url, sandbox.adminKey),
-				workflowName: 'Shifts to Slack',
-				instanceUrl: door.url,
-			});
-			behindDoor.hooks = hooks;
-			await hooks.activate();
+		await withFrontDoor(async (door) => {
+			const hooks = await activeBehind(door);
 			expect(await active()).toHaveLength(1);
 			// Deactivated after n8n's address changed, before any re-activation.
 			hooks.instanceUrl = 'https://new-host.agency.test';
 			await hooks.deactivate();
 			expect(await active()).toEqual([]);
-		} finally {
-			await door.close();
-		}
+		});
 	});
 });
 
@@ -928,6 +844,16 @@ describe('receiving deliveries', () => {
 		const hooks = hooksFor(events, extra);
 		await hooks.activate();
 		return hooks;
+	}
+
+	/** Sends `body` (the event's sample payload) to `hooks` with its registrations' token. */
+	async function senderTo(
+		hooks: TriggerHooks,
+		event: TrioEventName,
+		body: Record<string, unknown> = PAYLOADS[event],
+	) {
+		const token = await tokenOf(hooks);
+		return () => hooks.deliver({ query: { event, token }, body });
 	}
 
 	it('emits the payload with event and receivedAt', async () => {
@@ -1241,12 +1167,7 @@ describe('receiving deliveries', () => {
 	it('drops duplicates (200, no workflow) when asked to, and only then', async () => {
 		const hooks = await activeHooks(['Per Diem Shift Removed']);
 		const payload = { ...PAYLOADS['Per Diem Shift Removed'], Id: `dup-${Date.now()}` };
-		const token = await tokenOf(hooks);
-		const deliver = () =>
-			hooks.deliver({
-				query: { event: 'Per Diem Shift Removed', token },
-				body: payload,
-			});
+		const deliver = await senderTo(hooks, 'Per Diem Shift Removed', payload);
 		expect((await deliver()).workflowData).toHaveLength(1);
 		const second = await deliver();
 		expect(second.result).toEqual({ noWebhookResponse: true });
@@ -1259,10 +1180,8 @@ describe('receiving deliveries', () => {
 	it('gives a copy that reaches another n8n process the same deliveryKey, and never writes static data while receiving', async () => {
 		const hooks = await activeHooks(['Per Diem Shift Removed']);
 		const payload = { ...PAYLOADS['Per Diem Shift Removed'], Id: `shared-${Date.now()}` };
-		const token = await tokenOf(hooks);
+		const deliver = await senderTo(hooks, 'Per Diem Shift Removed', payload);
 		const saved = JSON.stringify(hooks.staticData());
-		const deliver = () =>
-			hooks.deliver({ query: { event: 'Per Diem Shift Removed', token }, body: payload });
 		const first = await deliver();
 		const key = first.workflowData?.[0][0].json.deliveryKey;
 		expect(key).toMatch(/^[0-9a-f]{16}$/);
@@ -1306,12 +1225,7 @@ describe('receiving deliveries', () => {
 
 	it('gives every item a delivery key that is the same for the same delivery, one per shift when split', async () => {
 		const hooks = await activeHooks(['Per Diem Shift Opened'], { ignoreDuplicates: false });
-		const token = await tokenOf(hooks);
-		const deliver = () =>
-			hooks.deliver({
-				query: { event: 'Per Diem Shift Opened', token },
-				body: PAYLOADS['Per Diem Shift Opened'],
-			});
+		const deliver = await senderTo(hooks, 'Per Diem Shift Opened');
 		const keys = (await deliver()).workflowData?.[0].map((item) => item.json.deliveryKey);
 		expect(keys).toHaveLength(2);
 		expect(new Set(keys).size).toBe(2);
@@ -1320,12 +1234,7 @@ describe('receiving deliveries', () => {
 
 	it('splits opened shifts by default and not when the option is off', async () => {
 		const hooks = await activeHooks(['Per Diem Shift Opened'], { ignoreDuplicates: false });
-		const token = await tokenOf(hooks);
-		const deliver = () =>
-			hooks.deliver({
-				query: { event: 'Per Diem Shift Opened', token },
-				body: PAYLOADS['Per Diem Shift Opened'],
-			});
+		const deliver = await senderTo(hooks, 'Per Diem Shift Opened');
 		expect((await deliver()).workflowData![0]).toHaveLength(2);
 		hooks.edit({ splitShifts: false });
 		const [whole] = (await deliver()).workflowData![0];
