@@ -7,8 +7,8 @@
 import { fork } from 'node:child_process';
 import { join } from 'node:path';
 
-import type { EngineRun } from '../test/support/engine/engine';
-import { NODE_UNDER_TEST } from '../test/support/engine/engine';
+import type { EngineRun } from '../harness/engine/engine';
+import { NODE_UNDER_TEST } from '../harness/engine/engine';
 import type { BenchContext } from './runner';
 
 export interface SandboxProcess extends BenchContext {

@@ -6,7 +6,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { runNode, trioCredentials } from '../../test/support/engine/engine';
+import { runNode, trioCredentials } from '../../harness/engine/engine';
 import { benchmarkCase, type BenchmarkDefinition } from '../runner';
 import { callJson, expectSuccess, nodeExecutionTime } from '../support';
 

@@ -9,7 +9,7 @@
 import FormData from 'form-data';
 import type { IDataObject } from 'n8n-workflow';
 
-import { runNode, trioCredentials } from '../../test/support/engine/engine';
+import { runNode, trioCredentials } from '../../harness/engine/engine';
 import { benchmarkCase, type BenchmarkDefinition } from '../runner';
 import { callJson, expectSuccess, makePdf, nodeExecutionTime } from '../support';
 

@@ -3,7 +3,7 @@
 	-- not in the package: n8n's rules for the code users install do not apply here */
 /**
  * The Sync Trigger's polls over a 10,000-job sandbox, through n8n-core's PollContext and poll
- * executor (test/support/engine/poll.ts), with the static data saved and read back as n8n stores it:
+ * executor (harness/engine/poll.ts), with the static data saved and read back as n8n stores it:
  * - a full-list poll (one GET /api/v3/Job of every open and on-hold job, diffed against a state
  *   of all of them; nothing changed, so nothing is emitted);
  * - a cheap poll (GET /api/v3/Job?modifiedDate= from the watermark minus the overlap).
@@ -17,8 +17,8 @@ import type { IDataObject } from 'n8n-workflow';
 import { diffJobs } from '../../nodes/TrioVmsSyncTrigger/diff';
 import { readJobs } from '../../nodes/TrioVmsSyncTrigger/records';
 import { storeState, type JobState } from '../../nodes/TrioVmsSyncTrigger/state';
-import { trioCredentials } from '../../test/support/engine/engine';
-import { pollTrigger, type PollResult } from '../../test/support/engine/poll';
+import { trioCredentials } from '../../harness/engine/engine';
+import { pollTrigger, type PollResult } from '../../harness/engine/poll';
 import { benchmarkCase, type BenchContext, type BenchmarkDefinition } from '../runner';
 
 /** Bytes of the node's static data as n8n stores it (JSON). */

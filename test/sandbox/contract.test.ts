@@ -26,7 +26,7 @@ import {
 } from '../../nodes/shared/service';
 import { fillPath } from '../../nodes/shared/transport';
 import type { RunningSandbox } from '../../sandbox';
-import { runNode, trioCredentials } from '../support/engine/engine';
+import { runNode, trioCredentials } from '../../harness/engine/engine';
 import { PDF_FILE, SUBMIT_PAIRS } from '../support/sandbox-harness';
 import { candidateSchema } from '../support/service-shapes';
 import { api, start } from './helpers';

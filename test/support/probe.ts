@@ -3,12 +3,12 @@
 	-- not in the package: n8n's rules for the code users install do not apply here */
 /**
  * Sends requests through the transport inside the real engine, via the test.transportProbe
- * node (see test/support/engine/transport-probe.node.ts), one request per item.
+ * node (see harness/engine/transport-probe.node.ts), one request per item.
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import type { TrioClientOptions } from '../../nodes/shared/transport';
-import { runNode, trioCredentials, type ProbeRequest } from './engine/engine';
+import { runNode, trioCredentials, type ProbeRequest } from '../../harness/engine/engine';
 
 export const API_KEY = 'tv_live_Zq9s8X2kP4mN7rT1';
 

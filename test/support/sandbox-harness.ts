@@ -10,7 +10,7 @@ import type {
 } from 'n8n-workflow';
 
 import { startSandbox, type RequestRecord, type RunningSandbox } from '../../sandbox';
-import { runNode, trioCredentials, type RunNodeOptions } from './engine/engine';
+import { runNode, trioCredentials, type RunNodeOptions } from '../../harness/engine/engine';
 import { forgetUncertainCreates } from '../../nodes/TrioVms/helpers/createMemory';
 
 export const PDF = Buffer.from('%PDF-1.7\n1 0 obj\n<< /Type /Catalog >>\nendobj\ntrailer\n%%EOF\n');

@@ -10,7 +10,7 @@
  */
 import type { ICredentialDataDecryptedObject, IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { trioCredentials } from '../../support/engine/engine';
+import { trioCredentials } from '../../../harness/engine/engine';
 import { byNumber, DOCX, errorText, PDF, useSandbox, wordZip } from '../../support/sandbox-harness';
 
 const t = useSandbox({ jobs: 6 });

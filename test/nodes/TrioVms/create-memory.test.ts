@@ -12,8 +12,8 @@ import {
 	forgetUncertainCreates,
 	UNCERTAIN_CREATE_MS,
 } from '../../../nodes/TrioVms/helpers/createMemory';
-import { ProcessedDataStorage, useProcessedDataStorage } from '../../support/engine/engine';
-import { startDeduplicationService, storeHelpersFor } from '../../support/engine/deduplication';
+import { ProcessedDataStorage, useProcessedDataStorage } from '../../../harness/engine/engine';
+import { startDeduplicationService, storeHelpersFor } from '../../../harness/engine/deduplication';
 
 const WORKFLOW = 'wf-memory';
 const NODE = 'node-1';

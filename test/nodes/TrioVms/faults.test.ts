@@ -21,9 +21,9 @@
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import type { RunNodeOptions } from '../../support/engine/engine';
-import { trioCredentials } from '../../support/engine/engine';
-import { triggerHooks, type TriggerHooks } from '../../support/engine/trigger-hooks';
+import type { RunNodeOptions } from '../../../harness/engine/engine';
+import { trioCredentials } from '../../../harness/engine/engine';
+import { triggerHooks, type TriggerHooks } from '../../../harness/engine/trigger-hooks';
 import { waitUntil } from '../../../harness/wait';
 import { probe } from '../../support/probe';
 import {

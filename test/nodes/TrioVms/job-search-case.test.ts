@@ -3,7 +3,7 @@
  * fields only, so every job was dropped and the list came back empty. Through n8n's
  * LoadOptionsContext against a scripted server.
  */
-import { callListSearch, trioCredentials } from '../../support/engine/engine';
+import { callListSearch, trioCredentials } from '../../../harness/engine/engine';
 import { ScriptedServer } from '../../support/scripted-server';
 
 const server = ScriptedServer.forEachTest();

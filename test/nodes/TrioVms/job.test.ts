@@ -7,7 +7,7 @@ import {
 	runNode,
 	trioCredentials,
 	type EngineRun,
-} from '../../support/engine/engine';
+} from '../../../harness/engine/engine';
 import { ScriptedServer } from '../../support/scripted-server';
 import { byNumber, errorText, fromList, useSandbox } from '../../support/sandbox-harness';
 

@@ -1,7 +1,7 @@
 /** The resource-locator list searches and the dropdown loaders, inside n8n-core's LoadOptionsContext. */
 import { TRIO_EVENT_NAMES } from '../../../nodes/shared/events';
 import { SANDBOX_WITHDRAW_REASONS } from '../../../sandbox';
-import { callListSearch, callLoadOptions, trioCredentials } from '../../support/engine/engine';
+import { callListSearch, callLoadOptions, trioCredentials } from '../../../harness/engine/engine';
 import { useSandbox } from '../../support/sandbox-harness';
 
 const t = useSandbox({ jobs: 30 });

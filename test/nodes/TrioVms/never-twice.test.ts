@@ -12,7 +12,7 @@ import {
 	forgetProcessMemory,
 	ProcessedDataStorage,
 	useProcessedDataStorage,
-} from '../../support/engine/engine';
+} from '../../../harness/engine/engine';
 import {
 	errorText,
 	pairSource,

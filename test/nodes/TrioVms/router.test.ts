@@ -4,7 +4,7 @@
  */
 import type { INodeParameters } from 'n8n-workflow';
 
-import { runWorkflow } from '../../support/engine/engine';
+import { runWorkflow } from '../../../harness/engine/engine';
 
 import { byNumber, errorText, useSandbox } from '../../support/sandbox-harness';
 import { useVirtualClock } from '../../support/virtual-clock';

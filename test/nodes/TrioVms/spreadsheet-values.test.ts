@@ -3,7 +3,7 @@
  * their meaning is certain, refused with a message naming the field when it is not, and never
  * turned silently into something else (a day in 1970, a second candidate).
  */
-import { runNode, trioCredentials } from '../../support/engine/engine';
+import { runNode, trioCredentials } from '../../../harness/engine/engine';
 import { ScriptedServer } from '../../support/scripted-server';
 import { errorText, useSandbox } from '../../support/sandbox-harness';
 

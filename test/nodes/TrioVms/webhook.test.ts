@@ -2,7 +2,7 @@
 import type { IDataObject, INodeParameterResourceLocator } from 'n8n-workflow';
 
 import { TRIO_EVENT_NAMES, TRIO_EVENTS } from '../../../nodes/shared/events';
-import { PACKAGE_NAME } from '../../support/engine/node-types';
+import { PACKAGE_NAME } from '../../../harness/engine/node-types';
 import { errorText, useSandbox } from '../../support/sandbox-harness';
 
 const t = useSandbox({ jobs: 5 });

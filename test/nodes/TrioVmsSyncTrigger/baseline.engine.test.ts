@@ -10,8 +10,8 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { trioCredentials } from '../../support/engine/engine';
-import { pollTrigger } from '../../support/engine/poll';
+import { trioCredentials } from '../../../harness/engine/engine';
+import { pollTrigger } from '../../../harness/engine/poll';
 import { EVERY_JOB_CHANGE, job as listedJob } from '../../support/listed-jobs';
 import { ScriptedServer } from '../../support/scripted-server';
 

@@ -13,8 +13,8 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-import { trioCredentials } from '../../support/engine/engine';
-import { pollTrigger } from '../../support/engine/poll';
+import { trioCredentials } from '../../../harness/engine/engine';
+import { pollTrigger } from '../../../harness/engine/poll';
 import { EVERY_JOB_CHANGE, job } from '../../support/listed-jobs';
 
 /** A request held by the server until released (or the test ends). */

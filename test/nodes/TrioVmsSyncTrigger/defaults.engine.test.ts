@@ -7,8 +7,8 @@ import type { INodeParameters } from 'n8n-workflow';
 
 import { TEN_JOB_FIELDS } from '../../../nodes/shared/jobOutput';
 import { startSandbox, type RunningSandbox } from '../../../sandbox';
-import { trioCredentials } from '../../support/engine/engine';
-import { pollTrigger, type PollTrigger } from '../../support/engine/poll';
+import { trioCredentials } from '../../../harness/engine/engine';
+import { pollTrigger, type PollTrigger } from '../../../harness/engine/poll';
 import { emittedKeys, scenario } from '../../support/sync-history';
 
 let sandbox: RunningSandbox;

@@ -7,9 +7,9 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { startSandbox, type RunningSandbox } from '../../../sandbox';
-import { trioCredentials } from '../../support/engine/engine';
+import { trioCredentials } from '../../../harness/engine/engine';
 import { EVERY_JOB_CHANGE } from '../../support/listed-jobs';
-import { pollTrigger, type PollTrigger } from '../../support/engine/poll';
+import { pollTrigger, type PollTrigger } from '../../../harness/engine/poll';
 import { emittedKeys, Ledger, scenario } from '../../support/sync-history';
 
 const EVERY = 3;

@@ -7,8 +7,8 @@
  * restarts, lookups answering 200 with something that is not this job's status, a job stamped
  * 2099 and then corrected.
  */
-import { trioCredentials } from '../../support/engine/engine';
-import { pollTrigger } from '../../support/engine/poll';
+import { trioCredentials } from '../../../harness/engine/engine';
+import { pollTrigger } from '../../../harness/engine/poll';
 import { EVERY_JOB_CHANGE, job } from '../../support/listed-jobs';
 import { ScriptedServer } from '../../support/scripted-server';
 

@@ -6,9 +6,9 @@
 import type { INodeParameters } from 'n8n-workflow';
 
 import { SANDBOX_WITHDRAW_REASONS, startSandbox, type RunningSandbox } from '../../../sandbox';
-import { trioCredentials } from '../../support/engine/engine';
+import { trioCredentials } from '../../../harness/engine/engine';
 import { EVERY_JOB_CHANGE } from '../../support/listed-jobs';
-import { pollTrigger, type PollTrigger } from '../../support/engine/poll';
+import { pollTrigger, type PollTrigger } from '../../../harness/engine/poll';
 import { submit } from '../../sandbox/helpers';
 import { agency, emittedKeys, keys, scenario } from '../../support/sync-history';
 

@@ -6,8 +6,8 @@
  * a job list cut short, a job the list lost but Trio still calls open, records it cannot read,
  * and n8n starting the next poll while the last one still waits. Inside n8n's engine.
  */
-import { trioCredentials } from '../../support/engine/engine';
-import { pollTrigger } from '../../support/engine/poll';
+import { trioCredentials } from '../../../harness/engine/engine';
+import { pollTrigger } from '../../../harness/engine/poll';
 import { EVERY_JOB_CHANGE, job, STAMP } from '../../support/listed-jobs';
 import { ScriptedServer } from '../../support/scripted-server';
 

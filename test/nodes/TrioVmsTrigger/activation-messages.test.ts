@@ -12,8 +12,8 @@ import type { AddressInfo } from 'node:net';
 
 import { TRIO_EVENT_NAMES } from '../../../nodes/shared/events';
 import { PUBLIC_ADDRESS_FIX } from '../../../nodes/shared/publicAddress';
-import { trioCredentials } from '../../support/engine/engine';
-import { triggerHooks } from '../../support/engine/trigger-hooks';
+import { trioCredentials } from '../../../harness/engine/engine';
+import { triggerHooks } from '../../../harness/engine/trigger-hooks';
 
 let offered: string[] = [...TRIO_EVENT_NAMES];
 let server: Server;

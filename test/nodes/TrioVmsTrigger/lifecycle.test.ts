@@ -25,12 +25,12 @@ import { deliveryMemory, memoryKey } from '../../../nodes/TrioVmsTrigger/dedup';
 import { hashToken, tokenIssuedAt } from '../../../nodes/TrioVmsTrigger/deliveryToken';
 import { BODY_WAIT } from '../../../nodes/TrioVmsTrigger/judge';
 import { ABSENCE_CONFIRMATION } from '../../../nodes/TrioVmsTrigger/ownership';
-import { trioCredentials } from '../../support/engine/engine';
+import { trioCredentials } from '../../../harness/engine/engine';
 import {
 	triggerHooks,
 	type TriggerHooks,
 	type WebhookTarget,
-} from '../../support/engine/trigger-hooks';
+} from '../../../harness/engine/trigger-hooks';
 import type { TrioEventName } from '../../../nodes/shared/events';
 import { PAYLOADS } from '../../support/trigger-payloads';
 

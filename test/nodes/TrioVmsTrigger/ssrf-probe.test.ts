@@ -7,7 +7,7 @@
  * address the remembered registrations were made for is often private or loopback, so n8n
  * refuses to send the probe. A refused probe is doubt, never "nobody there": the copy registers
  * its own and leaves the original's alone. Runs n8n-core's real OutboundHttp and
- * SsrfProtectionService in-process (test/support/engine), configured from the environment as
+ * SsrfProtectionService in-process (harness/engine), configured from the environment as
  * n8n configures them; a file of its own because @n8n/config reads the environment once.
  */
 import { createServer } from 'node:http';
@@ -18,8 +18,8 @@ import { Container } from '@n8n/di';
 
 import type { WebhookRegistration } from '../../../nodes/shared/schemas';
 import { startSandbox, type RunningSandbox } from '../../../sandbox';
-import { trioCredentials } from '../../support/engine/engine';
-import { triggerHooks } from '../../support/engine/trigger-hooks';
+import { trioCredentials } from '../../../harness/engine/engine';
+import { triggerHooks } from '../../../harness/engine/trigger-hooks';
 
 const SSRF_ENV = {
 	N8N_SSRF_PROTECTION_ENABLED: 'true',

@@ -4,7 +4,7 @@
  * for Get Withdraw Reasons, which returned no items for `{ name }` entries.
  */
 import { nameOfListItem } from '../../../nodes/shared/schemas';
-import { runNode, trioCredentials } from '../../support/engine/engine';
+import { runNode, trioCredentials } from '../../../harness/engine/engine';
 import { ScriptedServer } from '../../support/scripted-server';
 
 describe('nameOfListItem', () => {

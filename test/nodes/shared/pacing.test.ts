@@ -13,7 +13,7 @@ import {
 	usePacerClock,
 } from '../../../nodes/shared/transport/pacing';
 import { TRIO_CREDENTIAL_TYPE } from '../../../nodes/shared/credentials';
-import { runWorkflow } from '../../support/engine/engine';
+import { runWorkflow } from '../../../harness/engine/engine';
 import { byNumber, useSandbox } from '../../support/sandbox-harness';
 
 describe('learnedPause', () => {

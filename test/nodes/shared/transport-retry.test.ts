@@ -7,7 +7,7 @@
 import { CallPacer, usePacerClock } from '../../../nodes/shared/transport/pacing';
 import { FAST_RETRY, probe } from '../../support/probe';
 import { ScriptedServer } from '../../support/scripted-server';
-import type { ProbeRequest } from '../../support/engine/engine';
+import type { ProbeRequest } from '../../../harness/engine/engine';
 import { parseMultipart } from '../../support/parse-multipart';
 
 const TIMER_SLACK_MS = 2;

@@ -31,7 +31,7 @@ import type {
 } from 'n8n-workflow';
 import { UnexpectedError, Workflow } from 'n8n-workflow';
 
-import { TRIO_CREDENTIAL_TYPE } from '../../../nodes/shared/credentials';
+import { TRIO_CREDENTIAL_TYPE } from '../../nodes/shared/credentials';
 import { ensureEngineContainer } from './container';
 import { buildAdditionalData, completeNode, credentialsHelperFor, engineNodeTypes } from './engine';
 

@@ -9,7 +9,7 @@
 import { NodeApiError, type IBinaryData, type INode } from 'n8n-workflow';
 import { Workflow } from 'n8n-workflow';
 
-import { ScriptedServer } from '../scripted-server';
+import { ScriptedServer } from '../support/scripted-server';
 import {
 	callListSearch,
 	callLoadOptions,
@@ -22,7 +22,7 @@ import {
 	SOURCE_NODE,
 	TestCredentialsHelper,
 	trioCredentials,
-} from './engine';
+} from '../../harness/engine/engine';
 
 const API_KEY = 'engine-test-key-7f3a9c';
 const server = ScriptedServer.forEachTest();

@@ -30,12 +30,8 @@ import type {
 } from 'n8n-workflow';
 import { NodeApiError, NodeConnectionTypes } from 'n8n-workflow';
 
-import type { MultipartPart } from '../../../nodes/shared/transport/multipart';
-import {
-	TrioClient,
-	type TrioClientOptions,
-	type TrioRequest,
-} from '../../../nodes/shared/transport';
+import type { MultipartPart } from '../../nodes/shared/transport/multipart';
+import { TrioClient, type TrioClientOptions, type TrioRequest } from '../../nodes/shared/transport';
 import { readJsonParameter } from './test-nodes';
 
 type ProbePart =

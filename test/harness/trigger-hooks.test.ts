@@ -17,8 +17,8 @@ import type {
 	IWebhookResponseData,
 } from 'n8n-workflow';
 
-import { engineNodeTypes } from './engine';
-import { triggerHooks } from './trigger-hooks';
+import { engineNodeTypes } from '../../harness/engine/engine';
+import { triggerHooks } from '../../harness/engine/trigger-hooks';
 
 const TYPE = 'test.webhookTrigger';
 const INSTANCE = 'https://n8n.example.test';

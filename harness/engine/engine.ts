@@ -38,8 +38,8 @@ import {
 	WorkflowExecute,
 } from 'n8n-core';
 
-import { TRIO_CREDENTIAL_TYPE } from '../../../nodes/shared/credentials';
-import { forgetUncertainCreates } from '../../../nodes/TrioVms/helpers/createMemory';
+import { TRIO_CREDENTIAL_TYPE } from '../../nodes/shared/credentials';
+import { forgetUncertainCreates } from '../../nodes/TrioVms/helpers/createMemory';
 import { ensureEngineContainer } from './container';
 import { CredentialTypeRegistry, TestCredentialsHelper } from './credentials-helper';
 import { EngineNodeTypes } from './node-types';

@@ -41,7 +41,7 @@ import type {
 import { NodeHelpers, UnexpectedError, Workflow } from 'n8n-workflow';
 import { HookContext, WebhookContext } from 'n8n-core';
 
-import { TRIO_CREDENTIAL_TYPE } from '../../../nodes/shared/credentials';
+import { TRIO_CREDENTIAL_TYPE } from '../../nodes/shared/credentials';
 import { ensureEngineContainer } from './container';
 import { buildAdditionalData, completeNode, credentialsHelperFor, engineNodeTypes } from './engine';
 

@@ -31,7 +31,7 @@ import type {
 } from 'n8n-workflow';
 import { ICredentialsHelper, isExpression, NodeHelpers, UnexpectedError } from 'n8n-workflow';
 
-import { TrioVmsApi } from '../../../credentials/TrioVmsApi.credentials';
+import { TrioVmsApi } from '../../credentials/TrioVmsApi.credentials';
 
 /** Credential types known to the engine, by name. */
 export class CredentialTypeRegistry {

@@ -28,14 +28,14 @@ function lazyPackageNode(modulePath: string, exportName: string): NodeTypeLoader
 	};
 }
 
-const TRIO_VMS = lazyPackageNode('../../../nodes/TrioVms/TrioVms.node.ts', 'TrioVms');
+const TRIO_VMS = lazyPackageNode('../../nodes/TrioVms/TrioVms.node.ts', 'TrioVms');
 const TRIO_VMS_TRIGGER = lazyPackageNode(
-	'../../../nodes/TrioVmsTrigger/TrioVmsTrigger.node.ts',
+	'../../nodes/TrioVmsTrigger/TrioVmsTrigger.node.ts',
 	'TrioVmsTrigger',
 );
 
 const TRIO_VMS_SYNC_TRIGGER = lazyPackageNode(
-	'../../../nodes/TrioVmsSyncTrigger/TrioVmsSyncTrigger.node.ts',
+	'../../nodes/TrioVmsSyncTrigger/TrioVmsSyncTrigger.node.ts',
 	'TrioVmsSyncTrigger',
 );
 
