@@ -117,13 +117,19 @@ function tail(text: string, lines: number): string {
 	return text.split('\n').slice(-lines).join('\n');
 }
 
+/** Alive and not a zombie (a killed process its dead parent has not reaped yet). */
 export function isAlive(pid: number): boolean {
 	try {
 		process.kill(pid, 0);
-		return true;
 	} catch (error) {
 		// EPERM means it exists but belongs to someone else: still alive.
 		return (error as NodeJS.ErrnoException).code === 'EPERM';
+	}
+	try {
+		const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+		return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
+	} catch {
+		return true;
 	}
 }
 

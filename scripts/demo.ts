@@ -15,13 +15,13 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 
+import { isAlive } from '../harness/exec';
 import { commandFlags, usage, whole, type FlagSpec } from '../harness/flags';
 import { Cleanup, StoppingError } from './lib/lifecycle';
 import {
 	CREDENTIAL_NAME,
 	DEFAULT_SANDBOX_PORT,
 	DEMO_WORKFLOW_NAME,
-	processAlive,
 	REPO_ROOT,
 	startStack,
 } from './lib/stack';
@@ -255,7 +255,7 @@ async function main(): Promise<void> {
 		const lock = path.join(options.dir, 'demo.lock');
 		if (fs.existsSync(lock)) {
 			const holder = Number(fs.readFileSync(lock, 'utf8'));
-			if (Number.isInteger(holder) && holder > 0 && processAlive(holder)) {
+			if (Number.isInteger(holder) && holder > 0 && isAlive(holder)) {
 				process.stderr.write(
 					`Another demo (pid ${holder}) is using ${options.dir}; stop it before --fresh.\n`,
 				);

@@ -21,11 +21,13 @@ import * as path from 'node:path';
 import { TRIO_EVENT_NAMES } from '../../nodes/shared/events';
 import { startSandbox } from '../../sandbox';
 import type { RunningSandbox } from '../../sandbox';
-import { runOrThrow } from '../../harness/exec';
+import { isAlive, runOrThrow } from '../../harness/exec';
 import { cacheRoot, ensureN8n, npmEnv } from '../../harness/install';
 import { startN8n } from '../../harness/n8n';
 import type { N8nInstance, WorkflowJson } from '../../harness/n8n';
 import { packPackage, REPO_ROOT } from '../../harness/pack';
+import { trioCredentialData } from '../../harness/trio';
+import { waitUntil } from '../../harness/wait';
 import type { Cleanup } from './lifecycle';
 
 export { REPO_ROOT };
@@ -193,21 +195,6 @@ function writeState(userFolder: string, state: DemoState): void {
 	fs.writeFileSync(path.join(userFolder, STATE_FILE), `${JSON.stringify(state, null, 2)}\n`);
 }
 
-/** Alive and not a zombie (a killed process its dead parent has not reaped yet). */
-function processAlive(pid: number): boolean {
-	try {
-		process.kill(pid, 0);
-	} catch (error) {
-		return (error as NodeJS.ErrnoException).code === 'EPERM';
-	}
-	try {
-		const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-		return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
-	} catch {
-		return true;
-	}
-}
-
 /** One demo per user folder: two n8n processes on one SQLite file would corrupt each other's view. */
 function lockFolder(userFolder: string, cleanup: Cleanup): void {
 	const lockPath = path.join(userFolder, LOCK_FILE);
@@ -224,7 +211,7 @@ function lockFolder(userFolder: string, cleanup: Cleanup): void {
 			if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
 		}
 		const holder = Number(fs.readFileSync(lockPath, 'utf8'));
-		if (Number.isInteger(holder) && holder > 0 && processAlive(holder)) {
+		if (Number.isInteger(holder) && holder > 0 && isAlive(holder)) {
 			throw new Error(
 				`Another demo (pid ${holder}) is using ${userFolder}. Stop it first (Ctrl-C in its terminal, or kill ${holder}), or use --dir for a second one.`,
 			);
@@ -367,7 +354,7 @@ async function upsertCredential(
 	sandbox: RunningSandbox,
 ): Promise<{ id: string; name: string; outcome: 'created' | 'updated' }> {
 	// The agency-admin key: the trigger registers webhooks, which a plain agency key may not.
-	const data = { apiKey: sandbox.adminKey, environment: 'custom', baseUrl: sandbox.url };
+	const data = trioCredentialData(sandbox.url, sandbox.adminKey);
 	const list = await n8n.api<{ data: Array<{ id: string; name: string; type: string }> }>(
 		'GET',
 		'/credentials?limit=250',
@@ -410,39 +397,35 @@ async function waitForWebhooks(
 	workflowId: string,
 	timeoutMs = 20_000,
 ): Promise<void> {
-	const deadline = Date.now() + timeoutMs;
-	const pause = () => new Promise((resolve) => setTimeout(resolve, 100));
-	for (;;) {
-		const workflow = await n8n.api<{
-			nodes: Array<{ name: string; type?: string; webhookId?: string }>;
-			staticData?: Record<string, unknown> | null;
-		}>('GET', `/workflows/${workflowId}`);
-		const triggers = workflow.nodes.filter(
-			(node) => node.type === TRIGGER_NODE_TYPE && node.webhookId,
-		);
-		const unsaved = triggers.filter((node) => !workflow.staticData?.[`node:${node.name}`]);
-		if (unsaved.length === 0) {
-			for (const node of triggers) {
-				const url = n8n.productionWebhookUrl(node.webhookId as string, 'webhook');
-				for (;;) {
-					const response = await fetch(url, { signal: AbortSignal.timeout(5000) });
-					const text = await response.text();
-					if (response.status !== 404 || text.includes('not registered for GET')) break;
-					if (Date.now() > deadline)
-						throw new Error(
-							`n8n did not add ${url} within ${timeoutMs / 1000} s of publishing the workflow`,
-						);
-					await pause();
-				}
-			}
-			return;
-		}
-		if (Date.now() > deadline) {
-			throw new Error(
-				`n8n did not save the registrations of ${unsaved.map((node) => node.name).join(', ')} within ${timeoutMs / 1000} s of publishing`,
+	const wait = { timeoutMs, intervalMs: 100 };
+	const triggers = await waitUntil(
+		`n8n to save the registrations of workflow ${workflowId} after publishing`,
+		async () => {
+			const workflow = await n8n.api<{
+				nodes: Array<{ name: string; type?: string; webhookId?: string }>;
+				staticData?: Record<string, unknown> | null;
+			}>('GET', `/workflows/${workflowId}`);
+			const triggers = workflow.nodes.filter(
+				(node) => node.type === TRIGGER_NODE_TYPE && node.webhookId,
 			);
-		}
-		await pause();
+			const saved = triggers.every((node) => workflow.staticData?.[`node:${node.name}`]);
+			return saved ? triggers : undefined;
+		},
+		wait,
+	);
+	for (const node of triggers) {
+		const url = n8n.productionWebhookUrl(node.webhookId as string, 'webhook');
+		await waitUntil(
+			`n8n to add ${url} after publishing the workflow`,
+			async () => {
+				const response = await fetch(url, { signal: AbortSignal.timeout(5000) });
+				const text = await response.text();
+				return response.status !== 404 || text.includes('not registered for GET')
+					? true
+					: undefined;
+			},
+			wait,
+		);
 	}
 }
 
@@ -556,8 +539,6 @@ async function pruneApiKeys(n8n: N8nInstance): Promise<void> {
 		// Only tidiness.
 	}
 }
-
-export { processAlive };
 
 export async function startStack(options: StackOptions, cleanup: Cleanup): Promise<Stack> {
 	const started = Date.now();
