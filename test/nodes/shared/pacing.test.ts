@@ -10,11 +10,11 @@ import {
 	learnedPause,
 	PACE_MARGIN,
 	paceKey,
-	usePacerClock,
 } from '../../../nodes/shared/transport/pacing';
 import { TRIO_CREDENTIAL_TYPE } from '../../../nodes/shared/credentials';
 import { runWorkflow } from '../../../harness/engine/engine';
 import { byNumber, useSandbox } from '../../support/sandbox-harness';
+import { useVirtualClock } from '../../support/virtual-clock';
 
 describe('learnedPause', () => {
 	it('spreads the calls accepted within the Retry-After interval over it, with the margin', () => {
@@ -103,21 +103,10 @@ describe('inside n8n against a rate limit', () => {
 			.listJobs()
 			.map((job) => job.Number)
 			.slice(0, 3 * LIMIT);
-		let virtualNow = 1_000_000;
-		const waits: number[] = [];
-		usePacerClock({
-			now: () => virtualNow,
-			sleep: async (ms) => {
-				waits.push(ms);
-				virtualNow += ms;
-			},
-		});
-		t.sandbox.useFaultClock(() => virtualNow);
+		const clock = useVirtualClock(t.sandbox);
+		const { waits } = clock;
 		t.sandbox.setFaults({ endpoints: { '*': { rateLimit: { limit: LIMIT, windowMs: 1_000 } } } });
-		const run = await twoNodeRun(jobs).finally(() => {
-			usePacerClock(undefined);
-			t.sandbox.useFaultClock(undefined);
-		});
+		const run = await twoNodeRun(jobs).finally(() => clock.restore());
 
 		expect(run.error).toBeUndefined();
 		expect(run.json('Second').map((job) => job.Number)).toEqual(jobs);
