@@ -20,6 +20,7 @@
  */
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 
+import { mapAtOnce } from '../../nodes/shared/atOnce';
 import { TRIO_EVENT_NAMES, TRIO_EVENTS } from '../../nodes/shared/events';
 import type { RunningSandbox as Sandbox } from '../../sandbox';
 import { describeWithN8n } from '../../harness/availability';
@@ -60,23 +61,7 @@ const EXECUTION_TIMEOUT_MS = 120_000;
 const BULK_DELIVERIES = Number(process.env.TRIO_QUEUE_DELIVERIES || 200);
 const BULK_CONCURRENCY = 8;
 const WORKERS = Number(process.env.TRIO_QUEUE_WORKERS || 1);
-/** Set once the trigger is queue-safe: the tests below then must pass instead of fail. */
-
 // ------------------------------------------------------------------ the sandbox
-
-/** Runs `task` over `inputs` with at most `limit` at once; results in input order. */
-async function mapLimit<I, O>(inputs: I[], limit: number, task: (input: I) => Promise<O>) {
-	const results: O[] = new Array<O>(inputs.length);
-	let next = 0;
-	const lanes = Array.from({ length: Math.min(limit, inputs.length) }, async () => {
-		while (next < inputs.length) {
-			const index = next++;
-			results[index] = await task(inputs[index]);
-		}
-	});
-	await Promise.all(lanes);
-	return results;
-}
 
 const itemsOf = (execution: ExecutionRecord) => nodeItems(execution, TRIGGER_NAME);
 
@@ -278,7 +263,7 @@ describeWithN8n('2.x', 'Trio VMS in production-shaped n8n 2.x (PostgreSQL, queue
 				const unread = (await instance.listExecutions(workflowId)).filter(
 					(each) => !read.get(each.id)?.finished,
 				);
-				for (const full of await mapLimit(unread, 8, (each) => instance.getExecution(each.id)))
+				for (const full of await mapAtOnce(unread, 8, (each) => instance.getExecution(each.id)))
 					read.set(full.id, full);
 				return [...read.values()].some(isMarker) ? true : undefined;
 			},
@@ -666,7 +651,7 @@ describeWithN8n('2.x', 'Trio VMS in production-shaped n8n 2.x (PostgreSQL, queue
 			stack.proxy.resetCounts();
 			const started = Date.now();
 			const statuses = (
-				await mapLimit(plan, BULK_CONCURRENCY, async ({ number, copies }) => {
+				await mapAtOnce(plan, BULK_CONCURRENCY, async ({ number, copies }) => {
 					const answers: number[] = [];
 					for (let copy = 0; copy < copies; copy++) {
 						answers.push(await post(url, { ...template, Number: number }));
@@ -759,7 +744,7 @@ describeWithN8n('2.x', 'Trio VMS in production-shaped n8n 2.x (PostgreSQL, queue
 			expect(plan.reduce((sum, each) => sum + each.copies, 0)).toBe(BULK_DELIVERIES);
 			const started = Date.now();
 			const statuses = (
-				await mapLimit(plan, BULK_CONCURRENCY, async ({ number, event, copies }) => {
+				await mapAtOnce(plan, BULK_CONCURRENCY, async ({ number, event, copies }) => {
 					const answers: number[] = [];
 					for (let copy = 0; copy < copies; copy++)
 						answers.push(await post(urlOf(event), bodyOf(event, number)));
