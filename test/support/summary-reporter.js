@@ -1,15 +1,42 @@
 /**
- * Prints one plain closing line, "jest: N passed, N failed, N skipped", as the very last line of
- * the run (jest's own summary comes after every reporter's onRunComplete), so that a CI reading
- * the end of the log can count the tests.
+ * Prints each suite's duration, slowest first, then one plain closing line, "jest: N passed,
+ * N failed, N skipped", as the very last line of the run (jest's own summary comes after every
+ * reporter's onRunComplete), so that a CI reading the end of the log can count the tests and
+ * anyone choosing what to speed up reads the numbers instead of guessing (docs/real-n8n.md keeps
+ * the real-n8n tier's table).
  */
+const { relative } = require('node:path');
 const { writeSync } = require('node:fs');
 
 class SummaryReporter {
+	constructor(globalConfig) {
+		this.rootDir = globalConfig.rootDir;
+		this.suites = [];
+	}
+
+	onTestResult(_test, result) {
+		const { start, end } = result.perfStats;
+		const tests = result.numPassingTests + result.numFailingTests + result.numPendingTests;
+		this.suites.push({
+			file: relative(this.rootDir, result.testFilePath),
+			seconds: start && end ? (end - start) / 1000 : 0,
+			tests,
+		});
+	}
+
 	onRunComplete(_contexts, results) {
 		const { numPassedTests, numFailedTests, numPendingTests, numTodoTests } = results;
+		const bySlowest = [...this.suites].sort((a, b) => b.seconds - a.seconds);
+		const total = this.suites.reduce((sum, suite) => sum + suite.seconds, 0);
+		const table = [
+			`suite times (${this.suites.length} suites, ${total.toFixed(0)} s summed):`,
+			...bySlowest.map(
+				(suite) =>
+					`  ${suite.seconds.toFixed(1).padStart(7)} s  ${String(suite.tests).padStart(3)} tests  ${suite.file}`,
+			),
+		].join('\n');
 		const line = `jest: ${numPassedTests} passed, ${numFailedTests} failed, ${numPendingTests + numTodoTests} skipped\n`;
-		process.once('exit', () => writeSync(2, line));
+		process.once('exit', () => writeSync(2, `${table}\n${line}`));
 	}
 }
 
