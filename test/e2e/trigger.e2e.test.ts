@@ -36,8 +36,10 @@ import { callSandbox, startTestSandbox } from '../support/sandbox-client';
 
 const NODE_TYPE = 'n8n-nodes-trio-vms.trioVmsTrigger';
 const NODE_NAME = 'Trio VMS Trigger';
+// 2.x by default; n8n 1.x gets the smoke (smoke.e2e.test.ts). TRIO_TRIGGER_E2E_LINES=2.x,1.x runs
+// this whole suite on 1.x as well (its restart and "Listen for test event" paths differ).
 const LINES: N8nLine[] = (process.env.TRIO_TRIGGER_E2E_LINES?.split(',') as
-	N8nLine[] | undefined) ?? ['2.x', '1.x'];
+	N8nLine[] | undefined) ?? ['2.x'];
 const EXECUTION_TIMEOUT_MS = 60_000;
 
 // ------------------------------------------------------------------ the sandbox
@@ -367,7 +369,7 @@ for (const line of LINES) {
 			await deactivate(whole.id);
 		});
 
-		test('a wrong or missing token is refused with 403 and an unknown event or non-JSON body with 400, starting nothing', async () => {
+		test('a wrong token is refused with 403, an unknown event or a non-JSON body with 400, and n8n itself refuses malformed JSON, starting nothing', async () => {
 			const guarded = await createTrigger('Guarded', { events: ['Job Update'] });
 			await activate(guarded.id);
 			const [registration] = await activeOf(guarded);
@@ -383,21 +385,13 @@ for (const line of LINES) {
 				return response.status;
 			};
 			const job = JSON.stringify({ Number: 1 });
+			// n8n's webhook server answers with the trigger's verdict and starts nothing. Every way a
+			// token, an event or a body can be wrong is judged in test/nodes/TrioVmsTrigger/judge.test.ts
+			// and, through n8n-core's webhook context, in lifecycle.test.ts; one of each here.
 			expect(await post(`?event=Job%20Update&token=${'0'.repeat(64)}`, job)).toBe(403);
-			expect(await post(`?event=Job%20Update&token=${token.slice(0, -1)}`, job)).toBe(403);
-			expect(await post('?event=Job%20Update', job)).toBe(403);
-			expect(await post('', job)).toBe(403);
 			expect(await post(`?event=Job%20Deleted&token=${token}`, job)).toBe(400);
-			expect(await post(`?token=${token}`, job)).toBe(400);
 			expect(
 				await post(`?event=Job%20Update&token=${token}`, 'this is not json', 'text/plain'),
-			).toBe(400);
-			expect(
-				await post(
-					`?event=Job%20Update&token=${token}`,
-					'a=1',
-					'application/x-www-form-urlencoded',
-				),
 			).toBe(400);
 			// Malformed JSON declared as JSON: n8n itself refuses it (4xx) before the node runs.
 			const malformed = await post(
