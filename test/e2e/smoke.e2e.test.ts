@@ -3,7 +3,8 @@
 	-- not in the package: n8n's rules for the code users install do not apply here */
 /**
  * A smoke of the packed package in one real n8n per line: it loads, the credential test button
- * works, one operation runs, a trigger workflow activates, receives one delivery and deactivates.
+ * and the editor's lists work, one operation runs, a trigger workflow activates, receives one
+ * delivery and deactivates.
  *
  * In `npm test` it is n8n 1.x's share of the real-n8n tier (2.x has the whole node, trigger and
  * queue suites). `npm run test:quick` runs it on 2.x (TRIO_SMOKE_LINES=2.x), the line users run,
@@ -58,6 +59,62 @@ for (const line of LINES) {
 
 		test("the credential test button passes with the sandbox key and fails on a wrong key or address, in this line's words", async () => {
 			await expectCredentialTestButton({ n8n, sandbox, credential });
+		});
+
+		test("the editor's lists load from the sandbox: the job search and the event dropdown", async () => {
+			const jobs = await callSandbox<Array<{ Number: number }>>(
+				sandbox,
+				'GET',
+				'/api/v3/Job',
+				undefined,
+				sandbox.adminKey,
+			);
+			const search = await n8n.rest<{ results: Array<{ value: string }> }>(
+				'POST',
+				'/dynamic-node-parameters/resource-locator-results',
+				{
+					nodeTypeAndVersion: { name: `${PACKAGE}.trioVms`, version: 1 },
+					path: 'job',
+					methodName: 'searchJobs',
+					currentNodeParameters: {
+						resource: 'job',
+						operation: 'get',
+						job: { __rl: true, mode: 'list', value: '' },
+						options: {},
+					},
+					credentials: { trioVmsApi: credential },
+				},
+			);
+			expect(search.results.map((result) => result.value)).toEqual(
+				jobs.map((job) => String(job.Number)),
+			);
+			const events = await n8n.rest<Array<{ value: string }>>(
+				'POST',
+				'/dynamic-node-parameters/options',
+				{
+					nodeTypeAndVersion: { name: `${PACKAGE}.trioVms`, version: 1 },
+					path: 'events',
+					methodName: 'getWebhookEvents',
+					currentNodeParameters: {
+						resource: 'webhook',
+						operation: 'create',
+						name: '',
+						url: '',
+						events: [],
+						options: {},
+					},
+					credentials: { trioVmsApi: credential },
+				},
+			);
+			expect(events.map((option) => option.value)).toEqual(
+				await callSandbox<string[]>(
+					sandbox,
+					'GET',
+					'/api/v3/Webhooks/Events',
+					undefined,
+					sandbox.adminKey,
+				),
+			);
 		});
 
 		test('one operation: job "get many" (return all) returns the sandbox\'s jobs', async () => {
