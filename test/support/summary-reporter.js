@@ -32,7 +32,7 @@ class SummaryReporter {
 			`suite times (${this.suites.length} suites, ${total.toFixed(0)} s summed):`,
 			...bySlowest.map(
 				(suite) =>
-					`  ${suite.seconds.toFixed(1).padStart(7)} s  ${String(suite.tests).padStart(3)} tests  ${suite.file}`,
+					`  ${suite.seconds.toFixed(1).padStart(7)} s  ${String(suite.tests).padStart(3)} test${suite.tests === 1 ? ' ' : 's'}  ${suite.file}`,
 			),
 		].join('\n');
 		const line = `jest: ${numPassedTests} passed, ${numFailedTests} failed, ${numPendingTests + numTodoTests} skipped\n`;
