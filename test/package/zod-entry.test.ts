@@ -74,8 +74,10 @@ describe('the zod the nodes are given', () => {
 	);
 
 	it('reads the same through the zod 3 this package is built and tested with', () => {
-		// eslint-disable-next-line @typescript-eslint/no-require-imports
-		const manifest = require('zod/package.json') as { version: string; exports: object };
+		const manifest = JSON.parse(fs.readFileSync(require.resolve('zod/package.json'), 'utf8')) as {
+			version: string;
+			exports: object;
+		};
 		expect(manifest.version).toMatch(/^3\./);
 		expect(Object.keys(manifest.exports)).toContain('./v3');
 	});
@@ -83,14 +85,15 @@ describe('the zod the nodes are given', () => {
 	const zod4 = cachedZod4();
 	// The cached n8n 2.x tree is there once the real-n8n tier or `npm run n8n:install` has run.
 	(zod4 ? it : it.skip)("means the same with zod 4's zod/v3 (from the cached n8n 2.x tree)", () => {
-		// eslint-disable-next-line @typescript-eslint/no-require-imports
-		const manifest = require(path.join(zod4!, 'package.json')) as { version: string };
+		const manifest = JSON.parse(fs.readFileSync(path.join(zod4!, 'package.json'), 'utf8')) as {
+			version: string;
+		};
 		expect(manifest.version).toMatch(/^4\./);
 		jest.isolateModules(() => {
 			jest.doMock('zod/v3', () => jest.requireActual(path.join(zod4!, 'v3')));
-			// eslint-disable-next-line @typescript-eslint/no-require-imports
-			const schemas =
-				require('../../nodes/shared/schemas') as typeof import('../../nodes/shared/schemas');
+			const schemas = jest.requireActual<typeof import('../../nodes/shared/schemas')>(
+				'../../nodes/shared/schemas',
+			);
 			const good = schemas.submissionCreateFieldsSchema.safeParse({
 				JobNumber: 100001,
 				CandidateNumber: 7,
