@@ -161,7 +161,7 @@ describe('the typed modes of every locator', () => {
 	const accepts = (regex: string, value: string) => new RegExp(regex).test(value);
 	const regexOf = (locator: string) => {
 		const found = typedModes.find((typed) => typed.locator === locator)?.mode.validation?.[0];
-		return (found as { properties: { regex: string } }).properties.regex;
+		return (found as unknown as { properties: { regex: string } }).properties.regex;
 	};
 
 	it('each carry a regex validation', () => {
