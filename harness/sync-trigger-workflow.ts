@@ -35,8 +35,7 @@ export function jobSyncWorkflow(name: string, credential: { id: string; name: st
 					watch: 'jobs',
 					// Every change type, so the suites see closures and updates as well as new jobs.
 					jobChanges: ['opened', 'updated', 'closed', 'openPositionsChanged'],
-					emitExisting: true,
-					options: { fullListEvery: 1 },
+					options: { emitExisting: true, fullListEvery: 1 },
 				},
 				credentials: { trioVmsApi: credential },
 			},

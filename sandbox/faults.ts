@@ -4,7 +4,7 @@
  * Random decisions use a PRNG reseeded on every configuration change, so a given configuration
  * fails the same requests on every run.
  */
-import { z } from 'zod';
+import { z } from 'zod/v3';
 
 import { Rng } from './random';
 

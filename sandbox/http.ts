@@ -6,7 +6,7 @@
  * body, ASP.NET style), JSON bodies, and a small case-sensitive router.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { ZodError, ZodIssue } from 'zod';
+import type { ZodError, ZodIssue } from 'zod/v3';
 
 export interface ProblemBody {
 	type: string;

@@ -10,7 +10,7 @@
  *   Assigned|Confirmed -release-> Open            Assigned -decline-> Open
  *   staffing pool, location, time, rate and note change while Open, Assigned or Confirmed.
  */
-import { z } from 'zod';
+import { z } from 'zod/v3';
 
 import type { NamedIdentifier } from '../nodes/shared/events';
 import { fieldError, fieldMessage, notFound, throwIfInvalid, validationError } from './http';

@@ -8,7 +8,7 @@
  * The route table is in api.ts, as literal paths; this module holds the prefix, the event
  * names, the limits and the shapes the sandbox accepts and sends.
  */
-import { z } from 'zod';
+import { z } from 'zod/v3';
 
 import { isRealCalendarDay } from './time';
 

@@ -88,6 +88,6 @@ export class TrioVms implements INodeType {
 	methods = { loadOptions, listSearch, resourceMapping };
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		return await router.call(this);
+		return await router.call(this, this.continueOnFail());
 	}
 }

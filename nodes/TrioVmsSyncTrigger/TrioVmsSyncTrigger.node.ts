@@ -86,6 +86,7 @@ export class TrioVmsSyncTrigger implements INodeType {
 				name: 'watch',
 				type: 'options',
 				noDataExpression: true,
+				required: true,
 				options: [
 					{
 						name: 'Jobs',
@@ -105,6 +106,7 @@ export class TrioVmsSyncTrigger implements INodeType {
 				displayName: 'Changes',
 				name: 'jobChanges',
 				type: 'multiOptions',
+				required: true,
 				displayOptions: { show: { watch: ['jobs'] } },
 				options: JOB_CHANGE_OPTIONS,
 				default: ['opened'],
@@ -115,6 +117,7 @@ export class TrioVmsSyncTrigger implements INodeType {
 				displayName: 'Changes',
 				name: 'submissionChanges',
 				type: 'multiOptions',
+				required: true,
 				displayOptions: { show: { watch: ['submissions'] } },
 				options: [
 					{
@@ -129,25 +132,6 @@ export class TrioVmsSyncTrigger implements INodeType {
 					},
 				],
 				default: [...SUBMISSION_CHANGES],
-			},
-			{
-				displayName: 'Output Current Jobs on First Check',
-				name: 'emitExisting',
-				type: 'boolean',
-				displayOptions: { show: { watch: ['jobs'] } },
-				default: false,
-				description:
-					'Whether the first check outputs every job open now, as opened. Off: the first check only notes them, and later checks output what changes.',
-				hint: 'On: a workflow that posts each new job posts every open job once, on its first check, and again whenever this trigger is copied or deleted and added back',
-			},
-			{
-				displayName: 'Output Current Submissions on First Check',
-				name: 'emitExisting',
-				type: 'boolean',
-				displayOptions: { show: { watch: ['submissions'] } },
-				default: false,
-				description:
-					'Whether the first check outputs every submission there is now, as created. Off: the first check only notes them, and later checks output what changes.',
 			},
 			outputProperty({
 				simplified: `${TEN_JOB_FIELDS_IN_WORDS} for a job; ${SIMPLE_SUBMISSION_FIELDS_IN_WORDS} for a submission`,
@@ -195,15 +179,6 @@ export class TrioVmsSyncTrigger implements INodeType {
 				default: {},
 				options: [
 					{
-						displayName: 'Whole List Every (Checks)',
-						name: 'fullListEvery',
-						type: 'number',
-						typeOptions: { minValue: 1 },
-						default: DEFAULT_FULL_LIST_EVERY,
-						description:
-							'Read the whole list every this many checks, to find closed jobs and changed open positions (the other checks ask Trio only for what changed). 1 reads it every time.',
-					},
-					{
 						displayName: 'Most Jobs Closing at Once (%)',
 						name: 'maxDropPercent',
 						type: 'number',
@@ -214,6 +189,25 @@ export class TrioVmsSyncTrigger implements INodeType {
 							'When the job list suddenly lacks this share of the known jobs or more, the trigger stops with an error instead of reporting them all closed: such a list is most likely cut short. 100 accepts any list.',
 					},
 					{
+						displayName: 'Output Current Jobs on First Check',
+						name: 'emitExisting',
+						type: 'boolean',
+						displayOptions: { show: { '/watch': ['jobs'] } },
+						default: false,
+						description:
+							'Whether the first check outputs every job open now, as opened. Off: the first check only notes them, and later checks output what changes. On: the first check outputs them all, and so does the first check of a copy of this trigger, or of this trigger deleted and added back.',
+						hint: 'On: a workflow that posts each new job posts every open job once, and again whenever this trigger is copied or re-added',
+					},
+					{
+						displayName: 'Output Current Submissions on First Check',
+						name: 'emitExisting',
+						type: 'boolean',
+						displayOptions: { show: { '/watch': ['submissions'] } },
+						default: false,
+						description:
+							'Whether the first check outputs every submission there is now, as created. Off: the first check only notes them, and later checks output what changes.',
+					},
+					{
 						displayName: 'Overlap (Seconds)',
 						name: 'overlapSeconds',
 						type: 'number',
@@ -221,6 +215,15 @@ export class TrioVmsSyncTrigger implements INodeType {
 						default: DEFAULT_OVERLAP_SECONDS,
 						description:
 							'Ask for changes from this long before the newest change already seen, so that one Trio records late is not missed. Changes seen before are not output twice.',
+					},
+					{
+						displayName: 'Whole List Every (Checks)',
+						name: 'fullListEvery',
+						type: 'number',
+						typeOptions: { minValue: 1 },
+						default: DEFAULT_FULL_LIST_EVERY,
+						description:
+							'Read the whole list every this many checks, to find closed jobs and changed open positions (the other checks ask Trio only for what changed). 1 reads it every time.',
 					},
 				],
 			},

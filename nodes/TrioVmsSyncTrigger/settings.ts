@@ -45,13 +45,16 @@ export function settings(context: IPollFunctions): PollSettings {
 			node,
 			'"Most Jobs Closing at Once (%)" must be from 0 to 100: set it under Options',
 		);
+	const changes = context.getNodeParameter(
+		watch === 'jobs' ? 'jobChanges' : 'submissionChanges',
+		[],
+	) as string[];
+	if (!Array.isArray(changes) || changes.length === 0)
+		throw new NodeOperationError(node, '"Changes" must name at least one change to output');
 	return {
 		watch,
-		emitExisting: context.getNodeParameter('emitExisting', false) as boolean,
-		changes: context.getNodeParameter(
-			watch === 'jobs' ? 'jobChanges' : 'submissionChanges',
-			[],
-		) as string[],
+		emitExisting: options.emitExisting === true,
+		changes,
 		simplify: simplifyOf(context),
 		fullListEvery,
 		overlapSeconds,

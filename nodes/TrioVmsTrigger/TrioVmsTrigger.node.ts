@@ -1,7 +1,6 @@
 import {
 	NodeConnectionTypes,
 	type IHookFunctions,
-	type INodeProperties,
 	type INodeType,
 	type INodeTypeDescription,
 	type IWebhookFunctions,
@@ -21,17 +20,6 @@ const BATCHED_EVENTS = TRIO_EVENT_NAMES.filter((event) => TRIO_EVENTS[event].bat
 const SAMPLES_LINK =
 	'<a href="https://github.com/n8n-nodes-trio-vms/n8n-nodes-trio-vms/blob/main/docs/trigger.md#testing-with-sample-data" target="_blank">Testing with sample data</a>';
 const SAMPLES_FOLDER = "the package's own dist/sample-payloads folder";
-
-/** A top-level parameter in versions 1 and 1.1, under Options from 1.2 on. */
-const DELIVERIES_TO_REMEMBER = {
-	displayName: 'Deliveries to Remember',
-	name: 'duplicateWindow',
-	type: 'number',
-	default: DEFAULT_WINDOW,
-	typeOptions: { minValue: 1, maxValue: MAX_WINDOW },
-	description:
-		'How many recent deliveries this trigger remembers, to recognise one Trio sends twice (for a job or a submission, the last one about it). Each item has a field named deliveryKey that is the same whenever Trio sends the same delivery again: to drop such copies also after n8n restarts or when it runs on several workers, add a Remove Duplicates node that compares deliveryKey.',
-} satisfies INodeProperties;
 
 export class TrioVmsTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -119,27 +107,6 @@ export class TrioVmsTrigger implements INodeType {
 				displayOptions: { show: { events: ['Job Update'] } },
 			}),
 			{
-				displayName: 'Split Shifts Into Items',
-				name: 'splitShifts',
-				type: 'boolean',
-				default: true,
-				description:
-					'Whether a delivery of several opened or cancelled per diem shifts gives one item per shift instead of one item listing them all',
-				displayOptions: {
-					show: {
-						events: BATCHED_EVENTS,
-					},
-				},
-			},
-			{
-				displayName: 'Ignore Duplicate Deliveries',
-				name: 'ignoreDuplicates',
-				type: 'boolean',
-				default: true,
-				description:
-					'Whether to drop a delivery identical to a recent one (for a job or a submission, to the last one about it). Trio VMS may send the same delivery more than once.',
-			},
-			{
 				displayName: 'Options',
 				name: 'options',
 				type: 'collection',
@@ -147,8 +114,30 @@ export class TrioVmsTrigger implements INodeType {
 				default: {},
 				options: [
 					{
-						...DELIVERIES_TO_REMEMBER,
-						description: `${DELIVERIES_TO_REMEMBER.description} Used while Ignore Duplicate Deliveries is on.`,
+						displayName: 'Deliveries to Remember',
+						name: 'duplicateWindow',
+						type: 'number',
+						default: DEFAULT_WINDOW,
+						typeOptions: { minValue: 1, maxValue: MAX_WINDOW },
+						description:
+							'How many recent deliveries this trigger remembers, to recognise one Trio sends twice (for a job or a submission, the last one about it). Each item has a field named deliveryKey that is the same whenever Trio sends the same delivery again: to drop such copies also after n8n restarts or when it runs on several workers, add a Remove Duplicates node that compares deliveryKey. Used while Ignore Duplicate Deliveries is on.',
+					},
+					{
+						displayName: 'Ignore Duplicate Deliveries',
+						name: 'ignoreDuplicates',
+						type: 'boolean',
+						default: true,
+						description:
+							'Whether to drop a delivery identical to a recent one (for a job or a submission, to the last one about it). Trio VMS may send the same delivery more than once.',
+					},
+					{
+						displayName: 'Split Shifts Into Items',
+						name: 'splitShifts',
+						type: 'boolean',
+						default: true,
+						description:
+							'Whether a delivery of several opened or cancelled per diem shifts gives one item per shift instead of one item listing them all',
+						displayOptions: { show: { '/events': BATCHED_EVENTS } },
 					},
 				],
 			},

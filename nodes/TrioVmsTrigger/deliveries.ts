@@ -98,7 +98,7 @@ export async function receiveDelivery(context: IWebhookFunctions): Promise<IWebh
 	}
 
 	const fingerprint = deliveryFingerprint(verdict.event, verdict.payload);
-	if (context.getNodeParameter('ignoreDuplicates', true) as boolean) {
+	if (context.getNodeParameter('options.ignoreDuplicates', true) as boolean) {
 		const window = duplicateWindowOf(context);
 		const about = deliveryEntities(verdict.event, verdict.payload);
 		if (deliveryMemory.seen(triggerKey(context, scope), fingerprint, window, about)) {
@@ -114,7 +114,7 @@ export async function receiveDelivery(context: IWebhookFunctions): Promise<IWebh
 		payload: verdict.payload,
 		fingerprint,
 		receivedAt: new Date().toISOString(),
-		split: context.getNodeParameter('splitShifts', true) as boolean,
+		split: context.getNodeParameter('options.splitShifts', true) as boolean,
 		simplify: simplifyOn(context),
 	});
 	return { workflowData: [context.helpers.returnJsonArray(items)] };

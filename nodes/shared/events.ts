@@ -4,7 +4,7 @@
  * The per diem and confirmation payloads are written here, beside their events; Job Update and
  * Submission Update carry the service's job and submission shapes (schemas.ts).
  */
-import { z, type AnyZodObject } from 'zod';
+import { z, type AnyZodObject } from 'zod/v3';
 
 import { isoDateTime, jobSchema, submissionSchema } from './schemas';
 

@@ -146,6 +146,8 @@ export function outputProperty(options: {
 		displayName: 'Output',
 		name: 'output',
 		type: 'options',
+		// Always holds a choice; marked so for n8n's lint, which asks optional fields into Options.
+		required: true,
 		default: 'simple',
 		description: 'How much of each record to output',
 		...(options.displayOptions ? { displayOptions: options.displayOptions } : {}),

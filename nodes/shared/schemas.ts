@@ -7,10 +7,12 @@
  *
  * zod is not a runtime dependency of the package: n8n itself ships zod 3 at the top of its
  * node_modules and exposes its module paths to community packages, the same way they get
- * n8n-workflow. The real-n8n tests load the package in n8n 1.x and 2.x to keep that true.
+ * n8n-workflow. The real-n8n tests load the package in n8n 1.x and 2.x to keep that true. The
+ * import names `zod/v3`, which zod 3.25 on and zod 4 both offer with zod 3's meaning, so a zod
+ * major change in n8n cannot change what these schemas say (test/package/zod-entry.test.ts).
  */
 import { DateTime } from 'luxon';
-import { z } from 'zod';
+import { z } from 'zod/v3';
 
 import { fieldOf } from './fields';
 import { isRecord } from './listAnswer';

@@ -6,7 +6,7 @@
  * here into NodeApiErrors with advice.
  */
 import { jsonParse, type IDataObject } from 'n8n-workflow';
-import { z } from 'zod';
+import { z } from 'zod/v3';
 
 import { fieldOf } from './fields';
 import { isRecord } from './listAnswer';

@@ -305,7 +305,7 @@ function demoWorkflow(credential: { id: string; name: string }): WorkflowJson {
 				typeVersion: 1,
 				position: [0, 0],
 				webhookId: '5d1c6a0e-7f0b-4f43-9a55-d30000e0e001',
-				parameters: { events: [...TRIO_EVENT_NAMES], splitShifts: true },
+				parameters: { events: [...TRIO_EVENT_NAMES], options: { splitShifts: true } },
 				credentials: { [CREDENTIAL_TYPE]: { id: credential.id, name: credential.name } },
 			},
 		],

@@ -973,9 +973,8 @@ describeWithN8n(
 					watch: 'jobs',
 					// The node preselects Opened alone: the example names all four changes.
 					jobChanges: ['opened', 'updated', 'closed', 'openPositionsChanged'],
-					emitExisting: true,
 					output: 'raw',
-					options: { fullListEvery: 1 },
+					options: { emitExisting: true, fullListEvery: 1 },
 				}),
 			);
 			expect(nodeNamed(example, 'Make sure the table exists').executeOnce).toBe(true);
@@ -1157,7 +1156,10 @@ describeWithN8n(
 			const example = forTest('05-per-diem-shifts-to-slack.json', credential);
 			const trigger = nodeNamed(example, 'When per diem shifts are opened');
 			expect(trigger.parameters).toEqual(
-				expect.objectContaining({ events: ['Per Diem Shift Opened'], splitShifts: true }),
+				expect.objectContaining({
+					events: ['Per Diem Shift Opened'],
+					options: { splitShifts: true },
+				}),
 			);
 			swapSlackForReceiver(example, `${receiver.url}/slack-05`);
 			const workflow = await createWorkflow(example);

@@ -351,7 +351,7 @@ for (const line of LINES) {
 		test('with Split Shifts Into Items off, several opened shifts arrive as one item with Items', async () => {
 			const whole = await createTrigger('Opened shifts, whole', {
 				events: ['Per Diem Shift Opened'],
-				splitShifts: false,
+				options: { splitShifts: false },
 			});
 			await activate(whole.id);
 			sandbox.clearDeliveries();

@@ -102,8 +102,21 @@ describe('release workflow', () => {
 		const testJobs = needs.map((name) => workflow.jobs[name]);
 		const testJob = testJobs.find((job) => runs(job).includes('bash .ci/run'));
 		expect(testJob).toBeDefined();
-		const node = testJob?.steps.find((step) => step.uses?.startsWith('actions/setup-node@'));
-		expect(node?.with?.['node-version']).toBe(20);
+		// The Node on PATH when the tests run is the last one set up: 22 or 24, Node 20 being
+		// end-of-life. Node 20 may be set up before it only to run n8n 1.x (TRIO_N8N_NODE1).
+		const testSteps = (testJob as Job).steps;
+		const testsAt = testSteps.findIndex((step) => step.run === 'bash .ci/run');
+		const nodes = testSteps
+			.slice(0, testsAt)
+			.filter((step) => step.uses?.startsWith('actions/setup-node@'));
+		expect([22, 24]).toContain(Number(nodes.at(-1)?.with?.['node-version']));
+		const earlier = nodes.slice(0, -1);
+		expect(earlier.map((step) => Number(step.with?.['node-version']))).toEqual([20]);
+		const keep = testSteps.find((step) => step.run?.includes('TRIO_N8N_NODE1'));
+		expect(keep?.run).toBe('echo "TRIO_N8N_NODE1=$(command -v node)" >> "$GITHUB_ENV"');
+		const order = (step: Step | undefined) => testSteps.indexOf(step as Step);
+		expect(order(earlier[0])).toBeLessThan(order(keep));
+		expect(order(keep)).toBeLessThan(order(nodes.at(-1)));
 
 		// The tag is checked before the tests, and the tarball published is the one tested.
 		const steps = runs(testJob as Job);
@@ -128,6 +141,36 @@ describe('release workflow', () => {
 		const node = publisher.steps.find((step) => step.uses?.startsWith('actions/setup-node@'));
 		expect(Number(node?.with?.['node-version'])).toBeGreaterThanOrEqual(24);
 		expect(node?.with?.['registry-url']).toBe('https://registry.npmjs.org');
+	});
+});
+
+/**
+ * The current major of every action the workflow uses, each on GitHub's Node 24 runtime (Node 20
+ * left GitHub's runners in September 2026). Read from each action's repository (action.yml's
+ * `runs.using`) in November 2026.
+ */
+const CURRENT_MAJORS: Record<string, string> = {
+	'actions/checkout': 'v7',
+	'actions/setup-node': 'v7',
+	'actions/upload-artifact': 'v7',
+	'actions/download-artifact': 'v8',
+};
+
+describe('release workflow actions', () => {
+	const used = jobs.flatMap(([, job]) =>
+		job.steps.flatMap((step) => (step.uses ? [step.uses] : [])),
+	);
+
+	it('uses only actions whose current major is known here, each on that major', () => {
+		expect(used.length).toBeGreaterThanOrEqual(5);
+		for (const uses of used) {
+			const [action, major] = uses.split('@');
+			expect(Object.keys(CURRENT_MAJORS)).toContain(action);
+			expect(`${action}@${major}`).toBe(`${action}@${CURRENT_MAJORS[action]}`);
+		}
+		expect(new Set(used.map((uses) => uses.split('@')[0]))).toEqual(
+			new Set(Object.keys(CURRENT_MAJORS)),
+		);
 	});
 });
 

@@ -12,7 +12,7 @@ import http from 'node:http';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-import { z, type ZodTypeAny } from 'zod';
+import { z, type ZodTypeAny } from 'zod/v3';
 
 import { TRIO_EVENT_NAMES } from '../../nodes/shared/events';
 import { encodeMultipart, type MultipartPart } from '../../nodes/shared/transport/multipart';

@@ -3,7 +3,7 @@
  * nor the body of a registration they send (they build it), so these stay out of the package.
  * The contract tests parse what the sandbox answers with them.
  */
-import { z } from 'zod';
+import { z } from 'zod/v3';
 
 import { isoDate, isoDateTime } from '../../nodes/shared/schemas';
 

@@ -121,8 +121,9 @@ export const jobLocator = (description: string): INodeProperties =>
 				{
 					type: 'regex',
 					properties: {
-						regex: '^\\s*[0-9]+\\s*$',
-						errorMessage: 'A job number is made of digits only, e.g. 48213',
+						// Trio numbers jobs from 1 (spec 2.3); n8n's AI builder refuses a value this rejects.
+						regex: '^\\s*0*[1-9][0-9]*\\s*$',
+						errorMessage: 'A job number is made of digits only and is 1 or more, e.g. 48213',
 					},
 				},
 			],
@@ -133,7 +134,22 @@ export const webhookLocator = (description: string): INodeProperties =>
 	searchableLocator(
 		{ displayName: 'Webhook Registration', name: 'webhook', description },
 		{ placeholder: 'Select a registration...', searchListMethod: 'searchWebhooks' },
-		{ displayName: 'By ID', name: 'id', placeholder: 'e.g. 7d0c2b1e-...' },
+		{
+			displayName: 'By ID',
+			name: 'id',
+			placeholder: 'e.g. 7d0c2b1e-...',
+			// Trio's registration IDs are strings of a form the spec does not give: one word, whatever
+			// its characters, so a pasted ID passes and a sentence or a blank does not.
+			validation: [
+				{
+					type: 'regex',
+					properties: {
+						regex: '^\\s*\\S+\\s*$',
+						errorMessage: 'A registration ID has no spaces: copy it as Trio lists it',
+					},
+				},
+			],
+		},
 	);
 
 /** A person's email address (a candidate's, an agency contact's), typed with the same example. */

@@ -63,7 +63,14 @@ function itemError(
 	return new NodeOperationError(context.getNode(), error as Error, { itemIndex });
 }
 
-export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+/**
+ * `continueOnFail` is the node's "On Error" setting, read by the node's execute(): n8n's
+ * community-node lint asks execute() itself to read it, and it is one value for every item.
+ */
+export async function router(
+	this: IExecuteFunctions,
+	continueOnFail: boolean,
+): Promise<INodeExecutionData[][]> {
 	const items = this.getInputData();
 	const resource = this.getNodeParameter('resource', 0) as TrioResource;
 	const operation = this.getNodeParameter('operation', 0) as string;
@@ -106,7 +113,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 				returnData.push({ json, pairedItem: { item: itemIndex } });
 		} catch (caught) {
 			const error = itemError(this, caught, itemIndex);
-			if (this.continueOnFail()) {
+			if (continueOnFail) {
 				// Only `error`, `message` and `details`: n8n routes items shaped so to the error output
 				// under "Continue (using error output)", merged with the input item's fields.
 				const json: IDataObject = { error: error.message };

@@ -3,7 +3,7 @@
  * service wants or throws a FieldError naming the field the way the user sees it; the router turns
  * a FieldError into a NodeOperationError for the item, before anything is sent.
  */
-import type { ZodError } from 'zod';
+import type { ZodError } from 'zod/v3';
 
 import { isValidEmail } from '../../shared/schemas';
 import { isUsStateAbbreviation, US_STATES } from '../../shared/service';

@@ -46,7 +46,7 @@ import {
 	type RetryPolicy,
 } from './retry';
 import { fillPath, httpOptions, type TrioRequest } from './request';
-import { blockedAddress, blockedAddressError } from './ssrf';
+import { blockedAddress, blockedAddressError, refusedBeforeSending } from './ssrf';
 
 export type TrioFunctions =
 	IExecuteFunctions | ILoadOptionsFunctions | IHookFunctions | IWebhookFunctions | IPollFunctions;
@@ -154,10 +154,9 @@ export class TrioClient {
 				TRIO_CREDENTIAL_TYPE,
 			)) as TrioCredentialData;
 			this.secret = credentials.apiKey;
+			let root: string;
 			try {
-				this.apiRoot = resolveApiRoot(credentials);
-				const executionId = this.executionId();
-				if (executionId) this.pacer.share(paceKey(executionId, this.keyOf(this.apiRoot)));
+				root = resolveApiRoot(credentials);
 			} catch (error) {
 				const message =
 					error instanceof BaseUrlError
@@ -165,6 +164,14 @@ export class TrioClient {
 						: `The Trio VMS credential could not be read: ${String(error)}. Open the credential, check Environment and API Key, and save it again.`;
 				throw new NodeOperationError(this.node, message, { itemIndex });
 			}
+			// Trio's own addresses are public; a Custom URL (a proxy, the sandbox) may be refused.
+			if (credentials.environment === 'custom') {
+				const blocked = await refusedBeforeSending(this.helpers, root);
+				if (blocked) throw blockedAddressError(this.node, blocked, itemIndex);
+			}
+			this.apiRoot = root;
+			const executionId = this.executionId();
+			if (executionId) this.pacer.share(paceKey(executionId, this.keyOf(root)));
 		}
 		return this.apiRoot;
 	}

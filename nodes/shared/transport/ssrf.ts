@@ -16,8 +16,19 @@ export interface BlockedAddress {
 	deniedHostname: boolean;
 }
 
-const BLOCKED_IP = /blocked because it resolves to a restricted IP address/i;
-const BLOCKED_HOSTNAME = /blocked because the destination hostname is restricted/i;
+type Refusal = 'ip' | 'hostname';
+
+/** n8n's own error classes for a refusal (@n8n/backend-network), told apart by their names. */
+const REFUSAL_NAMES: Record<string, Refusal> = {
+	SsrfBlockedIpError: 'ip',
+	SsrfBlockedHostnameError: 'hostname',
+};
+
+/** Their messages, read only when no error in the chain carries one of those names. */
+const REFUSAL_TEXTS: Array<[RegExp, Refusal]> = [
+	[/blocked because it resolves to a restricted IP address/i, 'ip'],
+	[/blocked because the destination hostname is restricted/i, 'hostname'],
+];
 
 /** n8n wraps the refusal (NodeApiError around SsrfBlockedIpError), so the whole chain is read. */
 function* chain(error: unknown): Generator<Record<string, unknown>> {
@@ -32,23 +43,67 @@ function text(value: unknown): string | undefined {
 	return typeof value === 'string' && value ? value : undefined;
 }
 
-/** The refusal of n8n's SSRF protection in an error from a request helper, if it is one. */
+function refusalByName(link: Record<string, unknown>): Refusal | undefined {
+	const className = (link.constructor as { name?: unknown } | undefined)?.name;
+	for (const name of [text(link.name), text(className)])
+		if (name && Object.hasOwn(REFUSAL_NAMES, name)) return REFUSAL_NAMES[name];
+	return undefined;
+}
+
+function refusalByText(link: Record<string, unknown>): Refusal | undefined {
+	const message = text(link.message) ?? '';
+	return REFUSAL_TEXTS.find(([pattern]) => pattern.test(message))?.[1];
+}
+
+/**
+ * The refusal of n8n's SSRF protection in an error from a request helper, if it is one. Known by
+ * the error's class name; its message is read only when no error in the chain is named so, since
+ * n8n may reword it.
+ */
 export function blockedAddress(error: unknown): BlockedAddress | undefined {
+	const links = [...chain(error)];
+	const byName = links.some((link) => refusalByName(link) !== undefined);
 	let found: BlockedAddress | undefined;
-	for (const link of chain(error)) {
-		const name = text(link.name) ?? '';
-		const message = text(link.message) ?? '';
-		const deniedHostname = name === 'SsrfBlockedHostnameError' || BLOCKED_HOSTNAME.test(message);
-		if (!deniedHostname && name !== 'SsrfBlockedIpError' && !BLOCKED_IP.test(message)) continue;
+	for (const link of links) {
+		const refusal = byName ? refusalByName(link) : refusalByText(link);
+		if (!refusal) continue;
 		// The wrapper repeats the message; the original beneath it carries the address.
 		const extra = (link.extra ?? {}) as Record<string, unknown>;
 		found = {
 			hostname: text(link.hostname) ?? text(extra.hostname) ?? found?.hostname,
 			ip: text(link.ip) ?? text(extra.ip) ?? found?.ip,
-			deniedHostname: deniedHostname || (found?.deniedHostname ?? false),
+			deniedHostname: refusal === 'hostname' || (found?.deniedHostname ?? false),
 		};
 	}
 	return found;
+}
+
+/** The part of n8n 2.x's egress filter used here (helpers.getSecureEgressFilter, n8n 2.41 on). */
+interface EgressFilter {
+	validateUrl(url: string): Promise<{ ok: true } | { ok: false; error: unknown }>;
+}
+
+function egressFilterOf(helpers: unknown): EgressFilter | undefined {
+	const get = (helpers as { getSecureEgressFilter?: unknown } | undefined)?.getSecureEgressFilter;
+	if (typeof get !== 'function') return undefined;
+	return (get as (this: unknown) => EgressFilter).call(helpers);
+}
+
+/**
+ * Asks n8n's egress filter, where the running n8n offers one (n8n 1.x does not), whether it would
+ * refuse `url`: a Custom URL is checked so before anything is sent. Any other answer (a host that
+ * does not resolve, say) is left to the request itself, which reports it in its own words.
+ */
+export async function refusedBeforeSending(
+	helpers: unknown,
+	url: string,
+): Promise<BlockedAddress | undefined> {
+	const filter = egressFilterOf(helpers);
+	if (!filter) return undefined;
+	const verdict = await filter.validateUrl(url);
+	if (verdict.ok) return undefined;
+	const blocked = blockedAddress(verdict.error);
+	return blocked && { ...blocked, hostname: blocked.hostname ?? new URL(url).hostname };
 }
 
 /** What the administrator sets to let the request through, in one line. */

@@ -147,3 +147,48 @@ describe('what an AI agent is told about each operation', () => {
 		}
 	});
 });
+
+// n8n 2.50's AI builder refuses a typed locator value its mode's validation rejects, and n8n runs
+// the same check when the node runs: every typed mode of a record says what a real value is.
+describe('the typed modes of every locator', () => {
+	const typedModes = description.properties
+		.filter((property) => property.type === 'resourceLocator')
+		.flatMap((property) =>
+			(property.modes ?? [])
+				.filter((mode) => mode.type === 'string' && mode.name !== 'text')
+				.map((mode) => ({ locator: property.displayName, mode })),
+		);
+	const accepts = (regex: string, value: string) => new RegExp(regex).test(value);
+	const regexOf = (locator: string) => {
+		const found = typedModes.find((typed) => typed.locator === locator)?.mode.validation?.[0];
+		return (found as unknown as { properties: { regex: string } }).properties.regex;
+	};
+
+	it('each carry a regex validation', () => {
+		expect(new Set(typedModes.map(({ locator }) => locator))).toEqual(
+			new Set(['Job', 'Webhook Registration']),
+		);
+		for (const { mode } of typedModes)
+			expect(mode.validation).toEqual([
+				{
+					type: 'regex',
+					properties: { regex: expect.any(String), errorMessage: expect.any(String) },
+				},
+			]);
+	});
+
+	it('By Number takes a job number, 1 or more, and nothing else', () => {
+		const regex = regexOf('Job');
+		for (const good of ['48213', ' 48213 ', '1', '0048213'])
+			expect(accepts(regex, good)).toBe(true);
+		for (const bad of ['0', '000', '-5', '48-213', '4.5', 'J48213', '', ' '])
+			expect(accepts(regex, bad)).toBe(false);
+	});
+
+	it("By ID takes a registration's ID as Trio lists it, and no blank or sentence", () => {
+		const regex = regexOf('Webhook Registration');
+		for (const good of ['7d0c2b1e-4b0f-4a8e-9a5e-2f3c1d0e9b7a', ' 42 ', 'wh_01HZX'])
+			expect(accepts(regex, good)).toBe(true);
+		for (const bad of ['', '   ', 'my webhook']) expect(accepts(regex, bad)).toBe(false);
+	});
+});

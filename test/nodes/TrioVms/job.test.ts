@@ -108,6 +108,13 @@ describe('Job: Get', () => {
 		expect(t.apiRequests()).toHaveLength(0);
 	});
 
+	it('stops a typed job number of 0 through the field validation: Trio numbers jobs from 1', async () => {
+		await expect(t.run({ resource: 'job', operation: 'get', job: byNumber('0') })).rejects.toThrow(
+			'A job number is made of digits only and is 1 or more',
+		);
+		expect(t.apiRequests()).toHaveLength(0);
+	});
+
 	it('refuses a job number from an expression that is not a number, before sending anything', async () => {
 		const { error } = await t.run(
 			{ resource: 'job', operation: 'get', job: byNumber('={{ $json.jobNumber }}') },

@@ -114,7 +114,7 @@ describe('a new baseline', () => {
 	});
 
 	test('with Output Current Jobs on First Check on, the first check outputs every job and each unreadable record, as asked', async () => {
-		const copy = trigger({ emitExisting: true });
+		const copy = trigger({ options: { fullListEvery: 1, emitExisting: true } });
 		server.respond({ json: [...TWELVE, unreadable] });
 		const first = await copy.poll();
 		expect(first.items.filter((item) => item.change === 'opened')).toHaveLength(12);

@@ -42,7 +42,7 @@ describe('Sync Trigger, with the defaults the editor gives', () => {
 	});
 
 	test('Output Raw gives every field Trio sends', async () => {
-		const trigger = newNode({ output: 'raw', emitExisting: true });
+		const trigger = newNode({ output: 'raw', options: { emitExisting: true } });
 		const { items } = await trigger.poll();
 		expect(items.length).toBeGreaterThan(0);
 		expect(items[0]).toHaveProperty('Certifications');

@@ -51,7 +51,6 @@ describe('Sync Trigger description', () => {
 		expect(defaults).toMatchObject({
 			watch: 'jobs',
 			jobChanges: ['opened'],
-			emitExisting: false,
 			output: 'simple',
 			filters: {},
 			options: {},
@@ -60,6 +59,8 @@ describe('Sync Trigger description', () => {
 		const options = description.properties.find((p) => p.name === 'options') as INodeProperties;
 		const defaultOf = (name: string) =>
 			(options.options as INodeProperties[]).find((option) => option.name === name)?.default;
+		// Off unless added under Options: the first check only notes what is there.
+		expect(defaultOf('emitExisting')).toBe(false);
 		expect(defaultOf('fullListEvery')).toBe(DEFAULT_FULL_LIST_EVERY);
 		expect(defaultOf('overlapSeconds')).toBe(DEFAULT_OVERLAP_SECONDS);
 		expect(defaultsAt(1, { watch: 'submissions' })).toMatchObject({
@@ -108,8 +109,10 @@ describe("Sync Trigger in a recruiter's words", () => {
 		for (const property of properties) {
 			texts.push(property.displayName, property.description ?? '', property.hint ?? '');
 			for (const option of (property.options ?? []) as unknown as Array<Record<string, unknown>>) {
+				// A choice's label is its name; a collection's field has a label of its own and an
+				// internal name the user does not read.
 				texts.push(
-					String(option.name ?? option.displayName ?? ''),
+					String(option.displayName ?? option.name ?? ''),
 					String(option.description ?? ''),
 				);
 				if (Array.isArray(option.options)) collect([option as unknown as INodeProperties]);
@@ -134,8 +137,9 @@ describe("Sync Trigger in a recruiter's words", () => {
 	});
 
 	it('warns, beside Output Current Jobs on First Check, that every open job would be posted', () => {
-		const jobs = description.properties.find(
-			(p) => p.name === 'emitExisting' && p.displayOptions?.show?.watch?.includes('jobs'),
+		const options = description.properties.find((p) => p.name === 'options');
+		const jobs = (options?.options as INodeProperties[]).find(
+			(p) => p.name === 'emitExisting' && p.displayOptions?.show?.['/watch']?.includes('jobs'),
 		);
 		expect(jobs?.displayName).toBe('Output Current Jobs on First Check');
 		expect(jobs?.hint).toMatch(/posts every open job once/);

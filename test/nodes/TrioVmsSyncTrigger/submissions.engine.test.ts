@@ -150,14 +150,14 @@ describe('Sync Trigger, submissions', () => {
 
 describe('Sync Trigger, first run, filters and Fetch Test Event', () => {
 	test('Emit Existing on First Run emits every current record once, then only changes', async () => {
-		const trigger = poller({ watch: 'jobs', emitExisting: true });
+		const trigger = poller({ watch: 'jobs', options: { emitExisting: true } });
 		const first = await trigger.poll();
 		const listed = sandbox.store.listJobs();
 		expect(first.items).toHaveLength(listed.length);
 		expect(new Set(first.items.map((item) => item.change))).toEqual(new Set(['opened']));
 		expect((await trigger.poll()).items).toEqual([]);
 
-		const submissions = poller({ watch: 'submissions', emitExisting: true });
+		const submissions = poller({ watch: 'submissions', options: { emitExisting: true } });
 		const created = await submissions.poll();
 		expect(created.items).toHaveLength(sandbox.store.submissions.size);
 		expect(new Set(created.items.map((item) => item.change))).toEqual(new Set(['created']));
@@ -248,6 +248,21 @@ describe('Sync Trigger, first run, filters and Fetch Test Event', () => {
 			/Whole List Every \(Checks\)".*under Options/,
 		);
 	});
+
+	test('Changes left empty is refused before Trio is asked, naming the field', async () => {
+		for (const parameters of [
+			{ watch: 'jobs', jobChanges: [] },
+			{ watch: 'submissions', submissionChanges: [] },
+		]) {
+			const empty = poller(parameters);
+			const before = sandbox.requests().length;
+			expect((await empty.poll()).error?.message).toBe(
+				'"Changes" must name at least one change to output',
+			);
+			expect(sandbox.requests().length).toBe(before);
+			expect(empty.staticData()).toEqual({});
+		}
+	});
 });
 
 describe('Sync Trigger, what n8n and the service can do to it', () => {
@@ -260,7 +275,7 @@ describe('Sync Trigger, what n8n and the service can do to it', () => {
 		expect((await quiet.poll()).saved).toBe(true);
 		expect(quiet.staticData().sync).toBeDefined();
 
-		const emitting = poller({ watch: 'jobs', emitExisting: true });
+		const emitting = poller({ watch: 'jobs', options: { emitExisting: true } });
 		const first = await emitting.poll({ mode: 'activation' });
 		expect(first.saved).toBe(true);
 		const job = sandbox.store.listJobs()[0];

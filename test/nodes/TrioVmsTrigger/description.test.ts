@@ -78,7 +78,7 @@ describe('trigger description', () => {
 		expect(description.description).not.toMatch(/without them/);
 	});
 
-	it('puts Deliveries to Remember under Options', () => {
+	it('puts Deliveries to Remember, Ignore Duplicate Deliveries and Split Shifts Into Items under Options', () => {
 		const options = description.properties.find((property) => property.name === 'options');
 		expect(options).toMatchObject({
 			displayName: 'Options',
@@ -87,8 +87,18 @@ describe('trigger description', () => {
 		});
 		expect(
 			options?.options?.map((option) => (option as { displayName: string }).displayName),
-		).toEqual(['Deliveries to Remember']);
-		expect(shown({ events: ['Job Update'] })).not.toHaveProperty('duplicateWindow');
+		).toEqual(['Deliveries to Remember', 'Ignore Duplicate Deliveries', 'Split Shifts Into Items']);
+		for (const events of [['Job Update'], ['Per Diem Shift Opened']])
+			for (const name of ['duplicateWindow', 'ignoreDuplicates', 'splitShifts'])
+				expect(shown({ events })).not.toHaveProperty(name);
+		// Split Shifts Into Items is offered only while an event that can carry several shifts is on.
+		const split = (options?.options as INodeProperties[]).find(
+			({ name }) => name === 'splitShifts',
+		);
+		const offered = (events: string[]) =>
+			NodeHelpers.displayParameter({}, split!, { typeVersion: 1 }, description, { events });
+		expect(offered(['Job Update'])).toBe(false);
+		expect(offered(['Job Update', 'Per Diem Shift Cancelled'])).toBe(true);
 		expect(shown({ events: ['Job Update'] })).toHaveProperty('options');
 	});
 

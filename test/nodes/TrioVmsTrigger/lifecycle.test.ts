@@ -1173,7 +1173,7 @@ describe('receiving deliveries', () => {
 		expect(second.result).toEqual({ noWebhookResponse: true });
 		expect([second.status, second.body]).toEqual([200, { received: true, duplicate: true }]);
 
-		hooks.edit({ ignoreDuplicates: false });
+		hooks.edit({ options: { ignoreDuplicates: false } });
 		expect((await deliver()).workflowData).toHaveLength(1);
 	});
 
@@ -1197,7 +1197,9 @@ describe('receiving deliveries', () => {
 	});
 
 	it("says once, in words that tell what to do, when deliveries still come to n8n's previous address", async () => {
-		const hooks = await activeHooks(['Per Diem Shift Removed'], { ignoreDuplicates: false });
+		const hooks = await activeHooks(['Per Diem Shift Removed'], {
+			options: { ignoreDuplicates: false },
+		});
 		const token = await tokenOf(hooks);
 		const registeredFor = await hooks.webhookUrl();
 		// WEBHOOK_URL changed and n8n restarted: n8n 2.x runs no webhook method, the old address still routes here.
@@ -1224,7 +1226,9 @@ describe('receiving deliveries', () => {
 	});
 
 	it('gives every item a delivery key that is the same for the same delivery, one per shift when split', async () => {
-		const hooks = await activeHooks(['Per Diem Shift Opened'], { ignoreDuplicates: false });
+		const hooks = await activeHooks(['Per Diem Shift Opened'], {
+			options: { ignoreDuplicates: false },
+		});
 		const deliver = await senderTo(hooks, 'Per Diem Shift Opened');
 		const keys = (await deliver()).workflowData?.[0].map((item) => item.json.deliveryKey);
 		expect(keys).toHaveLength(2);
@@ -1233,10 +1237,12 @@ describe('receiving deliveries', () => {
 	});
 
 	it('splits opened shifts by default and not when the option is off', async () => {
-		const hooks = await activeHooks(['Per Diem Shift Opened'], { ignoreDuplicates: false });
+		const hooks = await activeHooks(['Per Diem Shift Opened'], {
+			options: { ignoreDuplicates: false },
+		});
 		const deliver = await senderTo(hooks, 'Per Diem Shift Opened');
 		expect((await deliver()).workflowData![0]).toHaveLength(2);
-		hooks.edit({ splitShifts: false });
+		hooks.edit({ options: { ignoreDuplicates: false, splitShifts: false } });
 		const [whole] = (await deliver()).workflowData![0];
 		expect(whole.json.Items).toHaveLength(2);
 	});

@@ -12,6 +12,8 @@
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
+import type { INodeProperties } from 'n8n-workflow';
+
 import { TRIO_EVENT_NAMES, type TrioEventName } from '../../../nodes/shared/events';
 import { deliveryItems } from '../../../nodes/TrioVmsTrigger/judge';
 import { TrioVmsTrigger } from '../../../nodes/TrioVmsTrigger/TrioVmsTrigger.node';
@@ -29,8 +31,11 @@ const fileName = (event: TrioEventName) => `${event.toLowerCase().replace(/\s+/g
 function defaults(): { split: boolean; simplify: boolean } {
 	const { properties } = new TrioVmsTrigger().description;
 	const value = (name: string) => properties.find((property) => property.name === name)?.default;
+	const options = properties.find((property) => property.name === 'options')?.options ?? [];
+	const option = (name: string) =>
+		(options as INodeProperties[]).find((property) => property.name === name)?.default;
 	return {
-		split: value('splitShifts') === true,
+		split: option('splitShifts') === true,
 		simplify: value('output') === 'simple',
 	};
 }

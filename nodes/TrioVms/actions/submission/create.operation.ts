@@ -107,9 +107,9 @@ export const description = shownUnder('submission', 'create', [
 		required: true,
 		placeholder: 'e.g. /home/node/.n8n-files/resumes',
 		displayOptions: { show: { valuesFrom: ['columns'], resumeFrom: ['folder'] } },
-		hint: 'The folder on the machine or container where n8n runs. n8n 2.x reads files only inside ~/.n8n-files unless N8N_RESTRICT_FILE_ACCESS_TO says otherwise.',
+		hint: 'A folder where n8n runs. n8n 2.x reads files only inside ~/.n8n-files unless N8N_RESTRICT_FILE_ACCESS_TO says otherwise.',
 		description:
-			"Where the resumes are: each row's Resume File column gives a file name in this folder (or a full path)",
+			"Where the resumes are, on the machine or container where n8n runs: each row's Resume File column gives a file name in this folder (or a full path)",
 	},
 	{
 		...resumeFileField,
