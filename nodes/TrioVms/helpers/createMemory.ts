@@ -53,19 +53,32 @@ const READ_BACK_PAUSE_MS = 300;
 
 const MAX_REMEMBERED = 1_000;
 
-/** Outcome-unknown creates of this process: key -> when its refusal ends (this process's clock). */
-const uncertainCreates = new Map<string, number>();
-/** Creates this process made, per workflow: key -> Trio's answer. */
-const madeHere = new Map<string, Record<string, unknown>>();
-/** Creates being sent by this process now. */
-const running = new Map<string, Promise<unknown>>();
-/** This process's calls that write the shared rows, one at a time. */
-let storeQueue: Promise<unknown> = Promise.resolve();
+/** What one n8n process remembers, and loses with it. */
+export class ProcessMemory {
+	/** Outcome-unknown creates: key -> when its refusal ends (this process's clock). */
+	readonly uncertainCreates = new Map<string, number>();
+	/** Creates this process made, per workflow: key -> Trio's answer. */
+	readonly madeHere = new Map<string, Record<string, unknown>>();
+	/** Creates being sent by this process now. */
+	readonly running = new Map<string, Promise<unknown>>();
+	/** This process's calls that write the shared rows, one at a time. */
+	storeQueue: Promise<unknown> = Promise.resolve();
+}
+
+let thisProcess = new ProcessMemory();
+let processNow = (): ProcessMemory | undefined => undefined;
 
 /** Forgets everything this process remembered, as another worker or a restarted n8n starts. */
 export function forgetUncertainCreates(): void {
-	uncertainCreates.clear();
-	madeHere.clear();
+	thisProcess = new ProcessMemory();
+}
+
+/**
+ * Where a memory finds its process's state: the engine (harness/engine) runs several queue-mode
+ * "workers" in one process, each execution with its own; n8n runs one per process.
+ */
+export function findProcessMemory(find: () => ProcessMemory | undefined): void {
+	processNow = find;
 }
 
 /** The helpers of n8n's duplicate store that the memory uses (action nodes have them). */
@@ -123,6 +136,7 @@ export interface MemoryContext {
 
 export class CreateMemory {
 	private store: DuplicateStore | undefined;
+	private readonly process = processNow() ?? thisProcess;
 
 	constructor(private readonly context: MemoryContext) {
 		this.store = duplicateStoreOf(context.helpers);
@@ -156,6 +170,7 @@ export class CreateMemory {
 	 */
 	async oneAtATime<T>(createKey: string, work: () => Promise<T>): Promise<T> {
 		const key = this.key(createKey);
+		const running = this.process.running;
 		for (let other = running.get(key); other; other = running.get(key))
 			await other.catch(() => undefined);
 		const mine = work();
@@ -169,19 +184,19 @@ export class CreateMemory {
 
 	/** Trio's answer to a create this workflow made in this process, if any. */
 	madeByThisWorkflow(createKey: string): Record<string, unknown> | undefined {
-		return madeHere.get(this.madeKey(createKey));
+		return this.process.madeHere.get(this.madeKey(createKey));
 	}
 
 	made(createKey: string, record: Record<string, unknown>): void {
-		setNewest(madeHere, this.madeKey(createKey), record, MAX_REMEMBERED);
+		setNewest(this.process.madeHere, this.madeKey(createKey), record, MAX_REMEMBERED);
 	}
 
 	/** Runs one call that writes the shared row, after this process's earlier ones. */
 	private async serially<T>(work: (store: DuplicateStore) => Promise<T>): Promise<T | undefined> {
 		const store = this.store;
 		if (!store) return undefined;
-		const turn = storeQueue.then(async () => await work(store));
-		storeQueue = turn.catch(() => undefined);
+		const turn = this.process.storeQueue.then(async () => await work(store));
+		this.process.storeQueue = turn.catch(() => undefined);
 		return await turn.catch((error: unknown) => {
 			if (!storeNotServing(error)) throw error;
 			this.store = undefined;
@@ -192,6 +207,7 @@ export class CreateMemory {
 	/** Whether the same create failed lately with an unknown outcome, here or on another worker. */
 	async state(createKey: string): Promise<HoldState> {
 		const key = this.key(createKey);
+		const uncertainCreates = this.process.uncertainCreates;
 		let local = uncertainCreates.get(key);
 		if (local !== undefined && local <= Date.now()) {
 			uncertainCreates.delete(key);
@@ -236,7 +252,7 @@ export class CreateMemory {
 	async hold(createKey: string): Promise<{ until: number; shared: boolean }> {
 		const key = this.key(createKey);
 		const localUntil = Date.now() + UNCERTAIN_CREATE_MS;
-		setNewest(uncertainCreates, key, localUntil, MAX_REMEMBERED);
+		setNewest(this.process.uncertainCreates, key, localUntil, MAX_REMEMBERED);
 		const now = this.context.now();
 		const first = Math.floor((now - CLOCK_TOLERANCE_MS) / WINDOW_MS);
 		const last = Math.floor((now + UNCERTAIN_CREATE_MS + CLOCK_TOLERANCE_MS) / WINDOW_MS);
