@@ -48,6 +48,9 @@ export class ProcessedDataStorage {
 	/** Set to make every call fail, as a database that does not answer. */
 	failure: Error | undefined;
 
+	/** Set to make every write fail (reads still answer), as a database that refuses writes. */
+	writeFailure: Error | undefined;
+
 	/** Store calls so far, by kind; tests read them. All but getProcessedDataCount write the row. */
 	readonly calls = {
 		checkProcessedAndRecord: 0,
@@ -156,7 +159,7 @@ class EngineDeduplicator implements IDataDeduplicator {
 	/** UPDATE of the whole row, after one round trip: a row deleted meanwhile stays deleted. */
 	private async update(store: ProcessedDataStorage, key: string, row: Row): Promise<void> {
 		await store.roundTrip();
-		if (store.failure) throw store.failure;
+		if (store.failure ?? store.writeFailure) throw store.failure ?? store.writeFailure;
 		if (store.rows.has(key)) store.rows.set(key, row);
 	}
 
@@ -187,7 +190,7 @@ class EngineDeduplicator implements IDataDeduplicator {
 		}
 		// INSERT: another insert meanwhile makes it fail, as the primary key does in n8n.
 		await store.roundTrip();
-		if (store.failure) throw store.failure;
+		if (store.failure ?? store.writeFailure) throw store.failure ?? store.writeFailure;
 		if (store.rows.has(key))
 			throw new Error('duplicate key value violates unique constraint "PK_processed_data"');
 		store.rows.set(key, { mode: options.mode, entries });

@@ -182,14 +182,18 @@ describeWithN8n('2.x', 'never twice across queue-mode workers and restarts (n8n 
 		note(`re-run on worker ${other.worker + 1}: ${errorOf(other.items[0])}`);
 		expect(other.worker).not.toBe(first.worker);
 		expect(other.worker).toBeGreaterThanOrEqual(0);
-		expect(errorOf(other.items[0])).toContain('Not sent: the same submission');
+		expect(errorOf(other.items[0])).toContain(
+			'Not sent: this node holds a create of the same submission',
+		);
 
 		await restartEverything();
 		const afterRestart = await workflow.run([pair]);
 		note(
 			`after the restart, on worker ${afterRestart.worker + 1}: ${errorOf(afterRestart.items[0])}`,
 		);
-		expect(errorOf(afterRestart.items[0])).toContain('Not sent: the same submission');
+		expect(errorOf(afterRestart.items[0])).toContain(
+			'Not sent: this node holds a create of the same submission',
+		);
 
 		const stored = await storedOf(pair);
 		note(`504 create: ${stored} submission(s) stored after 3 runs (2 workers, 1 restart)`);
