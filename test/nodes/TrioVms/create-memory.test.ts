@@ -43,6 +43,18 @@ describe('writes to the shared row', () => {
 		expect(storage.rows.size).toBe(0);
 	});
 
+	it('a hold writes 18 values in 2 to 4 writes; a look at a row holding something else writes twice and leaves it as it was', async () => {
+		await memory(() => START).hold(what(1));
+		expect(storage.entryCount(WORKFLOW, NODE)).toBe(18);
+		expect(storage.writes).toBeGreaterThanOrEqual(2);
+		expect(storage.writes).toBeLessThanOrEqual(4);
+		forgetUncertainCreates();
+		const writes = storage.writes;
+		expect(await memory(() => START).state(what(2))).toEqual({ held: false });
+		expect(storage.writes - writes).toBe(2);
+		expect(storage.entryCount(WORKFLOW, NODE)).toBe(18);
+	});
+
 	it('concurrent holds and looks of one process lose no hold', async () => {
 		const a = memory(() => START);
 		await a.hold(what(0)); // the row holds something, so the looks below read it
