@@ -69,6 +69,11 @@ export const faultConfigSchema = z
 			}),
 		/** Every webhook delivery is sent 1 + duplicates times. */
 		duplicates: z.number().int().min(0).max(10).default(0),
+		/**
+		 * Shifts the Date header of every API answer by this many milliseconds, as a service or a
+		 * gateway whose clock is wrong: 3600000 is an hour ahead, minus the current time is 1970.
+		 */
+		dateOffsetMs: z.number().int().optional(),
 	})
 	.strict();
 
@@ -107,6 +112,12 @@ export class Faults {
 
 	get duplicates(): number {
 		return this.config.duplicates;
+	}
+
+	/** The Date header for an API answer given now, or undefined for the server's own. */
+	answerDate(nowMs: number): string | undefined {
+		const offset = this.config.dateOffsetMs;
+		return offset === undefined ? undefined : new Date(Math.max(0, nowMs + offset)).toUTCString();
 	}
 
 	/** Entries that apply to a request: its concrete path, its route template, and "*". */

@@ -331,6 +331,8 @@ export class Sandbox {
 			result = this.errorResult(error);
 		}
 		req.resume();
+		const date = this.faults.answerDate(Date.now());
+		if (date) result = { ...result, headers: { ...result.headers, Date: date } };
 		send(res, result);
 		finish(result.status, 'answered');
 	}

@@ -15,9 +15,14 @@
  * Like n8n's database-backed store (packages/cli/src/deduplication/deduplication-helper.ts):
  * rows per workflow and context ('' for scope 'workflow', `n:<node id>` for scope 'node'),
  * entries kept as hashes, `maxEntries` dropping the oldest, a row's mode fixed by its first
- * write. And like it, weaknesses included: a call that records or removes reads the row, lets
- * other work run (the database round trip), then writes the whole row back, with no lock, so two
- * executions writing one row at once can undo each other's entries. Only 'entries' mode.
+ * write. And like it, weaknesses included: a call that records or removes reads the row (one
+ * database round trip), computes, then writes the whole row back (another), with no lock, so two
+ * executions writing one row at once can undo each other's entries (a lost update); an update of
+ * a row deleted meanwhile changes nothing (UPDATE ... WHERE matches no row), and a first write
+ * that meets another's insert fails (the primary key). Every call, reads included, takes its
+ * round trips: by default a few turns of the event loop, or, with `roundTripMs`, a time drawn
+ * from that range (a seeded draw, so a run repeats), as a database over a network. Only
+ * 'entries' mode.
  */
 import { DataDeduplicationService } from 'n8n-core';
 import type {
@@ -43,8 +48,45 @@ export class ProcessedDataStorage {
 	/** Set to make every call fail, as a database that does not answer. */
 	failure: Error | undefined;
 
-	/** Store calls that write a row so far, by kind; tests read them. */
-	readonly calls = { checkProcessedAndRecord: 0, removeProcessed: 0 };
+	/** Set to make every write fail (reads still answer), as a database that refuses writes. */
+	writeFailure: Error | undefined;
+
+	/** Store calls so far, by kind; tests read them. All but getProcessedDataCount write the row. */
+	readonly calls = {
+		checkProcessedAndRecord: 0,
+		removeProcessed: 0,
+		clearAllProcessedItems: 0,
+		getProcessedDataCount: 0,
+	};
+
+	/** Each round trip to the database takes a time from this range (ms); unset: a few event-loop turns. */
+	roundTripMs: [number, number] | undefined;
+
+	private seed = 0x2f6e_1d3b;
+
+	/** Calls that wrote the row (every call but a count). */
+	get writes(): number {
+		return (
+			this.calls.checkProcessedAndRecord +
+			this.calls.removeProcessed +
+			this.calls.clearAllProcessedItems
+		);
+	}
+
+	/** One database round trip: other executions run meanwhile. */
+	async roundTrip(): Promise<void> {
+		const range = this.roundTripMs;
+		if (!range) {
+			for (let turn = 0; turn < 3; turn++) await new Promise((resolve) => setImmediate(resolve));
+			return;
+		}
+		// xorshift: the same delays on every run of a test.
+		this.seed ^= this.seed << 13;
+		this.seed ^= this.seed >>> 17;
+		this.seed ^= this.seed << 5;
+		const share = (this.seed >>> 0) / 0x1_0000_0000;
+		await new Promise((resolve) => setTimeout(resolve, range[0] + share * (range[1] - range[0])));
+	}
 
 	/** How many entries a workflow holds (scope 'workflow'), or a node of it (scope 'node'). */
 	entryCount(workflowId: string, nodeId?: string): number {
@@ -69,11 +111,6 @@ function contextOf(scope: DeduplicationScope, data: ICheckProcessedContextData):
 	return `n:${data.node.id}`;
 }
 
-/** The database round trip between reading a row and writing it back: others run meanwhile. */
-async function roundTrip(): Promise<void> {
-	for (let turn = 0; turn < 3; turn++) await new Promise((resolve) => setImmediate(resolve));
-}
-
 function hashed(value: DeduplicationItemTypes): string {
 	return createHash('sha256').update(String(value)).digest('base64');
 }
@@ -90,29 +127,40 @@ export function useProcessedDataStorage(next: ProcessedDataStorage | undefined):
 }
 
 class EngineDeduplicator implements IDataDeduplicator {
-	private row(
+	/** The storage and the row's key, or the failure n8n's store would throw before reading. */
+	private target(
 		scope: DeduplicationScope,
 		data: ICheckProcessedContextData,
 		options: ICheckProcessedOptions,
-		create: boolean,
-	): { store: ProcessedDataStorage; key: string; row: Row | undefined } {
+	): { store: ProcessedDataStorage; key: string } {
 		if (!storage)
 			throw new AssertionError({ message: 'Instance needs to initialized before use.' });
 		if (storage.failure) throw storage.failure;
 		if (options.mode !== 'entries')
 			throw new Error(`The engine's duplicate store keeps entries only, not "${options.mode}"`);
 		if (!data.workflow.id) throw new AssertionError({ message: 'The workflow has no id' });
-		const key = rowKey(String(data.workflow.id), contextOf(scope, data));
-		const stored = storage.rows.get(key);
+		return { store: storage, key: rowKey(String(data.workflow.id), contextOf(scope, data)) };
+	}
+
+	/** SELECT: a copy of the row as it stands after one round trip; later writes are not in it. */
+	private async read(
+		store: ProcessedDataStorage,
+		key: string,
+		options: ICheckProcessedOptions,
+	): Promise<Row | undefined> {
+		await store.roundTrip();
+		if (store.failure) throw store.failure;
+		const stored = store.rows.get(key);
 		if (stored && stored.mode !== options.mode)
 			throw new Error('Deduplication data was originally saved with an incompatible setting');
-		// A copy, as read from the database: what others write afterwards is not in it.
-		const row = stored
-			? { mode: stored.mode, entries: [...stored.entries] }
-			: create
-				? { mode: options.mode, entries: [] }
-				: undefined;
-		return { store: storage, key, row };
+		return stored && { mode: stored.mode, entries: [...stored.entries] };
+	}
+
+	/** UPDATE of the whole row, after one round trip: a row deleted meanwhile stays deleted. */
+	private async update(store: ProcessedDataStorage, key: string, row: Row): Promise<void> {
+		await store.roundTrip();
+		if (store.failure ?? store.writeFailure) throw store.failure ?? store.writeFailure;
+		if (store.rows.has(key)) store.rows.set(key, row);
 	}
 
 	async checkProcessedAndRecord(
@@ -121,13 +169,9 @@ class EngineDeduplicator implements IDataDeduplicator {
 		data: ICheckProcessedContextData,
 		options: ICheckProcessedOptions,
 	): Promise<IDeduplicationOutput> {
-		const existed = storage?.rows.has(rowKey(String(data.workflow.id), contextOf(scope, data)));
-		const { store, key, row } = this.row(scope, data, options, true);
+		const { store, key } = this.target(scope, data, options);
 		store.calls.checkProcessedAndRecord++;
-		await roundTrip();
-		// The row's first write is an insert: another insert meanwhile makes it fail, as in n8n.
-		if (!existed && store.rows.has(key))
-			throw new Error('duplicate key value violates unique constraint "PK_processed_data"');
+		const row = await this.read(store, key, options);
 		const entries = row?.entries ?? [];
 		const output: IDeduplicationOutput = { new: [], processed: [] };
 		for (const item of items) {
@@ -140,6 +184,15 @@ class EngineDeduplicator implements IDataDeduplicator {
 		}
 		if (options.maxEntries && entries.length > options.maxEntries)
 			entries.splice(0, entries.length - options.maxEntries);
+		if (row) {
+			await this.update(store, key, { mode: options.mode, entries });
+			return output;
+		}
+		// INSERT: another insert meanwhile makes it fail, as the primary key does in n8n.
+		await store.roundTrip();
+		if (store.failure ?? store.writeFailure) throw store.failure ?? store.writeFailure;
+		if (store.rows.has(key))
+			throw new Error('duplicate key value violates unique constraint "PK_processed_data"');
 		store.rows.set(key, { mode: options.mode, entries });
 		return output;
 	}
@@ -150,12 +203,12 @@ class EngineDeduplicator implements IDataDeduplicator {
 		data: ICheckProcessedContextData,
 		options: ICheckProcessedOptions,
 	): Promise<void> {
-		const { store, key, row } = this.row(scope, data, options, false);
+		const { store, key } = this.target(scope, data, options);
 		store.calls.removeProcessed++;
+		const row = await this.read(store, key, options);
 		if (!row) return;
-		await roundTrip();
 		const gone = new Set(items.map(hashed));
-		store.rows.set(key, {
+		await this.update(store, key, {
 			mode: row.mode,
 			entries: row.entries.filter((entry) => !gone.has(entry)),
 		});
@@ -164,8 +217,12 @@ class EngineDeduplicator implements IDataDeduplicator {
 	async clearAllProcessedItems(
 		scope: DeduplicationScope,
 		data: ICheckProcessedContextData,
+		options: ICheckProcessedOptions,
 	): Promise<void> {
-		storage?.rows.delete(rowKey(String(data.workflow.id), contextOf(scope, data)));
+		const { store, key } = this.target(scope, data, { ...options, mode: 'entries' });
+		store.calls.clearAllProcessedItems++;
+		await store.roundTrip();
+		store.rows.delete(key);
 	}
 
 	async getProcessedDataCount(
@@ -173,7 +230,9 @@ class EngineDeduplicator implements IDataDeduplicator {
 		data: ICheckProcessedContextData,
 		options: ICheckProcessedOptions,
 	): Promise<number> {
-		return this.row(scope, data, options, false).row?.entries.length ?? 0;
+		const { store, key } = this.target(scope, data, options);
+		store.calls.getProcessedDataCount++;
+		return (await this.read(store, key, options))?.entries.length ?? 0;
 	}
 }
 
@@ -198,8 +257,10 @@ export function storeHelpersFor(workflowId: string, nodeId: string) {
 			scope: DeduplicationScope,
 			options: ICheckProcessedOptions,
 		) => await deduplicator.removeProcessed(items, scope, data, options),
-		clearAllProcessedItems: async (scope: DeduplicationScope) =>
-			await deduplicator.clearAllProcessedItems(scope, data),
+		clearAllProcessedItems: async (
+			scope: DeduplicationScope,
+			options: ICheckProcessedOptions = { mode: 'entries' },
+		) => await deduplicator.clearAllProcessedItems(scope, data, options),
 		getProcessedDataCount: async (scope: DeduplicationScope, options: ICheckProcessedOptions) =>
 			await deduplicator.getProcessedDataCount(scope, data, options),
 	};

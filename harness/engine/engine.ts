@@ -1,3 +1,6 @@
+/* eslint
+	"@n8n/community-nodes/no-restricted-imports": "off"
+	-- not in the package: n8n's rules for the code users install do not apply here */
 /**
  * Runs workflows in-process inside n8n's real execution engine: n8n-workflow's Workflow and
  * expression engine, n8n-core's WorkflowExecute, ExecutionLifecycleHooks and node execution
@@ -8,6 +11,7 @@
  * credentials-helper.ts), the workflow/execution ids, the instance URLs, and a temporary
  * user folder (see container.ts). See README.md in this folder.
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { createHash } from 'node:crypto';
 
 import type {
@@ -39,7 +43,11 @@ import {
 } from 'n8n-core';
 
 import { TRIO_CREDENTIAL_TYPE } from '../../nodes/shared/credentials';
-import { forgetUncertainCreates } from '../../nodes/TrioVms/helpers/createMemory';
+import {
+	findProcessMemory,
+	forgetUncertainCreates,
+	ProcessMemory,
+} from '../../nodes/TrioVms/helpers/createMemory';
 import { ensureEngineContainer } from './container';
 import { CredentialTypeRegistry, TestCredentialsHelper } from './credentials-helper';
 import { EngineNodeTypes } from './node-types';
@@ -340,6 +348,20 @@ export async function runNode(
  */
 export function forgetProcessMemory(): void {
 	forgetUncertainCreates();
+}
+
+const workers = new AsyncLocalStorage<ProcessMemory>();
+findProcessMemory(() => workers.getStore());
+
+/**
+ * Runs `work` as on a queue-mode worker process of its own, beside others running at once: its
+ * executions share their process's memory (running creates, outcome-unknown creates, its one
+ * writer to the duplicate store) with each other and with no other worker. n8n's database (the
+ * duplicate store's storage) is the one all workers share.
+ */
+export function onWorker(): <T>(work: () => Promise<T>) => Promise<T> {
+	const memory = new ProcessMemory();
+	return async (work) => await workers.run(memory, work);
 }
 
 /** The bytes of a binary property, read back through n8n's binary data service. */

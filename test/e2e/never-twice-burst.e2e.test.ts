@@ -13,7 +13,8 @@
  * (a) refused pairs submitted when they arrive again (should be all),
  * (b) creates Trio stored before answering 502, stored again (should be none).
  * TRIO_PG_DELAY_MS puts a TCP proxy between n8n and PostgreSQL that delays every chunk that long
- * each way (a managed database across a network). Figures go to stderr as `[burst] ...`.
+ * each way (a managed database across a network); TRIO_BURST_WORKERS runs that many queue-mode
+ * workers (default 1), so the executions of a burst share n8n's database from several processes. Figures go to stderr as `[burst] ...`.
  *
  * Run `npm run build` first.
  */
@@ -31,6 +32,8 @@ import { createTrioCredential, type CredentialRef } from '../../harness/trio';
 const BURST = 10;
 const ROUNDS = Number(process.env.TRIO_BURST_ROUNDS || 3);
 const PG_DELAY_MS = Number(process.env.TRIO_PG_DELAY_MS || 0);
+/** Queue-mode worker processes sharing the executions (issue 39 point 2 measured three). */
+const WORKERS = Number(process.env.TRIO_BURST_WORKERS || 1);
 
 interface Sandbox {
 	url: string;
@@ -114,10 +117,10 @@ describeWithN8n('2.x', 'never twice under concurrent executions, queue mode (n8n
 			...services,
 			database: 'nevertwiceburst',
 			webhookProcesses: 1,
-			workers: 1,
+			workers: WORKERS,
 		});
 		if (PG_DELAY_MS > 0) await restartEverything();
-		note(`queue stack ready (database delay ${PG_DELAY_MS} ms each way)`);
+		note(`queue stack ready (${WORKERS} worker(s), database delay ${PG_DELAY_MS} ms each way)`);
 		credential = await createTrioCredential(stack.main, 'Trio sandbox (burst)', sandbox);
 	}, 900_000);
 
@@ -239,7 +242,7 @@ describeWithN8n('2.x', 'never twice under concurrent executions, queue mode (n8n
 			totals.storedTwice += storedTwice;
 		}
 		note(
-			`total (database delay ${PG_DELAY_MS} ms): (a) ${totals.submittedAgain} of ${totals.refused} refused pairs submitted when they arrived again; (b) ${totals.storedTwice} of ${totals.stored502} 502-stored creates stored twice`,
+			`total (${WORKERS} worker(s), database delay ${PG_DELAY_MS} ms): (a) ${totals.submittedAgain} of ${totals.refused} refused pairs submitted when they arrived again; (b) ${totals.storedTwice} of ${totals.stored502} 502-stored creates stored twice`,
 		);
 		expect(totals.submittedAgain).toBe(totals.refused);
 		expect(totals.storedTwice).toBe(0);

@@ -8,6 +8,8 @@
  * store (the database), so:
  * - a create that Trio stored but answered 504 is refused when the workflow runs again on the
  *   other worker, and again after a restart of every process: Trio stores it once;
+ * - so are creates whose 502 came dated 1970 or an hour ahead (a gateway with a wrong clock),
+ *   arriving again after a restart behind another row (issue 39 point 1);
  * - a sheet of rows run twice, the second time on the other worker while Trio's submission list
  *   is not offered, submits each row once: the second run says it cannot check, and sends nothing
  *   (the memory in n8n's database only refuses; "already submitted" comes only from Trio).
@@ -34,6 +36,7 @@ interface Sandbox {
 	key: string;
 	stop(): Promise<void>;
 	setFaults(config: {
+		dateOffsetMs?: number;
 		endpoints?: Record<
 			string,
 			{ failAfterHandlerNext?: number; failNext?: number; failRate?: number; failStatus?: number }
@@ -182,18 +185,53 @@ describeWithN8n('2.x', 'never twice across queue-mode workers and restarts (n8n 
 		note(`re-run on worker ${other.worker + 1}: ${errorOf(other.items[0])}`);
 		expect(other.worker).not.toBe(first.worker);
 		expect(other.worker).toBeGreaterThanOrEqual(0);
-		expect(errorOf(other.items[0])).toContain('Not sent: the same submission');
+		expect(errorOf(other.items[0])).toContain(
+			'Not sent: this node holds a create of the same submission',
+		);
 
 		await restartEverything();
 		const afterRestart = await workflow.run([pair]);
 		note(
 			`after the restart, on worker ${afterRestart.worker + 1}: ${errorOf(afterRestart.items[0])}`,
 		);
-		expect(errorOf(afterRestart.items[0])).toContain('Not sent: the same submission');
+		expect(errorOf(afterRestart.items[0])).toContain(
+			'Not sent: this node holds a create of the same submission',
+		);
 
 		const stored = await storedOf(pair);
 		note(`504 create: ${stored} submission(s) stored after 3 runs (2 workers, 1 restart)`);
 		expect(stored).toBe(1);
+	}, 900_000);
+
+	test('creates Trio stored before a 502 dated 1970 or an hour ahead, then a restart, then the same rows behind another: each stored once', async () => {
+		const [early, late, other] = await freshPairs(3);
+		const workflow = await submitWorkflow('Never twice: wrong clocks', false);
+		// The gateway's clock is wrong: its 502 is dated 1970, or an hour ahead.
+		for (const [pair, dateOffsetMs] of [
+			[early, -Date.now()],
+			[late, 3_600_000],
+		] as const) {
+			sandbox.setFaults({
+				dateOffsetMs,
+				endpoints: { 'POST /api/v3/Submission': { failAfterHandlerNext: 1, failStatus: 502 } },
+			});
+			const first = await workflow.run([pair]);
+			note(`502 dated ${dateOffsetMs < 0 ? '1970' : 'an hour ahead'}: ${errorOf(first.items[0])}`);
+			expect(errorOf(first.items[0])).toContain('502');
+		}
+		sandbox.clearFaults();
+
+		await restartEverything();
+		const again = await workflow.run([other, early, late]);
+		note(
+			`after the restart: ${again.items.map((item) => (item._trio as Item | undefined)?.action ?? errorOf(item)).join(' | ')}`,
+		);
+		expect((again.items[0]._trio as Item | undefined)?.action).toBe('created');
+		for (const item of again.items.slice(1))
+			expect(errorOf(item)).toContain('Not sent: this node holds a create of the same submission');
+		const stored = await Promise.all([early, late].map(storedOf));
+		note(`wrong clocks: submissions stored per held row after a restart ${JSON.stringify(stored)}`);
+		expect(stored).toEqual([1, 1]);
 	}, 900_000);
 
 	test('a sheet run twice, the second time on the other worker while the list is not offered: each row submitted once', async () => {

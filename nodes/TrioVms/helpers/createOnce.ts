@@ -60,7 +60,8 @@ async function memoryOf(client: TrioClient, itemIndex: number): Promise<CreateMe
 		helpers: client.helpers,
 		credential: await client.credentialKey(itemIndex),
 		workflowId: client.workflowId ?? '',
-		now: () => client.serviceNow() ?? Date.now(),
+		// n8n's clock, never Trio's: a hold is written and read on the same one (createMemory.ts).
+		now: () => Date.now(),
 	});
 	memories.set(client, memory);
 	return memory;
@@ -95,7 +96,7 @@ async function runCreate(
 
 	const state = await memory.state(what);
 	if ('unreadable' in state) throw unreadableMemory(client.node, what, state.unreadable, itemIndex);
-	if (state.held) throw refusedCreate(client.node, what, state.until, memory.shared, itemIndex);
+	if (state.held) throw refusedCreate(client.node, what, state, itemIndex);
 
 	const attempt = await settled(steps.send());
 	if ('value' in attempt) {
@@ -107,7 +108,7 @@ async function runCreate(
 	if (!isOutcomeUnknown(error)) throw error;
 
 	const hold = await memory.hold(what);
-	const advice = holdAdvice(what, hold.until, hold.shared);
+	const advice = holdAdvice(what, hold.until, hold.notShared);
 	if (!steps.lookAgain) {
 		error.description = [error.description, advice].filter(Boolean).join('\n\n');
 		throw error;

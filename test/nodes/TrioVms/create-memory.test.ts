@@ -10,6 +10,7 @@ import {
 	CLOCK_TOLERANCE_MS,
 	CreateMemory,
 	forgetUncertainCreates,
+	holdAdvice,
 	UNCERTAIN_CREATE_MS,
 } from '../../../nodes/TrioVms/helpers/createMemory';
 import { ProcessedDataStorage, useProcessedDataStorage } from '../../../harness/engine/engine';
@@ -38,8 +39,20 @@ describe('writes to the shared row', () => {
 	it('a look when nothing is held writes nothing', async () => {
 		const a = memory(() => START);
 		expect(await a.state(what(1))).toEqual({ held: false });
-		expect(storage.calls).toEqual({ checkProcessedAndRecord: 0, removeProcessed: 0 });
+		expect(storage.writes).toBe(0);
 		expect(storage.rows.size).toBe(0);
+	});
+
+	it('a hold writes 18 values in 2 to 4 writes; a look at a row holding something else writes twice and leaves it as it was', async () => {
+		await memory(() => START).hold(what(1));
+		expect(storage.entryCount(WORKFLOW, NODE)).toBe(18);
+		expect(storage.writes).toBeGreaterThanOrEqual(2);
+		expect(storage.writes).toBeLessThanOrEqual(4);
+		forgetUncertainCreates();
+		const writes = storage.writes;
+		expect(await memory(() => START).state(what(2))).toEqual({ held: false });
+		expect(storage.writes - writes).toBe(2);
+		expect(storage.entryCount(WORKFLOW, NODE)).toBe(18);
 	});
 
 	it('concurrent holds and looks of one process lose no hold', async () => {
@@ -82,7 +95,7 @@ describe('writes to the shared row', () => {
 			},
 		};
 		const a = memory(() => START, racing);
-		expect((await a.hold(what(1))).shared).toBe(true);
+		expect((await a.hold(what(1))).notShared).toBeUndefined();
 		expect(undone).toBe(true);
 		forgetUncertainCreates();
 		expect(await memory(() => START).state(what(1))).toMatchObject({ held: true });
@@ -97,21 +110,20 @@ describe('writes to the shared row', () => {
 				maxEntries: 10_000,
 			}),
 		]);
-		expect(held.shared).toBe(true);
+		expect(held.notShared).toBeUndefined();
 		forgetUncertainCreates();
 		expect(await memory(() => START).state(what(1))).toMatchObject({ held: true });
 	});
 
-	it('once every hold has ended, a look empties the row, and later looks write nothing', async () => {
+	it('once every hold has ended, a look finds nothing held and takes away what it asked', async () => {
 		const a = memory(() => START);
 		await a.hold(what(1));
 		forgetUncertainCreates();
+		const before = storage.entryCount(WORKFLOW, NODE);
 		const late = memory(() => START + UNCERTAIN_CREATE_MS + 2 * CLOCK_TOLERANCE_MS + 5 * 60_000);
 		expect(await late.state(what(1))).toEqual({ held: false });
-		expect(storage.rows.size).toBe(0);
-		const writes = { ...storage.calls };
 		expect(await late.state(what(2))).toEqual({ held: false });
-		expect(storage.calls).toEqual(writes);
+		expect(storage.entryCount(WORKFLOW, NODE)).toBe(before);
 	});
 });
 
@@ -190,10 +202,63 @@ describe('what the memory shares (points 7 and 8)', () => {
 
 	it('without a store it is this process only', async () => {
 		const a = memory(() => START, {});
-		expect(a.shared).toBe(false);
-		expect((await a.hold(what(1))).shared).toBe(false);
+		expect((await a.hold(what(1))).notShared).toEqual({ offered: false });
 		expect(await a.state(what(1))).toMatchObject({ held: true });
 		forgetUncertainCreates();
-		expect(await a.state(what(1))).toEqual({ held: false });
+		expect(await memory(() => START, {}).state(what(1))).toEqual({ held: false });
+	});
+});
+
+describe('one clock, and looks that never make or unmake a hold (issue 39 points 1-3)', () => {
+	const HOUR = 3_600_000;
+
+	it.each([
+		['an hour ahead', START + HOUR],
+		['an hour behind', START - HOUR],
+		['1970', 0],
+	])(
+		'a look by a process whose clock reads %s erases no hold of another create',
+		async (_clock, elsewhere) => {
+			await memory(() => START).hold(what(1));
+			forgetUncertainCreates();
+			const entries = storage.entryCount(WORKFLOW, NODE);
+			expect(await memory(() => elsewhere).state(what(2))).toEqual({ held: false });
+			expect(storage.entryCount(WORKFLOW, NODE)).toBe(entries);
+			expect(storage.calls.clearAllProcessedItems).toBe(0);
+			expect(await memory(() => START + 60_000).state(what(1))).toMatchObject({ held: true });
+		},
+	);
+
+	it('what one look leaves behind when its clean-up is undone is never read as a hold: the next look of the same create is free', async () => {
+		await memory(() => START).hold(what(0)); // the row holds something, so looks ask it
+		forgetUncertainCreates();
+		const helpers = storeHelpersFor(WORKFLOW, NODE);
+		// Another process's write puts back the row as it was before every removal.
+		const undone = { ...helpers, removeProcessed: async () => undefined };
+		for (let look = 0; look < 2; look++) {
+			forgetUncertainCreates();
+			expect(await memory(() => START, undone).state(what(1))).toEqual({ held: false });
+		}
+	});
+
+	it('a hold found in the store says since when', async () => {
+		const at = START + 7 * 60_000 + 15_000;
+		await memory(() => at).hold(what(1));
+		forgetUncertainCreates();
+		const found = await memory(() => at + 3 * 60_000).state(what(1));
+		expect(found).toMatchObject({ held: true, since: START + 7 * 60_000 });
+		if (!('held' in found) || !found.held) throw new Error('not held');
+		expect(found.until).toBeGreaterThanOrEqual(at + UNCERTAIN_CREATE_MS);
+	});
+
+	it("a hold n8n's database fails to write says so: other workers and restarts will not hold it back", async () => {
+		storage.writeFailure = new Error('Connection terminated unexpectedly');
+		const hold = await memory(() => START).hold(what(1));
+		expect(hold.notShared).toEqual({ failed: 'Connection terminated unexpectedly' });
+		const advice = holdAdvice(what(1), hold.until, hold.notShared);
+		expect(advice).toContain(
+			"n8n's database failed while this node wrote its memory of it (Connection terminated unexpectedly), so only this n8n remembers it while it runs: other workers and a restart of n8n will not hold it back.",
+		);
+		expect(advice).not.toMatch(/older n8n/);
 	});
 });

@@ -224,7 +224,9 @@ describe('creates are never duplicated', () => {
 
 		t.sandbox.clearFaults();
 		const rerun = await submitPairs(t, pairs, { continueOnFail: true });
-		expect(String(rerun.output[1].json.error)).toContain('Not sent: the same submission');
+		expect(String(rerun.output[1].json.error)).toContain(
+			'Not sent: this node holds a create of the same submission',
+		);
 		expect(storedSubmissions(t, pairs[0].job, pairs[0].candidate)).toBe(1);
 		expect(storedSubmissions(t, pairs[1].job, pairs[1].candidate)).toBe(0);
 	});
@@ -274,7 +276,9 @@ describe('creates are never duplicated', () => {
 			);
 			expectOnce([storedSubmissions(t, pair.job, pair.candidate)]);
 			expect(t.apiRequests().filter((request) => request.method === 'POST')).toHaveLength(1);
-			expect(errorText(error).message).toContain('Not sent: the same submission');
+			expect(errorText(error).message).toContain(
+				'Not sent: this node holds a create of the same submission',
+			);
 			expect(errorText(error).description).toContain('Get Many');
 			failedClearly();
 		},
@@ -316,7 +320,9 @@ describe('creates are never duplicated', () => {
 				// yet, or the retry refused instead of sent.
 				expect(
 					String(item.json.details).includes(STILL_WORKING) ||
-						String(item.json.error).startsWith('Not sent: the same submission'),
+						String(item.json.error).startsWith(
+							'Not sent: this node holds a create of the same submission',
+						),
 				).toBe(true);
 				expect(storedSubmissions(t, pair.job, pair.candidate)).toBe(0);
 				failedClearly();

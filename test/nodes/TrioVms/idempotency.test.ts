@@ -72,7 +72,9 @@ describe('Submission: Create is idempotent across runs', () => {
 		expect(storedSubmissions(t, pairs[0].job, pairs[0].candidate)).toBe(0);
 		expect(storedSubmissions(t, pairs[1].job, pairs[1].candidate)).toBe(1);
 		expect(error).toBeUndefined();
-		expect(String(output[0].json.error)).toContain('Not sent: the same submission of candidate');
+		expect(String(output[0].json.error)).toContain(
+			'Not sent: this node holds a create of the same submission of candidate',
+		);
 		expect(actions(output)[1]).toBe('alreadySubmitted');
 		expect(submissionPosts(t)).toBe(2);
 	});
@@ -143,7 +145,7 @@ describe('Submission: Create is idempotent across runs', () => {
 			expect(submissionPosts(t)).toBe(1);
 			const said = errorText(first.error);
 			expect(said.message).toContain(
-				`Not sent: the same submission of candidate ${pair.candidate} to job ${pair.job} failed`,
+				`Not sent: this node holds a create of the same submission of candidate ${pair.candidate} to job ${pair.job} since`,
 			);
 			expect(said.description).toMatch(/may have been created/);
 			expect(said.description).toMatch(/Get Many/);
@@ -270,7 +272,7 @@ describe('Candidate creates are idempotent across runs', () => {
 		expect(candidatesWith(email)).toBe(1);
 		expect(candidatePosts()).toBe(1);
 		expect(errorText(first.error).message).toContain(
-			`Not sent: the same candidate with the email ${email} failed`,
+			`Not sent: this node holds a create of the same candidate with the email ${email} since`,
 		);
 	});
 

@@ -1,3 +1,6 @@
+/* eslint
+	"@n8n/community-nodes/no-restricted-globals": "off"
+	-- not in the package: n8n's rules for the code users install do not apply here */
 /**
  * "Never twice" across processes and concurrent executions (issue 27 points 2 and 3, issue 33
  * point 1): Submission Create holds, in n8n's duplicate store (a row of its node), the creates
@@ -10,9 +13,11 @@ import type { IDataObject } from 'n8n-workflow';
 
 import {
 	forgetProcessMemory,
+	onWorker,
 	ProcessedDataStorage,
 	useProcessedDataStorage,
 } from '../../../harness/engine/engine';
+import { waitUntil } from '../../../harness/wait';
 import {
 	errorText,
 	pairSource,
@@ -70,7 +75,7 @@ describe('an unknown outcome holds on every worker and after a restart', () => {
 			expect(submissionPosts(t)).toBe(1);
 			for (const run of [first, otherWorker, afterRestart]) {
 				expect(errorText(run.error).message).toContain(
-					`Not sent: the same submission of candidate ${pair.candidate} to job ${pair.job} failed`,
+					`Not sent: this node holds a create of the same submission of candidate ${pair.candidate} to job ${pair.job} since`,
 				);
 				expect(errorText(run.error).description).toContain(
 					"memory of it in n8n's database, so the refusal holds on every worker and after a restart",
@@ -269,9 +274,117 @@ describe('executions of one workflow at once, over a store that reads and writes
 		forgetProcessMemory();
 		const again = await Promise.all(pairs.map(once));
 		for (const run of again)
-			expect(errorText(run.error).message).toContain('Not sent: the same submission');
+			expect(errorText(run.error).message).toContain(
+				'Not sent: this node holds a create of the same submission',
+			);
 		for (const pair of pairs) expect(storedSubmissions(t, pair.job, pair.candidate)).toBe(1);
 	});
+});
+
+describe("held creates and Trio's clock", () => {
+	// Trio's (or a gateway's) Date header is wrong: an hour ahead, or 1970 (the epoch).
+	it.each([
+		['an hour ahead', 3_600_000],
+		['1970', -Date.now()],
+	])(
+		'a create Trio stored before a 502 dated %s, then a restart, then the same row behind another: stored once',
+		async (_clock, dateOffsetMs) => {
+			const [held, other] = freshPairs(2);
+			t.sandbox.setFaults({
+				dateOffsetMs,
+				endpoints: { 'POST /api/v3/Submission': { failAfterHandlerNext: 1, failStatus: 502 } },
+			});
+			const first = await t.run(
+				{ ...SUBMIT_PAIRS, options: { skipIfAlreadySubmitted: false } },
+				{ input: [held], inputBinary: [PDF_FILE], workflowId },
+			);
+			expect(errorText(first.error).message).toContain('502');
+			forgetProcessMemory();
+			t.sandbox.setFaults({ dateOffsetMs });
+			const again = await t.run(
+				{ ...SUBMIT_PAIRS, options: { skipIfAlreadySubmitted: false } },
+				{
+					input: [other, held],
+					inputBinary: [PDF_FILE, PDF_FILE],
+					workflowId,
+					continueOnFail: true,
+				},
+			);
+			expect((again.output[0].json._trio as IDataObject | undefined)?.action).toBe('created');
+			expect(String(again.output[1].json.error)).toContain('Not sent: this node holds a create');
+			expect(storedSubmissions(t, held.job, held.candidate)).toBe(1);
+		},
+	);
+});
+
+describe('several workers at once over a database with round trips', () => {
+	const WORKERS = 3;
+	const ROUNDS = 10;
+	const AT_ONCE = 10;
+
+	it('each round: one create Trio stored before a 502 while nine others are refused (400); all arrive again on fresh workers', async () => {
+		storage.roundTripMs = [20, 30];
+		const heldJobs = t.sandbox.store
+			.listJobs()
+			.filter((each) => each.JobStatus === 'Open')
+			.slice(-ROUNDS)
+			.map((each) => each.Number);
+		const once = (pair: { job: number; candidate: number }) =>
+			t.run(
+				{ ...SUBMIT_PAIRS, options: { skipIfAlreadySubmitted: false } },
+				{ input: [pair], inputBinary: [PDF_FILE], workflowId, continueOnFail: true },
+			);
+		const outcome = (run: Awaited<ReturnType<typeof once>>) =>
+			(run.output[0].json._trio as IDataObject | undefined)?.action ??
+			String(run.output[0].json.error);
+		let refusedPairs = 0;
+		let blocked = 0;
+		let storedTwice = 0;
+		for (let round = 0; round < ROUNDS; round++) {
+			const job = heldJobs[round];
+			const [held] = freshPairs(5).filter((pair) => !heldJobs.includes(pair.job));
+			if (!held) throw new Error('no pair outside the held jobs');
+			const refused = [...t.sandbox.store.candidates.keys()]
+				.filter((candidate) => storedSubmissions(t, job, candidate) === 0)
+				.slice(0, AT_ONCE - 1)
+				.map((candidate) => ({ job, candidate }));
+			expect(refused).toHaveLength(AT_ONCE - 1);
+			refusedPairs += refused.length;
+			const workers = Array.from({ length: WORKERS }, () => onWorker());
+			// Trio refuses every submission to this job for now (as it does while a job is On Hold).
+			t.sandbox.store.holdJob(job);
+			t.sandbox.setFaults({
+				endpoints: { 'POST /api/v3/Submission': { failAfterHandlerNext: 1, failStatus: 502 } },
+			});
+			const heldRun = workers[0](async () => await once(held));
+			await waitUntil(
+				'the create Trio stores before its 502',
+				() => storedSubmissions(t, held.job, held.candidate) || undefined,
+				{ timeoutMs: 30_000, intervalMs: 5 },
+			);
+			const first = await Promise.all([
+				heldRun,
+				...refused.map((pair, n) => workers[(n + 1) % WORKERS](async () => await once(pair))),
+			]);
+			expect(outcome(first[0])).toContain('502');
+			for (const run of first.slice(1)) expect(outcome(run)).toMatch(/only Open jobs|400/);
+
+			t.sandbox.store.reopenJob(job);
+			t.sandbox.clearFaults();
+			const fresh = Array.from({ length: WORKERS }, () => onWorker());
+			const again = await Promise.all(
+				[held, ...refused].map((pair, n) => fresh[n % WORKERS](async () => await once(pair))),
+			);
+			expect(outcome(again[0])).toContain('Not sent: this node holds a create');
+			blocked += again.slice(1).filter((run) => outcome(run) !== 'created').length;
+			if (storedSubmissions(t, held.job, held.candidate) > 1) storedTwice++;
+		}
+		process.stderr.write(
+			`[never-twice] ${WORKERS} workers, ${ROUNDS} rounds: refused pairs blocked on their second arrival ${blocked} of ${refusedPairs}; held creates stored twice ${storedTwice} of ${ROUNDS}; row writes ${storage.writes} for ${ROUNDS} holds (${(storage.writes / ROUNDS).toFixed(1)} per hold), calls ${JSON.stringify(storage.calls)}\n`,
+		);
+		expect(storedTwice).toBe(0);
+		expect(blocked).toBe(0);
+	}, 300_000);
 });
 
 describe("without n8n's duplicate store (older n8n, or none started)", () => {
@@ -283,7 +396,9 @@ describe("without n8n's duplicate store (older n8n, or none started)", () => {
 		});
 		const first = await submitWithCheckOff(pair);
 		expect(submissionPosts(t)).toBe(1);
-		expect(errorText(first.error).message).toContain('Not sent: the same submission');
+		expect(errorText(first.error).message).toContain(
+			'Not sent: this node holds a create of the same submission',
+		);
 		expect(errorText(first.error).description).toContain(
 			'only this n8n remembers it while it runs: a re-run on another worker or after a restart is not held back',
 		);
@@ -298,6 +413,24 @@ describe("without n8n's duplicate store (older n8n, or none started)", () => {
 			"Not sent: this node's memory of what it sent could not be read (Connection terminated unexpectedly)",
 		);
 		expect(submissionPosts(t)).toBe(0);
+	});
+
+	it("a hold n8n's database fails to write: the error says so, and that other workers and restarts will not hold it back", async () => {
+		const [pair] = freshPairs(1);
+		storage.writeFailure = new Error('could not extend file: No space left on device');
+		t.sandbox.setFaults({
+			endpoints: { 'POST /api/v3/Submission': { failAfterHandlerNext: 1, failStatus: 502 } },
+		});
+		const first = await t.run(
+			{ ...SUBMIT_PAIRS, options: { skipIfAlreadySubmitted: false } },
+			{ input: [pair], inputBinary: [PDF_FILE], workflowId },
+		);
+		const { description } = errorText(first.error);
+		expect(description).toContain(
+			"n8n's database failed while this node wrote its memory of it (could not extend file: No space left on device), so only this n8n remembers it while it runs: other workers and a restart of n8n will not hold it back.",
+		);
+		expect(description).not.toMatch(/older n8n/);
+		expect(storedSubmissions(t, pair.job, pair.candidate)).toBe(1);
 	});
 
 	it("a Remove Duplicates node's workflow row in another mode does not touch the memory", async () => {
