@@ -147,7 +147,10 @@ export async function webhookWorkflow(
 	return { id, url: n8n.productionWebhookUrl('', path) };
 }
 
-/** Webhook (answers when the last node finishes, no data) -> Trio VMS Job: Get Many, Return All. */
+/**
+ * Webhook (answers when the last node finishes, no data) -> Trio VMS Job: Get Many, Return All,
+ * Output Simplified or Raw.
+ */
 export async function getManyWorkflow(
 	n8n: N8nInstance,
 	credential: CredentialRef,
@@ -166,7 +169,12 @@ export async function getManyWorkflow(
 					name: ACTION_NODE,
 					type: ACTION_TYPE,
 					typeVersion: 1,
-					parameters: { resource: 'job', operation: 'getAll', returnAll: true, simplify },
+					parameters: {
+						resource: 'job',
+						operation: 'getAll',
+						returnAll: true,
+						output: simplify ? 'simple' : 'raw',
+					},
 					credentials: { trioVmsApi: credential },
 				},
 				300,
