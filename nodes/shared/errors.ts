@@ -8,7 +8,7 @@ import type { INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { labelOfField } from './fieldLabels';
-import { isPermissionRefusal, markOutcomeUnknown } from './failureMarks';
+import { isPermissionRefusal, markOutcomeUnknown, markTimedOut } from './failureMarks';
 import { escapeRegExp, redact, withoutSecret } from './secrets';
 import { bounded, readServiceMessage } from './serviceMessage';
 
@@ -192,7 +192,7 @@ export interface ConnectionFailure {
 	itemIndex?: number;
 	/** The request may have reached the service before the connection broke. */
 	outcomeUnknown: boolean;
-	/** No answer came in time (the transport decides which failures are timeouts). */
+	/** No answer came in time (the transport decides which failures are timeouts); marked on the error. */
 	timedOut?: boolean;
 	secret?: string;
 }
@@ -235,6 +235,7 @@ export function connectionError(node: INode, failure: ConnectionFailure): NodeAp
 	);
 	// Broken after sending: the service may have the whole request and still be storing it.
 	if (failure.outcomeUnknown) markOutcomeUnknown(error);
+	if (timedOut) markTimedOut(error);
 	return error;
 }
 

@@ -39,7 +39,6 @@ import {
 	DEFAULT_RETRY_POLICY,
 	errorCode,
 	isTimeoutCode,
-	markTimedOut,
 	NOT_SENT_CODES,
 	parseRetryAfter,
 	RETRYABLE_STATUSES,
@@ -251,7 +250,7 @@ export class TrioClient {
 					await this.pacer.wait(backoffDelay(attempt, this.retry));
 					continue;
 				}
-				const failure = connectionError(this.node, {
+				throw connectionError(this.node, {
 					code,
 					method: request.method,
 					path,
@@ -260,7 +259,6 @@ export class TrioClient {
 					timedOut: isTimeoutCode(code),
 					secret: this.secret,
 				});
-				throw isTimeoutCode(code) ? markTimedOut(failure) : failure;
 			}
 
 			const body = parseBody(raw, response.headers ?? {});

@@ -11,7 +11,7 @@ import {
 	serviceError,
 	statusText,
 } from '../../../nodes/shared/errors';
-import { isOutcomeUnknown } from '../../../nodes/shared/failureMarks';
+import { isOutcomeUnknown, isTimedOut } from '../../../nodes/shared/failureMarks';
 import { redact } from '../../../nodes/shared/secrets';
 import {
 	htmlToText,
@@ -366,6 +366,10 @@ describe('serviceError and connectionError', () => {
 		expect(timedOut.description).toMatch(
 			/^No answer came in time after the request was sent, so it is unknown/,
 		);
+		// Both marks set where the error is built, for the callers that read them.
+		expect(isTimedOut(timedOut)).toBe(true);
+		expect(isOutcomeUnknown(timedOut)).toBe(true);
+		expect(isTimedOut(unknown)).toBe(false);
 		const refused = connectionError(node, {
 			code: 'ECONNREFUSED',
 			method: 'GET',
