@@ -71,12 +71,6 @@ export function hintForStatus(status: number, context: FailureContext = {}): str
 	return 'The service refused the request.';
 }
 
-export function formatFieldErrors(fieldErrors: Record<string, string[]>): string {
-	return Object.entries(fieldErrors)
-		.map(([field, messages]) => `${field}: ${messages.join(' ')}`)
-		.join('\n');
-}
-
 /** Titles that only say field errors follow: never a headline when a field error can be one. */
 const GENERIC_VALIDATION =
 	/^(one or more validation errors occurred\.?|one or more fields are invalid\.?)$/i;

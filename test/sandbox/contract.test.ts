@@ -24,7 +24,7 @@ import {
 	PROFILE_FILE_EXTENSIONS,
 	PROFILE_FILE_MAX_BYTES,
 } from '../../nodes/shared/service';
-import { fillPath } from '../../nodes/shared/transport';
+import { fillPath } from '../../nodes/shared/transport/request';
 import type { RunningSandbox } from '../../sandbox';
 import { runNode, trioCredentials } from '../../harness/engine/engine';
 import { PDF_FILE, SUBMIT_PAIRS } from '../support/sandbox-harness';

@@ -6,12 +6,6 @@
  * protection (ssrf.ts) and the multipart body of a resume upload (multipart.ts).
  */
 export { INTERACTIVE_CLIENT, TrioClient, type TrioClientOptions } from './client';
-export { fillPath, type TrioRequest } from './request';
+export type { TrioRequest } from './request';
 export type { MultipartPart } from './multipart';
-export {
-	backoffDelay,
-	DEFAULT_RETRY_POLICY,
-	parseRetryAfter,
-	worstCaseMs,
-	type RetryPolicy,
-} from './retry';
+export { DEFAULT_RETRY_POLICY, worstCaseMs } from './retry';

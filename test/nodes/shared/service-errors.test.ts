@@ -6,7 +6,6 @@ import type { INode } from 'n8n-workflow';
 
 import {
 	connectionError,
-	formatFieldErrors,
 	hintForStatus,
 	serviceError,
 	statusText,
@@ -209,10 +208,7 @@ describe('redact and formatting', () => {
 		expect(redact('abc', 'b')).toBe('abc');
 	});
 
-	it('formats field errors one field per line', () => {
-		expect(formatFieldErrors({ Email: ['Required.', 'Invalid.'], Phone: ['Bad.'] })).toBe(
-			'Email: Required. Invalid.\nPhone: Bad.',
-		);
+	it('names a status in words, and a status it does not know as an error', () => {
 		expect(statusText(429)).toBe('Too Many Requests');
 		expect(statusText(599)).toBe('Error');
 	});
