@@ -1,8 +1,3 @@
-/* eslint
-	"@n8n/community-nodes/no-restricted-globals": "off",
-	"@n8n/community-nodes/no-restricted-imports": "off",
-	"no-console": "off"
-	-- not in the package: n8n's rules for the code users install do not apply here */
 /**
  * npx tsx bench/real-n8n/profile.ts <scenario> [count] [--n8n-env NAME=value ...]
  *

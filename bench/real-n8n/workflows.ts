@@ -1,7 +1,3 @@
-/* eslint
-	"@n8n/community-nodes/no-restricted-globals": "off",
-	"@n8n/community-nodes/no-restricted-imports": "off"
-	-- not in the package: n8n's rules for the code users install do not apply here */
 /**
  * The workflows the real-n8n part compares, each a single job done two ways on the same n8n:
  * this package's node, and the hand-built flow from n8n's generic nodes.

@@ -1,8 +1,3 @@
-/* eslint
-	"@n8n/community-nodes/no-restricted-globals": "off",
-	"@n8n/community-nodes/no-restricted-imports": "off",
-	"@n8n/community-nodes/require-node-api-error": "off"
-	-- not in the package: n8n's rules for the code users install do not apply here */
 /**
  * The demo stack: the package built and packed, the Trio sandbox, a real n8n 2.x with the
  * package installed, the "Trio VMS account" credential pointing at the sandbox and every

@@ -1,7 +1,3 @@
-/* eslint
-	"@n8n/community-nodes/no-restricted-globals": "off",
-	"@n8n/community-nodes/no-restricted-imports": "off"
-	-- not in the package: n8n's rules for the code users install do not apply here */
 /**
  * Where the docs tell a user to pick "Trio VMS → Resource → Operation", those are the words the
  * node shows: a renamed resource or operation makes this fail until the docs follow. The same for

@@ -1,7 +1,3 @@
-/* eslint
-	"@n8n/community-nodes/no-restricted-globals": "off",
-	"@n8n/community-nodes/no-restricted-imports": "off"
-	-- not in the package: n8n's rules for the code users install do not apply here */
 /**
  * n8n 3.0 drops the in-memory binary data mode: files between nodes live on disk
  * (N8N_DEFAULT_BINARY_DATA_MODE=filesystem, in n8n's storage folder) unless S3 or the database is

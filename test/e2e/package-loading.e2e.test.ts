@@ -1,6 +1,3 @@
-/* eslint
-	"@n8n/community-nodes/no-restricted-globals": "off"
-	-- not in the package: n8n's rules for the code users install do not apply here */
 /**
  * The packed package in both supported n8n lines, installed as users install it: n8n starts with
  * it, lists its credential and nodes under their user-facing names, and runs the action node end

@@ -1,6 +1,3 @@
-/* eslint
-	"@n8n/community-nodes/no-restricted-imports": "off"
-	-- not in the package: n8n's rules for the code users install do not apply here */
 /**
  * The contract between the nodes and the sandbox. The sandbox reads the wire from the spec on
  * its own (sandbox/wire.ts, literal paths in sandbox/api.ts), so these tests send it what the

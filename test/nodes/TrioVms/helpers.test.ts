@@ -1,6 +1,3 @@
-/* eslint
-	"@n8n/community-nodes/require-node-api-error": "off"
-	-- not in the package: n8n's rules for the code users install do not apply here */
 /**
  * Plain unit tests of the action node's pure helpers: profile-file checks, dates,
  * field checks, list labels and response reading.

@@ -1,6 +1,3 @@
-/* eslint
-	"@n8n/community-nodes/no-restricted-imports": "off"
-	-- not in the package: n8n's rules for the code users install do not apply here */
 /**
  * The trigger's webhook methods (checkExists, create, delete) inside n8n-core's real
  * HookContext and its webhook() inside n8n-core's real WebhookContext (test/engine/trigger-hooks.ts),

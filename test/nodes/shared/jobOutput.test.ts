@@ -1,6 +1,3 @@
-/* eslint
-	"@typescript-eslint/no-unused-vars": ["error", {"argsIgnorePattern": "^_", "varsIgnorePattern": "^_"}]
-	-- not in the package: n8n's rules for the code users install do not apply here */
 /** The simplified job shared by Job Get, Job Get Many and both triggers, and the case-insensitive reader under it. */
 import { fieldOf, hasField } from '../../../nodes/shared/fields';
 import {

@@ -1,6 +1,3 @@
-/* eslint
-	"@n8n/community-nodes/no-hardcoded-secrets": "off"
-	-- not in the package: n8n's rules for the code users install do not apply here */
 /** How the service's error bodies become messages, hints and NodeApiErrors (pure functions). */
 import type { INode } from 'n8n-workflow';
 
