@@ -23,7 +23,7 @@ import { isRecord } from './listAnswer';
  * NumberOfCurrentOpenPositions: the job list's current count when Trio sends it, else the
  * record's NumberOfOpenPositions (Job Get, Job Update).
  */
-export const TEN_JOB_FIELDS = [
+export const SIMPLIFIED_JOB_FIELDS = [
 	'Number',
 	'Title',
 	'JobStatus',
@@ -37,7 +37,7 @@ export const TEN_JOB_FIELDS = [
 ] as const;
 
 /** The words that list the simplified job's fields, for the nodes' Output descriptions. */
-export const TEN_JOB_FIELDS_IN_WORDS =
+export const SIMPLIFIED_JOB_FIELDS_IN_WORDS =
 	'Ten fields: number, title, status, facility, city, state, start date, shift, rate and open positions';
 
 function shiftDescription(shift: unknown): unknown {
@@ -46,7 +46,10 @@ function shiftDescription(shift: unknown): unknown {
 }
 
 /** The fields a job sends under the simplified job's names, NumberOfCurrentOpenPositions included. */
-const SENT_AS_NAMED = [...TEN_JOB_FIELDS.filter((name) => name !== 'ShiftDescription'), 'Shift'];
+const SENT_AS_NAMED = [
+	...SIMPLIFIED_JOB_FIELDS.filter((name) => name !== 'ShiftDescription'),
+	'Shift',
+];
 
 const own = (record: IDataObject, name: string) =>
 	Object.prototype.hasOwnProperty.call(record, name);
@@ -76,7 +79,7 @@ export function simplifyJob(job: IDataObject): IDataObject {
 
 function simplifyByField(job: IDataObject): IDataObject {
 	const simple: IDataObject = {};
-	for (const name of TEN_JOB_FIELDS) {
+	for (const name of SIMPLIFIED_JOB_FIELDS) {
 		if (name === 'ShiftDescription')
 			simple.ShiftDescription = shiftDescription(fieldOf(job, 'Shift')) as string;
 		else if (name === 'NumberOfCurrentOpenPositions') {

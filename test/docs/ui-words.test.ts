@@ -9,7 +9,7 @@ import ts from 'typescript';
 import type { INodeProperties, INodePropertyCollection, INodePropertyOptions } from 'n8n-workflow';
 
 import { TrioVmsApi } from '../../credentials/TrioVmsApi.credentials';
-import { TEN_JOB_FIELDS } from '../../nodes/shared/jobOutput';
+import { SIMPLIFIED_JOB_FIELDS } from '../../nodes/shared/jobOutput';
 import { TrioVms } from '../../nodes/TrioVms/TrioVms.node';
 import { TrioVmsSyncTrigger } from '../../nodes/TrioVmsSyncTrigger/TrioVmsSyncTrigger.node';
 import { TrioVmsTrigger } from '../../nodes/TrioVmsTrigger/TrioVmsTrigger.node';
@@ -176,7 +176,9 @@ describe('the simplified job as the docs list it', () => {
 	});
 
 	it.each(simplified)('$file lists the ten fields the nodes output, in order', ({ fields }) => {
-		expect(fields).toEqual(TEN_JOB_FIELDS.slice(0, TEN_JOB_FIELDS.indexOf('RateDescription') + 1));
+		expect(fields).toEqual(
+			SIMPLIFIED_JOB_FIELDS.slice(0, SIMPLIFIED_JOB_FIELDS.indexOf('RateDescription') + 1),
+		);
 	});
 });
 

@@ -2,8 +2,8 @@
 import { fieldOf, hasField } from '../../../nodes/shared/fields';
 import {
 	simplifyJob,
-	TEN_JOB_FIELDS,
-	TEN_JOB_FIELDS_IN_WORDS,
+	SIMPLIFIED_JOB_FIELDS,
+	SIMPLIFIED_JOB_FIELDS_IN_WORDS,
 } from '../../../nodes/shared/jobOutput';
 
 const job = {
@@ -49,8 +49,8 @@ describe('simplifyJob', () => {
 			RateDescription: '$2,400/week',
 			NumberOfCurrentOpenPositions: 1,
 		});
-		expect(TEN_JOB_FIELDS).toHaveLength(10);
-		expect(Object.keys(simple)).toEqual([...TEN_JOB_FIELDS]);
+		expect(SIMPLIFIED_JOB_FIELDS).toHaveLength(10);
+		expect(Object.keys(simple)).toEqual([...SIMPLIFIED_JOB_FIELDS]);
 		for (const value of Object.values(simple)) expect(typeof value).not.toBe('object');
 	});
 
@@ -59,13 +59,13 @@ describe('simplifyJob', () => {
 	it("a single job's open positions stand in for the list's count, under the same name", () => {
 		const { NumberOfCurrentOpenPositions: _current, ...single } = job;
 		const simple = simplifyJob(single);
-		expect(Object.keys(simple)).toEqual([...TEN_JOB_FIELDS]);
+		expect(Object.keys(simple)).toEqual([...SIMPLIFIED_JOB_FIELDS]);
 		expect(simple.NumberOfCurrentOpenPositions).toBe(2);
 		expect(simple).not.toHaveProperty('NumberOfOpenPositions');
 	});
 
 	it('says its fields in the words the three Output options show', () => {
-		expect(TEN_JOB_FIELDS_IN_WORDS).toMatch(/^Ten fields: number, title, status, facility/);
+		expect(SIMPLIFIED_JOB_FIELDS_IN_WORDS).toMatch(/^Ten fields: number, title, status, facility/);
 	});
 	it('reads a camelCase answer the same way, so nothing is silently dropped', () => {
 		const camel: Record<string, unknown> = Object.fromEntries(
