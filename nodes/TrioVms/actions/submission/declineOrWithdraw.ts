@@ -105,7 +105,7 @@ async function checkedReason(client: TrioClient, typed: string): Promise<string>
 }
 
 /** Decline and Withdraw: the same fields and the same steps, each to its own path. */
-export function reasonedOperation(action: 'decline' | 'withdraw'): TrioOperation {
+export function declineOrWithdrawOperation(action: 'decline' | 'withdraw'): TrioOperation {
 	return {
 		description: shownUnder('submission', action, reasonedProperties(action)),
 		async execute(itemIndex, client) {
