@@ -1,9 +1,3 @@
-/* eslint
-	"@n8n/community-nodes/no-dangerous-functions": "off",
-	"@n8n/community-nodes/no-restricted-globals": "off",
-	"@n8n/community-nodes/no-restricted-imports": "off",
-	"no-console": "off"
-	-- not in the package: n8n's rules for the code users install do not apply here */
 /**
  * npm run bench [-- --runs 7 --warmup 2 --only job,trigger --out bench/results/latest.json]
  *

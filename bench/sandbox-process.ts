@@ -1,7 +1,3 @@
-/* eslint
-	"@n8n/community-nodes/no-restricted-globals": "off",
-	"no-console": "off"
-	-- not in the package: n8n's rules for the code users install do not apply here */
 /**
  * The sandbox in a process of its own, started by bench/support.ts (startSandboxProcess), so that
  * the server's own work never counts in the memory measured in the benchmark process, and its

@@ -1,8 +1,3 @@
-/* eslint
-	"@n8n/community-nodes/no-dangerous-functions": "off",
-	"@n8n/community-nodes/no-restricted-globals": "off",
-	"@n8n/community-nodes/no-restricted-imports": "off"
-	-- not in the package: n8n's rules for the code users install do not apply here */
 /** Helpers the benchmarks share: the sandbox process, plain HTTP calls, reading engine runs, a test PDF. */
 import { fork } from 'node:child_process';
 import { join } from 'node:path';

@@ -1,6 +1,3 @@
-/* eslint
-	"@n8n/community-nodes/no-restricted-globals": "off"
-	-- not in the package: n8n's rules for the code users install do not apply here */
 import type { N8nLine } from './install';
 
 /** Set by the e2e globalSetup for the test files: line -> why it does not run. */

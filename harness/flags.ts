@@ -1,7 +1,3 @@
-/* eslint
-	"@n8n/community-nodes/no-restricted-globals": "off",
-	"@n8n/community-nodes/no-restricted-imports": "off"
-	-- not in the package: n8n's rules for the code users install do not apply here */
 /**
  * Command-line flags of the scripts (demo, identity) and the benchmarks, read by Node's own
  * `util.parseArgs`: `--flag value` or `--flag=value`, `--help` or `-h`. A table of flags says what

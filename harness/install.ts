@@ -1,8 +1,3 @@
-/* eslint
-	"@n8n/community-nodes/no-restricted-globals": "off",
-	"@n8n/community-nodes/no-restricted-imports": "off",
-	"@n8n/community-nodes/require-node-api-error": "off"
-	-- not in the package: n8n's rules for the code users install do not apply here */
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';

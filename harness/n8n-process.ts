@@ -1,7 +1,3 @@
-/* eslint
-	"@n8n/community-nodes/no-restricted-globals": "off",
-	"@n8n/community-nodes/no-restricted-imports": "off"
-	-- not in the package: n8n's rules for the code users install do not apply here */
 /**
  * One spawned n8n process (any role), as every harness start needs it: its log kept in memory
  * and scanned for a ready line, its exit noticed, and a stop that asks politely first and then

@@ -1,6 +1,3 @@
-/* eslint
-	"@n8n/community-nodes/no-restricted-imports": "off"
-	-- not in the package: n8n's rules for the code users install do not apply here */
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';

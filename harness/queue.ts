@@ -1,9 +1,3 @@
-/* eslint
-	"@n8n/community-nodes/no-dangerous-functions": "off",
-	"@n8n/community-nodes/no-restricted-globals": "off",
-	"@n8n/community-nodes/no-restricted-imports": "off",
-	"@n8n/community-nodes/require-node-api-error": "off"
-	-- not in the package: n8n's rules for the code users install do not apply here */
 /**
  * n8n 2.x the way n8n recommends running it in production: PostgreSQL, and queue mode with a
  * main process (activates workflows, serves the editor and APIs), webhook processes (receive

@@ -1,7 +1,3 @@
-/* eslint
-	"@n8n/community-nodes/no-restricted-imports": "off",
-	"@n8n/community-nodes/require-node-api-error": "off"
-	-- not in the package: n8n's rules for the code users install do not apply here */
 /**
  * What every real-n8n suite sets up the same way: a Trio VMS credential for the sandbox (or any
  * service that stands in for Trio), and one n8n with the packed package and that credential.

@@ -1,8 +1,3 @@
-/* eslint
-	"@n8n/community-nodes/no-restricted-globals": "off",
-	"@n8n/community-nodes/no-restricted-imports": "off",
-	"no-console": "off"
-	-- not in the package: n8n's rules for the code users install do not apply here */
 /**
  * npm run sandbox -- --port 4010 --jobs 200 --seed 1 --admin-key KEY --key KEY
  * Starts the sandbox and prints what to type into the n8n credential.

@@ -1,6 +1,3 @@
-/* eslint
-	"@n8n/community-nodes/no-restricted-imports": "off"
-	-- not in the package: n8n's rules for the code users install do not apply here */
 /**
  * HTTP plumbing shared by the API and the scenario API: problem-details errors (decided error
  * body, ASP.NET style), JSON bodies, and a small case-sensitive router.

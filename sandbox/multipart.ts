@@ -1,6 +1,3 @@
-/* eslint
-	"@n8n/community-nodes/no-restricted-imports": "off"
-	-- not in the package: n8n's rules for the code users install do not apply here */
 /**
  * Reads the multipart submission form (spec section 4) and checks it the way the service must:
  * the text parts are converted to numbers and dates and validated with the sandbox's own schema

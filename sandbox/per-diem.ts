@@ -1,7 +1,3 @@
-/* eslint
-	"@n8n/community-nodes/require-node-api-error": "off",
-	"@typescript-eslint/no-unused-vars": ["error", {"argsIgnorePattern": "^_", "varsIgnorePattern": "^_"}]
-	-- not in the package: n8n's rules for the code users install do not apply here */
 /**
  * Per diem shifts, driven by the scenario API (the spec gives the agency no per diem endpoint).
  * The status rules are decided, the spec shows only the statuses seen in events:

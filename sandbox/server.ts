@@ -1,8 +1,3 @@
-/* eslint
-	"@n8n/community-nodes/no-restricted-globals": "off",
-	"@n8n/community-nodes/no-restricted-imports": "off",
-	"no-console": "off"
-	-- not in the package: n8n's rules for the code users install do not apply here */
 /**
  * The sandbox server: one node:http server that answers the agency API under /api/v3 (faults,
  * request log, key check, handler) and the scenario API under /_sandbox (none of those).

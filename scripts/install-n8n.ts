@@ -1,6 +1,3 @@
-/* eslint
-	"@n8n/community-nodes/no-restricted-globals": "off"
-	-- not in the package: n8n's rules for the code users install do not apply here */
 /**
  * Installs (or finds in the cache) the pinned n8n lines the e2e tests run against.
  * Usage: tsx scripts/install-n8n.ts [2.x|1.x|all]

@@ -1,6 +1,3 @@
-/* eslint
-	"no-console": "off"
-	-- not in the package: n8n's rules for the code users install do not apply here */
 /**
  * The Sync Trigger's polls over a 10,000-job sandbox, through n8n-core's PollContext and poll
  * executor (harness/engine/poll.ts), with the static data saved and read back as n8n stores it:

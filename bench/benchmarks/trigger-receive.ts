@@ -1,8 +1,3 @@
-/* eslint
-	"@n8n/community-nodes/no-hardcoded-secrets": "off",
-	"@n8n/community-nodes/no-restricted-globals": "off",
-	"@n8n/community-nodes/no-restricted-imports": "off"
-	-- not in the package: n8n's rules for the code users install do not apply here */
 /**
  * The trigger's receive pipeline for one Per Diem Shift Opened delivery of 200 shifts, as the
  * Trio VMS Trigger's webhook() runs it: judge the delivery (token, event, JSON body), fingerprint

@@ -1,6 +1,3 @@
-/* eslint
-	"@n8n/community-nodes/no-restricted-imports": "off"
-	-- not in the package: n8n's rules for the code users install do not apply here */
 /**
  * The chart the README shows: one bar per goal, the measured ratio against n8n's generic node
  * (or against the goal itself for activation), with the 1.0x goal line. Written as SVG, then

@@ -1,10 +1,3 @@
-/* eslint
-	"@n8n/community-nodes/no-dangerous-functions": "off",
-	"@n8n/community-nodes/no-restricted-globals": "off",
-	"@n8n/community-nodes/no-restricted-imports": "off",
-	"@typescript-eslint/no-unused-vars": ["error", {"argsIgnorePattern": "^_", "varsIgnorePattern": "^_"}],
-	"no-console": "off"
-	-- not in the package: n8n's rules for the code users install do not apply here */
 /**
  * The real-n8n part of `npm run bench`: this package inside a running n8n 2.x (the test
  * harness's pinned install, the package installed from its packed tarball as users install it),

@@ -364,6 +364,8 @@ export interface GetManyRun {
 	/** That peak above the RSS just before the run, bytes. */
 	rssGrowth: number;
 	items: number;
+	/** How many fields the first output item has: a simplified job has at most ten. */
+	firstItemFields: number;
 }
 
 interface GetManySide {
@@ -398,7 +400,11 @@ export async function measureGetManyOnce(
 	const latest = executions[executions.length - 1];
 	const full = await n8n.getExecution(latest.id);
 	const run = full.data?.resultData.runData[nodeName]?.[0] as
-		{ executionTime?: number; data?: { main: Array<Array<unknown> | null> } } | undefined;
+		| {
+				executionTime?: number;
+				data?: { main: Array<Array<{ json?: Record<string, unknown> }> | null> };
+		  }
+		| undefined;
 	if (!run || typeof run.executionTime !== 'number' || full.status !== 'success')
 		throw new Error(`${nodeName}: execution ${latest.id} ${full.status}, no run data`);
 	return {
@@ -407,6 +413,7 @@ export async function measureGetManyOnce(
 		peakRss,
 		rssGrowth: Math.max(0, peakRss - before),
 		items: run.data?.main[0]?.length ?? 0,
+		firstItemFields: Object.keys(run.data?.main[0]?.[0]?.json ?? {}).length,
 	};
 }
 
@@ -434,14 +441,17 @@ export async function measureGetMany(
 		httpRequest: () => measureGetManyOnce(n8n, http, HTTP_NODE),
 	};
 	for (const target of [raw, simplified, http]) await untilServed(target.url);
-	// Warm-up and check: every side returns the same number of jobs, one item each.
-	const counts = [
-		await sides.trioRaw(),
-		await sides.trioSimplified(),
-		await sides.httpRequest(),
-	].map((run) => run.items);
+	// Warm-up and check: every side returns the same number of jobs, one item each, and each Trio
+	// side the output it asked for (a simplified job has at most ten fields, a raw one all).
+	const warmUp = [await sides.trioRaw(), await sides.trioSimplified(), await sides.httpRequest()];
+	const counts = warmUp.map((run) => run.items);
 	if (counts[0] < 1000 || counts.some((count) => count !== counts[0]))
 		throw new Error(`Get Many item counts differ: ${counts.join(', ')}`);
+	const [rawFields, simplifiedFields, httpFields] = warmUp.map((run) => run.firstItemFields);
+	if (simplifiedFields > 10 || rawFields !== httpFields)
+		throw new Error(
+			`Get Many outputs are not what each side asked for: raw ${rawFields} fields, simplified ${simplifiedFields}, HTTP Request ${httpFields}`,
+		);
 	const runs = await alternate(
 		options.runs,
 		sides,

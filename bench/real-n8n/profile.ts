@@ -1,8 +1,3 @@
-/* eslint
-	"@n8n/community-nodes/no-restricted-globals": "off",
-	"@n8n/community-nodes/no-restricted-imports": "off",
-	"no-console": "off"
-	-- not in the package: n8n's rules for the code users install do not apply here */
 /**
  * npx tsx bench/real-n8n/profile.ts <scenario> [count] [--n8n-env NAME=value ...]
  *
@@ -14,7 +9,8 @@
  *   trigger        distinct Job Update deliveries to the Trio VMS Trigger, one sender
  *   webhook        the same bodies to a Webhook node (respond immediately), one sender
  *   refused        deliveries to the trigger with a wrong token (403)
- *   get-many       Job Get Many, Return All, Simplify off (Trio VMS node)
+ *   get-many       Job Get Many, Return All, Output Raw (Trio VMS node)
+ *   get-many-simplified  the same, Output Simplified
  *   http-get-many  the same GET through the HTTP Request node
  *
  * Measurement tool only (bench/, never in the test suite). The .cpuprofile files are kept in the
@@ -30,7 +26,14 @@ import { startSandboxProcess } from '../support';
 import { measureGetManyOnce, prepareIngestion, sendSequential, untilServed } from './measures';
 import { getManyWorkflow, httpGetManyWorkflow, ACTION_NODE, HTTP_NODE } from './workflows';
 
-const SCENARIOS = ['trigger', 'webhook', 'refused', 'get-many', 'http-get-many'] as const;
+const SCENARIOS = [
+	'trigger',
+	'webhook',
+	'refused',
+	'get-many',
+	'get-many-simplified',
+	'http-get-many',
+] as const;
 type Scenario = (typeof SCENARIOS)[number];
 
 interface ProfileNode {
@@ -159,17 +162,17 @@ async function main(): Promise<void> {
 			baseUrl: sandbox.url,
 		});
 		const credential = { id: admin.id, name: admin.name };
-		if (scenario === 'get-many' || scenario === 'http-get-many') {
+		if (scenario.includes('get-many')) {
 			const target =
-				scenario === 'get-many'
-					? await getManyWorkflow(n8n, credential, false)
-					: await httpGetManyWorkflow(n8n, sandbox.apiUrl, sandbox.key);
+				scenario === 'http-get-many'
+					? await httpGetManyWorkflow(n8n, sandbox.apiUrl, sandbox.key)
+					: await getManyWorkflow(n8n, credential, scenario === 'get-many-simplified');
 			await untilServed(target.url);
 			for (let run = 0; run < count; run++) {
 				const result = await measureGetManyOnce(
 					n8n,
 					target,
-					scenario === 'get-many' ? ACTION_NODE : HTTP_NODE,
+					scenario === 'http-get-many' ? HTTP_NODE : ACTION_NODE,
 				);
 				console.log(`run ${run + 1}: node ${result.nodeMs} ms, ${result.items} items`);
 			}

@@ -1,6 +1,3 @@
-/* eslint
-	"@n8n/community-nodes/no-restricted-globals": "off"
-	-- not in the package: n8n's rules for the code users install do not apply here */
 /** Small statistics for the real-n8n part: medians and ranges of runs, percentiles of latencies. */
 
 export interface Spread {

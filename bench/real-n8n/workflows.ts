@@ -1,7 +1,3 @@
-/* eslint
-	"@n8n/community-nodes/no-restricted-globals": "off",
-	"@n8n/community-nodes/no-restricted-imports": "off"
-	-- not in the package: n8n's rules for the code users install do not apply here */
 /**
  * The workflows the real-n8n part compares, each a single job done two ways on the same n8n:
  * this package's node, and the hand-built flow from n8n's generic nodes.
@@ -147,7 +143,10 @@ export async function webhookWorkflow(
 	return { id, url: n8n.productionWebhookUrl('', path) };
 }
 
-/** Webhook (answers when the last node finishes, no data) -> Trio VMS Job: Get Many, Return All. */
+/**
+ * Webhook (answers when the last node finishes, no data) -> Trio VMS Job: Get Many, Return All,
+ * Output Simplified or Raw.
+ */
 export async function getManyWorkflow(
 	n8n: N8nInstance,
 	credential: CredentialRef,
@@ -166,7 +165,12 @@ export async function getManyWorkflow(
 					name: ACTION_NODE,
 					type: ACTION_TYPE,
 					typeVersion: 1,
-					parameters: { resource: 'job', operation: 'getAll', returnAll: true, simplify },
+					parameters: {
+						resource: 'job',
+						operation: 'getAll',
+						returnAll: true,
+						output: simplify ? 'simple' : 'raw',
+					},
 					credentials: { trioVmsApi: credential },
 				},
 				300,

@@ -1,7 +1,3 @@
-/* eslint
-	"@n8n/community-nodes/no-restricted-globals": "off",
-	"@n8n/community-nodes/no-restricted-imports": "off"
-	-- not in the package: n8n's rules for the code users install do not apply here */
 /**
  * The part of n8n's dependency-injection container that node execution needs, set up once per
  * test file (Jest gives every test file its own module registry, so its own Container).

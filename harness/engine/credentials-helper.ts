@@ -1,6 +1,3 @@
-/* eslint
-	"@typescript-eslint/no-unused-vars": ["error", {"argsIgnorePattern": "^_", "varsIgnorePattern": "^_"}]
-	-- not in the package: n8n's rules for the code users install do not apply here */
 /**
  * The credential store and the authentication step, for an n8n without a database.
  *

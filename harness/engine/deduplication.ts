@@ -1,7 +1,3 @@
-/* eslint
-	"@n8n/community-nodes/no-restricted-globals": "off",
-	"@n8n/community-nodes/no-restricted-imports": "off"
-	-- not in the package: n8n's rules for the code users install do not apply here */
 /**
  * n8n's duplicate store for the in-process engine: n8n-core's own DataDeduplicationService
  * (the service behind `this.helpers.checkProcessedAndRecord` and its siblings), started once per

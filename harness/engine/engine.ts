@@ -1,6 +1,3 @@
-/* eslint
-	"@n8n/community-nodes/no-restricted-imports": "off"
-	-- not in the package: n8n's rules for the code users install do not apply here */
 /**
  * Runs workflows in-process inside n8n's real execution engine: n8n-workflow's Workflow and
  * expression engine, n8n-core's WorkflowExecute, ExecutionLifecycleHooks and node execution

@@ -1,9 +1,3 @@
-/* eslint
-	"@n8n/community-nodes/icon-validation": "off",
-	"@n8n/community-nodes/node-usable-as-tool": "off",
-	"@n8n/community-nodes/require-node-api-error": "off",
-	"@n8n/community-nodes/require-node-description-fields": "off"
-	-- not in the package: n8n's rules for the code users install do not apply here */
 /**
  * A test node that sends one request per input item through the package's transport
  * (nodes/shared/transport/), so transport tests exercise it inside the real engine: n8n-core's

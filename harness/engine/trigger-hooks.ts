@@ -1,6 +1,3 @@
-/* eslint
-	"@n8n/community-nodes/require-node-api-error": "off"
-	-- not in the package: n8n's rules for the code users install do not apply here */
 /**
  * A webhook trigger's lifecycle as n8n drives it, in-process: its `webhookMethods`
  * (checkExists, create, delete) run inside n8n-core's real HookContext and its `webhook()`

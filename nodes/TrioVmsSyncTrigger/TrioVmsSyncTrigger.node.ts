@@ -15,7 +15,7 @@ import {
 } from 'n8n-workflow';
 
 import { TRIO_CREDENTIAL_TYPE } from '../shared/credentials';
-import { outputProperty, TEN_JOB_FIELDS_IN_WORDS } from '../shared/jobOutput';
+import { outputProperty, SIMPLIFIED_JOB_FIELDS_IN_WORDS } from '../shared/jobOutput';
 import { SIMPLE_SUBMISSION_FIELDS_IN_WORDS } from '../shared/submissionOutput';
 import { JOB_STATUS_OPTIONS, US_STATE_OPTIONS } from '../shared/service';
 import { DEFAULT_MAX_DROP_PERCENT, SUBMISSION_CHANGES } from './diff';
@@ -134,7 +134,7 @@ export class TrioVmsSyncTrigger implements INodeType {
 				default: [...SUBMISSION_CHANGES],
 			},
 			outputProperty({
-				simplified: `${TEN_JOB_FIELDS_IN_WORDS} for a job; ${SIMPLE_SUBMISSION_FIELDS_IN_WORDS} for a submission`,
+				simplified: `${SIMPLIFIED_JOB_FIELDS_IN_WORDS} for a job; ${SIMPLE_SUBMISSION_FIELDS_IN_WORDS} for a submission`,
 			}),
 			{
 				displayName: 'Filters',

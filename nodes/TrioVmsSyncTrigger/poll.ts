@@ -28,8 +28,8 @@ import {
 	type JsonObject,
 } from 'n8n-workflow';
 
-import { submissionListNotOffered } from '../shared/failureMarks';
-import { timedOut, TrioClient } from '../shared/transport';
+import { isTimedOut, submissionListNotOffered } from '../shared/failureMarks';
+import { TrioClient } from '../shared/transport';
 import { fieldOf } from '../shared/fields';
 import { pollBudget, type PollBudget } from './budget';
 import { ListShrankError } from './diff';
@@ -181,7 +181,7 @@ async function listRecords(
 			context: { subject },
 		});
 	} catch (error) {
-		if (budget && (budget.spent() || timedOut(error))) throw budget.ranOut(context, subject);
+		if (budget && (budget.spent() || isTimedOut(error))) throw budget.ranOut(context, subject);
 		if (!watched.listAdvice || !submissionListNotOffered(error)) throw asNodeError(context, error);
 		throw new NodeApiError(context.getNode(), {} as JsonObject, {
 			message: `The Sync Trigger could not read the submission list from Trio VMS (${error.httpCode}): ${error.message}`,

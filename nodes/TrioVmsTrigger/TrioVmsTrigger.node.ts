@@ -9,7 +9,7 @@ import {
 
 import { TRIO_CREDENTIAL_TYPE } from '../shared/credentials';
 import { TRIO_EVENT_NAMES, TRIO_EVENTS } from '../shared/events';
-import { outputProperty, TEN_JOB_FIELDS_IN_WORDS } from '../shared/jobOutput';
+import { outputProperty, SIMPLIFIED_JOB_FIELDS_IN_WORDS } from '../shared/jobOutput';
 import { DEFAULT_WINDOW, MAX_WINDOW } from './dedup';
 import { receiveDelivery } from './deliveries';
 import { activateRegistrations, registrationsInPlace, removeRegistrations } from './registrations';
@@ -103,7 +103,7 @@ export class TrioVmsTrigger implements INodeType {
 					})),
 			},
 			outputProperty({
-				simplified: `${TEN_JOB_FIELDS_IN_WORDS} for a Job Update; other events are output as Trio sends them`,
+				simplified: `${SIMPLIFIED_JOB_FIELDS_IN_WORDS} for a Job Update; other events are output as Trio sends them`,
 				displayOptions: { show: { events: ['Job Update'] } },
 			}),
 			{

@@ -230,11 +230,6 @@ export function firstAddressWarning(key: string): boolean {
 	return true;
 }
 
-/** How many address changes this process remembers having warned about. */
-export function addressWarningsRemembered(): number {
-	return warnedAboutAddress.size;
-}
-
 /**
  * n8n 2.x does not run a trigger's webhook methods when it restarts, so after n8n's public address
  * (WEBHOOK_URL) changed, Trio keeps sending to the old one. If deliveries still arrive there, say

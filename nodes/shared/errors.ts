@@ -8,7 +8,7 @@ import type { INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { labelOfField } from './fieldLabels';
-import { isPermissionRefusal, markOutcomeUnknown } from './failureMarks';
+import { isPermissionRefusal, markOutcomeUnknown, markTimedOut } from './failureMarks';
 import { escapeRegExp, redact, withoutSecret } from './secrets';
 import { bounded, readServiceMessage } from './serviceMessage';
 
@@ -69,12 +69,6 @@ export function hintForStatus(status: number, context: FailureContext = {}): str
 			: 'The service failed or is unavailable. Try again later; if it persists, contact your MSP.';
 	}
 	return 'The service refused the request.';
-}
-
-export function formatFieldErrors(fieldErrors: Record<string, string[]>): string {
-	return Object.entries(fieldErrors)
-		.map(([field, messages]) => `${field}: ${messages.join(' ')}`)
-		.join('\n');
 }
 
 /** Titles that only say field errors follow: never a headline when a field error can be one. */
@@ -192,7 +186,7 @@ export interface ConnectionFailure {
 	itemIndex?: number;
 	/** The request may have reached the service before the connection broke. */
 	outcomeUnknown: boolean;
-	/** No answer came in time (the transport decides which failures are timeouts). */
+	/** No answer came in time (the transport decides which failures are timeouts); marked on the error. */
 	timedOut?: boolean;
 	secret?: string;
 }
@@ -235,6 +229,7 @@ export function connectionError(node: INode, failure: ConnectionFailure): NodeAp
 	);
 	// Broken after sending: the service may have the whole request and still be storing it.
 	if (failure.outcomeUnknown) markOutcomeUnknown(error);
+	if (timedOut) markTimedOut(error);
 	return error;
 }
 

@@ -1,8 +1,9 @@
 /**
  * What a failed request tells the code that made it, read from the NodeApiError the transport
- * threw (errors.ts builds them): whether a create's outcome is unknown (a mark the error carries),
- * what the service answered, whether the key lacks a permission, and whether Trio does not offer
- * the submission list. No words for users here: those are in errors.ts.
+ * threw (errors.ts builds them and sets the marks as it does): whether a create's outcome is
+ * unknown and whether no answer came in time (marks the error carries), what the service
+ * answered, whether the key lacks a permission, and whether Trio does not offer the submission
+ * list. No words for users here: those are in errors.ts.
  */
 import { NodeApiError } from 'n8n-workflow';
 
@@ -22,6 +23,21 @@ export function markOutcomeUnknown(error: NodeApiError): void {
 /** Whether the error says a create failed in a way that leaves its outcome unknown. */
 export function isOutcomeUnknown(error: unknown): error is NodeApiError {
 	return error instanceof NodeApiError && error.context?.[OUTCOME_UNKNOWN] === true;
+}
+
+/** Errors of a request that got no answer in time carry this mark (retry.ts says which codes). */
+const TIMED_OUT = 'timedOut';
+
+export function markTimedOut(error: NodeApiError): void {
+	error.context[TIMED_OUT] = true;
+}
+
+/**
+ * Whether a request failed for want of an answer in time, as the transport marked it: an HTTP
+ * status is an answer, whatever its words say.
+ */
+export function isTimedOut(error: unknown): error is NodeApiError {
+	return error instanceof NodeApiError && error.context?.[TIMED_OUT] === true;
 }
 
 /**

@@ -23,7 +23,7 @@ import { isRecord } from './listAnswer';
  * NumberOfCurrentOpenPositions: the job list's current count when Trio sends it, else the
  * record's NumberOfOpenPositions (Job Get, Job Update).
  */
-export const TEN_JOB_FIELDS = [
+export const SIMPLIFIED_JOB_FIELDS = [
 	'Number',
 	'Title',
 	'JobStatus',
@@ -37,24 +37,55 @@ export const TEN_JOB_FIELDS = [
 ] as const;
 
 /** The words that list the simplified job's fields, for the nodes' Output descriptions. */
-export const TEN_JOB_FIELDS_IN_WORDS =
+export const SIMPLIFIED_JOB_FIELDS_IN_WORDS =
 	'Ten fields: number, title, status, facility, city, state, start date, shift, rate and open positions';
 
-function shiftDescription(job: IDataObject): unknown {
-	const shift = fieldOf(job, 'Shift');
+function shiftDescription(shift: unknown): unknown {
 	if (!isRecord(shift)) return null;
 	return fieldOf(shift, 'ShiftDescription') ?? null;
 }
 
-/** Fields the service did not send stay absent rather than becoming null (ShiftDescription excepted). */
+/** The fields a job sends under the simplified job's names, NumberOfCurrentOpenPositions included. */
+const SENT_AS_NAMED = [
+	...SIMPLIFIED_JOB_FIELDS.filter((name) => name !== 'ShiftDescription'),
+	'Shift',
+];
+
+const own = (record: IDataObject, name: string) =>
+	Object.prototype.hasOwnProperty.call(record, name);
+
+/**
+ * The simplified job. Fields the service did not send stay absent rather than becoming null
+ * (ShiftDescription excepted). A job that sends every field under its exact name, as each job
+ * of the list does, is built as one object literal: V8 makes it in one step, where adding ten
+ * fields one by one cost about twice as much over the 8,500 jobs of a whole list. Any other job
+ * is read field by field in any letter case, to the same result in the same order.
+ */
 export function simplifyJob(job: IDataObject): IDataObject {
+	if (!SENT_AS_NAMED.every((name) => own(job, name))) return simplifyByField(job);
+	return {
+		Number: job.Number,
+		Title: job.Title,
+		JobStatus: job.JobStatus,
+		FacilityName: job.FacilityName,
+		City: job.City,
+		StateAbbreviation: job.StateAbbreviation,
+		StartDate: job.StartDate,
+		ShiftDescription: shiftDescription(job.Shift) as string,
+		RateDescription: job.RateDescription,
+		NumberOfCurrentOpenPositions: job.NumberOfCurrentOpenPositions,
+	};
+}
+
+function simplifyByField(job: IDataObject): IDataObject {
 	const simple: IDataObject = {};
-	for (const name of TEN_JOB_FIELDS) {
-		if (name === 'ShiftDescription') simple.ShiftDescription = shiftDescription(job) as string;
+	for (const name of SIMPLIFIED_JOB_FIELDS) {
+		if (name === 'ShiftDescription')
+			simple.ShiftDescription = shiftDescription(fieldOf(job, 'Shift')) as string;
 		else if (name === 'NumberOfCurrentOpenPositions') {
 			// One name in every node's simplified job, so an expression survives a change of trigger.
-			const own = hasField(job, name) ? name : 'NumberOfOpenPositions';
-			if (hasField(job, own)) simple[name] = fieldOf(job, own) as IDataObject[string];
+			const sent = hasField(job, name) ? name : 'NumberOfOpenPositions';
+			if (hasField(job, sent)) simple[name] = fieldOf(job, sent) as IDataObject[string];
 		} else if (hasField(job, name)) simple[name] = fieldOf(job, name) as IDataObject[string];
 	}
 	return simple;

@@ -1,6 +1,3 @@
-/* eslint
-	"@n8n/community-nodes/no-restricted-globals": "off"
-	-- not in the package: n8n's rules for the code users install do not apply here */
 /**
  * Orderly stop for the scripts that start the demo stack: everything started is registered
  * here the moment it exists and is stopped newest first, on Ctrl-C (SIGINT), SIGTERM,

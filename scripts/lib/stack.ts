@@ -1,13 +1,9 @@
-/* eslint
-	"@n8n/community-nodes/no-restricted-globals": "off",
-	"@n8n/community-nodes/no-restricted-imports": "off",
-	"@n8n/community-nodes/require-node-api-error": "off"
-	-- not in the package: n8n's rules for the code users install do not apply here */
 /**
  * The demo stack: the package built and packed, the Trio sandbox, a real n8n 2.x with the
  * package installed, the "Trio VMS account" credential pointing at the sandbox and every
- * examples/*.json imported with that credential. Shared by scripts/demo.ts (for people)
- * and the real-n8n suites, so both show the same thing.
+ * examples/*.json imported with that credential, for scripts/demo.ts (`npm run demo`). It
+ * starts each part through the same harness the real-n8n suites use (harness/: install, pack,
+ * n8n, trio, wait), so the demo shows what those suites prove.
  *
  * Everything started is registered with a Cleanup as soon as it exists, so an interrupted
  * or failed start-up stops what it got to (see lifecycle.ts).

@@ -1,6 +1,3 @@
-/* eslint
-	"@n8n/community-nodes/no-dangerous-functions": "off"
-	-- not in the package: n8n's rules for the code users install do not apply here */
 /**
  * The credential's Test button builds its address with an n8n expression that must follow the
  * same rule as resolveApiRoot: a Custom URL over plain http:// only for this machine. Here the

@@ -1,7 +1,3 @@
-/* eslint
-	"@n8n/community-nodes/no-restricted-globals": "off",
-	"@n8n/community-nodes/no-restricted-imports": "off"
-	-- not in the package: n8n's rules for the code users install do not apply here */
 /**
  * The codex files n8n reads beside each node: categories from the list n8n's node panel knows
  * (n8n-io/n8n, packages/@n8n/eslint-plugin-community-nodes/src/utils/codex-taxonomy.ts: an

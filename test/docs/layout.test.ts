@@ -1,7 +1,3 @@
-/* eslint
-	"@n8n/community-nodes/no-restricted-globals": "off",
-	"@n8n/community-nodes/no-restricted-imports": "off"
-	-- not in the package: n8n's rules for the code users install do not apply here */
 /**
  * docs/development.md draws the house as it is: every module under nodes/ is named in its
  * layout (by its file name, or its folder's pattern for the one-file-per-operation folders).

@@ -1,8 +1,3 @@
-/* eslint
-	"@n8n/community-nodes/no-dangerous-functions": "off",
-	"@n8n/community-nodes/no-restricted-globals": "off",
-	"@n8n/community-nodes/no-restricted-imports": "off"
-	-- not in the package: n8n's rules for the code users install do not apply here */
 /**
  * Every link a user can follow, from the README and the docs to the Docs links n8n's editor
  * shows, leads somewhere real:
@@ -249,7 +244,6 @@ describe('links in the docs, the examples and the editor', () => {
 		for (const link of documentLinks) deadLink(link, true);
 		for (const link of editorLinks) deadLink(link, false);
 		const total = documentLinks.length + editorLinks.length;
-		// eslint-disable-next-line no-console
 		console.log(
 			`Link test: ${total} links (${documentLinks.length} in documents, ${editorLinks.length} in the editor), ${anchorsChecked} anchors`,
 		);

@@ -1,7 +1,3 @@
-/* eslint
-	"@n8n/community-nodes/no-restricted-globals": "off",
-	"@n8n/community-nodes/no-restricted-imports": "off"
-	-- not in the package: n8n's rules for the code users install do not apply here */
 /**
  * Just enough Markdown reading for the docs tests: the links a reader can click, the anchors
  * GitHub gives headings, and the sections and code spans a quick start is written in. Code

@@ -1,7 +1,3 @@
-/* eslint
-	"@n8n/community-nodes/no-restricted-globals": "off",
-	"@n8n/community-nodes/no-restricted-imports": "off"
-	-- not in the package: n8n's rules for the code users install do not apply here */
 /**
  * Every command examples/README.md gives for trying an example against the sandbox runs as
  * written (only the port differs) against a sandbox started as `npm run sandbox` starts it, and

@@ -1,7 +1,3 @@
-/* eslint
-	"@n8n/community-nodes/no-restricted-globals": "off",
-	"@n8n/community-nodes/no-restricted-imports": "off"
-	-- not in the package: n8n's rules for the code users install do not apply here */
 /**
  * Where the docs tell a user to pick "Trio VMS → Resource → Operation", those are the words the
  * node shows: a renamed resource or operation makes this fail until the docs follow. The same for
@@ -13,7 +9,7 @@ import ts from 'typescript';
 import type { INodeProperties, INodePropertyCollection, INodePropertyOptions } from 'n8n-workflow';
 
 import { TrioVmsApi } from '../../credentials/TrioVmsApi.credentials';
-import { TEN_JOB_FIELDS } from '../../nodes/shared/jobOutput';
+import { SIMPLIFIED_JOB_FIELDS } from '../../nodes/shared/jobOutput';
 import { TrioVms } from '../../nodes/TrioVms/TrioVms.node';
 import { TrioVmsSyncTrigger } from '../../nodes/TrioVmsSyncTrigger/TrioVmsSyncTrigger.node';
 import { TrioVmsTrigger } from '../../nodes/TrioVmsTrigger/TrioVmsTrigger.node';
@@ -180,7 +176,9 @@ describe('the simplified job as the docs list it', () => {
 	});
 
 	it.each(simplified)('$file lists the ten fields the nodes output, in order', ({ fields }) => {
-		expect(fields).toEqual(TEN_JOB_FIELDS.slice(0, TEN_JOB_FIELDS.indexOf('RateDescription') + 1));
+		expect(fields).toEqual(
+			SIMPLIFIED_JOB_FIELDS.slice(0, SIMPLIFIED_JOB_FIELDS.indexOf('RateDescription') + 1),
+		);
 	});
 });
 

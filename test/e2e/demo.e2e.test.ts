@@ -1,8 +1,3 @@
-/* eslint
-	"@n8n/community-nodes/no-dangerous-functions": "off",
-	"@n8n/community-nodes/no-restricted-globals": "off",
-	"@n8n/community-nodes/no-restricted-imports": "off"
-	-- not in the package: n8n's rules for the code users install do not apply here */
 /**
  * `npm run demo` as a user runs it: scripts/demo.ts in a child process (through tsx, as the
  * npm script does), with its own n8n folder and any free sandbox port. Checks what it prints

@@ -1,7 +1,3 @@
-/* eslint
-	"@n8n/community-nodes/no-restricted-globals": "off",
-	"@n8n/community-nodes/no-restricted-imports": "off"
-	-- not in the package: n8n's rules for the code users install do not apply here */
 /**
  * The README's quick starts, executed as written, in a real n8n 2.x with the packed package
  * installed as users install it, against the local Trio sandbox.

@@ -1,8 +1,3 @@
-/* eslint
-	"@n8n/community-nodes/no-restricted-globals": "off",
-	"@n8n/community-nodes/no-restricted-imports": "off",
-	"@n8n/community-nodes/require-node-api-error": "off"
-	-- not in the package: n8n's rules for the code users install do not apply here */
 /**
  * A recruiter in the real n8n 2.41.1 editor, driven through Debian's Chromium: adds the Trio
  * credential by clicking, builds "new jobs -> Edit Fields" on the Sync Trigger and fetches a test

@@ -1,7 +1,3 @@
-/* eslint
-	"@n8n/community-nodes/no-restricted-globals": "off",
-	"@n8n/community-nodes/no-restricted-imports": "off"
-	-- not in the package: n8n's rules for the code users install do not apply here */
 /**
  * The package installed the way Docker users install community packages, and the only way n8n
  * 3.0's Docker images leave: n8n 2.41.1 started with N8N_COMMUNITY_PACKAGES_MANAGED_BY_ENV=true

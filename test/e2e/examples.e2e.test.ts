@@ -1,6 +1,3 @@
-/* eslint
-	"@n8n/community-nodes/no-restricted-imports": "off"
-	-- not in the package: n8n's rules for the code users install do not apply here */
 /**
  * The example workflows users import (examples/*.json), run in a real n8n 2.x with the packed
  * package installed as users install it, against the local Trio sandbox.

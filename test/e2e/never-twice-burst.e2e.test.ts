@@ -1,7 +1,3 @@
-/* eslint
-	"@n8n/community-nodes/no-restricted-globals": "off",
-	"@n8n/community-nodes/no-restricted-imports": "off"
-	-- not in the package: n8n's rules for the code users install do not apply here */
 /**
  * "Never twice" under concurrent executions of one workflow, in real n8n 2.x queue mode
  * (issue 33 point 1): PostgreSQL, Redis, one webhook process, one worker running up to ten

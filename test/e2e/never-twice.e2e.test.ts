@@ -1,7 +1,3 @@
-/* eslint
-	"@n8n/community-nodes/no-restricted-globals": "off",
-	"@n8n/community-nodes/no-restricted-imports": "off"
-	-- not in the package: n8n's rules for the code users install do not apply here */
 /**
  * "Never twice" in real n8n 2.x queue mode (issue 27 point 2): PostgreSQL, Redis, a main process,
  * one webhook process and two workers. Submission Create remembers its creates in n8n's duplicate

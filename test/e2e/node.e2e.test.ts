@@ -1,6 +1,3 @@
-/* eslint
-	"@n8n/community-nodes/no-restricted-globals": "off"
-	-- not in the package: n8n's rules for the code users install do not apply here */
 /**
  * The packed package and the Trio VMS action node inside one real n8n 2.x, installed from the
  * tarball as users install it, against the local Trio sandbox over HTTP. What only n8n itself

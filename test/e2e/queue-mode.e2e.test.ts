@@ -1,6 +1,3 @@
-/* eslint
-	"@n8n/community-nodes/no-restricted-globals": "off"
-	-- not in the package: n8n's rules for the code users install do not apply here */
 /**
  * The Trio VMS nodes in n8n 2.x run the way n8n recommends for production (issue #12):
  * PostgreSQL, and queue mode with a main process, two webhook processes behind a round-robin

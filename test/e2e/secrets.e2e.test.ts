@@ -1,6 +1,3 @@
-/* eslint
-	"@n8n/community-nodes/no-restricted-globals": "off"
-	-- not in the package: n8n's rules for the code users install do not apply here */
 /**
  * The counted secrets suite: every operation of the Trio VMS node (successes and failures) and
  * the trigger's whole lifecycle (activation, accepted and refused deliveries, the Webhook

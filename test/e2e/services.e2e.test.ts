@@ -1,8 +1,3 @@
-/* eslint
-	"@n8n/community-nodes/no-dangerous-functions": "off",
-	"@n8n/community-nodes/no-restricted-globals": "off",
-	"@n8n/community-nodes/no-restricted-imports": "off"
-	-- not in the package: n8n's rules for the code users install do not apply here */
 /**
  * The harness's PostgreSQL and Redis (harness/services.ts) start on loopback, answer, and
  * leave nothing behind: neither on stop() nor when the test process is killed outright.

@@ -1,6 +1,3 @@
-/* eslint
-	"@n8n/community-nodes/no-restricted-globals": "off"
-	-- not in the package: n8n's rules for the code users install do not apply here */
 /**
  * A smoke of the packed package in one real n8n per line: it loads, the credential test button
  * and the editor's lists work, one operation runs, a trigger workflow activates, receives one

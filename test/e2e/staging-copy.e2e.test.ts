@@ -1,7 +1,3 @@
-/* eslint
-	"@n8n/community-nodes/no-restricted-globals": "off",
-	"@n8n/community-nodes/no-restricted-imports": "off"
-	-- not in the package: n8n's rules for the code users install do not apply here */
 /**
  * A staging copy of production's database never switches production's registrations off
  * (issue 27, point 1), in real n8n 2.x against the sandbox:

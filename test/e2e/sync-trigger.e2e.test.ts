@@ -1,7 +1,3 @@
-/* eslint
-	"@n8n/community-nodes/no-restricted-globals": "off",
-	"@n8n/community-nodes/no-restricted-imports": "off"
-	-- not in the package: n8n's rules for the code users install do not apply here */
 /**
  * The Trio VMS Sync Trigger inside a real n8n 2.x and 1.x (the packed package installed as users
  * install it), polling the local sandbox with a plain agency key.

@@ -1,8 +1,3 @@
-/* eslint
-	"@n8n/community-nodes/no-restricted-globals": "off",
-	"@n8n/community-nodes/no-restricted-imports": "off",
-	"@typescript-eslint/no-unused-vars": ["error", {"argsIgnorePattern": "^_", "varsIgnorePattern": "^_"}]
-	-- not in the package: n8n's rules for the code users install do not apply here */
 /**
  * The Trio VMS Trigger inside a real n8n (the packed package installed as users install it),
  * registering at the local sandbox over HTTP and receiving the sandbox's deliveries.

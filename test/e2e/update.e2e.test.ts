@@ -1,7 +1,3 @@
-/* eslint
-	"@n8n/community-nodes/no-restricted-globals": "off",
-	"@n8n/community-nodes/no-restricted-imports": "off"
-	-- not in the package: n8n's rules for the code users install do not apply here */
 /**
  * Updating the package in a real n8n 2.41.1 keeps everything a user has: the package is installed
  * from the Community Nodes panel at one version, three workflows run on it (a published Trio VMS

@@ -1,7 +1,3 @@
-/* eslint
-	"@n8n/community-nodes/no-restricted-globals": "off",
-	"@n8n/community-nodes/no-restricted-imports": "off"
-	-- not in the package: n8n's rules for the code users install do not apply here */
 /**
  * The example workflows are templates a recruiter imports: each has a name, a description and
  * sticky notes that say what to set up and what each step does. Whether they still import and

@@ -1,6 +1,3 @@
-/* eslint
-	"@n8n/community-nodes/no-hardcoded-secrets": "off"
-	-- not in the package: n8n's rules for the code users install do not apply here */
 /**
  * The runner itself: items, expressions, binary data, credentials and load-options all go
  * through n8n's real engine. Uses the test nodes (not the package's action node) so that it

@@ -1,8 +1,3 @@
-/* eslint
-	"@n8n/community-nodes/no-dangerous-functions": "off",
-	"@n8n/community-nodes/no-restricted-globals": "off",
-	"@n8n/community-nodes/no-restricted-imports": "off"
-	-- not in the package: n8n's rules for the code users install do not apply here */
 /**
  * The one flag table of the scripts and the benchmarks, read by Node's util.parseArgs and printed
  * as usage from the same entries.

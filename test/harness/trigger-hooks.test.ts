@@ -1,6 +1,3 @@
-/* eslint
-	"@n8n/community-nodes/node-connection-type-literal": "off"
-	-- not in the package: n8n's rules for the code users install do not apply here */
 /**
  * The webhook-lifecycle runner itself (trigger-hooks.ts), with a test node rather than the
  * package's trigger, so that it says whether the runner does what n8n does independently of the

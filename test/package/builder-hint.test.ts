@@ -1,7 +1,3 @@
-/* eslint
-	"@n8n/community-nodes/no-restricted-globals": "off",
-	"@n8n/community-nodes/no-restricted-imports": "off"
-	-- not in the package: n8n's rules for the code users install do not apply here */
 /**
  * n8n's AI workflow builder composes workflows from the node descriptions n8n loads, and reads
  * each one's builderHint (a searchHint and related nodes). The built nodes, the files n8n

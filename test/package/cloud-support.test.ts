@@ -1,7 +1,3 @@
-/* eslint
-	"@n8n/community-nodes/no-restricted-globals": "off",
-	"@n8n/community-nodes/no-restricted-imports": "off"
-	-- not in the package: n8n's rules for the code users install do not apply here */
 /**
  * n8n Cloud lists only verified community packages, and n8n's own CLI (@n8n/node-cli, pinned)
  * says whether this one can be verified: `n8n-node cloud-support` must report it eligible
@@ -65,7 +61,10 @@ describe("n8n's CLI on this repository", () => {
 		};
 
 		expect(scripts.test.split(' && ')[0]).toBe('npm run lint');
-		expect(scripts.lint.split(' && ')[0]).toBe('n8n-node lint');
+		// Each file judged by the configuration nearest to it (eslint-config.test.ts).
+		expect(scripts.lint.split(' && ')[0]).toBe(
+			'ESLINT_FLAGS=unstable_config_lookup_from_file n8n-node lint',
+		);
 		expect(fs.readFileSync(path.join(REPO_ROOT, '.ci', 'run'), 'utf8')).toMatch(
 			/^npm ci && npm test$/m,
 		);

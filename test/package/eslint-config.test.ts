@@ -1,20 +1,23 @@
-/* eslint
-	"@n8n/community-nodes/no-restricted-imports": "off"
-	-- not in the package: n8n's rules for the code users install do not apply here */
 /**
- * eslint.config.mjs is n8n's default (cloud-support.test.ts), and ESLint 9 reads no other
- * configuration file, so `eslint .` judges the whole repository by n8n's rules. The code that is
- * not published (tests, sandbox, scripts, benchmarks) runs in Node, not inside n8n: a file there
- * may switch off, in a first-line `eslint` comment, only n8n's rules about what installed code
- * may do (Node's globals and modules, child processes, console, secrets in source, raw errors,
- * a node description's required parts for test doubles of nodes), and relax unused-variable
- * names to the `_` prefix. The package's own files carry no inline ESLint comments at all:
- * n8n's verification scanner ignores them, so they could only hide what it will report.
+ * eslint.config.mjs is n8n's default (cloud-support.test.ts), and it alone judges the package
+ * sources (nodes/, credentials/). The code that is not published (tests, harness, sandbox,
+ * scripts, benchmarks) runs in Node, not inside n8n: each of its folders has an eslint.config.mjs
+ * of its own (the shared eslint.unpublished.mjs), found because `npm run lint` looks
+ * configurations up from each file. It is n8n's configuration with only n8n's rules about what
+ * installed code may do switched off (Node's globals and modules, child processes, console,
+ * secrets in source, raw errors, a node description's required parts for test doubles of
+ * nodes), and unused names allowed with a `_` prefix. No file carries that in a comment of its
+ * own, and the package's own files carry no inline ESLint comments at all: n8n's verification
+ * scanner ignores them, so they could only hide what it will report.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 
+import { run } from '../../harness/exec';
 import { REPO_ROOT } from '../../harness/pack';
+
+/** Each `--print-config` loads n8n's configuration (typescript-eslint) afresh: seconds each. */
+jest.setTimeout(180_000);
 
 const RUNTIME_RULES = [
 	'no-console',
@@ -28,10 +31,12 @@ const RUNTIME_RULES = [
 	'@n8n/community-nodes/require-node-description-fields',
 	'@n8n/community-nodes/node-connection-type-literal',
 ];
-const UNUSED_VARS = ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }];
+const UNUSED_VARS = 'error, args and variables named _… allowed';
 
-const UNPUBLISHED = ['test', 'harness', 'sandbox', 'scripts', 'bench', 'examples'];
+const UNPUBLISHED = ['test', 'harness', 'sandbox', 'scripts', 'bench'];
 const PACKAGE = ['nodes', 'credentials'];
+const LOOKUP_FROM_FILE = 'unstable_config_lookup_from_file';
+const ESLINT = path.join(REPO_ROOT, 'node_modules', 'eslint', 'bin', 'eslint.js');
 
 function typescriptFiles(folder: string): string[] {
 	const absolute = path.join(REPO_ROOT, folder);
@@ -44,33 +49,76 @@ function typescriptFiles(folder: string): string[] {
 
 const read = (file: string): string => fs.readFileSync(path.join(REPO_ROOT, file), 'utf8');
 
-/** Each configuration comment opening a line, as ESLint parses it (JSON between braces). */
-function inlineConfigs(text: string): Array<Record<string, unknown>> {
-	return [...text.matchAll(/^\/\*\s*eslint\s([\s\S]*?)\*\//gm)].map((match) => {
-		const [settings] = match[1].split(/\s-{2,}\s/);
-		return JSON.parse(`{${settings}}`) as Record<string, unknown>;
-	});
+type Rules = Record<string, unknown[]>;
+
+/** The rules ESLint applies to `file` (which need not exist), as `npm run lint` runs it or not. */
+async function rulesFor(file: string, lookupFromFile = true): Promise<Rules> {
+	const flags = lookupFromFile ? ['--flag', LOOKUP_FROM_FILE] : [];
+	const { code, output, stdout } = await run(
+		process.execPath,
+		[ESLINT, ...flags, '--print-config', file],
+		{ cwd: REPO_ROOT, env: { ...process.env, ESLINT_FLAGS: '' }, timeoutMs: 120_000 },
+	);
+	if (code !== 0) throw new Error(`eslint --print-config ${file} failed: ${output}`);
+	return (JSON.parse(stdout) as { rules: Rules }).rules;
 }
 
-describe('ESLint comments', () => {
-	it('switch off, in unpublished code, only the rules for code that runs inside n8n', () => {
+/** The rules whose setting differs, in words: "rule: before -> after". */
+function differences(before: Rules, after: Rules): Record<string, string> {
+	const words = (setting: unknown[] | undefined): string => {
+		if (!setting) return 'absent';
+		const [level, options] = setting;
+		const name = ['off', 'warn', 'error'][Number(level)] ?? String(level);
+		if (
+			JSON.stringify(options) ===
+			JSON.stringify({ argsIgnorePattern: '^_', varsIgnorePattern: '^_' })
+		)
+			return UNUSED_VARS;
+		return options === undefined || JSON.stringify(options) === '{}'
+			? name
+			: `${name} ${JSON.stringify(options)}`;
+	};
+	const changed: Record<string, string> = {};
+	for (const rule of new Set([...Object.keys(before), ...Object.keys(after)])) {
+		if (JSON.stringify(before[rule]) !== JSON.stringify(after[rule]))
+			changed[rule] = `${words(before[rule])} -> ${words(after[rule])}`;
+	}
+	return changed;
+}
+
+describe('ESLint configuration', () => {
+	it("judges the package sources by n8n's default alone, looked up from each file or not", async () => {
+		const [node, nodeAsBefore, credential] = await Promise.all([
+			rulesFor('nodes/TrioVms/TrioVms.node.ts'),
+			rulesFor('nodes/TrioVms/TrioVms.node.ts', false),
+			rulesFor('credentials/TrioVmsApi.credentials.ts'),
+		]);
+		expect(differences(nodeAsBefore, node)).toEqual({});
+		expect(node['@n8n/community-nodes/no-restricted-imports']).toEqual([2]);
+		expect(node['n8n-nodes-base/node-param-display-name-miscased']).toEqual([2]);
+		expect(credential['n8n-nodes-base/cred-class-field-name-uppercase-first-char']).toEqual([2]);
+	});
+
+	it('switches off, in unpublished code, only the rules for code that runs inside n8n', async () => {
+		const expected = Object.fromEntries([
+			...RUNTIME_RULES.map((rule) => [rule, 'error -> off']),
+			['@typescript-eslint/no-unused-vars', `error -> ${UNUSED_VARS}`],
+		]);
+		const [root, ...folders] = await Promise.all([
+			rulesFor('anything.ts'),
+			...UNPUBLISHED.map((folder) => rulesFor(`${folder}/anything.ts`)),
+		]);
+		for (const rules of folders) expect(differences(root, rules)).toEqual(expected);
+	});
+
+	it('are in configuration files, not in comments of unpublished files', () => {
 		const files = UNPUBLISHED.flatMap(typescriptFiles);
 		expect(files.length).toBeGreaterThan(50);
 
 		const misuses: string[] = [];
 		for (const file of files) {
 			const text = read(file);
-			const configs = inlineConfigs(text);
-			if (configs.length > 0 && !text.startsWith('/* eslint')) {
-				misuses.push(`${file}: the eslint comment is not the file's first line`);
-			}
-			for (const [rule, setting] of configs.flatMap((config) => Object.entries(config))) {
-				const allowed =
-					rule === '@typescript-eslint/no-unused-vars'
-						? JSON.stringify(setting) === JSON.stringify(UNUSED_VARS)
-						: RUNTIME_RULES.includes(rule) && setting === 'off';
-				if (!allowed) misuses.push(`${file}: ${rule} ${JSON.stringify(setting)}`);
-			}
+			if (/^\s*\/\*\s*eslint\s/m.test(text)) misuses.push(`${file}: an eslint comment`);
 			for (const match of text.matchAll(/eslint-disable(?:-next-line|-line)?\s+([^\n*]+)/g)) {
 				const rules = match[1]
 					.split(/\s-{2,}\s/)[0]

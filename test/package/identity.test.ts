@@ -1,6 +1,3 @@
-/* eslint
-	"@n8n/community-nodes/no-restricted-imports": "off"
-	-- not in the package: n8n's rules for the code users install do not apply here */
 /**
  * The package's public identity lives in package.json (repository.url, author); every other
  * link to the repository is derived from it and must agree. Until a maintainer sets them, the

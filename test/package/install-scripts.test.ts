@@ -1,7 +1,3 @@
-/* eslint
-	"@n8n/community-nodes/no-restricted-globals": "off",
-	"@n8n/community-nodes/no-restricted-imports": "off"
-	-- not in the package: n8n's rules for the code users install do not apply here */
 /**
  * A plain `npm ci` installs the dev dependencies with the npm that Node 20, 22 and 24 ship (10.x
  * and 11.x): the repository's .npmrc turns dependencies' install scripts off on every npm (npm 10

@@ -1,6 +1,3 @@
-/* eslint
-	"@n8n/community-nodes/no-restricted-imports": "off"
-	-- not in the package: n8n's rules for the code users install do not apply here */
 /**
  * A stand-in for three rules of n8n's community-node lint as it stands on n8n's main branch, which
  * the installed @n8n/eslint-plugin-community-nodes 0.32.0 does not have yet, so `n8n-node lint`

@@ -1,8 +1,3 @@
-/* eslint
-	"@n8n/community-nodes/no-restricted-globals": "off",
-	"@n8n/community-nodes/no-restricted-imports": "off",
-	"@typescript-eslint/no-unused-vars": ["error", {"argsIgnorePattern": "^_", "varsIgnorePattern": "^_"}]
-	-- not in the package: n8n's rules for the code users install do not apply here */
 /**
  * n8n's verification scan, run here as n8n runs it: @n8n/scan-community-package (pinned) lints
  * the package's sources and the packed tarball with its own ESLint configuration and inline

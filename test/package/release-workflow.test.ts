@@ -1,7 +1,3 @@
-/* eslint
-	"@n8n/community-nodes/no-restricted-globals": "off",
-	"@n8n/community-nodes/no-restricted-imports": "off"
-	-- not in the package: n8n's rules for the code users install do not apply here */
 /**
  * .github/workflows/release.yml, checked statically (nothing here talks to GitHub or npm): it
  * publishes only from a version tag, after the test command CI runs, with an npm provenance

@@ -1,7 +1,3 @@
-/* eslint
-	"no-console": "off",
-	"@n8n/community-nodes/no-restricted-imports": "off"
-	-- not in the package: n8n's rules for the code users install do not apply here */
 /**
  * The tarball holds what users need and nothing else: the compiled nodes and credential, their
  * icons and codex files, the trigger's sample payloads, package.json, README, LICENSE and CHANGELOG (what changed between

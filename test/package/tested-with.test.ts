@@ -1,6 +1,3 @@
-/* eslint
-	"@n8n/community-nodes/no-restricted-imports": "off"
-	-- not in the package: n8n's rules for the code users install do not apply here */
 /**
  * The README's "Tested with" line is a promise about what CI runs: the real-n8n suites install
  * exactly the releases pinned in test/n8n-versions/<line>/package.json, so the line names exactly

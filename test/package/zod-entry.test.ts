@@ -1,7 +1,3 @@
-/* eslint
-	"@n8n/community-nodes/no-restricted-globals": "off",
-	"@n8n/community-nodes/no-restricted-imports": "off"
-	-- not in the package: n8n's rules for the code users install do not apply here */
 /**
  * The nodes use the zod n8n ships (no runtime dependencies), so a zod major change in n8n must not
  * change what nodes/shared/schemas.ts means. They import `zod/v3`, the entry both majors offer:

@@ -1,6 +1,3 @@
-/* eslint
-	"@n8n/community-nodes/no-restricted-imports": "off"
-	-- not in the package: n8n's rules for the code users install do not apply here */
 /**
  * The contract between the nodes and the sandbox. The sandbox reads the wire from the spec on
  * its own (sandbox/wire.ts, literal paths in sandbox/api.ts), so these tests send it what the
@@ -24,7 +21,7 @@ import {
 	PROFILE_FILE_EXTENSIONS,
 	PROFILE_FILE_MAX_BYTES,
 } from '../../nodes/shared/service';
-import { fillPath } from '../../nodes/shared/transport';
+import { fillPath } from '../../nodes/shared/transport/request';
 import type { RunningSandbox } from '../../sandbox';
 import { runNode, trioCredentials } from '../../harness/engine/engine';
 import { PDF_FILE, SUBMIT_PAIRS } from '../support/sandbox-harness';

@@ -1,6 +1,3 @@
-/* eslint
-	"@n8n/community-nodes/no-restricted-globals": "off"
-	-- not in the package: n8n's rules for the code users install do not apply here */
 import type { RunningSandbox } from '../../sandbox';
 import { api, scenario, start } from './helpers';
 import type { Json } from './helpers';

@@ -1,7 +1,3 @@
-/* eslint
-	"@n8n/community-nodes/no-restricted-globals": "off",
-	"@n8n/community-nodes/no-restricted-imports": "off"
-	-- not in the package: n8n's rules for the code users install do not apply here */
 /**
  * The sandbox reads the wire from the spec on its own (sandbox/wire.ts): it may take the nodes'
  * data types for its seed, but no value from nodes/, or a path, name or limit the nodes get wrong

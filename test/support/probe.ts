@@ -1,6 +1,3 @@
-/* eslint
-	"@n8n/community-nodes/no-hardcoded-secrets": "off"
-	-- not in the package: n8n's rules for the code users install do not apply here */
 /**
  * Sends requests through the transport inside the real engine, via the test.transportProbe
  * node (see harness/engine/transport-probe.node.ts), one request per item.

@@ -1,6 +1,3 @@
-/* eslint
-	"@n8n/community-nodes/no-restricted-globals": "off"
-	-- not in the package: n8n's rules for the code users install do not apply here */
 import { banner, SKIP_ENV, UNAVAILABLE_ENV } from '../../harness/availability';
 import { ensureN8n, N8N_LINES, type N8nLine } from '../../harness/install';
 

@@ -1,7 +1,3 @@
-/* eslint
-	"@n8n/community-nodes/no-restricted-globals": "off",
-	"@n8n/community-nodes/no-restricted-imports": "off"
-	-- not in the package: n8n's rules for the code users install do not apply here */
 /**
  * A small HTTP server for transport tests: it answers each request with the next scripted
  * response and records what it received (raw URL, headers, body bytes, timestamps), so tests

@@ -11,7 +11,7 @@ import {
 	type INodePropertyOptions,
 } from 'n8n-workflow';
 
-import { JOB_FIELDS, outputProperty, TEN_JOB_FIELDS_IN_WORDS } from '../../shared/jobOutput';
+import { JOB_FIELDS, outputProperty, SIMPLIFIED_JOB_FIELDS_IN_WORDS } from '../../shared/jobOutput';
 import { SIMPLE_SUBMISSION_FIELDS_IN_WORDS } from '../../shared/submissionOutput';
 import type { TrioOperation, TrioResource } from './node.type';
 
@@ -229,7 +229,7 @@ const SELECTED_FIELDS: INodePropertyOptions = {
  */
 export function jobOutputProperties(): INodeProperties[] {
 	return [
-		outputProperty({ simplified: TEN_JOB_FIELDS_IN_WORDS, extra: [SELECTED_FIELDS] }),
+		outputProperty({ simplified: SIMPLIFIED_JOB_FIELDS_IN_WORDS, extra: [SELECTED_FIELDS] }),
 		{
 			displayName: 'Fields',
 			name: 'fields',

@@ -12,7 +12,7 @@ export { isRecord };
  * The items of a list response, by the one rule of shared/listAnswer.ts; an empty answer is an
  * empty list (nothing to output).
  */
-export function listOf(response: unknown): unknown[] {
+export function listOrEmpty(response: unknown): unknown[] {
 	return readList(response, {
 		emptyIsNone: true,
 		refused: (sent) => `Trio VMS answered with ${answerInWords(sent)} instead of a list`,
@@ -21,7 +21,7 @@ export function listOf(response: unknown): unknown[] {
 
 /** A list response as output objects; plain values become { value }. */
 export function objectsOf(response: unknown): IDataObject[] {
-	return listOf(response).map((entry) =>
+	return listOrEmpty(response).map((entry) =>
 		isRecord(entry) ? entry : { value: entry as IDataObject[string] },
 	);
 }

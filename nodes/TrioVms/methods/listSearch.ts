@@ -13,7 +13,7 @@ import { setNewest } from '../../shared/boundedMap';
 import { PATHS } from '../../shared/service';
 import { INTERACTIVE_CLIENT, TrioClient } from '../../shared/transport';
 import { listRegistrations } from '../../shared/webhookRegistrations';
-import { withdrawReasonNames } from '../actions/submission/reasoned';
+import { withdrawReasonNames } from '../actions/submission/declineOrWithdraw';
 import { objectsOf } from '../helpers/output';
 import { jobLabel, jobText, matchesFilter, text } from '../helpers/search';
 

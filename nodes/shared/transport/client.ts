@@ -39,7 +39,6 @@ import {
 	DEFAULT_RETRY_POLICY,
 	errorCode,
 	isTimeoutCode,
-	markTimedOut,
 	NOT_SENT_CODES,
 	parseRetryAfter,
 	RETRYABLE_STATUSES,
@@ -258,7 +257,7 @@ export class TrioClient {
 					await this.pacer.wait(backoffDelay(attempt, this.retry));
 					continue;
 				}
-				const failure = connectionError(this.node, {
+				throw connectionError(this.node, {
 					code,
 					method: request.method,
 					path,
@@ -267,7 +266,6 @@ export class TrioClient {
 					timedOut: isTimeoutCode(code),
 					secret: this.secret,
 				});
-				throw isTimeoutCode(code) ? markTimedOut(failure) : failure;
 			}
 
 			const body = parseBody(raw, response.headers ?? {});

@@ -1,10 +1,9 @@
 /**
  * Retry arithmetic: which failures may be tried again, how long to wait (Retry-After, or
  * exponential backoff with jitter), which connection failures mean the request never left and
- * which mean no answer came in time, and the longest one request may take with all of it.
+ * which mean no answer came in time (errors.ts marks those: failureMarks.ts), and the longest one
+ * request may take with all of it.
  */
-import { NodeApiError } from 'n8n-workflow';
-
 import { DEFAULT_IDLE_TIMEOUT_MS, MAX_EXCHANGE_MS } from './body';
 import { PACE_MARGIN } from './pacing';
 export interface RetryPolicy {
@@ -55,22 +54,6 @@ const BROKEN_CODES = new Set([
 /** Whether a connection failure's code means that no answer came in time. */
 export function isTimeoutCode(code: string): boolean {
 	return TIMEOUT_CODES.has(code);
-}
-
-/** Set on the error the transport throws when a request got no answer in time. */
-const TIMED_OUT = 'timedOut';
-
-export function markTimedOut(error: NodeApiError): NodeApiError {
-	error.context[TIMED_OUT] = true;
-	return error;
-}
-
-/**
- * Whether a request failed for want of an answer in time, as the transport marked it: an HTTP
- * status is an answer, whatever its words say.
- */
-export function timedOut(error: unknown): boolean {
-	return error instanceof NodeApiError && error.context?.[TIMED_OUT] === true;
 }
 
 /** What decides how long a request may take (a subset of the client's options). */

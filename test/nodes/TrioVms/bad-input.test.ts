@@ -1,6 +1,3 @@
-/* eslint
-	"@n8n/community-nodes/no-restricted-globals": "off"
-	-- not in the package: n8n's rules for the code users install do not apply here */
 /**
  * The counted bad-input suite: what users type or map from a spreadsheet, wrong in every way a
  * field can be (missing, malformed, the wrong type from an expression, spreadsheet forms, files),

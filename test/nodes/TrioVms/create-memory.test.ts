@@ -1,6 +1,3 @@
-/* eslint
-	"@n8n/community-nodes/no-restricted-globals": "off"
-	-- not in the package: n8n's rules for the code users install do not apply here */
 /**
  * The memory of creates over the engine's duplicate store, which reads a row, lets other work run
  * and writes the whole row back, as n8n's database store does (issue 33 points 1, 6, 8). Clocks

@@ -1,6 +1,3 @@
-/* eslint
-	"no-console": "off"
-	-- not in the package: n8n's rules for the code users install do not apply here */
 /**
  * The counted faults suite (issue #10): the sandbox injects faults (5xx at a share of requests,
  * 429 with Retry-After, latency past the deadline, connections dropped before and after the

@@ -1,6 +1,3 @@
-/* eslint
-	"@n8n/community-nodes/require-node-api-error": "off"
-	-- not in the package: n8n's rules for the code users install do not apply here */
 /**
  * Plain unit tests of the action node's pure helpers: profile-file checks, dates,
  * field checks, list labels and response reading.
@@ -10,7 +7,7 @@ import {
 	toModifiedDateQuery,
 	toStartDateTime,
 } from '../../../nodes/TrioVms/helpers/dates';
-import { limited, listOf, objectOf, objectsOf } from '../../../nodes/TrioVms/helpers/output';
+import { limited, listOrEmpty, objectOf, objectsOf } from '../../../nodes/TrioVms/helpers/output';
 import { wordZip } from '../../support/sandbox-harness';
 import {
 	checkProfileFile,
@@ -408,9 +405,9 @@ describe('lists and responses', () => {
 	});
 
 	it('reads list and object responses tolerantly', () => {
-		expect(listOf([1, 2])).toEqual([1, 2]);
-		expect(listOf({ value: [1] })).toEqual([1]);
-		expect(listOf(undefined)).toEqual([]);
+		expect(listOrEmpty([1, 2])).toEqual([1, 2]);
+		expect(listOrEmpty({ value: [1] })).toEqual([1]);
+		expect(listOrEmpty(undefined)).toEqual([]);
 		expect(objectsOf(['a', { b: 1 }])).toEqual([{ value: 'a' }, { b: 1 }]);
 		expect(objectOf(undefined, { ok: true })).toEqual({ ok: true });
 		expect(objectOf('done', { ok: true })).toEqual({ ok: true, message: 'done' });

@@ -1,5 +1,5 @@
 /** Job: Get and Get Many, run through n8n's engine against the sandbox. */
-import { TEN_JOB_FIELDS } from '../../../nodes/shared/jobOutput';
+import { SIMPLIFIED_JOB_FIELDS } from '../../../nodes/shared/jobOutput';
 import type { NodeExecutionHint } from 'n8n-workflow';
 
 import {
@@ -52,7 +52,7 @@ describe('Job: Get', () => {
 		});
 		// A single job has no current open-position count: its open positions stand in, under the
 		// name every simplified job uses (issue 34).
-		expect(Object.keys(output[0].json)).toEqual([...TEN_JOB_FIELDS]);
+		expect(Object.keys(output[0].json)).toEqual([...SIMPLIFIED_JOB_FIELDS]);
 		expect(output[0].json.NumberOfCurrentOpenPositions).toBe(first.NumberOfOpenPositions);
 		expect(output[0].json).toMatchObject({ Number: first.Number, Title: first.Title });
 	});
@@ -140,7 +140,7 @@ describe('Job: Get Many', () => {
 				.map((job) => job.Number),
 		);
 		for (const item of output) {
-			expect(Object.keys(item.json)).toEqual([...TEN_JOB_FIELDS]);
+			expect(Object.keys(item.json)).toEqual([...SIMPLIFIED_JOB_FIELDS]);
 			expect(item.pairedItem).toEqual({ item: 0 });
 		}
 		// No pagination: one request, the limit is applied after the answer.

@@ -1,6 +1,3 @@
-/* eslint
-	"@n8n/community-nodes/no-restricted-globals": "off"
-	-- not in the package: n8n's rules for the code users install do not apply here */
 /**
  * "Never twice" across processes and concurrent executions (issue 27 points 2 and 3, issue 33
  * point 1): Submission Create holds, in n8n's duplicate store (a row of its node), the creates

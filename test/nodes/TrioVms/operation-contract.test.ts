@@ -1,7 +1,3 @@
-/* eslint
-	"@n8n/community-nodes/no-restricted-globals": "off",
-	"@n8n/community-nodes/no-restricted-imports": "off"
-	-- not in the package: n8n's rules for the code users install do not apply here */
 /**
  * The contract between the node's dropdowns and its operation modules: every operation a user can
  * pick has a module the router runs, every module is reachable from a dropdown, each module's file

@@ -1,6 +1,3 @@
-/* eslint
-	"@n8n/community-nodes/no-restricted-imports": "off"
-	-- not in the package: n8n's rules for the code users install do not apply here */
 /**
  * Spreadsheet rows as the resource mapper gives them (issue 34): Submission Create and Candidate
  * Find or Create with Values From = Spreadsheet Columns, through n8n's engine against the sandbox.

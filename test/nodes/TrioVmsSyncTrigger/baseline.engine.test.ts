@@ -1,6 +1,3 @@
-/* eslint
-	"@n8n/community-nodes/no-restricted-globals": "off"
-	-- not in the package: n8n's rules for the code users install do not apply here */
 /**
  * Two things n8n's durable scheduler (on by default from n8n 2.45) and its editor do to a poll
  * trigger, inside n8n's engine: a poll that runs twice (both runs start from the same saved

@@ -1,7 +1,3 @@
-/* eslint
-	"@n8n/community-nodes/no-restricted-globals": "off",
-	"@n8n/community-nodes/no-restricted-imports": "off"
-	-- not in the package: n8n's rules for the code users install do not apply here */
 /**
  * The Sync Trigger within the time n8n gives one poll (`getPollBudgetMs()`, from n8n 2.38; under
  * the durable scheduler its poll timeout less a margin, and the scheduler abandons a poll that

@@ -5,7 +5,7 @@
  */
 import type { INodeParameters } from 'n8n-workflow';
 
-import { TEN_JOB_FIELDS } from '../../../nodes/shared/jobOutput';
+import { SIMPLIFIED_JOB_FIELDS } from '../../../nodes/shared/jobOutput';
 import { startSandbox, type RunningSandbox } from '../../../sandbox';
 import { trioCredentials } from '../../../harness/engine/engine';
 import { pollTrigger, type PollTrigger } from '../../../harness/engine/poll';
@@ -38,7 +38,7 @@ describe('Sync Trigger, with the defaults the editor gives', () => {
 
 		const fresh = (await current.poll()).items;
 		expect(fresh.map((item) => item.change)).toEqual(['opened']);
-		expect(Object.keys(fresh[0])).toEqual([...META, ...TEN_JOB_FIELDS, 'changeKey']);
+		expect(Object.keys(fresh[0])).toEqual([...META, ...SIMPLIFIED_JOB_FIELDS, 'changeKey']);
 	});
 
 	test('Output Raw gives every field Trio sends', async () => {

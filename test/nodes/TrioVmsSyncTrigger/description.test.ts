@@ -1,7 +1,3 @@
-/* eslint
-	"@n8n/community-nodes/no-restricted-globals": "off",
-	"@n8n/community-nodes/no-restricted-imports": "off"
-	-- not in the package: n8n's rules for the code users install do not apply here */
 /** The Sync Trigger as n8n loads it: description, parameter defaults, codex, icons, registration. */
 import * as fs from 'node:fs';
 import * as path from 'node:path';

@@ -1,6 +1,3 @@
-/* eslint
-	"@n8n/community-nodes/no-restricted-globals": "off"
-	-- not in the package: n8n's rules for the code users install do not apply here */
 /**
  * Only Trio's own answer closes a job, and one stamp from the future silences nothing. Inside
  * n8n's engine, against answers scripted exactly: an ingress's bare 404 while a backend

@@ -1,6 +1,3 @@
-/* eslint
-	"@n8n/community-nodes/no-restricted-globals": "off"
-	-- not in the package: n8n's rules for the code users install do not apply here */
 /**
  * The Sync Trigger against answers a real service could give on a bad day, scripted exactly:
  * a job list cut short, a job the list lost but Trio still calls open, records it cannot read,

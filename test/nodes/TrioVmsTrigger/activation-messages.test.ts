@@ -1,6 +1,3 @@
-/* eslint
-	"@n8n/community-nodes/no-restricted-imports": "off"
-	-- not in the package: n8n's rules for the code users install do not apply here */
 /**
  * Issue 26 point 5: when publishing fails, n8n 2.x shows only the error's message, so every
  * activation error whose fix is known carries that fix in the message itself. A small fake Trio

@@ -1,6 +1,3 @@
-/* eslint
-	"@n8n/community-nodes/no-restricted-imports": "off"
-	-- not in the package: n8n's rules for the code users install do not apply here */
 /**
  * The trigger's webhook methods (checkExists, create, delete) inside n8n-core's real
  * HookContext and its webhook() inside n8n-core's real WebhookContext (test/engine/trigger-hooks.ts),
@@ -20,7 +17,7 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import type { WebhookRegistration } from '../../../nodes/shared/schemas';
 import { startSandbox, type RunningSandbox } from '../../../sandbox';
-import { TEN_JOB_FIELDS } from '../../../nodes/shared/jobOutput';
+import { SIMPLIFIED_JOB_FIELDS } from '../../../nodes/shared/jobOutput';
 import { deliveryMemory, memoryKey } from '../../../nodes/TrioVmsTrigger/dedup';
 import { hashToken, tokenIssuedAt } from '../../../nodes/TrioVmsTrigger/deliveryToken';
 import { BODY_WAIT } from '../../../nodes/TrioVmsTrigger/judge';
@@ -1047,7 +1044,12 @@ describe('receiving deliveries', () => {
 		it('gives the ten-field job under Output, metadata first and deliveryKey kept, and every field with Raw', async () => {
 			const json = await jobItem(await outputHooks(), 7003);
 			expect(json.deliveryKey).toMatch(/^[0-9a-f]{16}$/);
-			expect(Object.keys(json)).toEqual(['event', 'receivedAt', ...TEN_JOB_FIELDS, 'deliveryKey']);
+			expect(Object.keys(json)).toEqual([
+				'event',
+				'receivedAt',
+				...SIMPLIFIED_JOB_FIELDS,
+				'deliveryKey',
+			]);
 			const raw = await jobItem(await outputHooks({ output: 'raw' }), 7004);
 			expect(raw).toHaveProperty('Shift');
 			expect(raw).toHaveProperty('ModifiedDateUtc');

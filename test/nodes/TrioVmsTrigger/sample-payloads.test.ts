@@ -1,7 +1,3 @@
-/* eslint
-	"@n8n/community-nodes/no-restricted-globals": "off",
-	"@n8n/community-nodes/no-restricted-imports": "off"
-	-- not in the package: n8n's rules for the code users install do not apply here */
 /**
  * The sample payloads users pin as the trigger's mock data (examples/sample-payloads): one file
  * per event, each exactly what the trigger outputs for that event with its defaults (Output Simplified: the ten job fields; Split Shifts Into Items on), built

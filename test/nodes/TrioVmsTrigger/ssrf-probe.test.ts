@@ -1,7 +1,3 @@
-/* eslint
-	"@n8n/community-nodes/no-restricted-globals": "off",
-	"@n8n/community-nodes/no-restricted-imports": "off"
-	-- not in the package: n8n's rules for the code users install do not apply here */
 /**
  * The copy probe under n8n's SSRF protection (N8N_SSRF_PROTECTION_ENABLED, n8n 2.41): the
  * address the remembered registrations were made for is often private or loopback, so n8n

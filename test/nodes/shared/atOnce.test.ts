@@ -1,6 +1,3 @@
-/* eslint
-	"@n8n/community-nodes/no-restricted-globals": "off"
-	-- not in the package: n8n's rules for the code users install do not apply here */
 import { mapAtOnce } from '../../../nodes/shared/atOnce';
 
 /** A task per entry that the test finishes by hand, in any order. */

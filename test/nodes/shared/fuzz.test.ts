@@ -1,7 +1,3 @@
-/* eslint
-	"@n8n/community-nodes/no-restricted-globals": "off",
-	"@n8n/community-nodes/require-node-api-error": "off"
-	-- not in the package: n8n's rules for the code users install do not apply here */
 /**
  * The counted fuzzing suite: property-based tests (fast-check) of what reads outside input — the
  * trigger's delivery judge, item builder and fingerprint, the registration list reader, the field

@@ -9,7 +9,7 @@ import {
 	type ListRule,
 } from '../../../nodes/shared/listAnswer';
 import { readRegistrationList } from '../../../nodes/shared/webhookRegistrations';
-import { listOf, objectsOf } from '../../../nodes/TrioVms/helpers/output';
+import { listOrEmpty, objectsOf } from '../../../nodes/TrioVms/helpers/output';
 import { readJobs } from '../../../nodes/TrioVmsSyncTrigger/records';
 
 const rule: ListRule = { refused: (sent) => `refused ${answerInWords(sent)}` };
@@ -54,7 +54,7 @@ describe('readList', () => {
 describe('the readers on the one rule', () => {
 	it('the action node outputs a wrapped list and refuses what is no list instead of outputting it', () => {
 		expect(objectsOf({ Items: [{ Number: 1 }] })).toEqual([{ Number: 1 }]);
-		expect(listOf(undefined)).toEqual([]);
+		expect(listOrEmpty(undefined)).toEqual([]);
 		expect(() => objectsOf('<html>Bad Gateway</html>')).toThrow(
 			'Trio VMS answered with text instead of a list',
 		);

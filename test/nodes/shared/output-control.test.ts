@@ -11,7 +11,7 @@ import {
 	type INodeTypeDescription,
 } from 'n8n-workflow';
 
-import { TEN_JOB_FIELDS_IN_WORDS } from '../../../nodes/shared/jobOutput';
+import { SIMPLIFIED_JOB_FIELDS_IN_WORDS } from '../../../nodes/shared/jobOutput';
 import { SIMPLE_SUBMISSION_FIELDS_IN_WORDS } from '../../../nodes/shared/submissionOutput';
 import { TrioVms } from '../../../nodes/TrioVms/TrioVms.node';
 import { TrioVmsSyncTrigger } from '../../../nodes/TrioVmsSyncTrigger/TrioVmsSyncTrigger.node';
@@ -51,7 +51,7 @@ describe('one output control in all three nodes', () => {
 				['Simplified', 'simple'],
 				['Raw', 'raw'],
 			]);
-			expect(options[0].description).toMatch(new RegExp(`^${TEN_JOB_FIELDS_IN_WORDS}`));
+			expect(options[0].description).toMatch(new RegExp(`^${SIMPLIFIED_JOB_FIELDS_IN_WORDS}`));
 			expect(options[1].description).toBe('Every detail Trio sends');
 		},
 	);

@@ -1,17 +1,13 @@
-/* eslint
-	"@n8n/community-nodes/no-hardcoded-secrets": "off"
-	-- not in the package: n8n's rules for the code users install do not apply here */
 /** How the service's error bodies become messages, hints and NodeApiErrors (pure functions). */
 import type { INode } from 'n8n-workflow';
 
 import {
 	connectionError,
-	formatFieldErrors,
 	hintForStatus,
 	serviceError,
 	statusText,
 } from '../../../nodes/shared/errors';
-import { isOutcomeUnknown } from '../../../nodes/shared/failureMarks';
+import { isOutcomeUnknown, isTimedOut } from '../../../nodes/shared/failureMarks';
 import { redact } from '../../../nodes/shared/secrets';
 import {
 	htmlToText,
@@ -209,10 +205,7 @@ describe('redact and formatting', () => {
 		expect(redact('abc', 'b')).toBe('abc');
 	});
 
-	it('formats field errors one field per line', () => {
-		expect(formatFieldErrors({ Email: ['Required.', 'Invalid.'], Phone: ['Bad.'] })).toBe(
-			'Email: Required. Invalid.\nPhone: Bad.',
-		);
+	it('names a status in words, and a status it does not know as an error', () => {
 		expect(statusText(429)).toBe('Too Many Requests');
 		expect(statusText(599)).toBe('Error');
 	});
@@ -366,6 +359,10 @@ describe('serviceError and connectionError', () => {
 		expect(timedOut.description).toMatch(
 			/^No answer came in time after the request was sent, so it is unknown/,
 		);
+		// Both marks set where the error is built, for the callers that read them.
+		expect(isTimedOut(timedOut)).toBe(true);
+		expect(isOutcomeUnknown(timedOut)).toBe(true);
+		expect(isTimedOut(unknown)).toBe(false);
 		const refused = connectionError(node, {
 			code: 'ECONNREFUSED',
 			method: 'GET',

@@ -1,7 +1,3 @@
-/* eslint
-	"@n8n/community-nodes/no-restricted-globals": "off",
-	"@n8n/community-nodes/no-restricted-imports": "off"
-	-- not in the package: n8n's rules for the code users install do not apply here */
 /**
  * A Custom URL is put to n8n's egress filter (helpers.getSecureEgressFilter, n8n 2.41 on) before
  * anything is sent: with N8N_SSRF_PROTECTION_ENABLED and the address not allowed, the node fails

@@ -1,7 +1,3 @@
-/* eslint
-	"@n8n/community-nodes/no-restricted-globals": "off",
-	"@n8n/community-nodes/no-restricted-imports": "off"
-	-- not in the package: n8n's rules for the code users install do not apply here */
 /**
  * The body's deadline (issue 27 point 13): an idle timeout that every arriving byte restarts,
  * under a ceiling for the whole exchange. A 17 MB job list that takes longer than twice the idle

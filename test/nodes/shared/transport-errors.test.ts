@@ -1,6 +1,3 @@
-/* eslint
-	"@n8n/community-nodes/no-restricted-imports": "off"
-	-- not in the package: n8n's rules for the code users install do not apply here */
 /**
  * Every error-body shape the service may send becomes a NodeApiError with the right message,
  * status and hint; the API key never shows up in an error; unreachable servers are explained.

@@ -1,7 +1,3 @@
-/* eslint
-	"@n8n/community-nodes/no-restricted-globals": "off",
-	"@n8n/community-nodes/no-restricted-imports": "off"
-	-- not in the package: n8n's rules for the code users install do not apply here */
 /**
  * What the transport refuses to do whatever the other side sends: follow a redirect (it would
  * carry the API key elsewhere), wait for ever on an answer that trickles in, or read an answer of

@@ -2,7 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { nameOfListItem } from '../../../shared/schemas';
 import { PATHS } from '../../../shared/service';
-import { isRecord, listOf } from '../../helpers/output';
+import { isRecord, listOrEmpty } from '../../helpers/output';
 import { optionsCollection, shownUnder } from '../common.descriptions';
 import type { OperationExecute } from '../node.type';
 
@@ -12,7 +12,7 @@ export const description = shownUnder('submission', 'getWithdrawReasons', [optio
 export const execute: OperationExecute = async function (itemIndex, client) {
 	const response = await client.request({ method: 'GET', path: PATHS.withdrawReasons, itemIndex });
 	const reasons: IDataObject[] = [];
-	for (const entry of listOf(response)) {
+	for (const entry of listOrEmpty(response)) {
 		const reason = nameOfListItem(entry);
 		if (reason !== undefined) reasons.push(isRecord(entry) ? { reason, ...entry } : { reason });
 	}

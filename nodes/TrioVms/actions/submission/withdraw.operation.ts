@@ -1,3 +1,3 @@
-import { reasonedOperation } from './reasoned';
+import { declineOrWithdrawOperation } from './declineOrWithdraw';
 
-export const { description, execute } = reasonedOperation('withdraw');
+export const { description, execute } = declineOrWithdrawOperation('withdraw');

@@ -10,7 +10,7 @@ import { nameOfListItem } from '../../../shared/schemas';
 import { PATHS } from '../../../shared/service';
 import type { TrioClient } from '../../../shared/transport';
 import { locatorText } from '../../helpers/locators';
-import { listOf } from '../../helpers/output';
+import { listOrEmpty } from '../../helpers/output';
 import { FieldError, optionalText } from '../../helpers/validation';
 import {
 	optionsCollection,
@@ -62,7 +62,7 @@ function reasonedProperties(action: 'decline' | 'withdraw'): INodeProperties[] {
 export function withdrawReasonNames(response: unknown): string[] {
 	return [
 		...new Set(
-			listOf(response)
+			listOrEmpty(response)
 				.map((entry) => nameOfListItem(entry)?.trim())
 				.filter((name): name is string => !!name),
 		),
@@ -105,7 +105,7 @@ async function checkedReason(client: TrioClient, typed: string): Promise<string>
 }
 
 /** Decline and Withdraw: the same fields and the same steps, each to its own path. */
-export function reasonedOperation(action: 'decline' | 'withdraw'): TrioOperation {
+export function declineOrWithdrawOperation(action: 'decline' | 'withdraw'): TrioOperation {
 	return {
 		description: shownUnder('submission', action, reasonedProperties(action)),
 		async execute(itemIndex, client) {
