@@ -32,7 +32,7 @@ export class TrioVms implements INodeType {
 		// Read by n8n's AI workflow builder (2.x); older n8n passes the unknown key through unread.
 		builderHint: {
 			searchHint:
-				'For new jobs start the workflow with the Trio VMS Sync Trigger (Watch: Jobs, Changes: Opened), not a schedule and Job Get Many. For candidates use Candidate > Find or Create, which never makes a second candidate. Never give the Webhook resource to an AI agent: the Trio VMS Trigger manages its own webhooks.',
+				'New jobs: the Trio VMS Sync Trigger (Watch: Jobs, Changes: Opened), not a schedule and Job Get Many. Sheet rows to submissions: one node, Submission > Create with Values From: Spreadsheet Columns; it finds or creates each candidate and reads the resume. One candidate: Candidate > Find or Create. Submit only when asked to. Never give the Webhook resource to an AI agent.',
 			relatedNodes: [
 				{
 					nodeType: 'n8n-nodes-trio-vms.trioVmsSyncTrigger',

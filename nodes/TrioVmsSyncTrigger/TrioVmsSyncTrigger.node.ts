@@ -63,11 +63,12 @@ export class TrioVmsSyncTrigger implements INodeType {
 		// Read by n8n's AI workflow builder (2.x); older n8n passes the unknown key through unread.
 		builderHint: {
 			searchHint:
-				'The trigger for new Trio jobs: Watch Jobs with Changes set to Opened. Works with any API key and needs no public address. Follow it with Trio VMS Candidate > Find or Create, then Submission > Create.',
+				'The trigger for new Trio jobs: Watch Jobs with Changes set to Opened, e.g. to post each new job to Slack or a table. Watch Submissions for status changes such as offers. Works with any API key and needs no public address. It only reports changes; add no Trio VMS node after it unless the user asks for one.',
 			relatedNodes: [
 				{
 					nodeType: 'n8n-nodes-trio-vms.trioVms',
-					relationHint: 'Finds or creates the candidate and submits them for the job',
+					relationHint:
+						'Accepts or declines an offer the trigger reports, when the user asks for it',
 				},
 			],
 		},

@@ -10,11 +10,16 @@ import {
 import { TRIO_CREDENTIAL_TYPE } from '../shared/credentials';
 import { TRIO_EVENT_NAMES, TRIO_EVENTS } from '../shared/events';
 import { outputProperty, SIMPLIFIED_JOB_FIELDS_IN_WORDS } from '../shared/jobOutput';
+import { SIMPLE_SHIFT_FIELDS_IN_WORDS } from '../shared/shiftOutput';
+import { SIMPLE_SUBMISSION_FIELDS_IN_WORDS } from '../shared/submissionOutput';
 import { DEFAULT_WINDOW, MAX_WINDOW } from './dedup';
 import { receiveDelivery } from './deliveries';
+import { simplifierFor } from './judge';
 import { activateRegistrations, registrationsInPlace, removeRegistrations } from './registrations';
 
 const BATCHED_EVENTS = TRIO_EVENT_NAMES.filter((event) => TRIO_EVENTS[event].batched);
+/** Every event but Non Locums Confirmation Signed, whose payload is short and flat as sent. */
+const SIMPLIFIED_EVENTS = TRIO_EVENT_NAMES.filter((event) => simplifierFor(event));
 
 /** The docs page that shows how to pin a sample; the files are also in the installed package. */
 const SAMPLES_LINK =
@@ -103,8 +108,8 @@ export class TrioVmsTrigger implements INodeType {
 					})),
 			},
 			outputProperty({
-				simplified: `${SIMPLIFIED_JOB_FIELDS_IN_WORDS} for a Job Update; other events are output as Trio sends them`,
-				displayOptions: { show: { events: ['Job Update'] } },
+				simplified: `${SIMPLIFIED_JOB_FIELDS_IN_WORDS} for a Job Update; ${SIMPLE_SUBMISSION_FIELDS_IN_WORDS} for a Submission Update; ${SIMPLE_SHIFT_FIELDS_IN_WORDS} for a per diem shift (the ones its event carries)`,
+				displayOptions: { show: { events: SIMPLIFIED_EVENTS } },
 			}),
 			{
 				displayName: 'Options',

@@ -152,7 +152,7 @@ async function acceptedTokenHashes(
 	return fresh ? [...accepted, hashToken(token)] : accepted;
 }
 
-/** Output: Simplified (the ten job fields, as the other nodes) or Raw. */
+/** Output: Simplified (the short record of judge.ts simplifierFor) or Raw. */
 function simplifyOn(context: IWebhookFunctions): boolean {
 	return context.getNodeParameter('output', 'simple') === 'simple';
 }

@@ -18,6 +18,8 @@ import { isTrioEventName, TRIO_EVENTS, type TrioEventName } from '../shared/even
 import { simplifyJob } from '../shared/jobOutput';
 import { isRecord } from '../shared/listAnswer';
 import { describeIssues } from '../shared/schemas';
+import { simplifyShift } from '../shared/shiftOutput';
+import { simplifySubmission } from '../shared/submissionOutput';
 import { deliveryFingerprint } from './dedup';
 
 // ------------------------------------------------------------------ verification
@@ -150,27 +152,40 @@ function item(
 const ITEM_ISSUE = /^Items\.(\d+)(?:\.|:)/;
 
 /**
- * The output items of one delivery. Payloads are passed through untouched (per diem Start and
- * End stay the pool-local strings they are). A payload that does not match the event's schema
- * is still emitted, with `_validation: { valid: false, issues }`; a valid one has no
- * `_validation` field. With `split`, a batched event (Items) gives one item per element,
- * each keeping the payload's other fields (Action) and only the issues that concern it.
+ * The events whose records Output Simplified shortens, and how: a job and a submission as every
+ * node outputs them, each per diem shift flat. Non Locums Confirmation Signed is flat and short
+ * as Trio sends it.
+ */
+export function simplifierFor(
+	event: TrioEventName,
+): ((record: IDataObject) => IDataObject) | undefined {
+	if (event === 'Job Update') return simplifyJob;
+	if (event === 'Submission Update') return simplifySubmission;
+	if (event.startsWith('Per Diem Shift ')) return simplifyShift;
+	return undefined;
+}
+
+/**
+ * The output items of one delivery. Payloads are passed through untouched unless simplified
+ * (per diem Start and End stay the pool-local strings they are either way). A payload that does
+ * not match the event's schema is still output, with `_validation: { valid: false, issues }`,
+ * checked as Trio sent it; a valid one has no `_validation` field. With `split`, a batched event
+ * (Items) gives one item per element, each keeping the payload's other fields (Action) and only
+ * the issues that concern it. With `simplify`, each job, submission or shift is the simplified
+ * one (nodes/shared/jobOutput.ts, submissionOutput.ts, shiftOutput.ts).
  */
 export function buildItems(input: {
 	event: TrioEventName;
 	payload: unknown;
 	receivedAt: string;
 	split: boolean;
-	/** Job Update only: the simplified job (nodes/shared/jobOutput.ts) instead of every field. */
+	/** Output Simplified: the short record of simplifierFor instead of every field. */
 	simplify?: boolean;
 }): IDataObject[] {
 	const { event, payload, receivedAt, split } = input;
 	const issues = validatePayload(event, payload);
-	if (input.simplify && event === 'Job Update' && isRecord(payload)) {
-		return [item(event, receivedAt, simplifyJob(payload), issues)];
-	}
 	if (!isRecord(payload)) {
-		// Not an object: emit it under `body` so nothing is lost.
+		// Not an object: output it under `body` so nothing is lost.
 		const reason = Array.isArray(payload)
 			? 'a list'
 			: payload === null
@@ -182,9 +197,15 @@ export function buildItems(input: {
 			]),
 		];
 	}
+	const simplify = input.simplify ? simplifierFor(event) : undefined;
 	const elements = payload.Items;
-	if (!split || !TRIO_EVENTS[event].batched || !Array.isArray(elements) || elements.length === 0) {
-		return [item(event, receivedAt, payload, issues)];
+	const batch = TRIO_EVENTS[event].batched && Array.isArray(elements);
+	if (!split || !batch || elements.length === 0) {
+		if (!simplify) return [item(event, receivedAt, payload, issues)];
+		if (!batch) return [item(event, receivedAt, simplify(payload), issues)];
+		// One item listing the shifts: each shift simplified, the list kept.
+		const shifts = elements.map((element) => (isRecord(element) ? simplify(element) : element));
+		return [item(event, receivedAt, { Items: shifts as IDataObject[] }, issues)];
 	}
 	const rest: IDataObject = { ...payload };
 	delete rest.Items;
@@ -198,7 +219,10 @@ export function buildItems(input: {
 		const fields: IDataObject = isRecord(element)
 			? copyFields(copyFields({}, rest), element)
 			: copyFields(copyFields({}, rest), { item: element as IDataObject['item'] });
-		return item(event, receivedAt, fields, [...shared, ...own]);
+		return item(event, receivedAt, simplify && isRecord(element) ? simplify(fields) : fields, [
+			...shared,
+			...own,
+		]);
 	});
 }
 

@@ -1,6 +1,7 @@
 /**
- * The simplified submission every node outputs when its output is simplified (Submission Get,
- * Get Many, Accept, Decline and Withdraw in the action node; the Sync Trigger's submissions):
+ * The simplified submission every node outputs when its output is simplified (Submission Create,
+ * Get, Get Many, Accept, Decline and Withdraw in the action node; the Trio VMS Trigger's
+ * Submission Update; the Sync Trigger's submissions):
  * the fields a recruiter reads, flat, under the service's own names, so that an expression
  * written against it keeps working with the raw output. Read in any letter case. Pure.
  */

@@ -298,8 +298,13 @@ describe('one word per thing in what the nodes say', () => {
 });
 
 describe('one word per thing in the sticky notes', () => {
+	// *Poll Times* is n8n's label for the field a note tells users to set, as in the pages below.
 	it.each(WORDS)('says "$say", never $not', ({ not }) => {
-		expect(STICKY_NOTES.filter(({ text }) => not.test(text)).map(({ file }) => file)).toEqual([]);
+		expect(
+			STICKY_NOTES.filter(({ text }) => not.test(text.replace(/Poll Times/g, ''))).map(
+				({ file }) => file,
+			),
+		).toEqual([]);
 	});
 });
 

@@ -299,14 +299,14 @@ describeWithN8n('2.x', 'npm run demo', () => {
 					resultData: {
 						runData: Record<
 							string,
-							Array<{ data: { main: Array<Array<{ json: { Action?: string } }>> } }>
+							Array<{ data: { main: Array<Array<{ json: { event?: string } }>> } }>
 						>;
 					};
 				};
 			}>(`/executions/${executions[0].id}?includeData=true`);
 			const items = Object.values(execution.data.resultData.runData)[0][0].data.main[0];
 			// Three shifts in one delivery, split into one item each.
-			expect(items.map((item) => item.json.Action)).toEqual([
+			expect(items.map((item) => item.json.event)).toEqual([
 				'Per Diem Shift Opened',
 				'Per Diem Shift Opened',
 				'Per Diem Shift Opened',

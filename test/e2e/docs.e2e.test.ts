@@ -24,7 +24,7 @@ import * as fs from 'node:fs';
 import { createRequire } from 'node:module';
 import * as path from 'node:path';
 
-import type { INodeProperties, INodeTypeDescription } from 'n8n-workflow';
+import { cronNodeOptions, type INodeProperties, type INodeTypeDescription } from 'n8n-workflow';
 
 import { TrioVms } from '../../nodes/TrioVms/TrioVms.node';
 import { TrioVmsSyncTrigger } from '../../nodes/TrioVmsSyncTrigger/TrioVmsSyncTrigger.node';
@@ -286,7 +286,23 @@ describeWithN8n('2.x', "README's quick starts, executed as written in real n8n 2
 		const changes = changesLabels.map((label) =>
 			optionValue(description, changesPath, label, { watch }),
 		);
-		expect(step1).toMatch(/\*\*Poll Times\*\*: every 5 minutes/);
+		// Poll Times in n8n's own words for it (n8n-workflow's cronNodeOptions): Every X, 5, Minutes.
+		const poll =
+			/\*\*Poll Times\*\*:\s+\*\*(Mode)\*\*\s+\*([^*]+)\*,\s+\*\*(Value)\*\*\s+`(\d+)`,\s+\*\*(Unit)\*\*\s+\*([^*]+)\*/.exec(
+				step1,
+			);
+		expect(poll).not.toBeNull();
+		const [, modeLabel, modeName, valueLabel, value, unitLabel, unitName] = poll!;
+		const pollFields = cronNodeOptions[0].values;
+		const labelled = (label: string) => pollFields.find((field) => field.displayName === label)!;
+		expect(labelled(modeLabel).options?.find((option) => option.name === modeName)).toMatchObject({
+			value: 'everyX',
+		});
+		expect(labelled(valueLabel).name).toBe('value');
+		expect(value).toBe('5');
+		expect(labelled(unitLabel).options?.find((option) => option.name === unitName)).toMatchObject({
+			value: 'minutes',
+		});
 		const trigger = node(
 			'Trio VMS Sync Trigger',
 			`${PACKAGE}.trioVmsSyncTrigger`,
@@ -326,8 +342,8 @@ describeWithN8n('2.x', "README's quick starts, executed as written in real n8n 2
 		);
 		expect(receiver.received.filter((request) => request.path === '/quick-start-1')).toEqual([]);
 
-		// "each new job is posted once".
-		statement(text, 'each new job is posted once');
+		// "each job that opens is posted by the next check".
+		statement(text, 'each job that opens is posted by the next check');
 		const job = await scenario<{ Number: number }>('POST', '/jobs', {
 			Title: 'Travel RN - ICU (Nights)',
 			FacilityName: 'Saint Alphonsus Medical Center',

@@ -293,7 +293,6 @@ const runnable = fs.existsSync(CHROMIUM) || canInstall || CI;
 		// Find by Email needs only the email; Find or Create shows the name fields again.
 		await node('Look something up').dblclick();
 		await expectVisible(parameter('firstName'));
-		await shoot('candidate-find-or-create.png');
 		await choose('operation', LABELS.findByEmail);
 		await expectHidden(parameter('firstName'));
 		await choose('operation', LABELS.findOrCreate);

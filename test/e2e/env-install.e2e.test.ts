@@ -388,7 +388,7 @@ describeWithN8n('2.x', 'real n8n 2.x queue mode: every process gets the package'
 });
 
 /**
- * README's troubleshooting row for "Unrecognized node type" after a manual install: `npm install`
+ * docs/production.md's troubleshooting row for "Unrecognized node type" after a manual install: `npm install`
  * into the volume's nodes folder while n8n runs changes nothing until n8n starts again, because n8n
  * reads community packages only at start.
  */

@@ -1191,7 +1191,6 @@ describeWithN8n(
 					'*Starts:* Mon 1 Mar 2027, 07:00',
 					'*Ends:* Mon 1 Mar 2027, 19:30',
 					'_(local time of the staffing pool Sacramento RN Float Pool)_',
-					'*Type:* Per Diem, Day, 12.5 h',
 					'*Rate type:* Premium',
 					'*Notes:* Badge pickup at security',
 					`Shift ${shifts[0].Number}`,

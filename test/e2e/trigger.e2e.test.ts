@@ -13,7 +13,7 @@ import { randomUUID } from 'node:crypto';
 import type { IDataObject } from 'n8n-workflow';
 
 import { TRIO_EVENT_NAMES, TRIO_EVENTS, type TrioEventName } from '../../nodes/shared/events';
-import { simplifyJob } from '../../nodes/shared/jobOutput';
+import { simplifierFor } from '../../nodes/TrioVmsTrigger/judge';
 import { stableStringify } from '../../nodes/TrioVmsTrigger/dedup';
 import type { DeliveryRecord as Delivery, RunningSandbox as Sandbox } from '../../sandbox';
 import { describeWithN8n } from '../../harness/availability';
@@ -79,16 +79,19 @@ const DELIVERY_KEY = /^[0-9a-f]{16}(:\d+)?$/;
 /** Order-insensitive comparison of item lists (object keys sorted too). */
 const sortByJson = (list: unknown[]) => list.map((entry) => stableStringify(entry)).sort();
 
-/** What the trigger must emit for one delivery, without the added receivedAt and deliveryKey. */
-/** What the trigger outputs at the current version: Job Update simplified to ten fields (Output is Simplified by default). */
+/**
+ * What the trigger outputs for one delivery at its defaults (Output Simplified: judge.ts
+ * simplifierFor), without the added receivedAt and deliveryKey.
+ */
 function expectedItems(delivery: Delivery, split: boolean): Array<Record<string, unknown>> {
 	const { event, body } = delivery;
-	if (event === 'Job Update') return [{ event, ...simplifyJob(body as IDataObject) }];
-	if (split && TRIO_EVENTS[event].batched) {
-		const { Items, ...rest } = body as { Items: Array<Record<string, unknown>> };
-		return Items.map((element) => ({ event, ...rest, ...element }));
+	const simplify = simplifierFor(event) ?? ((record: IDataObject) => record);
+	if (TRIO_EVENTS[event].batched) {
+		const { Items, ...rest } = body as { Items: IDataObject[] };
+		if (split) return Items.map((element) => ({ event, ...simplify({ ...rest, ...element }) }));
+		return [{ event, Items: Items.map((element) => simplify(element)) }];
 	}
-	return [{ event, ...body }];
+	return [{ event, ...simplify(body as IDataObject) }];
 }
 
 for (const line of LINES) {
@@ -355,10 +358,8 @@ for (const line of LINES) {
 			const items = itemsOf(execution);
 			expect(items).toHaveLength(1);
 			const delivery = sandbox.deliveries().find((entry) => entry.url.startsWith(`${whole.url}?`));
-			expect(withoutAddedFields(items[0])).toEqual({
-				event: 'Per Diem Shift Opened',
-				...delivery?.body,
-			});
+			expect(delivery).toBeDefined();
+			expect(withoutAddedFields(items[0])).toEqual(expectedItems(delivery!, false)[0]);
 			expect(items[0].Items).toHaveLength(4);
 			expect(items[0].deliveryKey).toMatch(/^[0-9a-f]{16}$/);
 			await deactivate(whole.id);

@@ -40,13 +40,18 @@ describe('builderHint in the built node descriptions', () => {
 		expect(hint.searchHint).toContain('Trio VMS Sync Trigger');
 		expect(hint.searchHint).toContain('Changes: Opened');
 		expect(hint.searchHint).toContain('Candidate > Find or Create');
+		// Issue 40 point 11: the one-node flow the README teaches for sheet rows.
+		expect(hint.searchHint).toContain('Submission > Create with Values From: Spreadsheet Columns');
 		expect(hint.searchHint).toMatch(/Never give the Webhook resource to an AI agent/);
 	});
 
-	it('the Sync Trigger names itself the trigger for new jobs with Changes set to Opened', () => {
+	// Issue 40 point 11: an AI-built "new jobs -> Slack" must not grow a submit step.
+	it('the Sync Trigger names itself the trigger for new jobs, and suggests no submission after it', () => {
 		const hint = hintOf(NODES.sync);
 		expect(hint.searchHint).toMatch(/new Trio jobs: Watch Jobs with Changes set to Opened/);
-		expect(hint.searchHint).toContain('Find or Create');
+		const words = [hint.searchHint, ...(hint.relatedNodes ?? []).map((node) => node.relationHint)];
+		for (const text of words) expect(text).not.toMatch(/submi(t|ssion >)|Find or Create/i);
+		expect(hint.searchHint).toMatch(/add no Trio VMS node after it unless the user asks/);
 	});
 
 	it('the Trio VMS Trigger says what it needs and points to the Sync Trigger without it', () => {
@@ -83,5 +88,13 @@ describe('builderHint in the built node descriptions', () => {
 				property.displayOptions?.show?.resource?.includes('candidate'),
 		);
 		expect(candidateOperations?.options?.map((option) => option.name)).toContain('Find or Create');
+		const valuesFrom = NODES.action.description.properties.filter(
+			(property) => property.name === 'valuesFrom',
+		);
+		expect(valuesFrom.length).toBeGreaterThan(0);
+		for (const property of valuesFrom) {
+			expect(property.displayName).toBe('Values From');
+			expect(property.options?.map((option) => option.name)).toContain('Spreadsheet Columns');
+		}
 	});
 });

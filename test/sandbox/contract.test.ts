@@ -275,7 +275,8 @@ describe('the nodes’ own operations, sent through a relay to the sandbox', () 
 
 	test('Submission: Create sends a form the sandbox takes, and reads its answer', async () => {
 		const { output, error } = await run(
-			{ ...SUBMIT_PAIRS, options: { skipIfAlreadySubmitted: false } },
+			// Raw: Trio's whole answer, which must be the spec's submission (Simplified keeps eight fields).
+			{ ...SUBMIT_PAIRS, output: 'raw', options: { skipIfAlreadySubmitted: false } },
 			{ input: [{ job: JOB, candidate: 5002 }], inputBinary: [PDF_FILE] },
 		);
 		expect(error).toBeUndefined();

@@ -57,10 +57,51 @@ async function newSubmission(): Promise<number> {
 }
 
 describe('Submission: Create', () => {
-	it('sends every form field and the profile file once, and returns the submission', async () => {
+	it("outputs the eight fields of every node's simplified submission by default, and what the node did", async () => {
+		const job = openJob();
+		const simplified = await t.run(
+			createParameters({ additionalFields: { billRateAmount: 65.5, description: 'ICU' } }),
+			{ inputBinary: [pdfFile] },
+		);
+		expect(simplified.error).toBeUndefined();
+		const json = simplified.output[0].json;
+		expect(Object.keys(json)).toEqual([...SIMPLE_SUBMISSION_FIELDS, '_trio']);
+		expect(json).toMatchObject({
+			Status: 'Submitted',
+			JobNumber: job.Number,
+			BillRateAmount: 65.5,
+		});
+		expect(json._trio).toMatchObject({ action: 'created' });
+
+		const raw = await t.run(createParameters({ output: 'raw' }), { inputBinary: [pdfFile] });
+		expect(raw.error).toBeUndefined();
+		expect(raw.output[0].json).toHaveProperty('StatusCode');
+		expect(Object.keys(raw.output[0].json).length).toBeGreaterThan(
+			SIMPLE_SUBMISSION_FIELDS.length + 1,
+		);
+	});
+
+	it('outputs an already made submission simplified too, with what the node did', async () => {
+		const job = openJob(1);
+		const candidate = notYetSubmitted(job.Number);
+		const parameters = createParameters({
+			job: byNumber(job.Number),
+			candidateNumber: String(candidate),
+			options: { skipIfAlreadySubmitted: true },
+		});
+		const first = await t.run(parameters, { inputBinary: [pdfFile] });
+		expect(first.error).toBeUndefined();
+		const again = await t.run(parameters, { inputBinary: [pdfFile] });
+		expect(again.error).toBeUndefined();
+		expect(Object.keys(again.output[0].json)).toEqual([...SIMPLE_SUBMISSION_FIELDS, '_trio']);
+		expect(again.output[0].json._trio).toMatchObject({ action: 'alreadySubmitted', matchCount: 1 });
+	});
+
+	it('sends every form field and the profile file once, and returns the submission (Raw)', async () => {
 		const job = openJob();
 		const { output, error } = await t.run(
 			createParameters({
+				output: 'raw',
 				additionalFields: {
 					bestContactDescription: 'Cell after 5pm',
 					billRateAmount: 65.5,

@@ -53,10 +53,12 @@ describe('trigger description', () => {
 	});
 
 	// Issue 26 point 8: one output control, worded as in the other two nodes.
-	it('offers Output (Simplified or Raw) for Job Update, Simplified by default', () => {
-		expect(shown({ events: ['Job Update'] }).output).toBe('simple');
+	// Issue 40 point 12: submissions and per diem shifts come out as short as jobs.
+	it('offers Output (Simplified or Raw) for every event it shortens, Simplified by default', () => {
+		for (const events of [['Job Update'], ['Submission Update'], ['Per Diem Shift Opened']])
+			expect(shown({ events }).output).toBe('simple');
 		expect(shown({ events: ['Job Update'] })).not.toHaveProperty('simplify');
-		expect(shown({ events: ['Submission Update'] })).not.toHaveProperty('output');
+		expect(shown({ events: ['Non Locums Confirmation Signed'] })).not.toHaveProperty('output');
 		const output = description.properties.find(
 			(property) => property.name === 'output',
 		) as INodeProperties;

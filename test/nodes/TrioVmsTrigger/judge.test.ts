@@ -1,4 +1,11 @@
-import { TRIO_EVENT_NAMES } from '../../../nodes/shared/events';
+import type { IDataObject } from 'n8n-workflow';
+
+import { TRIO_EVENT_NAMES, TRIO_EVENTS } from '../../../nodes/shared/events';
+import { simplifyShift } from '../../../nodes/shared/shiftOutput';
+import {
+	SIMPLE_SUBMISSION_FIELDS,
+	simplifySubmission,
+} from '../../../nodes/shared/submissionOutput';
 import {
 	buildItems,
 	judgeDelivery,
@@ -467,7 +474,7 @@ describe('judgeToken: the token on its own, before any body is read', () => {
 });
 
 describe('buildItems with Simplify', () => {
-	it('gives Job Update the simplified job after event and receivedAt, and leaves other events as sent', () => {
+	it('gives Job Update the simplified job and Submission Update the simplified submission, after event and receivedAt', () => {
 		const [job] = buildItems({
 			event: 'Job Update',
 			payload: PAYLOADS['Job Update'],
@@ -489,8 +496,90 @@ describe('buildItems with Simplify', () => {
 		expect(submission).toEqual({
 			event: 'Submission Update',
 			receivedAt: AT,
-			...PAYLOADS['Submission Update'],
+			...simplifySubmission(PAYLOADS['Submission Update'] as IDataObject),
 		});
+		expect(Object.keys(submission)).toEqual(['event', 'receivedAt', ...SIMPLE_SUBMISSION_FIELDS]);
+	});
+
+	it('leaves Non Locums Confirmation Signed as sent, and every event whole without Simplify', () => {
+		const event = 'Non Locums Confirmation Signed';
+		const [signed] = buildItems({
+			event,
+			payload: PAYLOADS[event],
+			receivedAt: AT,
+			split: true,
+			simplify: true,
+		});
+		expect(signed).toEqual({ event, receivedAt: AT, ...PAYLOADS[event] });
+		for (const name of TRIO_EVENT_NAMES) {
+			if (TRIO_EVENTS[name].batched) continue;
+			const [whole] = buildItems({
+				event: name,
+				payload: PAYLOADS[name],
+				receivedAt: AT,
+				split: true,
+			});
+			expect(whole).toEqual({ event: name, receivedAt: AT, ...PAYLOADS[name] });
+		}
+	});
+
+	it('gives each per diem shift flat: the names of pool, client, facility, unit and candidate, no Action', () => {
+		const opened = buildItems({
+			event: 'Per Diem Shift Opened',
+			payload: {
+				Action: 'Per Diem Shift Opened',
+				Items: [
+					{
+						...openedItem('s9', 9),
+						Facility: { Id: 'f1', Name: 'Mercy General' },
+						Notes: 'Bring badge',
+					},
+				],
+			},
+			receivedAt: AT,
+			split: true,
+			simplify: true,
+		});
+		expect(opened).toHaveLength(1);
+		expect(opened[0]).toMatchObject({
+			event: 'Per Diem Shift Opened',
+			Id: 's9',
+			FacilityName: 'Mercy General',
+			UnitName: null,
+			Notes: 'Bring badge',
+		});
+		expect(opened[0]).not.toHaveProperty('Action');
+		expect(opened[0]).not.toHaveProperty('Facility');
+		expect(Object.keys(opened[0]).length).toBeLessThanOrEqual(2 + 12);
+
+		const [assigned] = buildItems({
+			event: 'Per Diem Shift Assigned',
+			payload: PAYLOADS['Per Diem Shift Assigned'],
+			receivedAt: AT,
+			split: true,
+			simplify: true,
+		});
+		expect(assigned).toEqual({
+			event: 'Per Diem Shift Assigned',
+			receivedAt: AT,
+			Id: PAYLOADS['Per Diem Shift Assigned'].Id,
+			Status: PAYLOADS['Per Diem Shift Assigned'].Status,
+			CandidateName: (PAYLOADS['Per Diem Shift Assigned'].Candidate as { Name: string }).Name,
+		});
+	});
+
+	it('keeps the list of shifts when not split, each shift simplified', () => {
+		const payload = PAYLOADS['Per Diem Shift Opened'];
+		const [one] = buildItems({
+			event: 'Per Diem Shift Opened',
+			payload,
+			receivedAt: AT,
+			split: false,
+			simplify: true,
+		});
+		const shifts = one.Items as Array<Record<string, unknown>>;
+		expect(shifts).toEqual((payload.Items as IDataObject[]).map((shift) => simplifyShift(shift)));
+		expect(Object.keys(one)).toEqual(['event', 'receivedAt', 'Items']);
 	});
 
 	it('keeps the validation note on a simplified job that differs from its documented shape', () => {

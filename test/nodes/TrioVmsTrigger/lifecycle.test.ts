@@ -18,6 +18,11 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import type { WebhookRegistration } from '../../../nodes/shared/schemas';
 import { startSandbox, type RunningSandbox } from '../../../sandbox';
 import { SIMPLIFIED_JOB_FIELDS } from '../../../nodes/shared/jobOutput';
+import { SIMPLE_SHIFT_FIELDS } from '../../../nodes/shared/shiftOutput';
+import {
+	SIMPLE_SUBMISSION_FIELDS,
+	simplifySubmission,
+} from '../../../nodes/shared/submissionOutput';
 import { deliveryMemory, memoryKey } from '../../../nodes/TrioVmsTrigger/dedup';
 import { hashToken, tokenIssuedAt } from '../../../nodes/TrioVmsTrigger/deliveryToken';
 import { BODY_WAIT } from '../../../nodes/TrioVmsTrigger/judge';
@@ -853,7 +858,7 @@ describe('receiving deliveries', () => {
 		return () => hooks.deliver({ query: { event, token }, body });
 	}
 
-	it('emits the payload with event and receivedAt', async () => {
+	it('outputs the simplified submission with event and receivedAt, the payload whole with Raw', async () => {
 		const hooks = await activeHooks(['Submission Update']);
 		const delivery = await hooks.deliver({
 			query: { event: 'Submission Update', token: await tokenOf(hooks) },
@@ -863,11 +868,58 @@ describe('receiving deliveries', () => {
 		expect(delivery.status).toBeUndefined();
 		expect(delivery.workflowData).toHaveLength(1);
 		const [item] = delivery.workflowData![0];
+		expect(Object.keys(item.json)).toEqual([
+			'event',
+			'receivedAt',
+			...SIMPLE_SUBMISSION_FIELDS,
+			'deliveryKey',
+		]);
 		expect(item.json).toMatchObject({
+			event: 'Submission Update',
+			...simplifySubmission(PAYLOADS['Submission Update'] as IDataObject),
+		});
+		expect(new Date(String(item.json.receivedAt)).toISOString()).toBe(item.json.receivedAt);
+
+		const raw = await activeHooks(['Submission Update'], { output: 'raw' });
+		const whole = await raw.deliver({
+			query: { event: 'Submission Update', token: await tokenOf(raw) },
+			body: PAYLOADS['Submission Update'],
+		});
+		expect(whole.workflowData![0][0].json).toMatchObject({
 			event: 'Submission Update',
 			...PAYLOADS['Submission Update'],
 		});
-		expect(new Date(String(item.json.receivedAt)).toISOString()).toBe(item.json.receivedAt);
+	});
+
+	it('outputs each opened per diem shift flat by default, as Trio sends it with Raw', async () => {
+		const hooks = await activeHooks(['Per Diem Shift Opened']);
+		const delivery = await hooks.deliver({
+			query: { event: 'Per Diem Shift Opened', token: await tokenOf(hooks) },
+			body: PAYLOADS['Per Diem Shift Opened'],
+		});
+		const items = delivery.workflowData![0];
+		expect(items.length).toBe((PAYLOADS['Per Diem Shift Opened'].Items as unknown[]).length);
+		for (const { json } of items) {
+			expect(Object.keys(json)).toEqual([
+				'event',
+				'receivedAt',
+				...SIMPLE_SHIFT_FIELDS.filter((name) => name !== 'CandidateName'),
+				'deliveryKey',
+			]);
+			// Flat: names and plain values only (an opened shift's Facility may come empty: null).
+			for (const value of Object.values(json))
+				expect(value === null || typeof value !== 'object').toBe(true);
+		}
+
+		const raw = await activeHooks(['Per Diem Shift Opened'], { output: 'raw' });
+		const whole = await raw.deliver({
+			query: { event: 'Per Diem Shift Opened', token: await tokenOf(raw) },
+			body: PAYLOADS['Per Diem Shift Opened'],
+		});
+		expect(whole.workflowData![0][0].json).toMatchObject({
+			Action: 'Per Diem Shift Opened',
+			StaffingPool: expect.objectContaining({ Name: expect.any(String) }),
+		});
 	});
 
 	it('accepts the new token before n8n has saved the static data that create wrote', async () => {

@@ -56,7 +56,7 @@ describe('one output control in all three nodes', () => {
 		},
 	);
 
-	it.each(['get', 'getAll', 'accept', 'decline', 'withdraw'])(
+	it.each(['create', 'get', 'getAll', 'accept', 'decline', 'withdraw'])(
 		"Trio VMS, Submission %s: the same Output, Simplified (the Sync Trigger's fields) or Raw",
 		(operation) => {
 			const shown = shownAtDefault(new TrioVms().description, {
@@ -83,4 +83,17 @@ describe('one output control in all three nodes', () => {
 			);
 		},
 	);
+
+	it("Trio VMS Trigger, Submission Update: the same Output, Simplified naming the submission's fields", () => {
+		const shown = shownAtDefault(new TrioVmsTrigger().description, {
+			events: ['Submission Update'],
+		});
+		const outputs = shown.filter((property) => property.name === 'output');
+		expect(outputs).toHaveLength(1);
+		const options = outputs[0].options as INodePropertyOptions[];
+		expect(options.map((option) => option.value)).toEqual(['simple', 'raw']);
+		expect(options[0].description).toContain(
+			`${SIMPLE_SUBMISSION_FIELDS_IN_WORDS} for a Submission Update`,
+		);
+	});
 });

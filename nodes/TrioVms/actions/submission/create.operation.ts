@@ -30,6 +30,7 @@ import {
 import { toStartDateTime } from '../../helpers/dates';
 import { locatorNumber } from '../../helpers/locators';
 import { objectOf } from '../../helpers/output';
+import { shapeSubmission } from '../../helpers/outputChoices';
 import {
 	readProfileFile,
 	readProfileFileFromDisk,
@@ -52,6 +53,7 @@ import {
 	jobLocator,
 	optionsCollection,
 	shownUnder,
+	submissionOutputProperty,
 } from '../common.descriptions';
 import type { OperationExecute } from '../node.type';
 import { fieldOf } from '../../../shared/fields';
@@ -217,6 +219,7 @@ export const description = shownUnder('submission', 'create', [
 			},
 		],
 	},
+	submissionOutputProperty(),
 	optionsCollection([
 		{
 			displayName: 'Skip If Already Submitted',
@@ -454,7 +457,8 @@ export const execute: OperationExecute = async function (itemIndex, client) {
 
 	if (options.skipIfAlreadySubmitted === false) {
 		const result = await createOnce(client, { what, itemIndex, send });
-		return { ...(result as { record: IDataObject }).record, _trio: { action: 'created' } };
+		const { record } = result as { record: IDataObject };
+		return { ...shapeSubmission(this, itemIndex, record), _trio: { action: 'created' } };
 	}
 
 	// Every check of the item is done above, so a bad row fails the same way whether or not it was submitted.
@@ -476,7 +480,10 @@ export const execute: OperationExecute = async function (itemIndex, client) {
 		},
 	});
 	if (result.action === 'created') index.remember(result.record);
-	return submissionOutput(result, jobNumber, candidateNumber);
+	const output = submissionOutput(result, jobNumber, candidateNumber);
+	// The Output choice shapes the submission; `_trio` says what the node did, in either.
+	const { _trio, ...submission } = output;
+	return { ...shapeSubmission(this, itemIndex, submission), _trio };
 };
 
 /** matchCount as Find or Create gives it: present when the node looked, 0 when it found none before. */
