@@ -1,7 +1,3 @@
-/* eslint
-	"@n8n/community-nodes/no-restricted-globals": "off",
-	"@n8n/community-nodes/no-restricted-imports": "off"
-	-- not in the package: n8n's rules for the code users install do not apply here */
 /**
  * Issue 40 points 6 and 12: the outputs the docs show are the outputs the nodes give. A recruiter
  * copies `{{ $json.Profession }}` from a sample; a field the sample shows and the node does not
