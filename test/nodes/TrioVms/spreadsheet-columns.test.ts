@@ -7,12 +7,13 @@
  * Map Automatically matches columns by name in any letter case and spacing; nothing typed reaches
  * back to another node; a bad row is named by column and row before anything is sent.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 
 import { SecurityConfig } from '@n8n/config';
 import { Container } from '@n8n/di';
+import { InstanceSettings } from 'n8n-core';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { PATHS } from '../../../nodes/shared/service';
@@ -20,15 +21,25 @@ import { PDF, PDF_FILE, errorText, useSandbox } from '../../support/sandbox-harn
 
 const t = useSandbox({ jobs: 20 });
 
-const folder = mkdtempSync(join(tmpdir(), 'trio-resumes-'));
+/**
+ * n8n may read everything under `readable`; the resumes are one folder of it and another folder
+ * beside it holds a file n8n may read but that is no resume: no cell may reach it.
+ */
+const readable = mkdtempSync(join(tmpdir(), 'trio-readable-'));
+const folder = join(readable, 'resumes');
+const otherFolder = join(readable, 'other');
+mkdirSync(folder);
+mkdirSync(otherFolder);
 writeFileSync(join(folder, 'jane.pdf'), PDF);
 writeFileSync(join(folder, 'omar.pdf'), PDF);
+writeFileSync(join(otherFolder, 'secret.pdf'), PDF);
+symlinkSync(join(otherFolder, 'secret.pdf'), join(folder, 'link-out.pdf'));
 
 let restrictBefore: string;
 beforeAll(() => {
 	const security = Container.get(SecurityConfig);
 	restrictBefore = security.restrictFileAccessTo;
-	security.restrictFileAccessTo = folder;
+	security.restrictFileAccessTo = readable;
 });
 afterAll(() => {
 	Container.get(SecurityConfig).restrictFileAccessTo = restrictBefore;
@@ -155,11 +166,11 @@ describe('Submission Create from spreadsheet columns', () => {
 			input: [{ ...row, Email: 'missing.file@example.com', 'Resume File': 'nobody.pdf' }],
 		});
 		expect(errorText(error).message).toContain(
-			`"Resume File" names "nobody.pdf", but n8n finds no file ${folder}/nobody.pdf`,
+			`"Resume File" names "nobody.pdf", which is no file n8n may read in the Resume Folder ${folder}`,
 		);
 	});
 
-	it("refuses a resume outside the folders n8n may read, in n8n's words", async () => {
+	it("refuses a Resume Folder outside the folders n8n may read, in n8n's words", async () => {
 		const outside = mkdtempSync(join(tmpdir(), 'trio-outside-'));
 		writeFileSync(join(outside, 'x.pdf'), PDF);
 		const [row] = rows();
@@ -167,7 +178,9 @@ describe('Submission Create from spreadsheet columns', () => {
 			{ ...SUBMIT_ROWS, resumeFolder: outside },
 			{ input: [{ ...row, Email: 'outside@example.com', 'Resume File': 'x.pdf' }] },
 		);
-		expect(errorText(error).message).toContain('("Access to the file is not allowed.")');
+		expect(errorText(error).message).toContain(
+			`"Resume Folder" is ${outside}, where n8n does not let nodes read files ("Access to the file is not allowed.")`,
+		);
 		expect(
 			[...t.sandbox.store.candidates.values()].some(
 				(entry) => entry.email1 === 'outside@example.com',
@@ -216,6 +229,72 @@ describe('Submission Create from spreadsheet columns', () => {
 		);
 		expect(error).toBeUndefined();
 		expect(output[0].json).toMatchObject({ JobNumber: jobA });
+	});
+});
+
+describe('Resume File reads only inside Resume Folder (issue 39 item 7)', () => {
+	/** The row of a candidate whose resume cell is `cell`, and whether anything reached Trio. */
+	async function submitWith(cell: string, parameters: INodeParameters = {}) {
+		const [row] = rows();
+		const email = `cell.${Math.random().toString(36).slice(2)}@example.com`;
+		t.clearRequests();
+		const result = await t.run(
+			{ ...SUBMIT_ROWS, ...parameters },
+			{ input: [{ ...row, Email: email, 'Resume File': cell }] },
+		);
+		const posts = t.apiRequests().filter((request) => request.method === 'POST');
+		return { ...result, posts };
+	}
+
+	/** The message for a cell, with the cell's own text taken out: the same for every refusal. */
+	function refusal(error: unknown, cell: string): string {
+		return errorText(error).message.replace(`"${cell}"`, '"…"');
+	}
+
+	const outsideCells = () => [
+		'../other/secret.pdf',
+		join(otherFolder, 'secret.pdf'),
+		'link-out.pdf',
+		'sub/../../other/secret.pdf',
+	];
+
+	it('refuses a file outside the folder (../, a full path, a link that leads out), with the message of a missing file, and sends nothing', async () => {
+		const missing = await submitWith('nobody.pdf');
+		expect(missing.posts).toEqual([]);
+		for (const cell of outsideCells()) {
+			const { error, posts } = await submitWith(cell);
+			expect(posts).toEqual([]);
+			expect(refusal(error, cell)).toBe(refusal(missing.error, 'nobody.pdf'));
+		}
+		expect(errorText(missing.error).message).toContain(
+			`which is no file n8n may read in the Resume Folder ${folder}`,
+		);
+	});
+
+	it('reads a full path or ../ only where the recruiter allows full paths', async () => {
+		// Not the last cell: its folder "sub" does not exist, which the system refuses to climb out of.
+		for (const cell of outsideCells().slice(0, 3)) {
+			const { error, posts } = await submitWith(cell, { options: { fullPaths: true } });
+			expect(error).toBeUndefined();
+			expect(posts.map((request) => request.path)).toContain(`/api/v3${PATHS.submissions}`);
+		}
+	});
+
+	it('takes ~ as the home folder of the user n8n runs as, and / as the root folder', async () => {
+		const home = dirname(Container.get(InstanceSettings).n8nFolder);
+		const inHome = join(home, '.n8n-files', 'tilde-resumes');
+		mkdirSync(inHome, { recursive: true });
+		writeFileSync(join(inHome, 'jane.pdf'), PDF);
+		const security = Container.get(SecurityConfig);
+		security.restrictFileAccessTo = `${readable};${join(home, '.n8n-files')}`;
+		try {
+			const tilde = await submitWith('jane.pdf', { resumeFolder: '~/.n8n-files/tilde-resumes/' });
+			expect(tilde.error).toBeUndefined();
+			const root = await submitWith(`${folder.slice(1)}/jane.pdf`, { resumeFolder: '/' });
+			expect(root.error).toBeUndefined();
+		} finally {
+			security.restrictFileAccessTo = readable;
+		}
 	});
 });
 

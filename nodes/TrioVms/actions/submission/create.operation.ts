@@ -105,11 +105,11 @@ export const description = shownUnder('submission', 'create', [
 		type: 'string',
 		default: '',
 		required: true,
-		placeholder: 'e.g. /home/node/.n8n-files/resumes',
+		placeholder: 'e.g. ~/.n8n-files/resumes',
 		displayOptions: { show: { valuesFrom: ['columns'], resumeFrom: ['folder'] } },
-		hint: 'The folder on the machine or container where n8n runs. n8n 2.x reads files only inside ~/.n8n-files unless N8N_RESTRICT_FILE_ACCESS_TO says otherwise.',
+		hint: 'The folder on the machine or in the container where n8n runs; ~ is the home folder of the user n8n runs as (/home/node in Docker). n8n 2.x reads files only inside ~/.n8n-files unless N8N_RESTRICT_FILE_ACCESS_TO says otherwise.',
 		description:
-			"Where the resumes are: each row's Resume File column gives a file name in this folder (or a full path)",
+			"Where the resumes are: each row's Resume File column gives the name of a file in this folder. Files outside it are never read, unless Allow Full Paths in Resume File is on.",
 	},
 	{
 		...resumeFileField,
@@ -236,6 +236,15 @@ export const description = shownUnder('submission', 'create', [
 				"The file name to send instead of the file's own name. Its extension decides the format.",
 		},
 		{ ...otherColumnsOption, displayOptions: { show: { '/valuesFrom': ['columns'] } } },
+		{
+			displayName: 'Allow Full Paths in Resume File',
+			name: 'fullPaths',
+			type: 'boolean',
+			default: false,
+			displayOptions: { show: { '/valuesFrom': ['columns'], '/resumeFrom': ['folder'] } },
+			description:
+				'Whether a Resume File cell may give a full path (such as /data/cv/jane.pdf) or climb out of Resume Folder with ../, reading any file n8n may read. Off, only files inside Resume Folder are read, so that whoever edits the sheet cannot send other files of the n8n machine to Trio.',
+		},
 	]),
 ]);
 
@@ -371,7 +380,10 @@ async function prepareSubmission(
 				)
 			: await readProfileFileFromDisk(
 					context,
-					requiredText(context.getNodeParameter('resumeFolder', itemIndex, ''), 'Resume Folder'),
+					{
+						folder: context.getNodeParameter('resumeFolder', itemIndex, '') as string,
+						fullPaths: options.fullPaths === true,
+					},
 					row.values.resumeFile,
 					row.label('resumeFile'),
 					fileName,
