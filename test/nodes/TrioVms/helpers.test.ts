@@ -5,6 +5,8 @@
  * Plain unit tests of the action node's pure helpers: profile-file checks, dates,
  * field checks, list labels and response reading.
  */
+import { DateTime } from 'luxon';
+
 import {
 	toDateOnly,
 	toModifiedDateQuery,
@@ -452,6 +454,33 @@ describe('dates as a sheet gives them', () => {
 		}
 		expect(toStartDateTime('46000.5', 'Start Date')).toBe('2025-12-09T12:00:00');
 		expect(toStartDateTime(46391.75, 'Start Date')).toBe('2027-01-04T18:00:00');
+	});
+
+	// Issue 39 item 9: any number up to 2,958,465 was a day, so a year (2027) became 1905-07-19.
+	it('takes a day number only for a day within 20 years of today, and refuses a year with the hint', () => {
+		for (const value of [2027, '2027', 1, 100_000]) {
+			for (const read of [
+				() => toStartDateTime(value, 'Start Date'),
+				() => toDateOnly(value, 'Expiration Date'),
+			]) {
+				const error = fieldError(read);
+				expect(error.message).toContain('only for a day within 20 years of today');
+				expect(error.hint).toContain('Give the date as text, e.g. 2027-01-04 or 1/4/2027');
+			}
+		}
+		expect(fieldError(() => toStartDateTime(2027, 'Start Date')).message).toBe(
+			'"Start Date" must be a date such as 2027-01-04 or 1/4/2027 (month first), or a date and time such as 2027-01-04 8:00 AM, got 2027: a number is read as a spreadsheet\'s day number only for a day within 20 years of today, and 2027 would be 1905-07-19',
+		);
+		const inTenYears = DateTime.utc().plus({ years: 10 }).startOf('day');
+		const dayNumber = inTenYears.diff(DateTime.utc(1899, 12, 30), 'days').days;
+		expect(toDateOnly(dayNumber, 'Expiration Date')).toBe(inTenYears.toISODate());
+	});
+
+	it('accepts 1/4/2027 in Start Date and says so when refusing', () => {
+		expect(toStartDateTime('1/4/2027', 'Start Date')).toBe('2027-01-04T00:00:00');
+		expect(fieldError(() => toStartDateTime('next week', 'Start Date')).message).toContain(
+			'must be a date such as 2027-01-04 or 1/4/2027',
+		);
 	});
 
 	it('still refuses a day number in Modified After, naming the date it probably means', () => {
