@@ -126,17 +126,63 @@ describe('Submission Create from spreadsheet columns', () => {
 		expect(t.apiRequests().filter((request) => request.method === 'POST')).toEqual([]);
 	});
 
-	it('names a column that matches no field, and sends nothing', async () => {
-		t.clearRequests();
+	// Issue 40 item 2: a sheet's own columns stopped every row.
+	it("leaves out the sheet's own columns, and stops on a misspelt one, naming it, and sends nothing", async () => {
 		const [row] = rows();
-		const { error } = await t.run(SUBMIT_ROWS, { input: [{ ...row, 'Recruiter Notes': 'x' }] });
-		expect(errorText(error).message).toContain('"Recruiter Notes" matches no field (item 1');
+		const own = { Recruiter: 'Dana', Notes: 'x', 'Submitted?': 'no', Date: '11/27/2026' };
+		const kept = await t.run(SUBMIT_ROWS, {
+			input: [{ ...row, Email: 'own.columns@example.com', ...own }],
+		});
+		expect(kept.error).toBeUndefined();
+
+		t.clearRequests();
+		const misspelt = { ...row, Email: 'misspelt@example.com', 'Job Nmber': '1', Phnoe: '1' };
+		const { error } = await t.run(SUBMIT_ROWS, { input: [{ ...misspelt, ...own }] });
+		expect(errorText(error).message).toContain(
+			'"Job Nmber" and "Phnoe" match no field (is it "Job Number"?) (item 1',
+		);
 		expect(t.apiRequests()).toEqual([]);
 		const ignored = await t.run(
 			{ ...SUBMIT_ROWS, options: { otherColumns: 'ignore' } },
-			{ input: [{ ...row, 'Recruiter Notes': 'x' }] },
+			{ input: [{ ...misspelt, ...own }] },
 		);
 		expect(ignored.error).toBeUndefined();
+	});
+
+	it('stops on any column of its own with Columns Matching No Field = Stop With an Error, in one sentence', async () => {
+		t.clearRequests();
+		const [row] = rows();
+		const { error } = await t.run(
+			{ ...SUBMIT_ROWS, options: { otherColumns: 'error' } },
+			{ input: [{ ...row, Recruiter: 'Dana', Notes: 'x', 'Submitted?': 'no' }] },
+		);
+		expect(errorText(error).message).toContain(
+			'"Recruiter", "Notes" and "Submitted?" match no field (item 1',
+		);
+		expect(t.apiRequests()).toEqual([]);
+	});
+
+	// Issue 39 item 10: 5,000 extra columns gave a message of 104,199 characters.
+	it('keeps the message short for a row with 5,000 columns of its own', async () => {
+		const [row] = rows();
+		const extra = Object.fromEntries(
+			Array.from({ length: 5000 }, (_, index) => [
+				`Extra column ${index} ${'x'.repeat(200)}`,
+				index,
+			]),
+		);
+		const stopped = await t.run(
+			{ ...SUBMIT_ROWS, options: { otherColumns: 'error' } },
+			{ input: [{ ...row, ...extra }] },
+		);
+		const message = errorText(stopped.error).message;
+		expect(message).toContain('and 4,990 more columns match no field');
+		expect(message.length).toBeLessThan(1500);
+		const withoutJob: IDataObject = { ...row, ...extra };
+		delete withoutJob['Job Number'];
+		const missing = await t.run(SUBMIT_ROWS, { input: [withoutJob] });
+		expect(errorText(missing.error).message).toContain('and 4,997 more columns');
+		expect(errorText(missing.error).message.length).toBeLessThan(1500);
 	});
 
 	it('names the column and the row of an empty required cell, and sends nothing', async () => {
@@ -341,6 +387,30 @@ describe('candidate names (issue 33 point 10)', () => {
 			'"First Name" is 101 characters long; a name has at most 100',
 		);
 		expect(t.apiRequests()).toEqual([]);
+	});
+
+	// Issue 39 item 10: tag characters passed the cleaning; 60 emoji were "120 characters".
+	it('counts a name in characters, not UTF-16 units, and removes tag characters', async () => {
+		const { error } = await t.run({
+			resource: 'candidate',
+			operation: 'findOrCreate',
+			email: 'emoji.name@example.com',
+			firstName: `Ann ${'\u{1F60A}'.repeat(60)}`,
+			lastName: 'Lee\u{E0041}\u{E0042}\u{E007F}',
+		});
+		expect(error).toBeUndefined();
+		const created = [...t.sandbox.store.candidates.values()].find(
+			(entry) => entry.email1 === 'emoji.name@example.com',
+		);
+		expect(created).toMatchObject({ firstName: `Ann ${'\u{1F60A}'.repeat(60)}`, lastName: 'Lee' });
+		const tooLong = await t.run({
+			resource: 'candidate',
+			operation: 'findOrCreate',
+			email: 'emoji.long@example.com',
+			firstName: '\u{1F60A}'.repeat(101),
+			lastName: 'B',
+		});
+		expect(errorText(tooLong.error).message).toContain('"First Name" is 101 characters long');
 	});
 
 	it('sends names without NUL, line breaks or bidi controls', async () => {
