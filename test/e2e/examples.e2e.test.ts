@@ -704,7 +704,7 @@ describeWithN8n(
 					Email: 'sam.lee@example.com',
 					'Failed At': 'Submit to the job',
 					Reason: expect.stringContaining(
-						`"Resume File" names "sam-lee.docx", but n8n finds no file ${filesFolder}/resumes/sam-lee.docx`,
+						`"Resume File" names "sam-lee.docx", which is no file n8n may read in the Resume Folder ${filesFolder}/resumes`,
 					),
 				},
 				{

@@ -26,6 +26,8 @@ export interface ColumnField {
 	type?: FieldType;
 	/** Other column names users give this field. */
 	aliases?: string[];
+	/** The name Map Each Column Manually shows, where it must say more than the field's name. */
+	mapperName?: string;
 }
 
 /** Columns that n8n's own nodes add to rows, never a user's data (Google Sheets' row number). */
@@ -41,7 +43,7 @@ export function mapperFields(fields: ColumnField[]): ResourceMapperFields {
 	return {
 		fields: fields.map((field): ResourceMapperField => ({
 			id: field.id,
-			displayName: field.displayName,
+			displayName: field.mapperName ?? field.displayName,
 			required: field.required ?? false,
 			defaultMatch: false,
 			canBeUsedToMatch: false,
@@ -65,7 +67,8 @@ export function columnsProperty(method: string, description: string): INodePrope
 			resourceMapper: {
 				resourceMapperMethod: method,
 				mode: 'add',
-				fieldWords: { singular: 'column', plural: 'columns' },
+				// Trio has fields; the sheet has the columns (n8n's notice: "named the same as the fields in Trio VMS").
+				fieldWords: { singular: 'field', plural: 'fields' },
 				addAllFields: true,
 				multiKeyMatch: false,
 				supportAutoMap: true,
@@ -94,8 +97,11 @@ export const otherColumnsOption: INodeProperties = {
 		},
 	],
 	default: 'unlessMisspelt',
-	description:
-		'What to do when a column of the row matches no field by name, with Map Automatically',
+	description: 'What to do when a column of the row matches no field by name',
+	// Map Each Column Manually reads only the columns dragged in: there is nothing to decide.
+	displayOptions: {
+		show: { '/valuesFrom': ['columns'], '/columns.mappingMode': ['autoMapInputData'] },
+	},
 };
 
 /** How many names a message lists before it says how many more there are. */

@@ -184,7 +184,10 @@ export function knownSize(binary: {
 }
 
 /** The size rule alone, so that it can be applied before the file is read. */
-export function checkProfileFileSize(size: number, binaryLabel = 'Resume File Field'): void {
+export function checkProfileFileSize(
+	size: number,
+	binaryLabel = 'Input Field With the Resume',
+): void {
 	if (size === 0) {
 		throw new FieldError(
 			binaryLabel,
@@ -201,7 +204,7 @@ export function checkProfileFileSize(size: number, binaryLabel = 'Resume File Fi
 }
 
 export function checkProfileFile(input: ProfileFileInput): CheckedProfileFile {
-	const binaryLabel = input.labels?.binaryProperty ?? 'Resume File Field';
+	const binaryLabel = input.labels?.binaryProperty ?? 'Input Field With the Resume';
 	const nameLabel = input.labels?.fileName ?? 'File Name';
 	const size = input.data.length;
 	checkProfileFileSize(size, binaryLabel);
@@ -261,15 +264,15 @@ export async function readProfileFile(
 	binaryPropertyName: unknown,
 	fileNameOverride: string | undefined,
 ): Promise<CheckedProfileFile & { data: Buffer }> {
-	const propertyName = requiredText(binaryPropertyName, 'Resume File Field');
+	const propertyName = requiredText(binaryPropertyName, 'Input Field With the Resume');
 	const binaries = context.getInputData()[itemIndex]?.binary ?? {};
 	if (!binaries[propertyName]) {
 		const available = Object.keys(binaries);
 		throw new FieldError(
-			'Resume File Field',
+			'Input Field With the Resume',
 			`names "${propertyName}", but this item has ${available.length ? `only the file fields ${available.map((name) => `"${name}"`).join(', ')}` : 'no file at all'}`,
 			available.length
-				? `Set Resume File Field to the field that holds the resume (${available.join(', ')}).`
+				? `Set Input Field With the Resume to the field that holds the resume (${available.join(', ')}).`
 				: 'Add a node before this one that reads the resume (for example Read/Write Files from Disk, Google Drive: Download, or HTTP Request with a file response).',
 		);
 	}
@@ -277,14 +280,14 @@ export async function readProfileFile(
 	const size =
 		knownSize(binary) ??
 		(binary.id ? (await context.helpers.getBinaryMetadata(binary.id)).fileSize : undefined);
-	if (size !== undefined) checkProfileFileSize(size, 'Resume File Field');
+	if (size !== undefined) checkProfileFileSize(size, 'Input Field With the Resume');
 	const data = await context.helpers.getBinaryDataBuffer(itemIndex, propertyName);
 	const file = checkProfileFile({
 		data,
 		fileName: binary.fileName,
 		fileNameOverride,
 		mimeType: binary.mimeType,
-		labels: { binaryProperty: 'Resume File Field', fileName: 'File Name' },
+		labels: { binaryProperty: 'Input Field With the Resume', fileName: 'File Name' },
 	});
 	return { ...file, data };
 }

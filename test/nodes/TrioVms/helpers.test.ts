@@ -78,7 +78,7 @@ describe('profile file checks', () => {
 		const big = Buffer.alloc(PROFILE_FILE_MAX_BYTES, 0x20);
 		big.write('%PDF-1.4');
 		const error = fieldError(() => checkProfileFile({ data: big, fileName: 'big.pdf' }));
-		expect(error.field).toBe('Resume File Field');
+		expect(error.field).toBe('Input Field With the Resume');
 		expect(error.message).toContain('2,500,000 bytes');
 		expect(
 			checkProfileFile({ data: big.subarray(0, PROFILE_FILE_MAX_BYTES - 1), fileName: 'big.pdf' })

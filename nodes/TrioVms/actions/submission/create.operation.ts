@@ -58,7 +58,7 @@ import { fieldOf } from '../../../shared/fields';
 import { submissionIndexFor } from './submissionIndex';
 
 const resumeFileField: INodeProperties = {
-	displayName: 'Resume File Field',
+	displayName: 'Input Field With the Resume',
 	name: 'binaryPropertyName',
 	type: 'string',
 	default: 'data',
@@ -76,7 +76,7 @@ export const description = shownUnder('submission', 'create', [
 	onlyWith('columns', {
 		...columnsProperty(
 			'getSubmissionColumns',
-			'Map Automatically takes each column whose name is a field\'s name, in any letter case and spacing ("Job Number", "job_number"). Map Each Column Manually lets you drag a column into each field.',
+			'Map Automatically takes each column whose name is a field\'s name, in any letter case and spacing ("Job Number", "job_number"): Job Number, Email, First Name and Last Name (or Candidate Number instead of those three), Resume File with a resume folder, and where you have them Phone, Bill Rate, Start Date, State Licenses, Availability, Best Contact, Days Off, Experience, Description. Map Each Column Manually lets you drag a column into each field.',
 		),
 	}),
 	onlyWith('columns', {
@@ -92,9 +92,10 @@ export const description = shownUnder('submission', 'create', [
 					'A node before this one put the resume in a file field, for example Google Drive: Download',
 			},
 			{
-				name: "A Folder on N8n's Disk",
+				name: 'A Folder on Disk',
 				value: 'folder',
-				description: "The Resume File column gives the file's name in Resume Folder",
+				description:
+					"A folder on the machine (or in the container) where n8n runs: each row's Resume File column gives a file's name in it",
 			},
 		],
 		default: 'folder',
@@ -235,7 +236,7 @@ export const description = shownUnder('submission', 'create', [
 			description:
 				"The file name to send instead of the file's own name. Its extension decides the format.",
 		},
-		{ ...otherColumnsOption, displayOptions: { show: { '/valuesFrom': ['columns'] } } },
+		otherColumnsOption,
 		{
 			displayName: 'Allow Full Paths in Resume File',
 			name: 'fullPaths',
@@ -309,11 +310,23 @@ function readSubmissionFields(
 export const SUBMISSION_COLUMNS: ColumnField[] = [
 	{ id: 'jobNumber', displayName: 'Job Number', required: true, aliases: ['Job', 'Job No'] },
 	{ id: 'candidateNumber', displayName: 'Candidate Number' },
-	// Not required here: a Candidate Number column stands in for them.
-	...CANDIDATE_COLUMNS.map((field) => ({ ...field, required: false })),
+	// Not marked required (the mapper would then demand them): a Candidate Number column stands in
+	// for them, which their names in the mapper say.
+	...CANDIDATE_COLUMNS.map((field) => ({
+		...field,
+		required: false,
+		...(field.required && {
+			mapperName: `${field.displayName} (required without a Candidate Number)`,
+		}),
+	})),
 	{ id: 'billRateAmount', displayName: 'Bill Rate', aliases: ['Rate'] },
 	{ id: 'startDate', displayName: 'Start Date' },
-	{ id: 'resumeFile', displayName: 'Resume File', aliases: ['Resume', 'Resume Path'] },
+	{
+		id: 'resumeFile',
+		displayName: 'Resume File',
+		mapperName: 'Resume File (required with a resume folder)',
+		aliases: ['Resume', 'Resume Path'],
+	},
 	...TEXT_FIELDS.map(([id, , label]) => ({ id, displayName: label })),
 ];
 
