@@ -19,8 +19,13 @@ import {
 	checkProfileFileSize,
 	detectKind,
 	extensionOf,
+	homeFromStoragePath,
+	isInsideFolder,
 	knownSize,
+	pathInFolder,
+	resumeFolderPath,
 } from '../../../nodes/TrioVms/helpers/profileFile';
+import { listedNames, resembledField } from '../../../nodes/TrioVms/helpers/columns';
 import { jobLabel, matchesFilter } from '../../../nodes/TrioVms/helpers/search';
 import {
 	FieldError,
@@ -514,5 +519,89 @@ describe('dates as a sheet gives them', () => {
 		expect(fieldError(() => toStartDateTime('5/31/2027 8 AM', 'Start Date')).field).toBe(
 			'Start Date',
 		);
+	});
+});
+
+// Issue 39 items 7 and 8: a cell reads only inside the folder; ~ and / mean what they say.
+describe('the Resume Folder and the Resume File cell', () => {
+	it("finds the home folder from n8n's storage folder, on Linux, macOS, Windows and in Docker", () => {
+		const type = 'n8n-nodes-trio-vms.trioVms';
+		expect(homeFromStoragePath(`/home/jane/.n8n/storage/${type}`)).toBe('/home/jane');
+		expect(homeFromStoragePath(`/Users/jane/.n8n/storage/${type}`)).toBe('/Users/jane');
+		expect(homeFromStoragePath(`C:\\Users\\jane\\.n8n\\storage\\${type}`)).toBe('C:\\Users\\jane');
+		expect(homeFromStoragePath(`/home/node/.n8n/storage/${type}`)).toBe('/home/node');
+		expect(homeFromStoragePath(`/.n8n/storage/${type}`)).toBe('/');
+		expect(homeFromStoragePath('/somewhere/else')).toBeUndefined();
+	});
+
+	it('reads ~ as the home folder and keeps a root folder', () => {
+		expect(resumeFolderPath('~/.n8n-files/resumes/', '/home/jane')).toBe(
+			'/home/jane/.n8n-files/resumes',
+		);
+		expect(resumeFolderPath('~', '/home/jane')).toBe('/home/jane');
+		expect(resumeFolderPath('~other/resumes', '/home/jane')).toBe('~other/resumes');
+		expect(resumeFolderPath('/', '/home/jane')).toBe('/');
+		expect(resumeFolderPath('//', '/home/jane')).toBe('/');
+		expect(resumeFolderPath('C:\\', undefined)).toBe('C:\\');
+		expect(resumeFolderPath('C:/resumes/', undefined)).toBe('C:/resumes');
+		expect(fieldError(() => resumeFolderPath('~/resumes', undefined)).field).toBe('Resume Folder');
+	});
+
+	it('joins a name to the folder, and refuses a full path or ../ unless full paths are allowed', () => {
+		expect(pathInFolder('/r', 'jane.pdf', false)).toBe('/r/jane.pdf');
+		expect(pathInFolder('/', 'r/jane.pdf', false)).toBe('/r/jane.pdf');
+		expect(pathInFolder('C:\\', 'jane.pdf', false)).toBe('C:\\jane.pdf');
+		for (const cell of [
+			'../x.pdf',
+			'a/../../x.pdf',
+			'..\\x.pdf',
+			'/etc/x.pdf',
+			'C:\\x.pdf',
+			'\\\\srv\\x.pdf',
+		])
+			expect(pathInFolder('/r', cell, false)).toBeUndefined();
+		expect(pathInFolder('/r', '/etc/x.pdf', true)).toBe('/etc/x.pdf');
+		expect(pathInFolder('/r', '../x.pdf', true)).toBe('/r/../x.pdf');
+		expect(pathInFolder('/r', 'a..b.pdf', false)).toBe('/r/a..b.pdf');
+	});
+
+	it('tells a path inside the folder from one beside it', () => {
+		expect(isInsideFolder('/r', '/r/jane.pdf')).toBe(true);
+		expect(isInsideFolder('/r', '/r')).toBe(false);
+		expect(isInsideFolder('/r', '/resumes/jane.pdf')).toBe(false);
+		expect(isInsideFolder('/', '/r/jane.pdf')).toBe(true);
+		expect(isInsideFolder('C:\\Resumes', 'c:\\resumes\\jane.pdf')).toBe(true);
+		expect(isInsideFolder('C:\\Resumes', 'C:\\Other\\jane.pdf')).toBe(false);
+	});
+});
+
+// Issue 39 item 10 and issue 40 item 2: columns in messages, and which ones look misspelt.
+describe('columns in messages', () => {
+	it('lists names as a sentence, at most ten, each cut', () => {
+		expect(listedNames(['a'])).toBe('"a"');
+		expect(listedNames(['a', 'b'])).toBe('"a" and "b"');
+		expect(listedNames(['a', 'b', 'c'])).toBe('"a", "b" and "c"');
+		const many = Array.from({ length: 5000 }, (_, index) => `c${index}`);
+		expect(listedNames(many)).toMatch(/^"c0", .*"c9" and 4,990 more columns$/);
+		expect(listedNames(['x'.repeat(1000)]).length).toBeLessThan(70);
+		expect(listedNames(['\u{1F60A}'.repeat(100)])).toBe(`"${'\u{1F60A}'.repeat(59)}…"`);
+	});
+
+	it("finds the field a misspelt column means, and no field for the sheet's own columns", () => {
+		const email = { id: 'email', displayName: 'Email' };
+		const job = { id: 'jobNumber', displayName: 'Job Number' };
+		const rate = { id: 'billRateAmount', displayName: 'Bill Rate' };
+		const byName = new Map([
+			['email', email],
+			['jobnumber', job],
+			['billrate', rate],
+			['rate', rate],
+		]);
+		expect(resembledField('Emial', byName)).toBe(email);
+		expect(resembledField('Job Nmber', byName)).toBe(job);
+		expect(resembledField('Jobnumbre', byName)).toBe(job);
+		expect(resembledField('Bill Rte', byName)).toBe(rate);
+		for (const own of ['Notes', 'Recruiter', 'Submitted?', 'Date', 'Status', 'Emails sent'])
+			expect(resembledField(own, byName)).toBeUndefined();
 	});
 });
