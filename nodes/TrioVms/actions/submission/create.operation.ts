@@ -3,70 +3,43 @@ import {
 	NodeOperationError,
 	type IDataObject,
 	type IExecuteFunctions,
-	type INodeProperties,
 	type JsonObject,
 } from 'n8n-workflow';
 
-import {
-	submissionCreateFieldsSchema,
-	type AgencyContact,
-	type CandidateCreateRequest,
-	type SubmissionCreateFields,
-} from '../../../shared/schemas';
+import { submissionCreateFieldsSchema, type SubmissionCreateFields } from '../../../shared/schemas';
 import { PATHS } from '../../../shared/service';
 import { submissionListNotOffered } from '../../../shared/failureMarks';
 import type { MultipartPart, TrioClient } from '../../../shared/transport';
 import {
-	checkedValue,
 	columnsProperty,
 	located,
 	onlyWith,
 	otherColumnsOption,
 	readRow,
 	valuesFromProperty,
-	type ColumnField,
-	type RowValues,
 } from '../../helpers/columns';
-import { toStartDateTime } from '../../helpers/dates';
-import { locatorNumber } from '../../helpers/locators';
 import { objectOf } from '../../helpers/output';
 import {
 	readProfileFile,
 	readProfileFileFromDisk,
 	type CheckedProfileFile,
 } from '../../helpers/profileFile';
-import {
-	fieldErrorFromZod,
-	isBlank,
-	optionalAmount,
-	optionalText,
-	positiveInteger,
-	requiredEmail,
-	requiredText,
-} from '../../helpers/validation';
+import { isBlank } from '../../helpers/validation';
 import { createOnce, sentCreateOutput, type CreateResult } from '../../helpers/createOnce';
-import { CANDIDATE_COLUMNS, candidateFromRow } from '../candidate/candidateFields';
 import { findOrCreateCandidate } from '../candidate/candidateRequests';
-import {
-	emailAddressField,
-	jobLocator,
-	optionsCollection,
-	shownUnder,
-} from '../common.descriptions';
+import { jobLocator, optionsCollection, shownUnder } from '../common.descriptions';
 import type { OperationExecute } from '../node.type';
 import { fieldOf } from '../../../shared/fields';
 import { submissionIndexFor } from './submissionIndex';
-
-const resumeFileField: INodeProperties = {
-	displayName: 'Input Field With the Resume',
-	name: 'binaryPropertyName',
-	type: 'string',
-	default: 'data',
-	required: true,
-	hint: "The name of the input's file field that holds the candidate's resume, usually data",
-	description:
-		"The candidate's resume: PDF, DOC, DOCX, RTF or TXT, under 2.5 MB. Trio requires one with every submission.",
-};
+import {
+	additionalFields,
+	agencyContactsField,
+	candidateNumberField,
+	resumeFileField,
+	readSubmissionFields,
+	readSubmissionRow,
+	SUBMISSION_COLUMNS,
+} from './submissionFields';
 
 export const description = shownUnder('submission', 'create', [
 	valuesFromProperty(
@@ -116,108 +89,10 @@ export const description = shownUnder('submission', 'create', [
 		...resumeFileField,
 		displayOptions: { show: { valuesFrom: ['columns'], resumeFrom: ['binary'] } },
 	},
-	onlyWith('fields', {
-		displayName: 'Candidate Number',
-		name: 'candidateNumber',
-		type: 'string',
-		default: '',
-		required: true,
-		placeholder: 'e.g. 20511',
-		description:
-			'The Trio number of the candidate, for example the "number" that Candidate: Find or Create outputs',
-	}),
+	onlyWith('fields', candidateNumberField),
 	onlyWith('fields', resumeFileField),
-	onlyWith('fields', {
-		displayName: 'Additional Fields',
-		name: 'additionalFields',
-		type: 'collection',
-		placeholder: 'Add Field',
-		default: {},
-		options: [
-			{
-				displayName: 'Availability',
-				name: 'availabilityDescription',
-				type: 'string',
-				default: '',
-				description: 'When the candidate is available',
-			},
-			{
-				displayName: 'Best Contact',
-				name: 'bestContactDescription',
-				type: 'string',
-				default: '',
-				description: 'How and when to best reach the candidate',
-			},
-			{
-				displayName: 'Bill Rate',
-				name: 'billRateAmount',
-				// Text, so that adding the field sends nothing until a rate is typed (a number field
-				// would send 0), and a sheet's "$65.50" is read as 65.50.
-				type: 'string',
-				default: '',
-				placeholder: 'e.g. 65.50',
-				description: 'The bill rate offered for the candidate; left empty, none is sent',
-			},
-			{
-				displayName: 'Days Off',
-				name: 'daysOffDescription',
-				type: 'string',
-				default: '',
-				description: 'Days the candidate needs off',
-			},
-			{
-				displayName: 'Description',
-				name: 'description',
-				type: 'string',
-				typeOptions: { rows: 3 },
-				default: '',
-				description: 'A note about the submission',
-			},
-			{
-				displayName: 'Experience',
-				name: 'experienceDescription',
-				type: 'string',
-				typeOptions: { rows: 3 },
-				default: '',
-				description: "A summary of the candidate's experience",
-			},
-			{
-				displayName: 'Modify Note',
-				name: 'modifyNote',
-				type: 'string',
-				default: '',
-				description: 'A note recorded with this change',
-			},
-			{
-				displayName: 'Start Date',
-				name: 'startDate',
-				type: 'dateTime',
-				default: '',
-				description:
-					'When the candidate can start. Sent as written (a date becomes that day at 00:00), never shifted between time zones.',
-			},
-		],
-	}),
-	{
-		displayName: 'Agency Contacts',
-		name: 'agencyContacts',
-		type: 'fixedCollection',
-		typeOptions: { multipleValues: true },
-		placeholder: 'Add Agency Contact',
-		default: {},
-		description: 'People at your agency the facility can contact about this submission',
-		options: [
-			{
-				displayName: 'Contact',
-				name: 'contact',
-				values: [
-					{ displayName: 'Name', name: 'name', type: 'string', default: '', required: true },
-					emailAddressField,
-					{ displayName: 'Phone Number', name: 'phoneNumber', type: 'string', default: '' },
-				],
-			},
-		],
-	},
+	onlyWith('fields', additionalFields),
+	agencyContactsField,
 	optionsCollection([
 		{
 			displayName: 'Skip If Already Submitted',
@@ -249,106 +124,6 @@ export const description = shownUnder('submission', 'create', [
 	]),
 ]);
 
-/** The text fields: node parameter, form part, the label the user sees. */
-const TEXT_FIELDS = [
-	['bestContactDescription', 'BestContactDescription', 'Best Contact'],
-	['availabilityDescription', 'AvailabilityDescription', 'Availability'],
-	['daysOffDescription', 'DaysOffDescription', 'Days Off'],
-	['experienceDescription', 'ExperienceDescription', 'Experience'],
-	['description', 'Description', 'Description'],
-	['modifyNote', 'ModifyNote', 'Modify Note'],
-] as const satisfies ReadonlyArray<readonly [string, keyof SubmissionCreateFields, string]>;
-
-const LABELS: Record<string, string> = {
-	JobNumber: 'Job',
-	CandidateNumber: 'Candidate Number',
-	BillRateAmount: 'Bill Rate',
-	StartDate: 'Start Date',
-	AgencyContacts: 'Agency Contacts',
-	...Object.fromEntries(TEXT_FIELDS.map(([, part, label]) => [part, label])),
-};
-
-function readAgencyContacts(entries: unknown): AgencyContact[] {
-	const list = Array.isArray(entries) ? (entries as IDataObject[]) : [];
-	return list.map((entry, index) => {
-		const where = `Agency Contacts (contact ${index + 1})`;
-		return {
-			name: requiredText(entry.name, `${where}: Name`),
-			email: requiredEmail(entry.email, `${where}: Email`),
-			phoneNumber: optionalText(entry.phoneNumber, `${where}: Phone Number`) ?? '',
-		};
-	});
-}
-
-/** The item's submission fields, read and checked against the service's rules. */
-function readSubmissionFields(
-	context: IExecuteFunctions,
-	itemIndex: number,
-): SubmissionCreateFields {
-	// Checked in the order the fields appear, so the first problem reported is the first one seen.
-	const fields: SubmissionCreateFields = {
-		JobNumber: locatorNumber(context, itemIndex, 'job', 'Job'),
-		CandidateNumber: positiveInteger(
-			context.getNodeParameter('candidateNumber', itemIndex, ''),
-			'Candidate Number',
-		),
-	};
-	const additional = context.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
-	const contacts = readAgencyContacts(
-		context.getNodeParameter('agencyContacts.contact', itemIndex, []),
-	);
-	for (const [key, part, label] of TEXT_FIELDS) fields[part] = optionalText(additional[key], label);
-	fields.BillRateAmount = optionalAmount(additional.billRateAmount, 'Bill Rate');
-	fields.StartDate = toStartDateTime(additional.startDate, 'Start Date');
-	if (contacts.length) fields.AgencyContacts = contacts;
-	const checked = submissionCreateFieldsSchema.safeParse(fields);
-	if (!checked.success) throw fieldErrorFromZod(checked.error, LABELS);
-	return checked.data;
-}
-
-/** The submission's fields as spreadsheet columns; the candidate's come from Find or Create's. */
-export const SUBMISSION_COLUMNS: ColumnField[] = [
-	{ id: 'jobNumber', displayName: 'Job Number', required: true, aliases: ['Job', 'Job No'] },
-	{ id: 'candidateNumber', displayName: 'Candidate Number' },
-	// Not marked required (the mapper would then demand them): a Candidate Number column stands in
-	// for them, which their names in the mapper say.
-	...CANDIDATE_COLUMNS.map((field) => ({
-		...field,
-		required: false,
-		...(field.required && {
-			mapperName: `${field.displayName} (required without a Candidate Number)`,
-		}),
-	})),
-	{ id: 'billRateAmount', displayName: 'Bill Rate', aliases: ['Rate'] },
-	{ id: 'startDate', displayName: 'Start Date' },
-	{
-		id: 'resumeFile',
-		displayName: 'Resume File',
-		mapperName: 'Resume File (required with a resume folder)',
-		aliases: ['Resume', 'Resume Path'],
-	},
-	...TEXT_FIELDS.map(([id, , label]) => ({ id, displayName: label })),
-];
-
-/** The submission a spreadsheet row describes, and the candidate to find or create first. */
-function readSubmissionRow(row: RowValues): {
-	fields: SubmissionCreateFields;
-	candidate?: CandidateCreateRequest;
-} {
-	const jobNumber = checkedValue(row, 'jobNumber', positiveInteger);
-	const given = !isBlank(row.values.candidateNumber);
-	const fields: SubmissionCreateFields = {
-		JobNumber: jobNumber,
-		// A candidate still to be found or created is checked with a stand-in number.
-		CandidateNumber: given ? checkedValue(row, 'candidateNumber', positiveInteger) : 1,
-	};
-	const candidate = given ? undefined : candidateFromRow(row);
-	for (const [key, part] of TEXT_FIELDS) fields[part] = checkedValue(row, key, optionalText);
-	fields.BillRateAmount = checkedValue(row, 'billRateAmount', optionalAmount);
-	fields.StartDate = checkedValue(row, 'startDate', toStartDateTime);
-	return { fields, candidate };
-}
-
 /**
  * Everything the submission needs, checked before anything is sent: the fields (typed in the node
  * or from the row's columns), the resume, and, for a row without a candidate number, the candidate
@@ -365,33 +140,16 @@ async function prepareSubmission(
 }> {
 	const options = context.getNodeParameter('options', itemIndex, {}) as IDataObject;
 	const fileName = isBlank(options.fileName) ? undefined : String(options.fileName);
-	if (context.getNodeParameter('valuesFrom', itemIndex, 'fields') !== 'columns') {
-		const fields = readSubmissionFields(context, itemIndex);
-		const resume = await readProfileFile(
-			context,
-			itemIndex,
-			context.getNodeParameter('binaryPropertyName', itemIndex, 'data'),
-			fileName,
-		);
-		return { fields, options, resume };
-	}
-	const row = readRow(context, itemIndex, SUBMISSION_COLUMNS, options.otherColumns);
-	const { fields, candidate } = readSubmissionRow(row);
-	const contacts = readAgencyContacts(
-		context.getNodeParameter('agencyContacts.contact', itemIndex, []),
-	);
-	if (contacts.length) fields.AgencyContacts = contacts;
-	const checked = submissionCreateFieldsSchema.safeParse(fields);
-	if (!checked.success) throw fieldErrorFromZod(checked.error, LABELS);
+	const row =
+		context.getNodeParameter('valuesFrom', itemIndex, 'fields') === 'columns'
+			? readRow(context, itemIndex, SUBMISSION_COLUMNS, options.otherColumns)
+			: undefined;
+	const { fields, candidate } = row
+		? readSubmissionRow(context, itemIndex, row)
+		: { fields: readSubmissionFields(context, itemIndex), candidate: undefined };
 	const resume =
-		context.getNodeParameter('resumeFrom', itemIndex, 'folder') === 'binary'
-			? await readProfileFile(
-					context,
-					itemIndex,
-					context.getNodeParameter('binaryPropertyName', itemIndex, 'data'),
-					fileName,
-				)
-			: await readProfileFileFromDisk(
+		row && context.getNodeParameter('resumeFrom', itemIndex, 'folder') === 'folder'
+			? await readProfileFileFromDisk(
 					context,
 					{
 						folder: context.getNodeParameter('resumeFolder', itemIndex, '') as string,
@@ -402,13 +160,19 @@ async function prepareSubmission(
 					fileName,
 				).catch((error: unknown) => {
 					throw located(error, row.where('resumeFile'));
-				});
+				})
+			: await readProfileFile(
+					context,
+					itemIndex,
+					context.getNodeParameter('binaryPropertyName', itemIndex, 'data'),
+					fileName,
+				);
 	if (candidate) {
 		const found = await findOrCreateCandidate(client, candidate, itemIndex);
 		// findOrCreateCandidate outputs only candidates whose number it could read.
-		checked.data.CandidateNumber = Number(fieldOf(found, 'number'));
+		fields.CandidateNumber = Number(fieldOf(found, 'number'));
 	}
-	return { fields: checked.data, options, resume };
+	return { fields, options, resume };
 }
 
 /** One form part per given field, in the schema's order; AgencyContacts travels as JSON text. */
