@@ -262,18 +262,9 @@ export function readRow(
 }
 
 /**
- * Runs one of validation.ts's checks on a field of the row: the message names the column and the
- * row, and for a field no column gives, the columns the row has.
+ * Runs `run`, adding to a FieldError it throws where field `id` of the row is: the row, and for a
+ * field no column gives, the columns the row has.
  */
-export function checkedValue<T>(
-	row: RowValues,
-	id: string,
-	check: (value: unknown, label: string) => T,
-): T {
-	return inRow(row, id, () => check(row.values[id], row.label(id)));
-}
-
-/** Runs `run`, adding to a FieldError it throws where field `id` of the row is. */
 export function inRow<T>(row: RowValues, id: string, run: () => T): T {
 	let outcome: { value: T } | { failure: unknown };
 	try {
