@@ -504,7 +504,8 @@ describeWithN8n(
 					'*Facility:* Saint Alphonsus Medical Center',
 					'*Location:* Boise, ID',
 					// Midnight UTC, shown as the date Trio sends although n8n runs at UTC+14.
-					'*Start date:* 2027-02-15',
+					// Written as quick start 1 writes it.
+					'*Start date:* 15 Feb 2027',
 					'*Shift:* 3x12 Nights 19:00-07:30',
 					'*Rate:* $2,850/wk',
 					'*Open positions:* 2',
