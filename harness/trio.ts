@@ -92,6 +92,8 @@ export interface TrioN8nOptions extends Omit<StartN8nOptions, 'tarball' | 'userF
 	 * a test that reads it or starts n8n again on it (restart()).
 	 */
 	userFolderPrefix?: string;
+	/** Give n8n this user folder (kept on stop()), e.g. its HOME, as n8n has when nothing moves it. */
+	userFolder?: string;
 }
 
 export interface TrioN8n {
@@ -115,16 +117,18 @@ export async function startN8nWithTrio(options: TrioN8nOptions): Promise<TrioN8n
 		credentialName = 'Trio sandbox',
 		key = 'admin',
 		userFolderPrefix,
+		userFolder: givenFolder,
 		...start
 	} = options;
-	const userFolder = userFolderPrefix
+	const madeFolder = userFolderPrefix
 		? fs.mkdtempSync(path.join(os.tmpdir(), userFolderPrefix))
 		: undefined;
+	const userFolder = givenFolder ?? madeFolder;
 	let n8n: N8nInstance | undefined;
 	const stop = async (): Promise<void> => {
 		await n8n?.stop();
 		await account.stop();
-		if (userFolder) fs.rmSync(userFolder, { recursive: true, force: true });
+		if (madeFolder) fs.rmSync(madeFolder, { recursive: true, force: true });
 	};
 	try {
 		const tarball = await packPackage();

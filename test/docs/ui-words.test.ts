@@ -89,7 +89,9 @@ const LABELS = new Set(
  * Labels renamed before the first release: the docs name only the new one. The old words are matched as the docs shortened them ("Pause Between Calls").
  */
 const RENAMED = [
-	{ old: 'Input Binary Field', now: 'Resume File Field' },
+	{ old: 'Input Binary Field', now: 'Input Field With the Resume' },
+	{ old: 'Resume File Field', now: 'Input Field With the Resume' },
+	{ old: "A Folder on N8n's Disk", now: 'A Folder on Disk' },
 	{ old: 'Bill Rate Amount', now: 'Bill Rate' },
 	{ old: 'Pause Between Calls', now: 'Pause Between Requests' },
 	{ old: 'Pause Between Requests (Milliseconds)', now: 'Pause Between Requests' },

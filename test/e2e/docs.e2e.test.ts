@@ -15,7 +15,7 @@
  * - quick start 2's rows come from a CSV and an XLSX file, read as the text says for a file
  *   (Google Sheets and Excel 365 cannot be reached from here); each runs once with the nodes named
  *   as n8n names them and once with every node renamed;
- * - the text's Docker path /home/node/.n8n-files/... is that path under the test's HOME.
+ * - the text's ~/.n8n-files/... is under the test's HOME, which is n8n's HOME (~ as the text says).
  *
  * Run `npm run build` first.
  */
@@ -454,14 +454,14 @@ describeWithN8n('2.x', "README's quick starts, executed as written in real n8n 2
 			await scenario('POST', '/reset', {});
 			const { header, rows } = quickStart2Rows(text);
 
-			// Step 1: the resumes inside ~/.n8n-files, at the text's example path in the test's home.
+			// Step 1: the resumes inside ~/.n8n-files, at the text's path in n8n's home.
 			const step1 = step(text, 1);
 			statement(step1, 'n8n 2.x reads files only inside the folder');
-			const dockerHome = '/home/node/';
 			const folderInText = fieldValue(step(text, 3), 'Resume Folder');
 			expect(codeSpans(step1)).toContain(folderInText);
-			expect(folderInText.startsWith(`${dockerHome}.n8n-files/`)).toBe(true);
-			const resumeFolder = path.join(home, folderInText.slice(dockerHome.length));
+			statement(step(text, 3), '`~` is the home folder of the user n8n runs as');
+			expect(folderInText.startsWith('~/.n8n-files/')).toBe(true);
+			const resumeFolder = path.join(home, folderInText.slice(2));
 			fs.mkdirSync(resumeFolder, { recursive: true });
 			fs.cpSync(path.join(SAMPLE_DATA_DIR, 'resumes'), resumeFolder, { recursive: true });
 
@@ -470,12 +470,18 @@ describeWithN8n('2.x', "README's quick starts, executed as written in real n8n 2
 			expect(step2).toContain('**Read/Write Files from Disk**');
 			expect(step2).toContain(`**Extract From ${sheet}**`);
 			const sheetFile = path.join(filesFolder, `sheet-${index}.${sheet.toLowerCase()}`);
+			// A real sheet has columns of its own: the ones step 3 says are left out.
+			const ownColumns = codeSpans(step(text, 3)).filter((span) => /^[A-Z][a-z]+\??$/.test(span));
+			expect(ownColumns).toEqual(['Recruiter', 'Notes', 'Submitted?']);
+			statement(step(text, 3), 'columns of your own (such as');
+			const sheetHeader = [...header, ...ownColumns];
+			const sheetRows = rows.map((cells) => [...cells, 'Dana', 'Call after 5 pm', 'no']);
 			if (sheet === 'CSV')
 				fs.writeFileSync(
 					sheetFile,
-					`${[header, ...rows].map((row) => row.join(',')).join('\n')}\n`,
+					`${[sheetHeader, ...sheetRows].map((row) => row.join(',')).join('\n')}\n`,
 				);
-			else await writeXlsx(sheetFile, header, rows);
+			else await writeXlsx(sheetFile, sheetHeader, sheetRows);
 			const start = node(
 				names('Start'),
 				'n8n-nodes-base.webhook',
@@ -517,13 +523,14 @@ describeWithN8n('2.x', "README's quick starts, executed as written in real n8n 2
 				parameterPath(description, 'Resume From', where),
 				where,
 			);
-			statement(step3, "**Resume From** stays on **A Folder on N8n's Disk**");
+			statement(step3, '**Resume From** stays on **A Folder on Disk**');
 			expect(
 				(resumeFrom.options as Array<{ name: string; value: string }>).find(
 					(option) => option.value === resumeFrom.default,
 				)?.name,
-			).toBe("A Folder on N8n's Disk");
-			setPath(parameters, parameterPath(description, 'Resume Folder', where), resumeFolder);
+			).toBe('A Folder on Disk');
+			// Typed as the text gives it, `~` and all.
+			setPath(parameters, parameterPath(description, 'Resume Folder', where), folderInText);
 			// "Nothing else to fill in": no expression is typed anywhere in the flow.
 			statement(step3, 'Nothing else to fill in.');
 			for (const part of [step1, step2, step3]) expect(part).not.toContain('{{');
@@ -624,4 +631,92 @@ describeWithN8n('2.x', "README's quick starts, executed as written in real n8n 2
 		},
 		300_000,
 	);
+
+	// Issue 39 item 7: a sheet's cell read any file n8n may read and sent it to Trio as the resume.
+	test('Quick start 2 reads no Resume File outside the Resume Folder (../, a full path, a link out), whatever n8n may read, with one message', async () => {
+		const text = section(README, 'Quick start 2');
+		const folderInText = fieldValue(step(text, 3), 'Resume Folder');
+		const resumeFolder = path.join(home, folderInText.slice(2));
+		fs.mkdirSync(resumeFolder, { recursive: true });
+		// Inside ~/.n8n-files, so n8n itself lets nodes read it: only the node's own rule stops it.
+		const secret = path.join(home, '.n8n-files', 'not-resumes', 'secret.pdf');
+		fs.mkdirSync(path.dirname(secret), { recursive: true });
+		fs.copyFileSync(path.join(SAMPLE_DATA_DIR, 'resumes', 'jane-doe-rn.pdf'), secret);
+		fs.rmSync(path.join(resumeFolder, 'link-out.pdf'), { force: true });
+		fs.symlinkSync(secret, path.join(resumeFolder, 'link-out.pdf'));
+		const cells = ['../not-resumes/secret.pdf', secret, 'link-out.pdf', 'nobody-here.pdf'];
+		const [job] = (await trio<Array<{ Number: number; JobStatus: string }>>('/Job')).filter(
+			(each) => each.JobStatus === 'Open',
+		);
+		const sheetFile = path.join(filesFolder, 'outside.csv');
+		fs.writeFileSync(
+			sheetFile,
+			[
+				'First Name,Last Name,Email,Job Number,Resume File',
+				...cells.map((cell, row) => `Out,Side,outside.${row}@example.com,${job.Number},${cell}`),
+			].join('\n'),
+		);
+		const start = node(
+			'Start',
+			'n8n-nodes-base.webhook',
+			{
+				httpMethod: 'POST',
+				path: `outside-${randomUUID()}`,
+				responseMode: 'onReceived',
+				options: {},
+			},
+			{ webhookId: randomUUID() },
+		);
+		const submit = node(
+			'Trio VMS',
+			`${PACKAGE}.trioVms`,
+			{
+				resource: 'submission',
+				operation: 'create',
+				valuesFrom: 'columns',
+				columns: { mappingMode: 'autoMapInputData', value: null },
+				resumeFrom: 'folder',
+				resumeFolder: folderInText,
+			},
+			{ credentials: trioCredential(), onError: 'continueRegularOutput' },
+		);
+		const workflow = await createWorkflow('Resume files outside the folder', [
+			start,
+			node('Read', 'n8n-nodes-base.readWriteFile', {
+				operation: 'read',
+				fileSelector: sheetFile,
+				options: {},
+			}),
+			node('Extract', 'n8n-nodes-base.extractFromFile', { operation: 'csv', options: {} }),
+			submit,
+		]);
+		await n8n.activate(workflow.id);
+		sandbox.clearRequests();
+		const response = await postToWebhook(
+			n8n.productionWebhookUrl('', start.parameters.path as string),
+			{},
+		);
+		expect(response.status).toBe(200);
+		await response.arrayBuffer();
+		const [done] = await n8n.waitForExecutions(workflow.id, 1, RUN_TIMEOUT_MS);
+		const execution = await n8n.getExecution(done.id);
+		await n8n.deactivate(workflow.id);
+		const errors = nodeItems(execution, submit.name).map((item) => String(item.error));
+		expect(errors).toHaveLength(cells.length);
+		// One message for a missing file and a refused one: the sheet's editor learns nothing.
+		expect(
+			new Set(
+				errors.map((error, row) =>
+					error.replace(`"${cells[row]}"`, '"…"').replace(/ \(item \d+, sheet row \d+ .*\)$/, ''),
+				),
+			),
+		).toEqual(
+			new Set([
+				`"Resume File" names "…", which is no file n8n may read in the Resume Folder ${resumeFolder}`,
+			]),
+		);
+		expect(
+			sandbox.requests().filter((request) => request.route === 'POST /api/v3/Submission'),
+		).toEqual([]);
+	}, 180_000);
 });

@@ -501,7 +501,8 @@ describeWithN8n(
 					'*Facility:* Saint Alphonsus Medical Center',
 					'*Location:* Boise, ID',
 					// Midnight UTC, shown as the date Trio sends although n8n runs at UTC+14.
-					'*Start date:* 2027-02-15',
+					// Written as quick start 1 writes it.
+					'*Start date:* 15 Feb 2027',
 					'*Shift:* 3x12 Nights 19:00-07:30',
 					'*Rate:* $2,850/wk',
 					'*Open positions:* 2',
@@ -701,7 +702,7 @@ describeWithN8n(
 					Email: 'sam.lee@example.com',
 					'Failed At': 'Submit to the job',
 					Reason: expect.stringContaining(
-						`"Resume File" names "sam-lee.docx", but n8n finds no file ${filesFolder}/resumes/sam-lee.docx`,
+						`"Resume File" names "sam-lee.docx", which is no file n8n may read in the Resume Folder ${filesFolder}/resumes`,
 					),
 				},
 				{

@@ -26,6 +26,8 @@ export interface ColumnField {
 	type?: FieldType;
 	/** Other column names users give this field. */
 	aliases?: string[];
+	/** The name Map Each Column Manually shows, where it must say more than the field's name. */
+	mapperName?: string;
 }
 
 /** Columns that n8n's own nodes add to rows, never a user's data (Google Sheets' row number). */
@@ -41,7 +43,7 @@ export function mapperFields(fields: ColumnField[]): ResourceMapperFields {
 	return {
 		fields: fields.map((field): ResourceMapperField => ({
 			id: field.id,
-			displayName: field.displayName,
+			displayName: field.mapperName ?? field.displayName,
 			required: field.required ?? false,
 			defaultMatch: false,
 			canBeUsedToMatch: false,
@@ -65,7 +67,8 @@ export function columnsProperty(method: string, description: string): INodePrope
 			resourceMapper: {
 				resourceMapperMethod: method,
 				mode: 'add',
-				fieldWords: { singular: 'column', plural: 'columns' },
+				// Trio has fields; the sheet has the columns (n8n's notice: "named the same as the fields in Trio VMS").
+				fieldWords: { singular: 'field', plural: 'fields' },
 				addAllFields: true,
 				multiKeyMatch: false,
 				supportAutoMap: true,
@@ -80,17 +83,83 @@ export const otherColumnsOption: INodeProperties = {
 	name: 'otherColumns',
 	type: 'options',
 	options: [
-		{ name: 'Ignore Them', value: 'ignore', description: 'Leave such columns out' },
+		{ name: 'Ignore Them', value: 'ignore', description: 'Leave out every such column' },
+		{
+			name: 'Ignore Them Unless Misspelt',
+			value: 'unlessMisspelt',
+			description:
+				"Leave out columns of your own (Notes, Recruiter, Submitted?); stop on a column whose name is one or two letters away from a field's (Emial, Job Nmber), so a misspelt column is never skipped silently",
+		},
 		{
 			name: 'Stop With an Error',
 			value: 'error',
-			description: 'Name the column, so a misspelt column is never skipped silently',
+			description: 'Stop on any column that matches no field, naming it',
 		},
 	],
-	default: 'error',
-	description:
-		'What to do when a column of the row matches no field by name, with Map Automatically',
+	default: 'unlessMisspelt',
+	description: 'What to do when a column of the row matches no field by name',
+	// Map Each Column Manually reads only the columns dragged in: there is nothing to decide.
+	displayOptions: {
+		show: { '/valuesFrom': ['columns'], '/columns.mappingMode': ['autoMapInputData'] },
+	},
 };
+
+/** How many names a message lists before it says how many more there are. */
+const NAMES_LISTED = 10;
+/** How much of one name a message shows: a cell or header can be any length. */
+const NAME_SHOWN = 60;
+
+/** A name as a message quotes it, cut to NAME_SHOWN characters. */
+function quoted(name: string): string {
+	const characters = [...name];
+	return `"${characters.length > NAME_SHOWN ? `${characters.slice(0, NAME_SHOWN - 1).join('')}…` : name}"`;
+}
+
+/**
+ * Names as a sentence lists them ("a", "b" and "c"), at most NAMES_LISTED of them and then how many
+ * more: a row with thousands of columns still gives a message one can read.
+ */
+export function listedNames(names: string[], noun = 'columns'): string {
+	const shown = names.slice(0, NAMES_LISTED).map(quoted);
+	const more = names.length - shown.length;
+	if (more > 0) return `${shown.join(', ')} and ${more.toLocaleString('en-US')} more ${noun}`;
+	return shown.length > 1 ? `${shown.slice(0, -1).join(', ')} and ${shown.at(-1)}` : shown.join('');
+}
+
+/** The number of single-letter edits (a letter added, removed, changed, or two swapped) from a to b. */
+function editDistance(a: string, b: string): number {
+	const rows = Array.from({ length: a.length + 1 }, (_, i) =>
+		Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)),
+	);
+	for (let i = 1; i <= a.length; i++) {
+		for (let j = 1; j <= b.length; j++) {
+			const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+			rows[i][j] = Math.min(rows[i - 1][j] + 1, rows[i][j - 1] + 1, rows[i - 1][j - 1] + cost);
+			if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+				rows[i][j] = Math.min(rows[i][j], rows[i - 2][j - 2] + 1);
+		}
+	}
+	return rows[a.length][b.length];
+}
+
+/**
+ * The field a column name looks like a misspelling of: one edit away for names of 5 to 8 letters,
+ * two for longer ones; shorter names ("Date", "Rate") are too alike to tell a misspelling from a
+ * column of the sheet's own. Undefined when it resembles none.
+ */
+export function resembledField(
+	column: string,
+	byName: Map<string, ColumnField>,
+): ColumnField | undefined {
+	const name = comparableName(column);
+	if (name.length < 5 || name.length > 60) return undefined;
+	const allowed = name.length >= 9 ? 2 : 1;
+	for (const [known, field] of byName) {
+		if (Math.abs(known.length - name.length) > allowed || known.length < 5) continue;
+		if (editDistance(name, known) <= allowed) return field;
+	}
+	return undefined;
+}
 
 export interface RowValues {
 	/** The value of each field the row gives, by field id. */
@@ -157,18 +226,27 @@ export function readRow(
 		if (earlier !== undefined) {
 			throw new FieldError(
 				field.displayName,
-				`is given by two columns, "${earlier}" and "${column}" (${row})`,
+				`is given by two columns, ${listedNames([earlier, column])} (${row})`,
 				'Rename or remove one of them, or choose Map Each Column Manually.',
 			);
 		}
 		columnOf.set(field.id, column);
 		values[field.id] = value;
 	}
-	if (unmatched.length && otherColumns !== 'ignore') {
-		const names = unmatched.map((column) => `"${column}"`).join(', ');
+	const stopping =
+		otherColumns === 'ignore'
+			? []
+			: otherColumns === 'error'
+				? unmatched
+				: unmatched.filter((column) => resembledField(column, byName));
+	if (stopping.length) {
+		const like = otherColumns === 'error' ? undefined : resembledField(stopping[0], byName);
+		// The message opens with the first column's name, as every FieldError opens with its field.
+		const first = quoted(stopping[0]);
+		const others = listedNames(stopping).slice(first.length).trimStart();
 		throw new FieldError(
-			unmatched[0],
-			`${unmatched.length > 1 ? `and the columns ${names.slice(names.indexOf(',') + 2)} match` : 'matches'} no field (${row}). The fields are: ${fields.map((field) => field.displayName).join(', ')}`,
+			first.slice(1, -1),
+			`${others ? `${others} match` : 'matches'} no field${like ? ` (is it "${like.displayName}"?)` : ''} (${row}). The fields are: ${fields.map((field) => field.displayName).join(', ')}`,
 			'Rename the column to the field it holds (letter case and spaces do not matter), choose Map Each Column Manually, or set Columns Matching No Field to Ignore Them under Options.',
 		);
 	}
@@ -179,25 +257,14 @@ export function readRow(
 		where: (id) =>
 			columnOf.has(id)
 				? row
-				: `${row}: no column is named so; the row's columns are ${Object.keys(json)
-						.map((column) => `"${column}"`)
-						.join(', ')}`,
+				: `${row}: no column is named so; the row's columns are ${listedNames(Object.keys(json))}`,
 	};
 }
 
 /**
- * Runs one of validation.ts's checks on a field of the row: the message names the column and the
- * row, and for a field no column gives, the columns the row has.
+ * Runs `run`, adding to a FieldError it throws where field `id` of the row is: the row, and for a
+ * field no column gives, the columns the row has.
  */
-export function checkedValue<T>(
-	row: RowValues,
-	id: string,
-	check: (value: unknown, label: string) => T,
-): T {
-	return inRow(row, id, () => check(row.values[id], row.label(id)));
-}
-
-/** Runs `run`, adding to a FieldError it throws where field `id` of the row is. */
 export function inRow<T>(row: RowValues, id: string, run: () => T): T {
 	let outcome: { value: T } | { failure: unknown };
 	try {

@@ -9,7 +9,8 @@
  * - License expiration: a calendar date, YYYY-MM-DD, never shifted.
  * - Submission start date: an ISO 8601 date-time, never shifted: a plain date becomes that day at
  *   00:00 with no offset, a date-time is sent as written.
- * - Both calendar fields also take a spreadsheet's day number (an Excel date cell) as that day.
+ * - Both calendar fields also take a spreadsheet's day number (an Excel date cell) as that day,
+ *   when the day is within 20 years of today.
  */
 import { DateTime, FixedOffsetZone, type Zone } from 'luxon';
 
@@ -224,13 +225,21 @@ export function toModifiedDateQuery(
 }
 
 /**
+ * How far from today a spreadsheet day number may fall to be read as a date. Start dates and
+ * license expirations are within a few years of now; a number further away is something else
+ * (2027 is a year, not 19 July 1905) and is refused rather than sent as a day nobody meant.
+ */
+const DAY_NUMBER_YEARS_FROM_TODAY = 20;
+
+/**
  * A spreadsheet's day number (46391, "46391", 46391.5 for noon) as the moment it names, or
  * undefined when the value is no such number. Excel date cells reach n8n so (Extract from File,
  * Google Sheets with unformatted values). Taken only for calendar fields (start date, license
- * expiry): there the same number as Unix time would be a moment in January 1970, which no one
- * means. Modified After keeps refusing them, with the date they probably mean.
+ * expiry), and only for a day within DAY_NUMBER_YEARS_FROM_TODAY years of today: there the same
+ * number as Unix time would be a moment in January 1970, which no one means. Modified After keeps
+ * refusing them, with the date they probably mean.
  */
-function spreadsheetDay(value: unknown): DateTime | undefined {
+function spreadsheetDay(value: unknown, field: string, formats: string): DateTime | undefined {
 	const number =
 		typeof value === 'number'
 			? value
@@ -239,14 +248,26 @@ function spreadsheetDay(value: unknown): DateTime | undefined {
 				: undefined;
 	if (number === undefined || !(number >= 1) || number > LAST_SPREADSHEET_DAY) return undefined;
 	// Whole seconds: a fraction of a day is the time of day Excel stores.
-	return SPREADSHEET_EPOCH.plus({ seconds: Math.round(number * 86_400) });
+	const day = SPREADSHEET_EPOCH.plus({ seconds: Math.round(number * 86_400) });
+	const today = DateTime.utc().startOf('day');
+	if (
+		day < today.minus({ years: DAY_NUMBER_YEARS_FROM_TODAY }) ||
+		day > today.plus({ years: DAY_NUMBER_YEARS_FROM_TODAY })
+	) {
+		throw new FieldError(
+			field,
+			`must be ${formats}, got ${number}: a number is read as a spreadsheet's day number only for a day within ${DAY_NUMBER_YEARS_FROM_TODAY} years of today, and ${number} would be ${day.toISODate()}`,
+			'Give the date as text, e.g. 2027-01-04 or 1/4/2027: format the spreadsheet column as a date or as plain text, or convert the value in an expression.',
+		);
+	}
+	return day;
 }
 
-const DATE_FORMATS = 'a date such as 2027-05-31 (YYYY-MM-DD)';
+const DATE_FORMATS = 'a date such as 2027-05-31 (YYYY-MM-DD) or 5/31/2027 (month first)';
 
 /** A calendar date as YYYY-MM-DD, or undefined when empty. Date-times keep the date as written. */
 export function toDateOnly(value: unknown, field: string): string | undefined {
-	const fromSheet = spreadsheetDay(value);
+	const fromSheet = spreadsheetDay(value, field, DATE_FORMATS);
 	if (fromSheet) return fromSheet.toISODate() ?? undefined;
 	const input = readInput(value, field, DATE_FORMATS);
 	if (input === undefined) return undefined;
@@ -262,14 +283,14 @@ export function toDateOnly(value: unknown, field: string): string | undefined {
 }
 
 const DATE_TIME_FORMATS =
-	'a date (YYYY-MM-DD) or an ISO 8601 date-time such as 2026-04-06T07:00:00';
+	'a date such as 2027-01-04 or 1/4/2027 (month first), or a date and time such as 2027-01-04 8:00 AM';
 
 /**
  * An ISO 8601 date-time for the submission's StartDate, or undefined when empty. Never converted
  * between time zones: a plain date becomes YYYY-MM-DDT00:00:00, a date-time keeps its offset.
  */
 export function toStartDateTime(value: unknown, field: string): string | undefined {
-	const fromSheet = spreadsheetDay(value);
+	const fromSheet = spreadsheetDay(value, field, DATE_TIME_FORMATS);
 	if (fromSheet) return fromSheet.toFormat("yyyy-MM-dd'T'HH:mm:ss");
 	const input = readInput(value, field, DATE_TIME_FORMATS);
 	if (input === undefined) return undefined;

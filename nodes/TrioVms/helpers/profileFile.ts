@@ -184,7 +184,10 @@ export function knownSize(binary: {
 }
 
 /** The size rule alone, so that it can be applied before the file is read. */
-export function checkProfileFileSize(size: number, binaryLabel = 'Resume File Field'): void {
+export function checkProfileFileSize(
+	size: number,
+	binaryLabel = 'Input Field With the Resume',
+): void {
 	if (size === 0) {
 		throw new FieldError(
 			binaryLabel,
@@ -201,7 +204,7 @@ export function checkProfileFileSize(size: number, binaryLabel = 'Resume File Fi
 }
 
 export function checkProfileFile(input: ProfileFileInput): CheckedProfileFile {
-	const binaryLabel = input.labels?.binaryProperty ?? 'Resume File Field';
+	const binaryLabel = input.labels?.binaryProperty ?? 'Input Field With the Resume';
 	const nameLabel = input.labels?.fileName ?? 'File Name';
 	const size = input.data.length;
 	checkProfileFileSize(size, binaryLabel);
@@ -261,15 +264,15 @@ export async function readProfileFile(
 	binaryPropertyName: unknown,
 	fileNameOverride: string | undefined,
 ): Promise<CheckedProfileFile & { data: Buffer }> {
-	const propertyName = requiredText(binaryPropertyName, 'Resume File Field');
+	const propertyName = requiredText(binaryPropertyName, 'Input Field With the Resume');
 	const binaries = context.getInputData()[itemIndex]?.binary ?? {};
 	if (!binaries[propertyName]) {
 		const available = Object.keys(binaries);
 		throw new FieldError(
-			'Resume File Field',
+			'Input Field With the Resume',
 			`names "${propertyName}", but this item has ${available.length ? `only the file fields ${available.map((name) => `"${name}"`).join(', ')}` : 'no file at all'}`,
 			available.length
-				? `Set Resume File Field to the field that holds the resume (${available.join(', ')}).`
+				? `Set Input Field With the Resume to the field that holds the resume (${available.join(', ')}).`
 				: 'Add a node before this one that reads the resume (for example Read/Write Files from Disk, Google Drive: Download, or HTTP Request with a file response).',
 		);
 	}
@@ -277,14 +280,14 @@ export async function readProfileFile(
 	const size =
 		knownSize(binary) ??
 		(binary.id ? (await context.helpers.getBinaryMetadata(binary.id)).fileSize : undefined);
-	if (size !== undefined) checkProfileFileSize(size, 'Resume File Field');
+	if (size !== undefined) checkProfileFileSize(size, 'Input Field With the Resume');
 	const data = await context.helpers.getBinaryDataBuffer(itemIndex, propertyName);
 	const file = checkProfileFile({
 		data,
 		fileName: binary.fileName,
 		fileNameOverride,
 		mimeType: binary.mimeType,
-		labels: { binaryProperty: 'Resume File Field', fileName: 'File Name' },
+		labels: { binaryProperty: 'Input Field With the Resume', fileName: 'File Name' },
 	});
 	return { ...file, data };
 }
@@ -307,55 +310,156 @@ async function bytesOf(stream: ReadStream, limit: number): Promise<Buffer> {
 	return Buffer.concat(chunks);
 }
 
-/** An absolute path (/home/node/..., C:\..., \\server\...) is taken as it is. */
+/** An absolute path (/home/node/..., C:\..., \\server\...). */
 function isAbsolutePath(path: string): boolean {
 	return path.startsWith('/') || /^[A-Za-z]:[\\/]/.test(path) || path.startsWith('\\\\');
 }
 
-/** What a failed read of the resume at `path` means for the user; other errors as they are. */
-function unreadable(error: unknown, name: string, path: string, label: string): unknown {
-	const code = (error as { code?: unknown }).code;
-	const message = (error as Error).message ?? '';
-	if (code === 'ENOENT' || code === 'ENOTDIR' || /could not be accessed/.test(message)) {
-		return new FieldError(
-			label,
-			`names "${name}", but n8n finds no file ${path}`,
-			'Check the file name in the row and the Resume Folder. The folder is on the machine (or in the container) where n8n runs.',
-		);
+/**
+ * The home folder of the user n8n runs as, from where n8n keeps its own files: n8n's storage
+ * folder is `<home>/.n8n/storage/<node type>` (`<N8N_USER_FOLDER>/.n8n/...` where that is set).
+ * Nodes may not ask the operating system, so this is the one place that knows it.
+ */
+export function homeFromStoragePath(storagePath: string): string | undefined {
+	const match = /^(.*?)[\\/]\.n8n[\\/]storage(?:[\\/][^\\/]*)?$/.exec(storagePath);
+	return match ? match[1] || '/' : undefined;
+}
+
+/**
+ * The Resume Folder as typed, with `~` as the home folder of the user n8n runs as and without
+ * trailing separators, except that a root folder (`/`, `C:\`) stays what it is.
+ */
+export function resumeFolderPath(typed: string, home: string | undefined): string {
+	let folder = typed.trim();
+	if (folder === '~' || /^~[\\/]/.test(folder)) {
+		if (!home) {
+			throw new FieldError(
+				'Resume Folder',
+				`starts with ~, but n8n does not tell this node its home folder: ${folder}`,
+				'Write the full path of the folder, for example /home/node/.n8n-files/resumes.',
+			);
+		}
+		folder = `${home.replace(/[\\/]+$/, '')}${folder.slice(1)}`;
 	}
-	if (/not allowed/i.test(message)) {
-		return new FieldError(
-			label,
-			`names "${name}", but n8n is not allowed to read ${path} ("Access to the file is not allowed.")`,
-			'n8n reads files only inside the folders N8N_RESTRICT_FILE_ACCESS_TO lists (in n8n 2.x by default ~/.n8n-files, in Docker /home/node/.n8n-files). Put the resumes there, or add their folder to N8N_RESTRICT_FILE_ACCESS_TO and restart n8n.',
-		);
-	}
-	return error;
+	const trimmed = folder.replace(/[\\/]+$/, '');
+	if (trimmed === '' && folder !== '') return folder[0];
+	if (/^[A-Za-z]:$/.test(trimmed)) return `${trimmed}${folder[trimmed.length]}`;
+	return trimmed;
+}
+
+/** `folder` and `name` joined with one separator, whatever the folder ends with. */
+function joined(folder: string, name: string): string {
+	return /[\\/]$/.test(folder) ? `${folder}${name}` : `${folder}/${name}`;
+}
+
+/**
+ * Where the cell's file is, or undefined when the cell names no file inside the folder: a full
+ * path, or a name that climbs out with `..`. With `fullPaths` (the recruiter's choice), a full
+ * path is read as it is and a relative one from the folder.
+ */
+export function pathInFolder(folder: string, name: string, fullPaths: boolean): string | undefined {
+	if (isAbsolutePath(name)) return fullPaths ? name : undefined;
+	if (!fullPaths && name.split(/[\\/]/).includes('..')) return undefined;
+	return folder ? joined(folder, name) : name;
+}
+
+/** Whether `path` is inside `folder`, both already resolved (links and `..` gone). */
+export function isInsideFolder(folder: string, path: string): boolean {
+	const windows = /^[A-Za-z]:|^\\\\/.test(folder);
+	const normal = (text: string) => {
+		const slashes = text.replace(/\\/g, '/');
+		return windows ? slashes.toLowerCase() : slashes;
+	};
+	const base = normal(folder).replace(/\/+$/, '');
+	return normal(path).startsWith(`${base}/`);
+}
+
+/**
+ * The one message for a cell that names no file this node reads, whether the file is missing,
+ * outside the folder, behind a link that leads out, or refused by n8n: whoever edits the sheet
+ * learns nothing about which files exist on n8n's machine.
+ */
+function noFileInFolder(
+	name: string,
+	folder: string,
+	label: string,
+	fullPaths: boolean,
+): FieldError {
+	return new FieldError(
+		label,
+		fullPaths
+			? `names "${name}", but n8n finds no file it may read there (Resume Folder ${folder})`
+			: `names "${name}", which is no file n8n may read in the Resume Folder ${folder}`,
+		fullPaths
+			? 'Check the file name in the row and the Resume Folder. n8n reads files only inside the folders N8N_RESTRICT_FILE_ACCESS_TO lists (in n8n 2.x by default ~/.n8n-files, in Docker /home/node/.n8n-files).'
+			: 'Check the file name in the row: a name such as jane-doe.pdf in the Resume Folder (files outside the folder are never read, also not through ../ or a link). The folder is on the machine (or in the container) where n8n runs.',
+	);
+}
+
+/** Resume Folder itself outside the folders n8n lets nodes read: the recruiter's setting, not the row's. */
+function folderNotAllowed(folder: string): FieldError {
+	return new FieldError(
+		'Resume Folder',
+		`is ${folder}, where n8n does not let nodes read files ("Access to the file is not allowed.")`,
+		'n8n reads files only inside the folders N8N_RESTRICT_FILE_ACCESS_TO lists (in n8n 2.x by default ~/.n8n-files, in Docker /home/node/.n8n-files). Put the resumes there, or add their folder to N8N_RESTRICT_FILE_ACCESS_TO and restart n8n.',
+	);
+}
+
+type FileHelpers = IExecuteFunctions['helpers'] & {
+	// n8n 2.x resolves links and `..` (realpath) and says which paths it refuses; n8n 1.x does neither.
+	resolvePath?: (path: string) => Promise<string>;
+	isFilePathBlocked?: (path: string) => boolean;
+	getStoragePath?: () => string;
+};
+
+export interface ResumeFolderSetting {
+	/** Resume Folder as typed. */
+	folder: string;
+	/** Whether a cell may name a full path anywhere n8n may read (Allow Full Paths in Resume File). */
+	fullPaths: boolean;
 }
 
 /**
  * The resume a spreadsheet cell names, read from n8n's disk through n8n's own file helpers, so
  * that n8n's rules on which folders nodes may read (N8N_RESTRICT_FILE_ACCESS_TO, by default
- * ~/.n8n-files in n8n 2.x) apply as they do to Read/Write Files from Disk. The row stays the item,
- * so its other columns need no reaching back to an earlier node.
+ * ~/.n8n-files in n8n 2.x) apply as they do to Read/Write Files from Disk. A sheet is edited by
+ * others than the recruiter: by default only a file inside Resume Folder is read, judged after
+ * n8n resolves links and `..`, so that nobody who edits the sheet can send Trio another file of
+ * n8n's machine. The row stays the item, so its other columns need no reaching back.
  */
 export async function readProfileFileFromDisk(
 	context: IExecuteFunctions,
-	folder: string,
+	setting: ResumeFolderSetting,
 	cell: unknown,
 	label: string,
 	fileNameOverride: string | undefined,
 ): Promise<CheckedProfileFile & { data: Buffer }> {
 	const name = requiredText(cell, label);
-	const base = folder.trim().replace(/[\\/]+$/, '');
-	const path = isAbsolutePath(name) || !base ? name : `${base}/${name}`;
-	const helpers = context.helpers as IExecuteFunctions['helpers'] & {
-		// n8n 2.x resolves links first and reads only a resolved path; n8n 1.x reads the path as given.
-		resolvePath?: (path: string) => Promise<string>;
-	};
+	const helpers = context.helpers as FileHelpers;
+	const storage = helpers.getStoragePath?.();
+	const folder = resumeFolderPath(
+		requiredText(setting.folder, 'Resume Folder'),
+		storage && homeFromStoragePath(storage),
+	);
+	const { fullPaths } = setting;
+	const path = pathInFolder(folder, name, fullPaths);
+	if (path === undefined) throw noFileInFolder(name, folder, label, fullPaths);
 	let outcome: { data: Buffer } | { failure: unknown };
 	try {
-		const resolved = helpers.resolvePath ? await helpers.resolvePath(path) : path;
+		let resolved = path;
+		if (helpers.resolvePath) {
+			const resolvedFolder = fullPaths ? undefined : await helpers.resolvePath(folder);
+			resolved = await helpers.resolvePath(path);
+			if (resolvedFolder && !isInsideFolder(resolvedFolder, resolved))
+				throw new Error('outside the folder');
+			// A folder n8n refuses is the recruiter's setting to fix, whichever file a row names.
+			if (
+				resolvedFolder &&
+				helpers.isFilePathBlocked?.(resolved) &&
+				helpers.isFilePathBlocked(resolvedFolder)
+			)
+				throw folderNotAllowed(folder);
+		}
 		outcome = {
 			data: await bytesOf(
 				await helpers.createReadStream(resolved as Parameters<typeof helpers.createReadStream>[0]),
@@ -365,7 +469,10 @@ export async function readProfileFileFromDisk(
 	} catch (failure) {
 		outcome = { failure };
 	}
-	if ('failure' in outcome) throw unreadable(outcome.failure, name, path, label);
+	if ('failure' in outcome) {
+		if (outcome.failure instanceof FieldError) throw outcome.failure;
+		throw noFileInFolder(name, folder, label, fullPaths);
+	}
 	const { data } = outcome;
 	const file = checkProfileFile({
 		data,

@@ -17,7 +17,8 @@ export class FieldError extends Error {
 		/** Optional extra advice for the error's description. */
 		readonly hint?: string,
 	) {
-		super(`"${field}" ${problem}`);
+		// A problem that goes on listing ('"a", "b" and "c" match ...') follows the name without a space.
+		super(`"${field}"${problem.startsWith(',') ? '' : ' '}${problem}`);
 		this.name = 'FieldError';
 	}
 }
@@ -40,8 +41,11 @@ export function fieldErrorFromZod(error: ZodError, labels: Record<string, string
 export function shown(value: unknown): string {
 	if (value === undefined) return 'nothing';
 	if (value === null) return 'null';
-	if (typeof value === 'string')
-		return value.length > 80 ? `"${value.slice(0, 77)}..."` : `"${value}"`;
+	if (typeof value === 'string') {
+		// Cut between characters, never inside one (an emoji is two UTF-16 units).
+		const characters = [...value.slice(0, 400)];
+		return characters.length > 80 ? `"${characters.slice(0, 77).join('')}..."` : `"${value}"`;
+	}
 	if (typeof value === 'number' || typeof value === 'boolean') return String(value);
 	try {
 		const text = JSON.stringify(value);
@@ -74,10 +78,11 @@ export function requiredText(value: unknown, field: string): string {
 
 /**
  * Zero-width and other invisible characters that ride along when addresses are copied from the
- * web or a sheet, and the bidi controls phones add around copied contacts (U+061C, U+200E/200F,
- * U+202A-202E, U+2066-2069).
+ * web or a sheet, the bidi controls phones add around copied contacts (U+061C, U+200E/200F,
+ * U+202A-202E, U+2066-2069), and the tag characters (U+E0000-E007F) that can hide text in a name.
  */
-const INVISIBLE = /[\u00AD\u061C\u180E\u200B-\u200F\u202A-\u202E\u2060-\u2069\uFEFF]/g;
+const INVISIBLE =
+	/[\u00AD\u061C\u180E\u200B-\u200F\u202A-\u202E\u2060-\u2069\uFEFF\u{E0000}-\u{E007F}]/gu;
 
 /**
  * An e-mail address as a person means it: invisible characters, a `mailto:` prefix and angle
@@ -132,10 +137,12 @@ export function personName(value: unknown, field: string): string {
 			: value,
 		field,
 	);
-	if (text.length > NAME_MAX_LENGTH) {
+	// Characters as people count them (code points): an emoji is one, not two UTF-16 units.
+	const length = [...text].length;
+	if (length > NAME_MAX_LENGTH) {
 		throw new FieldError(
 			field,
-			`is ${text.length} characters long; a name has at most ${NAME_MAX_LENGTH}, got ${shown(text)}`,
+			`is ${length} characters long; a name has at most ${NAME_MAX_LENGTH}, got ${shown(text)}`,
 		);
 	}
 	return text;

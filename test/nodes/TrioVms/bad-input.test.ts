@@ -198,14 +198,14 @@ const CASES: Case[] = [
 	{
 		name: 'Submission Create: no binary data at all',
 		parameters: submission(),
-		field: 'Resume File Field',
+		field: 'Input Field With the Resume',
 		expected: /no file at all/,
 	},
 	{
 		name: 'Submission Create: the file in another binary field',
 		parameters: submission(),
 		file: { ...pdf, property: 'resume' },
-		field: 'Resume File Field',
+		field: 'Input Field With the Resume',
 		expected: /only the file fields "resume"/,
 	},
 	...[
@@ -251,8 +251,8 @@ const CASES: Case[] = [
 		field: /no extension/.test(String(expected))
 			? 'File Name'
 			: /empty|2,500,000/.test(String(expected))
-				? 'Resume File Field'
-				: 'Resume File Field',
+				? 'Input Field With the Resume'
+				: 'Input Field With the Resume',
 		expected: expected as RegExp,
 	})),
 	// ------------------------------------------------------------------ Submission: the others

@@ -2,6 +2,8 @@
  * Plain unit tests of the action node's pure helpers: profile-file checks, dates,
  * field checks, list labels and response reading.
  */
+import { DateTime } from 'luxon';
+
 import {
 	toDateOnly,
 	toModifiedDateQuery,
@@ -14,8 +16,13 @@ import {
 	checkProfileFileSize,
 	detectKind,
 	extensionOf,
+	homeFromStoragePath,
+	isInsideFolder,
 	knownSize,
+	pathInFolder,
+	resumeFolderPath,
 } from '../../../nodes/TrioVms/helpers/profileFile';
+import { listedNames, resembledField } from '../../../nodes/TrioVms/helpers/columns';
 import { jobLabel, matchesFilter } from '../../../nodes/TrioVms/helpers/search';
 import {
 	FieldError,
@@ -73,7 +80,7 @@ describe('profile file checks', () => {
 		const big = Buffer.alloc(PROFILE_FILE_MAX_BYTES, 0x20);
 		big.write('%PDF-1.4');
 		const error = fieldError(() => checkProfileFile({ data: big, fileName: 'big.pdf' }));
-		expect(error.field).toBe('Resume File Field');
+		expect(error.field).toBe('Input Field With the Resume');
 		expect(error.message).toContain('2,500,000 bytes');
 		expect(
 			checkProfileFile({ data: big.subarray(0, PROFILE_FILE_MAX_BYTES - 1), fileName: 'big.pdf' })
@@ -451,6 +458,33 @@ describe('dates as a sheet gives them', () => {
 		expect(toStartDateTime(46391.75, 'Start Date')).toBe('2027-01-04T18:00:00');
 	});
 
+	// Issue 39 item 9: any number up to 2,958,465 was a day, so a year (2027) became 1905-07-19.
+	it('takes a day number only for a day within 20 years of today, and refuses a year with the hint', () => {
+		for (const value of [2027, '2027', 1, 100_000]) {
+			for (const read of [
+				() => toStartDateTime(value, 'Start Date'),
+				() => toDateOnly(value, 'Expiration Date'),
+			]) {
+				const error = fieldError(read);
+				expect(error.message).toContain('only for a day within 20 years of today');
+				expect(error.hint).toContain('Give the date as text, e.g. 2027-01-04 or 1/4/2027');
+			}
+		}
+		expect(fieldError(() => toStartDateTime(2027, 'Start Date')).message).toBe(
+			'"Start Date" must be a date such as 2027-01-04 or 1/4/2027 (month first), or a date and time such as 2027-01-04 8:00 AM, got 2027: a number is read as a spreadsheet\'s day number only for a day within 20 years of today, and 2027 would be 1905-07-19',
+		);
+		const inTenYears = DateTime.utc().plus({ years: 10 }).startOf('day');
+		const dayNumber = inTenYears.diff(DateTime.utc(1899, 12, 30), 'days').days;
+		expect(toDateOnly(dayNumber, 'Expiration Date')).toBe(inTenYears.toISODate());
+	});
+
+	it('accepts 1/4/2027 in Start Date and says so when refusing', () => {
+		expect(toStartDateTime('1/4/2027', 'Start Date')).toBe('2027-01-04T00:00:00');
+		expect(fieldError(() => toStartDateTime('next week', 'Start Date')).message).toContain(
+			'must be a date such as 2027-01-04 or 1/4/2027',
+		);
+	});
+
 	it('still refuses a day number in Modified After, naming the date it probably means', () => {
 		for (const value of [46000, '46000']) {
 			expect(fieldError(() => toModifiedDateQuery(value, 'Modified After')).message).toContain(
@@ -482,5 +516,89 @@ describe('dates as a sheet gives them', () => {
 		expect(fieldError(() => toStartDateTime('5/31/2027 8 AM', 'Start Date')).field).toBe(
 			'Start Date',
 		);
+	});
+});
+
+// Issue 39 items 7 and 8: a cell reads only inside the folder; ~ and / mean what they say.
+describe('the Resume Folder and the Resume File cell', () => {
+	it("finds the home folder from n8n's storage folder, on Linux, macOS, Windows and in Docker", () => {
+		const type = 'n8n-nodes-trio-vms.trioVms';
+		expect(homeFromStoragePath(`/home/jane/.n8n/storage/${type}`)).toBe('/home/jane');
+		expect(homeFromStoragePath(`/Users/jane/.n8n/storage/${type}`)).toBe('/Users/jane');
+		expect(homeFromStoragePath(`C:\\Users\\jane\\.n8n\\storage\\${type}`)).toBe('C:\\Users\\jane');
+		expect(homeFromStoragePath(`/home/node/.n8n/storage/${type}`)).toBe('/home/node');
+		expect(homeFromStoragePath(`/.n8n/storage/${type}`)).toBe('/');
+		expect(homeFromStoragePath('/somewhere/else')).toBeUndefined();
+	});
+
+	it('reads ~ as the home folder and keeps a root folder', () => {
+		expect(resumeFolderPath('~/.n8n-files/resumes/', '/home/jane')).toBe(
+			'/home/jane/.n8n-files/resumes',
+		);
+		expect(resumeFolderPath('~', '/home/jane')).toBe('/home/jane');
+		expect(resumeFolderPath('~other/resumes', '/home/jane')).toBe('~other/resumes');
+		expect(resumeFolderPath('/', '/home/jane')).toBe('/');
+		expect(resumeFolderPath('//', '/home/jane')).toBe('/');
+		expect(resumeFolderPath('C:\\', undefined)).toBe('C:\\');
+		expect(resumeFolderPath('C:/resumes/', undefined)).toBe('C:/resumes');
+		expect(fieldError(() => resumeFolderPath('~/resumes', undefined)).field).toBe('Resume Folder');
+	});
+
+	it('joins a name to the folder, and refuses a full path or ../ unless full paths are allowed', () => {
+		expect(pathInFolder('/r', 'jane.pdf', false)).toBe('/r/jane.pdf');
+		expect(pathInFolder('/', 'r/jane.pdf', false)).toBe('/r/jane.pdf');
+		expect(pathInFolder('C:\\', 'jane.pdf', false)).toBe('C:\\jane.pdf');
+		for (const cell of [
+			'../x.pdf',
+			'a/../../x.pdf',
+			'..\\x.pdf',
+			'/etc/x.pdf',
+			'C:\\x.pdf',
+			'\\\\srv\\x.pdf',
+		])
+			expect(pathInFolder('/r', cell, false)).toBeUndefined();
+		expect(pathInFolder('/r', '/etc/x.pdf', true)).toBe('/etc/x.pdf');
+		expect(pathInFolder('/r', '../x.pdf', true)).toBe('/r/../x.pdf');
+		expect(pathInFolder('/r', 'a..b.pdf', false)).toBe('/r/a..b.pdf');
+	});
+
+	it('tells a path inside the folder from one beside it', () => {
+		expect(isInsideFolder('/r', '/r/jane.pdf')).toBe(true);
+		expect(isInsideFolder('/r', '/r')).toBe(false);
+		expect(isInsideFolder('/r', '/resumes/jane.pdf')).toBe(false);
+		expect(isInsideFolder('/', '/r/jane.pdf')).toBe(true);
+		expect(isInsideFolder('C:\\Resumes', 'c:\\resumes\\jane.pdf')).toBe(true);
+		expect(isInsideFolder('C:\\Resumes', 'C:\\Other\\jane.pdf')).toBe(false);
+	});
+});
+
+// Issue 39 item 10 and issue 40 item 2: columns in messages, and which ones look misspelt.
+describe('columns in messages', () => {
+	it('lists names as a sentence, at most ten, each cut', () => {
+		expect(listedNames(['a'])).toBe('"a"');
+		expect(listedNames(['a', 'b'])).toBe('"a" and "b"');
+		expect(listedNames(['a', 'b', 'c'])).toBe('"a", "b" and "c"');
+		const many = Array.from({ length: 5000 }, (_, index) => `c${index}`);
+		expect(listedNames(many)).toMatch(/^"c0", .*"c9" and 4,990 more columns$/);
+		expect(listedNames(['x'.repeat(1000)]).length).toBeLessThan(70);
+		expect(listedNames(['\u{1F60A}'.repeat(100)])).toBe(`"${'\u{1F60A}'.repeat(59)}…"`);
+	});
+
+	it("finds the field a misspelt column means, and no field for the sheet's own columns", () => {
+		const email = { id: 'email', displayName: 'Email' };
+		const job = { id: 'jobNumber', displayName: 'Job Number' };
+		const rate = { id: 'billRateAmount', displayName: 'Bill Rate' };
+		const byName = new Map([
+			['email', email],
+			['jobnumber', job],
+			['billrate', rate],
+			['rate', rate],
+		]);
+		expect(resembledField('Emial', byName)).toBe(email);
+		expect(resembledField('Job Nmber', byName)).toBe(job);
+		expect(resembledField('Jobnumbre', byName)).toBe(job);
+		expect(resembledField('Bill Rte', byName)).toBe(rate);
+		for (const own of ['Notes', 'Recruiter', 'Submitted?', 'Date', 'Status', 'Emails sent'])
+			expect(resembledField(own, byName)).toBeUndefined();
 	});
 });

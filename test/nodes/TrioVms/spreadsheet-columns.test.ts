@@ -4,12 +4,13 @@
  * Map Automatically matches columns by name in any letter case and spacing; nothing typed reaches
  * back to another node; a bad row is named by column and row before anything is sent.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 
 import { SecurityConfig } from '@n8n/config';
 import { Container } from '@n8n/di';
+import { InstanceSettings } from 'n8n-core';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { PATHS } from '../../../nodes/shared/service';
@@ -17,15 +18,25 @@ import { PDF, PDF_FILE, errorText, useSandbox } from '../../support/sandbox-harn
 
 const t = useSandbox({ jobs: 20 });
 
-const folder = mkdtempSync(join(tmpdir(), 'trio-resumes-'));
+/**
+ * n8n may read everything under `readable`; the resumes are one folder of it and another folder
+ * beside it holds a file n8n may read but that is no resume: no cell may reach it.
+ */
+const readable = mkdtempSync(join(tmpdir(), 'trio-readable-'));
+const folder = join(readable, 'resumes');
+const otherFolder = join(readable, 'other');
+mkdirSync(folder);
+mkdirSync(otherFolder);
 writeFileSync(join(folder, 'jane.pdf'), PDF);
 writeFileSync(join(folder, 'omar.pdf'), PDF);
+writeFileSync(join(otherFolder, 'secret.pdf'), PDF);
+symlinkSync(join(otherFolder, 'secret.pdf'), join(folder, 'link-out.pdf'));
 
 let restrictBefore: string;
 beforeAll(() => {
 	const security = Container.get(SecurityConfig);
 	restrictBefore = security.restrictFileAccessTo;
-	security.restrictFileAccessTo = folder;
+	security.restrictFileAccessTo = readable;
 });
 afterAll(() => {
 	Container.get(SecurityConfig).restrictFileAccessTo = restrictBefore;
@@ -112,17 +123,63 @@ describe('Submission Create from spreadsheet columns', () => {
 		expect(t.apiRequests().filter((request) => request.method === 'POST')).toEqual([]);
 	});
 
-	it('names a column that matches no field, and sends nothing', async () => {
-		t.clearRequests();
+	// Issue 40 item 2: a sheet's own columns stopped every row.
+	it("leaves out the sheet's own columns, and stops on a misspelt one, naming it, and sends nothing", async () => {
 		const [row] = rows();
-		const { error } = await t.run(SUBMIT_ROWS, { input: [{ ...row, 'Recruiter Notes': 'x' }] });
-		expect(errorText(error).message).toContain('"Recruiter Notes" matches no field (item 1');
+		const own = { Recruiter: 'Dana', Notes: 'x', 'Submitted?': 'no', Date: '11/27/2026' };
+		const kept = await t.run(SUBMIT_ROWS, {
+			input: [{ ...row, Email: 'own.columns@example.com', ...own }],
+		});
+		expect(kept.error).toBeUndefined();
+
+		t.clearRequests();
+		const misspelt = { ...row, Email: 'misspelt@example.com', 'Job Nmber': '1', Phnoe: '1' };
+		const { error } = await t.run(SUBMIT_ROWS, { input: [{ ...misspelt, ...own }] });
+		expect(errorText(error).message).toContain(
+			'"Job Nmber" and "Phnoe" match no field (is it "Job Number"?) (item 1',
+		);
 		expect(t.apiRequests()).toEqual([]);
 		const ignored = await t.run(
 			{ ...SUBMIT_ROWS, options: { otherColumns: 'ignore' } },
-			{ input: [{ ...row, 'Recruiter Notes': 'x' }] },
+			{ input: [{ ...misspelt, ...own }] },
 		);
 		expect(ignored.error).toBeUndefined();
+	});
+
+	it('stops on any column of its own with Columns Matching No Field = Stop With an Error, in one sentence', async () => {
+		t.clearRequests();
+		const [row] = rows();
+		const { error } = await t.run(
+			{ ...SUBMIT_ROWS, options: { otherColumns: 'error' } },
+			{ input: [{ ...row, Recruiter: 'Dana', Notes: 'x', 'Submitted?': 'no' }] },
+		);
+		expect(errorText(error).message).toContain(
+			'"Recruiter", "Notes" and "Submitted?" match no field (item 1',
+		);
+		expect(t.apiRequests()).toEqual([]);
+	});
+
+	// Issue 39 item 10: 5,000 extra columns gave a message of 104,199 characters.
+	it('keeps the message short for a row with 5,000 columns of its own', async () => {
+		const [row] = rows();
+		const extra = Object.fromEntries(
+			Array.from({ length: 5000 }, (_, index) => [
+				`Extra column ${index} ${'x'.repeat(200)}`,
+				index,
+			]),
+		);
+		const stopped = await t.run(
+			{ ...SUBMIT_ROWS, options: { otherColumns: 'error' } },
+			{ input: [{ ...row, ...extra }] },
+		);
+		const message = errorText(stopped.error).message;
+		expect(message).toContain('and 4,990 more columns match no field');
+		expect(message.length).toBeLessThan(1500);
+		const withoutJob: IDataObject = { ...row, ...extra };
+		delete withoutJob['Job Number'];
+		const missing = await t.run(SUBMIT_ROWS, { input: [withoutJob] });
+		expect(errorText(missing.error).message).toContain('and 4,997 more columns');
+		expect(errorText(missing.error).message.length).toBeLessThan(1500);
 	});
 
 	it('names the column and the row of an empty required cell, and sends nothing', async () => {
@@ -152,11 +209,11 @@ describe('Submission Create from spreadsheet columns', () => {
 			input: [{ ...row, Email: 'missing.file@example.com', 'Resume File': 'nobody.pdf' }],
 		});
 		expect(errorText(error).message).toContain(
-			`"Resume File" names "nobody.pdf", but n8n finds no file ${folder}/nobody.pdf`,
+			`"Resume File" names "nobody.pdf", which is no file n8n may read in the Resume Folder ${folder}`,
 		);
 	});
 
-	it("refuses a resume outside the folders n8n may read, in n8n's words", async () => {
+	it("refuses a Resume Folder outside the folders n8n may read, in n8n's words", async () => {
 		const outside = mkdtempSync(join(tmpdir(), 'trio-outside-'));
 		writeFileSync(join(outside, 'x.pdf'), PDF);
 		const [row] = rows();
@@ -164,7 +221,9 @@ describe('Submission Create from spreadsheet columns', () => {
 			{ ...SUBMIT_ROWS, resumeFolder: outside },
 			{ input: [{ ...row, Email: 'outside@example.com', 'Resume File': 'x.pdf' }] },
 		);
-		expect(errorText(error).message).toContain('("Access to the file is not allowed.")');
+		expect(errorText(error).message).toContain(
+			`"Resume Folder" is ${outside}, where n8n does not let nodes read files ("Access to the file is not allowed.")`,
+		);
 		expect(
 			[...t.sandbox.store.candidates.values()].some(
 				(entry) => entry.email1 === 'outside@example.com',
@@ -216,6 +275,72 @@ describe('Submission Create from spreadsheet columns', () => {
 	});
 });
 
+describe('Resume File reads only inside Resume Folder (issue 39 item 7)', () => {
+	/** The row of a candidate whose resume cell is `cell`, and whether anything reached Trio. */
+	async function submitWith(cell: string, parameters: INodeParameters = {}) {
+		const [row] = rows();
+		const email = `cell.${Math.random().toString(36).slice(2)}@example.com`;
+		t.clearRequests();
+		const result = await t.run(
+			{ ...SUBMIT_ROWS, ...parameters },
+			{ input: [{ ...row, Email: email, 'Resume File': cell }] },
+		);
+		const posts = t.apiRequests().filter((request) => request.method === 'POST');
+		return { ...result, posts };
+	}
+
+	/** The message for a cell, with the cell's own text taken out: the same for every refusal. */
+	function refusal(error: unknown, cell: string): string {
+		return errorText(error).message.replace(`"${cell}"`, '"…"');
+	}
+
+	const outsideCells = () => [
+		'../other/secret.pdf',
+		join(otherFolder, 'secret.pdf'),
+		'link-out.pdf',
+		'sub/../../other/secret.pdf',
+	];
+
+	it('refuses a file outside the folder (../, a full path, a link that leads out), with the message of a missing file, and sends nothing', async () => {
+		const missing = await submitWith('nobody.pdf');
+		expect(missing.posts).toEqual([]);
+		for (const cell of outsideCells()) {
+			const { error, posts } = await submitWith(cell);
+			expect(posts).toEqual([]);
+			expect(refusal(error, cell)).toBe(refusal(missing.error, 'nobody.pdf'));
+		}
+		expect(errorText(missing.error).message).toContain(
+			`which is no file n8n may read in the Resume Folder ${folder}`,
+		);
+	});
+
+	it('reads a full path or ../ only where the recruiter allows full paths', async () => {
+		// Not the last cell: its folder "sub" does not exist, which the system refuses to climb out of.
+		for (const cell of outsideCells().slice(0, 3)) {
+			const { error, posts } = await submitWith(cell, { options: { fullPaths: true } });
+			expect(error).toBeUndefined();
+			expect(posts.map((request) => request.path)).toContain(`/api/v3${PATHS.submissions}`);
+		}
+	});
+
+	it('takes ~ as the home folder of the user n8n runs as, and / as the root folder', async () => {
+		const home = dirname(Container.get(InstanceSettings).n8nFolder);
+		const inHome = join(home, '.n8n-files', 'tilde-resumes');
+		mkdirSync(inHome, { recursive: true });
+		writeFileSync(join(inHome, 'jane.pdf'), PDF);
+		const security = Container.get(SecurityConfig);
+		security.restrictFileAccessTo = `${readable};${join(home, '.n8n-files')}`;
+		try {
+			const tilde = await submitWith('jane.pdf', { resumeFolder: '~/.n8n-files/tilde-resumes/' });
+			expect(tilde.error).toBeUndefined();
+			const root = await submitWith(`${folder.slice(1)}/jane.pdf`, { resumeFolder: '/' });
+			expect(root.error).toBeUndefined();
+		} finally {
+			security.restrictFileAccessTo = readable;
+		}
+	});
+});
+
 describe('Candidate Find or Create from spreadsheet columns', () => {
 	it('finds or creates the candidate from the columns, names cleaned', async () => {
 		const { error, output } = await t.run(
@@ -259,6 +384,30 @@ describe('candidate names (issue 33 point 10)', () => {
 			'"First Name" is 101 characters long; a name has at most 100',
 		);
 		expect(t.apiRequests()).toEqual([]);
+	});
+
+	// Issue 39 item 10: tag characters passed the cleaning; 60 emoji were "120 characters".
+	it('counts a name in characters, not UTF-16 units, and removes tag characters', async () => {
+		const { error } = await t.run({
+			resource: 'candidate',
+			operation: 'findOrCreate',
+			email: 'emoji.name@example.com',
+			firstName: `Ann ${'\u{1F60A}'.repeat(60)}`,
+			lastName: 'Lee\u{E0041}\u{E0042}\u{E007F}',
+		});
+		expect(error).toBeUndefined();
+		const created = [...t.sandbox.store.candidates.values()].find(
+			(entry) => entry.email1 === 'emoji.name@example.com',
+		);
+		expect(created).toMatchObject({ firstName: `Ann ${'\u{1F60A}'.repeat(60)}`, lastName: 'Lee' });
+		const tooLong = await t.run({
+			resource: 'candidate',
+			operation: 'findOrCreate',
+			email: 'emoji.long@example.com',
+			firstName: '\u{1F60A}'.repeat(101),
+			lastName: 'B',
+		});
+		expect(errorText(tooLong.error).message).toContain('"First Name" is 101 characters long');
 	});
 
 	it('sends names without NUL, line breaks or bidi controls', async () => {

@@ -350,10 +350,10 @@ describe('Submission: Create', () => {
 				inputBinary: [{ ...pdfFile, property: 'attachment_0' }],
 			});
 			expect(errorText(error).message).toBe(
-				'"Resume File Field" names "data", but this item has only the file fields "attachment_0"',
+				'"Input Field With the Resume" names "data", but this item has only the file fields "attachment_0"',
 			);
 			expect(errorText(error).description).toContain(
-				'Set Resume File Field to the field that holds the resume (attachment_0).',
+				'Set Input Field With the Resume to the field that holds the resume (attachment_0).',
 			);
 		});
 	});

@@ -98,6 +98,6 @@ describe("the nodes' words", () => {
 	});
 
 	it('calls the resume field by what it holds', () => {
-		expect(find('Trio VMS', 'binaryPropertyName')?.displayName).toBe('Resume File Field');
+		expect(find('Trio VMS', 'binaryPropertyName')?.displayName).toBe('Input Field With the Resume');
 	});
 });

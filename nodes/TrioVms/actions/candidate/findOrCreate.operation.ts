@@ -35,9 +35,7 @@ export const description = shownUnder('candidate', 'findOrCreate', [
 			'Map Automatically takes each column whose name is a field\'s name, in any letter case and spacing ("First Name", "first_name"). Map Each Column Manually lets you drag a column into each field.',
 		),
 	),
-	optionsCollection([
-		{ ...otherColumnsOption, displayOptions: { show: { '/valuesFrom': ['columns'] } } },
-	]),
+	optionsCollection([otherColumnsOption]),
 ]);
 
 export const execute: OperationExecute = async function (itemIndex, client) {
