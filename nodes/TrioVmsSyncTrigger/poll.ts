@@ -113,13 +113,14 @@ async function pollOnce<
 	if (passes) wanted = wanted.filter((change) => passes(context, change));
 
 	const receivedAt = new Date().toISOString();
+	const check = state?.checks ?? 0;
 	const { unreadable, reported } = unreported(state, reading, plan.full);
 	// A new baseline (a first check, a trigger copied or deleted and added again) only notes what
 	// exists, unreadable records included, unless the user asked for the current records.
 	const shown = state || options.emitExisting ? unreadable : [];
 	const items = [
 		...shown.map((record) => unreadableItem(watched.event, record, receivedAt)),
-		...wanted.map((change) => watched.item(change, receivedAt, options.simplify)),
+		...wanted.map((change) => watched.item(change, receivedAt, options.simplify, check)),
 	];
 	if (!manual) {
 		next.reported = reported;
@@ -131,7 +132,7 @@ async function pollOnce<
 		// Marked, so that nobody takes an old record for a change.
 		if (sample)
 			items.push({
-				...watched.item(watched.sample(sample), receivedAt, options.simplify),
+				...watched.item(watched.sample(sample), receivedAt, options.simplify, check),
 				sample: SAMPLE_NOTE,
 			});
 	}

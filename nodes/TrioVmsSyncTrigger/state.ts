@@ -9,6 +9,8 @@
  *
  * - `wm`: the watermark, the newest ModifiedDateUtc the service itself has sent (never n8n's clock);
  * - `n`: polls since the last full list;
+ * - `s`: checks saved so far: each check's items carry it in their `changeKey` (see items.ts), so
+ *   two runs of one check (from the same saved state) give the same keys and two checks never do;
  * - `m`: jobs missing from the last full list whose own lookup (`GET /Job/{number}`) gave no
  *   answer: they are asked about again at the next full list, never closed on a failed lookup;
  * - `o`: jobs missing from the last full list that their lookup still calls Open or On Hold:
@@ -57,6 +59,11 @@ export interface SyncState<Entry> {
 	/** Newest service timestamp seen, in normal form. */
 	watermark: string | null;
 	pollsSinceFullList: number;
+	/**
+	 * Checks saved so far. A check's items are keyed with the count it started from: every run
+	 * of that check starts from the same saved state and so from the same count.
+	 */
+	checks: number;
 	entries: Entries<Entry>;
 	/** Jobs the last full list did not hold and whose lookup gave no answer: asked again. */
 	missing: number[];
@@ -83,6 +90,7 @@ interface StoredState {
 	wm: string | null;
 	n: number;
 	e: Record<string, string>;
+	s?: number;
 	m?: number[];
 	o?: number[];
 	f?: string | null;
@@ -218,6 +226,7 @@ export function readState(
 		kind,
 		watermark: stored.wm,
 		pollsSinceFullList: stored.n,
+		checks: Number.isSafeInteger(stored.s) && (stored.s as number) > 0 ? (stored.s as number) : 0,
 		entries,
 		missing: Array.isArray(stored.m) ? stored.m.filter(Number.isSafeInteger) : [],
 		omitted: Array.isArray(stored.o) ? stored.o.filter(Number.isSafeInteger) : [],
@@ -246,6 +255,7 @@ export function storeState(state: JobState | SubmissionState, limit = MAX_ENTRIE
 		n: state.pollsSinceFullList,
 		e: record,
 	};
+	if (state.checks > 0) stored.s = state.checks;
 	if (state.missing.length) stored.m = state.missing;
 	if (state.omitted.length) stored.o = state.omitted;
 	if (floor !== null) stored.f = floor;

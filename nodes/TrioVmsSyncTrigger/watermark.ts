@@ -116,6 +116,7 @@ export function nextState<Entry>(
 		kind,
 		watermark: fallbackWatermark(moved.watermark, listing, options),
 		pollsSinceFullList: options.full ? 0 : (state?.pollsSinceFullList ?? 0) + 1,
+		checks: (state?.checks ?? 0) + 1,
 		entries: moved.entries,
 		missing: moved.missing,
 		omitted: moved.omitted,
