@@ -44,6 +44,7 @@ import {
 	type SyncState,
 	type WatchKind,
 } from './state';
+import { NotFoundRefutedError } from './lookup';
 import { planPoll, type PollPlan } from './watermark';
 import { JOBS, SUBMISSIONS, type ListedRecord, type Outcome, type Watched } from './watched';
 
@@ -107,7 +108,7 @@ async function pollOnce<
 		if (error instanceof ListShrankError) throw listShrank(context, error);
 		throw asNodeError(context, error);
 	}
-	const { changes, next } = watched.complete ? await watched.complete(context, diff, budget) : diff;
+	const { changes, next } = await complete(context, watched, diff, budget);
 	let wanted = changes.filter((change) => options.changes.includes(change.change));
 	const passes = watched.passes;
 	if (passes) wanted = wanted.filter((change) => passes(context, change));
@@ -218,6 +219,38 @@ function listShrank(context: IPollFunctions, error: ListShrankError): NodeApiErr
 		message: `Trio VMS's job list suddenly lacks ${error.missing} of the ${error.known} jobs the Sync Trigger knows, so it did not report them as closed`,
 		description:
 			'A list cut short (Trio busy or changing something) looks like many jobs closing at once. Nothing was output and the trigger still remembers what it had seen; its next check looks again. If that many jobs really did close, raise "Most Jobs Closing at Once (%)" under Options.',
+	});
+}
+
+/** The diff completed by further requests (the jobs a full list left out), or as it is. */
+async function complete<Change, State, Diff extends Outcome<Change, State>>(
+	context: IPollFunctions,
+	watched: {
+		complete?(
+			context: IPollFunctions,
+			diff: Diff,
+			budget: PollBudget | undefined,
+		): Promise<Outcome<Change, State>>;
+	},
+	diff: Diff,
+	budget: PollBudget | undefined,
+): Promise<Outcome<Change, State>> {
+	if (!watched.complete) return diff;
+	try {
+		return await watched.complete(context, diff, budget);
+	} catch (error) {
+		if (error instanceof NotFoundRefutedError) throw notFoundRefuted(context, error);
+		throw asNodeError(context, error);
+	}
+}
+
+function notFoundRefuted(context: IPollFunctions, error: NotFoundRefutedError): NodeApiError {
+	const jobs = error.notFound === 1 ? 'the job' : `the ${error.notFound} jobs`;
+	return new NodeApiError(context.getNode(), {} as JsonObject, {
+		message: `Trio VMS answered "not found" even for job ${error.control}, which its job list calls open, so its "not found" for ${jobs} the list left out says nothing about them: none was reported closed`,
+		description:
+			'Nothing was output and the trigger still remembers what it had seen; its next check asks again. Trio, or a gateway in front of it, is answering job lookups (GET /api/v3/Job/{number}) with 404 for jobs it has: if this goes on, tell Trio support.',
+		httpCode: '404',
 	});
 }
 
