@@ -8,6 +8,7 @@
 import { NodeApiError, type IPollFunctions, type JsonObject } from 'n8n-workflow';
 
 import { DEFAULT_RETRY_POLICY, worstCaseMs, type TrioClientOptions } from '../shared/transport';
+import { declared } from './failure';
 
 /** Under a budget, the longest pause before a retry (the transport's default is up to 20 s). */
 const BUDGET_RETRY_PAUSE_MS = 2_000;
@@ -104,14 +105,16 @@ export function pollBudget(context: IPollFunctions): PollBudget | undefined {
 		},
 		ranOut(context, subject) {
 			const seconds = Math.round(budgetMs / 100) / 10;
-			return new NodeApiError(context.getNode(), {} as JsonObject, {
-				message: `Trio VMS did not send ${subject} within the ${seconds} s n8n gives one check`,
-				description:
-					'Nothing was output and the trigger still remembers what it had seen; its next check asks again. If Trio is often this slow and n8n runs checks with its durable scheduler, your n8n administrator can give checks more time with N8N_SCHEDULER_POLL_TIMEOUT (and N8N_SCHEDULER_LEASE_DURATION when the timeout is longer than the lease).',
+			return declared(
+				new NodeApiError(context.getNode(), {} as JsonObject, {
+					message: `Trio VMS did not send ${subject} within the ${seconds} s n8n gives one check`,
+					description:
+						'Nothing was output and the trigger still remembers what it had seen; its next check asks again. If Trio is often this slow and n8n runs checks with its durable scheduler, your n8n administrator can give checks more time with N8N_SCHEDULER_POLL_TIMEOUT (and N8N_SCHEDULER_LEASE_DURATION when the timeout is longer than the lease).',
+				}),
 				// n8n's scheduler then waits a little before the next poll, as for a service that is
 				// down for now, instead of giving up on the trigger.
-				failure: { cause: 'temporarily-unavailable' },
-			});
+				{ cause: 'temporarily-unavailable' },
+			);
 		},
 	};
 }

@@ -92,7 +92,7 @@ async function askAbout(
  * others are its word; a 404 or 410 for the control refutes them (a route a gateway or framework
  * no longer matches answers so for every job); anything else leaves them in doubt.
  */
-export function judgeControl(
+function judgeControl(
 	control: number,
 	answer: { status: number; body: unknown } | undefined,
 ): 'confirmed' | 'refuted' | 'doubtful' {

@@ -33,6 +33,7 @@ import { timedOut, TrioClient } from '../shared/transport';
 import { fieldOf } from '../shared/fields';
 import { pollBudget, type PollBudget } from './budget';
 import { ListShrankError } from './diff';
+import { declared, withFailure } from './failure';
 import { unreadableItem } from './items';
 import { isRecord, UnreadableAnswerError } from '../shared/listAnswer';
 import { listOf, readStamp, stampOf, type ListReading, type UnreadableRecord } from './records';
@@ -65,13 +66,18 @@ export async function pollTrio(context: IPollFunctions): Promise<INodeExecutionD
 	const key = `${context.getWorkflow().id ?? ''}\u0000${context.getNode().id ?? context.getNode().name}`;
 	if (inFlight.has(key)) return null;
 	inFlight.add(key);
+	let watch: WatchKind = 'jobs';
 	try {
 		const options = settings(context);
+		watch = options.watch;
 		const items =
 			options.watch === 'submissions'
 				? await pollOnce(context, options, SUBMISSIONS)
 				: await pollOnce(context, options, JOBS);
 		return items.length > 0 ? [context.helpers.returnJsonArray(items)] : null;
+	} catch (error) {
+		// Every way a check fails says why, for n8n's scheduler to back off by (failure.ts).
+		throw withFailure(error, watch);
 	} finally {
 		inFlight.delete(key);
 	}
@@ -200,11 +206,15 @@ function readOrFail<T>(context: IPollFunctions, read: () => T): T {
 	} catch (error) {
 		if (!(error instanceof UnreadableAnswerError))
 			throw new NodeOperationError(context.getNode(), error as Error);
-		throw new NodeApiError(context.getNode(), { message: error.message } as JsonObject, {
-			message: `Trio VMS sent an answer the Sync Trigger cannot read: ${error.message}`,
-			description:
-				'Nothing was output and the trigger still remembers what it had seen, so its next check tries again.',
-		});
+		throw declared(
+			new NodeApiError(context.getNode(), { message: error.message } as JsonObject, {
+				message: `Trio VMS sent an answer the Sync Trigger cannot read: ${error.message}`,
+				description:
+					'Nothing was output and the trigger still remembers what it had seen, so its next check tries again.',
+			}),
+			// Most likely a gateway's page or a list cut off in transit: the next check reads again.
+			{ cause: 'temporarily-unavailable' },
+		);
 	}
 }
 
@@ -215,11 +225,15 @@ function asNodeError(context: IPollFunctions, error: unknown): NodeApiError | No
 }
 
 function listShrank(context: IPollFunctions, error: ListShrankError): NodeApiError {
-	return new NodeApiError(context.getNode(), {} as JsonObject, {
-		message: `Trio VMS's job list suddenly lacks ${error.missing} of the ${error.known} jobs the Sync Trigger knows, so it did not report them as closed`,
-		description:
-			'A list cut short (Trio busy or changing something) looks like many jobs closing at once. Nothing was output and the trigger still remembers what it had seen; its next check looks again. If that many jobs really did close, raise "Most Jobs Closing at Once (%)" under Options.',
-	});
+	return declared(
+		new NodeApiError(context.getNode(), {} as JsonObject, {
+			message: `Trio VMS's job list suddenly lacks ${error.missing} of the ${error.known} jobs the Sync Trigger knows, so it did not report them as closed`,
+			description:
+				'A list cut short (Trio busy or changing something) looks like many jobs closing at once. Nothing was output and the trigger still remembers what it had seen; its next check looks again. If that many jobs really did close, raise "Most Jobs Closing at Once (%)" under Options.',
+		}),
+		// Most often Trio's list is whole again at a later check: n8n tries again on its curve.
+		{ cause: 'temporarily-unavailable' },
+	);
 }
 
 /** The diff completed by further requests (the jobs a full list left out), or as it is. */
@@ -246,12 +260,14 @@ async function complete<Change, State, Diff extends Outcome<Change, State>>(
 
 function notFoundRefuted(context: IPollFunctions, error: NotFoundRefutedError): NodeApiError {
 	const jobs = error.notFound === 1 ? 'the job' : `the ${error.notFound} jobs`;
-	return new NodeApiError(context.getNode(), {} as JsonObject, {
+	const refused = new NodeApiError(context.getNode(), {} as JsonObject, {
 		message: `Trio VMS answered "not found" even for job ${error.control}, which its job list calls open, so its "not found" for ${jobs} the list left out says nothing about them: none was reported closed`,
 		description:
 			'Nothing was output and the trigger still remembers what it had seen; its next check asks again. Trio, or a gateway in front of it, is answering job lookups (GET /api/v3/Job/{number}) with 404 for jobs it has: if this goes on, tell Trio support.',
 		httpCode: '404',
 	});
+	// Trio's lookups misbehave for now; the next check asks again.
+	return declared(refused, { cause: 'temporarily-unavailable' });
 }
 
 /** The most recently modified record, from this poll's answer or, when it was empty, the full list. */

@@ -39,6 +39,7 @@ import {
 	DEFAULT_RETRY_POLICY,
 	errorCode,
 	isTimeoutCode,
+	markRetryAfter,
 	markTimedOut,
 	NOT_SENT_CODES,
 	parseRetryAfter,
@@ -289,15 +290,18 @@ export class TrioClient {
 				await this.pacer.wait(delay);
 				continue;
 			}
-			throw serviceError(this.node, {
-				status: response.statusCode,
-				body,
-				method: request.method,
-				path,
-				itemIndex: request.itemIndex,
-				context: { creates: !idempotent, ...request.context },
-				secret: this.secret,
-			});
+			throw markRetryAfter(
+				serviceError(this.node, {
+					status: response.statusCode,
+					body,
+					method: request.method,
+					path,
+					itemIndex: request.itemIndex,
+					context: { creates: !idempotent, ...request.context },
+					secret: this.secret,
+				}),
+				retryAfter,
+			);
 		}
 	}
 

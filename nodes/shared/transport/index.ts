@@ -12,6 +12,7 @@ export {
 	backoffDelay,
 	DEFAULT_RETRY_POLICY,
 	parseRetryAfter,
+	retryAfterOf,
 	timedOut,
 	worstCaseMs,
 	type RetryPolicy,

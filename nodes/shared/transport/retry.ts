@@ -73,6 +73,24 @@ export function timedOut(error: unknown): boolean {
 	return error instanceof NodeApiError && error.context?.[TIMED_OUT] === true;
 }
 
+/** Set on the error of an answer that carried a Retry-After: the wait it asked for, in ms. */
+const RETRY_AFTER_MS = 'retryAfterMs';
+
+export function markRetryAfter(
+	error: NodeApiError,
+	retryAfterMs: number | undefined,
+): NodeApiError {
+	if (retryAfterMs !== undefined) error.context[RETRY_AFTER_MS] = retryAfterMs;
+	return error;
+}
+
+/** The wait the service's last answer asked for (its Retry-After, in full), if it gave one. */
+export function retryAfterOf(error: unknown): number | undefined {
+	if (!(error instanceof NodeApiError)) return undefined;
+	const value: unknown = error.context?.[RETRY_AFTER_MS];
+	return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
+}
+
 /** What decides how long a request may take (a subset of the client's options). */
 export interface TimingOptions {
 	pauseBetweenCallsMs?: number;
