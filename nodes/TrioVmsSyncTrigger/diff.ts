@@ -265,7 +265,7 @@ export function diffSubmissions(
 		// Against what is known so far, so a record listed twice in one answer counts once.
 		const before = entries.get(record.number);
 		if (before && isStaleCopy(record.stamp, before.stamp, options.notAfter)) continue;
-		if (!before && state && isForgotten(state, record.stamp)) continue;
+		if (!before && state && !state.baselinePending && isForgotten(state, record.stamp)) continue;
 		if (
 			!before ||
 			before.stamp !== record.stamp ||
@@ -283,6 +283,8 @@ export function diffSubmissions(
 			continue;
 		}
 		if (!before) {
+			// Taking a pending baseline: what changed before the trigger began watching is noted.
+			if (state.baselinePending && isForgotten(state, record.stamp)) continue;
 			const forgotten = state.forgottenNumber !== null && record.number <= state.forgottenNumber;
 			changes.push({
 				change: forgotten ? 'statusChanged' : 'created',

@@ -3,7 +3,10 @@
  * them is the `Watched` description passed in:
  *
  *   1. skip when a poll of the same node is still running in this process (n8n does not wait)
- *   2. ask for the full list or only what changed since the watermark (planPoll)
+ *   2. ask for the full list or only what changed since the watermark (planPoll); a first check
+ *      (n8n runs it while Publish waits) is held to FIRST_CHECK_BUDGET_MS, and when Trio is
+ *      busy or down just then it remembers only when it began watching and outputs nothing, so
+ *      Publish goes through; the next check takes the baseline, outputting what changed since
  *   3. read the answer record by record: one that cannot be read is reported, not fatal
  *   4. compare with the remembered state (diff), refusing a job list cut short
  *   5. jobs: ask `GET /Job/{number}` about each known job the full list left out
@@ -31,7 +34,7 @@ import {
 import { submissionListNotOffered } from '../shared/failureMarks';
 import { timedOut, TrioClient } from '../shared/transport';
 import { fieldOf } from '../shared/fields';
-import { pollBudget, type PollBudget } from './budget';
+import { FIRST_CHECK_BUDGET_MS, pollBudget, type PollBudget } from './budget';
 import { ListShrankError } from './diff';
 import { declared, withFailure } from './failure';
 import { unreadableItem } from './items';
@@ -39,6 +42,7 @@ import { isRecord, UnreadableAnswerError } from '../shared/listAnswer';
 import { listOf, readStamp, stampOf, type ListReading, type UnreadableRecord } from './records';
 import { settings, type PollSettings } from './settings';
 import {
+	pendingBaseline,
 	writeState,
 	type JobState,
 	type SubmissionState,
@@ -94,12 +98,25 @@ async function pollOnce<
 	watched: Watched<Entry, Change, State, Diff>,
 ): Promise<IDataObject[]> {
 	const manual = context.getMode() === 'manual';
-	const budget = pollBudget(context);
 	const staticData = context.getWorkflowStaticData('node');
 	const state = watched.state(staticData);
+	// A first check may be the one n8n runs while Publish waits (budget.ts).
+	const firstCheck = !state && !manual;
+	const budget = pollBudget(context, firstCheck ? FIRST_CHECK_BUDGET_MS : undefined);
 	const plan = planPoll(state, options);
 	const client = new TrioClient(context, budget?.listOptions().options);
-	const body = await listRecords(context, client, watched, plan, budget);
+	let body: unknown;
+	try {
+		body = await listRecords(context, client, watched, plan, budget);
+	} catch (error) {
+		if (!firstCheck || !isForNow(withFailure(error, watched.kind)))
+			throw asNodeError(context, error);
+		// Trio busy or slow just now: Publish goes through, and the next check takes the baseline,
+		// outputting what changed after this moment (everything, with Output Current … on).
+		const since = options.emitExisting ? null : moment(client);
+		writeState(staticData, pendingBaseline(watched.kind, since));
+		return [];
+	}
 	const reading = readOrFail(context, () => watched.read(body));
 	let diff: Diff;
 	try {
@@ -124,7 +141,7 @@ async function pollOnce<
 	const { unreadable, reported } = unreported(state, reading, plan.full);
 	// A new baseline (a first check, a trigger copied or deleted and added again) only notes what
 	// exists, unreadable records included, unless the user asked for the current records.
-	const shown = state || options.emitExisting ? unreadable : [];
+	const shown = (state && !state.baselinePending) || options.emitExisting ? unreadable : [];
 	const items = [
 		...shown.map((record) => unreadableItem(watched.event, record, receivedAt)),
 		...wanted.map((change) => watched.item(change, receivedAt, options.simplify, check)),
@@ -165,6 +182,17 @@ function unreported(
 		remembered.add(record.fingerprint);
 	}
 	return { unreadable, reported: [...remembered] };
+}
+
+/** Whether a failure passes on its own (n8n's timed causes: Trio busy, down or slow for now). */
+function isForNow(error: Error): boolean {
+	const cause = (error as { failure?: { cause?: unknown } }).failure?.cause;
+	return cause === 'rate-limited' || cause === 'temporarily-unavailable';
+}
+
+/** Now on the service's clock (its last answer's Date, of any status), else n8n's, as a stamp. */
+function moment(client: TrioClient): string | null {
+	return readStamp(new Date(client.serviceNow() ?? Date.now()).toISOString()) || null;
 }
 
 /** The service's own time (its Date header) plus a margin, else n8n's, as a normal-form stamp. */

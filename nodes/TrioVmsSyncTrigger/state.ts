@@ -19,6 +19,9 @@
  *   but stamped at or before it is an old one, not a new one;
  * - `fn`: the highest number among records forgotten at the size limit (see forgottenNumber);
  * - `r`: fingerprints of unreadable records already reported (each is reported once);
+ * - `b`: 1 while the baseline is still to be taken: the first check could not read the list
+ *   (Trio busy or slow at that moment), so it remembered only when it began watching (`f`);
+ *   the next check takes the baseline, and a record changed after that moment is new to it;
  * - `e`: one short string per record. Jobs: `stamp|status|open positions|state|profession`
  *   (plus `|state name` when the job has no state abbreviation), submissions:
  *   `stamp|status code|status`. The stamp is milliseconds since the epoch in base 36, plus
@@ -79,6 +82,11 @@ export interface SyncState<Entry> {
 	forgottenNumber: number | null;
 	/** Fingerprints of unreadable records already reported. */
 	reported: string[];
+	/**
+	 * The first check could not read the list: no record is known yet, and `forgottenUpTo` is
+	 * when the trigger began watching. The next check takes the baseline.
+	 */
+	baselinePending?: boolean;
 }
 
 export type JobState = SyncState<JobEntry>;
@@ -96,6 +104,7 @@ interface StoredState {
 	f?: string | null;
 	fn?: number;
 	r?: string[];
+	b?: 1;
 }
 
 /**
@@ -233,6 +242,7 @@ export function readState(
 		forgottenUpTo: typeof stored.f === 'string' ? stored.f : null,
 		forgottenNumber: Number.isSafeInteger(stored.fn) ? (stored.fn as number) : null,
 		reported: Array.isArray(stored.r) ? stored.r.filter((r) => typeof r === 'string') : [],
+		...(stored.b === 1 ? { baselinePending: true } : {}),
 	} as JobState | SubmissionState;
 }
 
@@ -262,7 +272,30 @@ export function storeState(state: JobState | SubmissionState, limit = MAX_ENTRIE
 	const numberFloor = higher(state.forgottenNumber, forgottenNumber);
 	if (numberFloor !== null) stored.fn = numberFloor;
 	if (state.reported.length) stored.r = state.reported.slice(-MAX_REPORTED);
+	if (state.baselinePending) stored.b = 1;
 	return stored;
+}
+
+/**
+ * The state of a trigger whose first check could not read the list: nothing known, and watching
+ * since `since` (Trio's clock when it answered, else n8n's), so that the check that takes the
+ * baseline outputs what changed after it, as `opened` (`created`), and only notes the rest;
+ * `since` null (Output Current Jobs on First Check on): every record is output.
+ */
+export function pendingBaseline(kind: WatchKind, since: string | null): JobState | SubmissionState {
+	return {
+		kind,
+		watermark: null,
+		pollsSinceFullList: 0,
+		checks: 0,
+		entries: kind === 'jobs' ? emptyEntries('jobs') : emptyEntries('submissions'),
+		missing: [],
+		omitted: [],
+		forgottenUpTo: since,
+		forgottenNumber: null,
+		reported: [],
+		baselinePending: true,
+	} as JobState | SubmissionState;
 }
 
 export function writeState(staticData: IDataObject, state: JobState | SubmissionState): void {

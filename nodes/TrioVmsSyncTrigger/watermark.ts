@@ -120,7 +120,8 @@ export function nextState<Entry>(
 		entries: moved.entries,
 		missing: moved.missing,
 		omitted: moved.omitted,
-		forgottenUpTo: state?.forgottenUpTo ?? null,
+		// A pending baseline's moment only sorts the records of the check that takes the baseline.
+		forgottenUpTo: state?.baselinePending ? null : (state?.forgottenUpTo ?? null),
 		forgottenNumber: state?.forgottenNumber ?? null,
 		reported: state?.reported ?? [],
 	};

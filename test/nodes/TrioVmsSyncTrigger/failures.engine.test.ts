@@ -49,11 +49,17 @@ function declaredBy(error: Error | undefined): unknown {
 	return failure;
 }
 
+/**
+ * A check after the baseline (a first check that Trio refuses for now takes its baseline later
+ * instead: first-check.engine.test.ts) answered with `answers`.
+ */
 async function failedCheck(
 	answers: ScriptedResponse[],
 	parameters: IDataObject = {},
 ): Promise<unknown> {
 	const poller = trigger(parameters);
+	server.respond({ json: parameters.watch === 'submissions' ? [] : TWENTY });
+	expect((await poller.poll()).error).toBeUndefined();
 	server.respond(...answers);
 	const result = await poller.poll();
 	expect(result.items).toEqual([]);
@@ -90,7 +96,8 @@ describe('Sync Trigger: every failed check says why', () => {
 		await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
 		const { port } = closed.address() as { port: number };
 		await new Promise<void>((resolve) => closed.close(() => resolve()));
-		const result = await trigger({}, `http://127.0.0.1:${port}`).poll();
+		// Fetch Test Event: it reads the list whether or not a baseline was taken.
+		const result = await trigger({}, `http://127.0.0.1:${port}`).poll({ mode: 'manual' });
 		expect(declaredBy(result.error)).toEqual({ cause: 'temporarily-unavailable' });
 	});
 
@@ -121,8 +128,8 @@ describe('Sync Trigger: every failed check says why', () => {
 	});
 
 	test('a bad setting: configuration-invalid, before any request', async () => {
-		const failure = await failedCheck([], { options: { fullListEvery: 0 } });
-		expect(failure).toEqual({ cause: 'configuration-invalid' });
+		const result = await trigger({ options: { fullListEvery: 0 } }).poll();
+		expect(declaredBy(result.error)).toEqual({ cause: 'configuration-invalid' });
 		expect(server.requests).toEqual([]);
 	});
 
