@@ -8,6 +8,7 @@
 import { NodeApiError, type IPollFunctions, type JsonObject } from 'n8n-workflow';
 
 import { DEFAULT_RETRY_POLICY, worstCaseMs, type TrioClientOptions } from '../shared/transport';
+import { declared } from './failure';
 
 /** Under a budget, the longest pause before a retry (the transport's default is up to 20 s). */
 const BUDGET_RETRY_PAUSE_MS = 2_000;
@@ -79,8 +80,19 @@ export interface PollBudget {
 	ranOut(context: IPollFunctions, subject: string): NodeApiError;
 }
 
-/** The budget n8n gives this poll, or undefined (n8n before 2.38 has none). */
-export function pollBudget(context: IPollFunctions): PollBudget | undefined {
+/**
+ * The most a first check (no state yet) spends on the list. n8n runs a poll trigger's first
+ * check inline when the workflow is published, and gives it no budget of its own there
+ * (PollContext's five-minute default in n8n 2.41; none before 2.38), while Publish waits for it.
+ * This is what n8n's durable scheduler gives a scheduled check by default (its 45 s poll
+ * timeout less its 20 % margin): a first check never holds Publish longer than a check may run.
+ * A first check that runs out of it, or that Trio refuses for now, takes its baseline at the
+ * next check instead (poll.ts).
+ */
+export const FIRST_CHECK_BUDGET_MS = 36_000;
+
+/** n8n's own budget for this poll (getPollBudgetMs, from n8n 2.38), if it gives one. */
+function givenBudgetMs(context: IPollFunctions): number | undefined {
 	const read = (context as Partial<Pick<IPollFunctions, 'getPollBudgetMs'>>).getPollBudgetMs;
 	if (typeof read !== 'function') return undefined;
 	let budgetMs: number;
@@ -89,7 +101,17 @@ export function pollBudget(context: IPollFunctions): PollBudget | undefined {
 	} catch {
 		return undefined;
 	}
-	if (!Number.isFinite(budgetMs) || budgetMs <= 0) return undefined;
+	return Number.isFinite(budgetMs) && budgetMs > 0 ? budgetMs : undefined;
+}
+
+/**
+ * The budget of this poll: n8n's (none before n8n 2.38), held to `capMs` when given (a first
+ * check is held to FIRST_CHECK_BUDGET_MS whatever n8n gives).
+ */
+export function pollBudget(context: IPollFunctions, capMs?: number): PollBudget | undefined {
+	const given = givenBudgetMs(context);
+	const budgetMs = capMs === undefined ? given : Math.min(given ?? capMs, capMs);
+	if (budgetMs === undefined) return undefined;
 	const deadline = Date.now() + budgetMs;
 	const remainingMs = () => Math.max(0, deadline - BUDGET_RESERVE_MS - Date.now());
 	return {
@@ -104,14 +126,16 @@ export function pollBudget(context: IPollFunctions): PollBudget | undefined {
 		},
 		ranOut(context, subject) {
 			const seconds = Math.round(budgetMs / 100) / 10;
-			return new NodeApiError(context.getNode(), {} as JsonObject, {
-				message: `Trio VMS did not send ${subject} within the ${seconds} s n8n gives one check`,
-				description:
-					'Nothing was output and the trigger still remembers what it had seen; its next check asks again. If Trio is often this slow and n8n runs checks with its durable scheduler, your n8n administrator can give checks more time with N8N_SCHEDULER_POLL_TIMEOUT (and N8N_SCHEDULER_LEASE_DURATION when the timeout is longer than the lease).',
+			return declared(
+				new NodeApiError(context.getNode(), {} as JsonObject, {
+					message: `Trio VMS did not send ${subject} within the ${seconds} s n8n gives one check`,
+					description:
+						'Nothing was output and the trigger still remembers what it had seen; its next check asks again. If Trio is often this slow and n8n runs checks with its durable scheduler, your n8n administrator can give checks more time with N8N_SCHEDULER_POLL_TIMEOUT (and N8N_SCHEDULER_LEASE_DURATION when the timeout is longer than the lease).',
+				}),
 				// n8n's scheduler then waits a little before the next poll, as for a service that is
 				// down for now, instead of giving up on the trigger.
-				failure: { cause: 'temporarily-unavailable' },
-			});
+				{ cause: 'temporarily-unavailable' },
+			);
 		},
 	};
 }

@@ -39,8 +39,11 @@ interface JobAbsence {
 
 /** What `GET /Job/{number}` said about a job the full list did not hold. */
 export type JobLookup =
-	/** Its record says Closed, or the service's own 404/410: the job is gone. */
-	| { outcome: 'closed'; job?: IDataObject }
+	/**
+	 * Its record says Closed, or the service's own 404/410 (`notFound`): the job is gone. A
+	 * `notFound` counts only while Trio finds a job its list calls open (lookup.ts).
+	 */
+	| { outcome: 'closed'; job?: IDataObject; notFound?: true }
 	/** Open or On Hold: the list left it out, the job is still there. */
 	| { outcome: 'open' }
 	/**
@@ -54,6 +57,12 @@ export interface JobDiff {
 	next: JobState;
 	/** Known jobs the full list did not hold, to be looked up one by one (settleAbsentJobs). */
 	absent: JobAbsence[];
+	/**
+	 * A job this full list calls Open or On Hold, to ask Trio about when it answers "not found"
+	 * for a job the list left out: if Trio does not find this one either, its 404s are not its
+	 * word about any job.
+	 */
+	control?: number;
 }
 
 /** Below this many known jobs the share rule does not apply: a few closures can be most of them. */
@@ -176,6 +185,9 @@ export function diffJobs(
 	}
 
 	const absent: JobAbsence[] = [];
+	const control = options.full
+		? listing.find((record) => record.status !== 'Closed')?.number
+		: undefined;
 	let missing = (state?.missing ?? []).filter((number) => !seen.has(number));
 	let omitted = (state?.omitted ?? []).filter((number) => !seen.has(number));
 	if (options.full && state) {
@@ -192,6 +204,7 @@ export function diffJobs(
 	return {
 		changes,
 		absent,
+		...(control === undefined ? {} : { control }),
 		next: nextState('jobs', state, { watermark, entries, missing, omitted }, listing, options),
 	};
 }
@@ -252,7 +265,7 @@ export function diffSubmissions(
 		// Against what is known so far, so a record listed twice in one answer counts once.
 		const before = entries.get(record.number);
 		if (before && isStaleCopy(record.stamp, before.stamp, options.notAfter)) continue;
-		if (!before && state && isForgotten(state, record.stamp)) continue;
+		if (!before && state && !state.baselinePending && isForgotten(state, record.stamp)) continue;
 		if (
 			!before ||
 			before.stamp !== record.stamp ||
@@ -270,6 +283,8 @@ export function diffSubmissions(
 			continue;
 		}
 		if (!before) {
+			// Taking a pending baseline: what changed before the trigger began watching is noted.
+			if (state.baselinePending && isForgotten(state, record.stamp)) continue;
 			const forgotten = state.forgottenNumber !== null && record.number <= state.forgottenNumber;
 			changes.push({
 				change: forgotten ? 'statusChanged' : 'created',

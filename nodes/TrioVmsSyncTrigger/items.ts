@@ -4,9 +4,14 @@
  * Trio sent it, and `changeKey` last. Pure.
  *
  * n8n's durable scheduler may run a poll twice; both runs start from the same saved state and
- * emit the same changes. `changeKey` is the same for the same change in every run and in every
- * process (the record's number, the change, its stamp and what changed), so a Remove Duplicates
- * node keyed on it drops the repeats, as the webhook trigger's `deliveryKey` does for deliveries.
+ * emit the same changes. `changeKey` is the same for the same change in every run of one check
+ * and in every process, and differs for every other change, so a Remove Duplicates node keyed on
+ * it drops only the repeats, as the webhook trigger's `deliveryKey` does for deliveries. It
+ * holds the record's number, the change, its stamp and what changed, and, after `#`, the number
+ * of the check (the count of checks saved before it, kept in the state): Trio changes open
+ * positions without moving the stamp, and a job closed, reopened and closed again may keep one
+ * stamp, so only the check tells such changes apart; every run of one check starts from the
+ * same saved state, so it gives the same number.
  */
 import type { IDataObject } from 'n8n-workflow';
 
@@ -70,8 +75,8 @@ function stampText(value: unknown): string {
 	return stampOf(value) ?? '';
 }
 
-/** The same job change gives the same key wherever and however often it is emitted. */
-function jobChangeKey(change: JobChange): string {
+/** The same job change of one check gives the same key wherever and however often it is emitted. */
+function jobChangeKey(change: JobChange, check: number): string {
 	const job = change.job ?? {};
 	const stamp =
 		change.change === 'closed' && change.last
@@ -81,10 +86,10 @@ function jobChangeKey(change: JobChange): string {
 	if (change.change === 'updated') parts.push(String(fieldOf(job, 'JobStatus') ?? ''));
 	if (change.change === 'openPositionsChanged')
 		parts.push(String(fieldOf(job, 'NumberOfCurrentOpenPositions') ?? ''));
-	return parts.join(':');
+	return `${parts.join(':')}#${check}`;
 }
 
-function submissionChangeKey(change: SubmissionChange): string {
+function submissionChangeKey(change: SubmissionChange, check: number): string {
 	const { submission } = change;
 	const parts = [
 		'submission',
@@ -97,10 +102,16 @@ function submissionChangeKey(change: SubmissionChange): string {
 			String(fieldOf(submission, 'StatusCode') ?? ''),
 			String(fieldOf(submission, 'Status') ?? ''),
 		);
-	return parts.join(':');
+	return `${parts.join(':')}#${check}`;
 }
 
-export function jobItem(change: JobChange, receivedAt: string, simplify: boolean): IDataObject {
+/** `check`: the number of the check that found the change (its state's count of saved checks). */
+export function jobItem(
+	change: JobChange,
+	receivedAt: string,
+	simplify: boolean,
+	check: number,
+): IDataObject {
 	const job = changedJob(change);
 	const item: IDataObject = {
 		event: JOB_EVENT,
@@ -112,7 +123,7 @@ export function jobItem(change: JobChange, receivedAt: string, simplify: boolean
 	if (change.change === 'closed' && change.last && change.last.status !== 'Closed')
 		previous = { JobStatus: change.last.status };
 	withPrevious(item, previous, simplify);
-	item.changeKey = jobChangeKey(change);
+	item.changeKey = jobChangeKey(change, check);
 	return item;
 }
 
@@ -120,6 +131,7 @@ export function submissionItem(
 	change: SubmissionChange,
 	receivedAt: string,
 	simplify: boolean,
+	check: number,
 ): IDataObject {
 	const item: IDataObject = {
 		event: SUBMISSION_EVENT,
@@ -128,7 +140,7 @@ export function submissionItem(
 		...(simplify ? simplifySubmission(change.submission) : change.submission),
 	};
 	withPrevious(item, change.previous, simplify);
-	item.changeKey = submissionChangeKey(change);
+	item.changeKey = submissionChangeKey(change, check);
 	return item;
 }
 

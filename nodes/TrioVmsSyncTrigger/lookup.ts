@@ -4,6 +4,12 @@
  * own "not found" (problem details). Anything else (a gateway's bare 404 while a backend
  * restarts, `{}`, a message, a status the specification does not name, another job's record)
  * is no answer, and no answer never closes a job.
+ *
+ * A "not found" in the service's own shape is still only believed while Trio finds a job its
+ * list calls open (the control, asked once when a lookup answered 404): a framework or gateway
+ * whose route no longer matches answers problem details too, for every job. When the control is
+ * not found either, the check fails and says so; when the control gives no clear answer, the
+ * jobs stay missing and are asked about again.
  */
 import type { IPollFunctions } from 'n8n-workflow';
 
@@ -50,7 +56,7 @@ export function judgeLookup(
 	if (!answer) return { outcome: 'unanswered' };
 	if (answer.status < 200 || answer.status >= 300)
 		return isServiceNotFound(answer.status, answer.body)
-			? { outcome: 'closed' }
+			? { outcome: 'closed', notFound: true }
 			: { outcome: 'unanswered' };
 	const job = answer.body;
 	if (!isRecord(job)) return { outcome: 'unanswered' };
@@ -63,8 +69,10 @@ export function judgeLookup(
 	return { outcome: 'unanswered' };
 }
 
-async function lookUpJob(client: TrioClient, number: number): Promise<JobLookup> {
-	let answer: { status: number; body: unknown } | undefined;
+async function askAbout(
+	client: TrioClient,
+	number: number,
+): Promise<{ status: number; body: unknown } | undefined> {
 	try {
 		const body = await client.request({
 			method: 'GET',
@@ -72,11 +80,41 @@ async function lookUpJob(client: TrioClient, number: number): Promise<JobLookup>
 			pathParams: { number },
 			context: { subject: `job ${number}` },
 		});
-		answer = { status: 200, body };
+		return { status: 200, body };
 	} catch (error) {
-		answer = answerOf(error);
+		return answerOf(error);
 	}
-	return judgeLookup(number, answer);
+}
+
+/**
+ * What Trio's answer about the control (a job its list calls open) says about its "not found":
+ * its record, Open or On Hold, confirms that Trio finds the jobs it has, so its 404s for the
+ * others are its word; a 404 or 410 for the control refutes them (a route a gateway or framework
+ * no longer matches answers so for every job); anything else leaves them in doubt.
+ */
+function judgeControl(
+	control: number,
+	answer: { status: number; body: unknown } | undefined,
+): 'confirmed' | 'refuted' | 'doubtful' {
+	if (answer && (answer.status === 404 || answer.status === 410)) return 'refuted';
+	return judgeLookup(control, answer).outcome === 'open' ? 'confirmed' : 'doubtful';
+}
+
+/** A closure on Trio's "not found" that the control did not confirm: no answer after all. */
+function withoutNotFound(lookups: Map<number, JobLookup>): void {
+	for (const [number, lookup] of lookups)
+		if (lookup.outcome === 'closed' && lookup.notFound)
+			lookups.set(number, { outcome: 'unanswered' });
+}
+
+/** Trio did not find a job its own list calls open: none of its 404s closes a job. */
+export class NotFoundRefutedError extends Error {
+	constructor(
+		readonly control: number,
+		readonly notFound: number,
+	) {
+		super(`Trio VMS answered "not found" for job ${control}, which its job list calls open`);
+	}
 }
 
 /**
@@ -94,9 +132,21 @@ export async function lookUpAbsentJobs(
 	const slice = budget?.lookupSlice();
 	if (budget && !slice) return settleAbsentJobs(diff, lookups);
 	const client = new TrioClient(context, slice?.options);
+	const allows = () => !budget || !slice || budget.allows(slice.worstMs);
 	for (const { number } of diff.absent) {
-		if (budget && slice && !budget.allows(slice.worstMs)) break;
-		lookups.set(number, await lookUpJob(client, number));
+		if (!allows()) break;
+		lookups.set(number, judgeLookup(number, await askAbout(client, number)));
+	}
+	const notFound = [...lookups.values()].filter(
+		(lookup) => lookup.outcome === 'closed' && lookup.notFound,
+	).length;
+	if (notFound > 0) {
+		const verdict =
+			diff.control === undefined || !allows()
+				? 'doubtful'
+				: judgeControl(diff.control, await askAbout(client, diff.control));
+		if (verdict === 'refuted') throw new NotFoundRefutedError(diff.control as number, notFound);
+		if (verdict === 'doubtful') withoutNotFound(lookups);
 	}
 	return settleAbsentJobs(diff, lookups);
 }

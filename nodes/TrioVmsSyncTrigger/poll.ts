@@ -3,7 +3,10 @@
  * them is the `Watched` description passed in:
  *
  *   1. skip when a poll of the same node is still running in this process (n8n does not wait)
- *   2. ask for the full list or only what changed since the watermark (planPoll)
+ *   2. ask for the full list or only what changed since the watermark (planPoll); a first check
+ *      (n8n runs it while Publish waits) is held to FIRST_CHECK_BUDGET_MS, and when Trio is
+ *      busy or down just then it remembers only when it began watching and outputs nothing, so
+ *      Publish goes through; the next check takes the baseline, outputting what changed since
  *   3. read the answer record by record: one that cannot be read is reported, not fatal
  *   4. compare with the remembered state (diff), refusing a job list cut short
  *   5. jobs: ask `GET /Job/{number}` about each known job the full list left out
@@ -31,19 +34,22 @@ import {
 import { isTimedOut, submissionListNotOffered } from '../shared/failureMarks';
 import { TrioClient } from '../shared/transport';
 import { fieldOf } from '../shared/fields';
-import { pollBudget, type PollBudget } from './budget';
+import { FIRST_CHECK_BUDGET_MS, pollBudget, type PollBudget } from './budget';
 import { ListShrankError } from './diff';
+import { declared, withFailure } from './failure';
 import { unreadableItem } from './items';
 import { isRecord, UnreadableAnswerError } from '../shared/listAnswer';
 import { listOf, readStamp, stampOf, type ListReading, type UnreadableRecord } from './records';
 import { settings, type PollSettings } from './settings';
 import {
+	pendingBaseline,
 	writeState,
 	type JobState,
 	type SubmissionState,
 	type SyncState,
 	type WatchKind,
 } from './state';
+import { NotFoundRefutedError } from './lookup';
 import { planPoll, type PollPlan } from './watermark';
 import { JOBS, SUBMISSIONS, type ListedRecord, type Outcome, type Watched } from './watched';
 
@@ -64,13 +70,18 @@ export async function pollTrio(context: IPollFunctions): Promise<INodeExecutionD
 	const key = `${context.getWorkflow().id ?? ''}\u0000${context.getNode().id ?? context.getNode().name}`;
 	if (inFlight.has(key)) return null;
 	inFlight.add(key);
+	let watch: WatchKind = 'jobs';
 	try {
 		const options = settings(context);
+		watch = options.watch;
 		const items =
 			options.watch === 'submissions'
 				? await pollOnce(context, options, SUBMISSIONS)
 				: await pollOnce(context, options, JOBS);
 		return items.length > 0 ? [context.helpers.returnJsonArray(items)] : null;
+	} catch (error) {
+		// Every way a check fails says why, for n8n's scheduler to back off by (failure.ts).
+		throw withFailure(error, watch);
 	} finally {
 		inFlight.delete(key);
 	}
@@ -87,12 +98,25 @@ async function pollOnce<
 	watched: Watched<Entry, Change, State, Diff>,
 ): Promise<IDataObject[]> {
 	const manual = context.getMode() === 'manual';
-	const budget = pollBudget(context);
 	const staticData = context.getWorkflowStaticData('node');
 	const state = watched.state(staticData);
+	// A first check may be the one n8n runs while Publish waits (budget.ts).
+	const firstCheck = !state && !manual;
+	const budget = pollBudget(context, firstCheck ? FIRST_CHECK_BUDGET_MS : undefined);
 	const plan = planPoll(state, options);
 	const client = new TrioClient(context, budget?.listOptions().options);
-	const body = await listRecords(context, client, watched, plan, budget);
+	let body: unknown;
+	try {
+		body = await listRecords(context, client, watched, plan, budget);
+	} catch (error) {
+		if (!firstCheck || !isForNow(withFailure(error, watched.kind)))
+			throw asNodeError(context, error);
+		// Trio busy or slow just now: Publish goes through, and the next check takes the baseline,
+		// outputting what changed after this moment (everything, with Output Current … on).
+		const since = options.emitExisting ? null : moment(client);
+		writeState(staticData, pendingBaseline(watched.kind, since));
+		return [];
+	}
 	const reading = readOrFail(context, () => watched.read(body));
 	let diff: Diff;
 	try {
@@ -107,19 +131,20 @@ async function pollOnce<
 		if (error instanceof ListShrankError) throw listShrank(context, error);
 		throw asNodeError(context, error);
 	}
-	const { changes, next } = watched.complete ? await watched.complete(context, diff, budget) : diff;
+	const { changes, next } = await complete(context, watched, diff, budget);
 	let wanted = changes.filter((change) => options.changes.includes(change.change));
 	const passes = watched.passes;
 	if (passes) wanted = wanted.filter((change) => passes(context, change));
 
 	const receivedAt = new Date().toISOString();
+	const check = state?.checks ?? 0;
 	const { unreadable, reported } = unreported(state, reading, plan.full);
 	// A new baseline (a first check, a trigger copied or deleted and added again) only notes what
 	// exists, unreadable records included, unless the user asked for the current records.
-	const shown = state || options.emitExisting ? unreadable : [];
+	const shown = (state && !state.baselinePending) || options.emitExisting ? unreadable : [];
 	const items = [
 		...shown.map((record) => unreadableItem(watched.event, record, receivedAt)),
-		...wanted.map((change) => watched.item(change, receivedAt, options.simplify)),
+		...wanted.map((change) => watched.item(change, receivedAt, options.simplify, check)),
 	];
 	if (!manual) {
 		next.reported = reported;
@@ -131,7 +156,7 @@ async function pollOnce<
 		// Marked, so that nobody takes an old record for a change.
 		if (sample)
 			items.push({
-				...watched.item(watched.sample(sample), receivedAt, options.simplify),
+				...watched.item(watched.sample(sample), receivedAt, options.simplify, check),
 				sample: SAMPLE_NOTE,
 			});
 	}
@@ -157,6 +182,17 @@ function unreported(
 		remembered.add(record.fingerprint);
 	}
 	return { unreadable, reported: [...remembered] };
+}
+
+/** Whether a failure passes on its own (n8n's timed causes: Trio busy, down or slow for now). */
+function isForNow(error: Error): boolean {
+	const cause = (error as { failure?: { cause?: unknown } }).failure?.cause;
+	return cause === 'rate-limited' || cause === 'temporarily-unavailable';
+}
+
+/** Now on the service's clock (its last answer's Date, of any status), else n8n's, as a stamp. */
+function moment(client: TrioClient): string | null {
+	return readStamp(new Date(client.serviceNow() ?? Date.now()).toISOString()) || null;
 }
 
 /** The service's own time (its Date header) plus a margin, else n8n's, as a normal-form stamp. */
@@ -198,11 +234,15 @@ function readOrFail<T>(context: IPollFunctions, read: () => T): T {
 	} catch (error) {
 		if (!(error instanceof UnreadableAnswerError))
 			throw new NodeOperationError(context.getNode(), error as Error);
-		throw new NodeApiError(context.getNode(), { message: error.message } as JsonObject, {
-			message: `Trio VMS sent an answer the Sync Trigger cannot read: ${error.message}`,
-			description:
-				'Nothing was output and the trigger still remembers what it had seen, so its next check tries again.',
-		});
+		throw declared(
+			new NodeApiError(context.getNode(), { message: error.message } as JsonObject, {
+				message: `Trio VMS sent an answer the Sync Trigger cannot read: ${error.message}`,
+				description:
+					'Nothing was output and the trigger still remembers what it had seen, so its next check tries again.',
+			}),
+			// Most likely a gateway's page or a list cut off in transit: the next check reads again.
+			{ cause: 'temporarily-unavailable' },
+		);
 	}
 }
 
@@ -213,11 +253,49 @@ function asNodeError(context: IPollFunctions, error: unknown): NodeApiError | No
 }
 
 function listShrank(context: IPollFunctions, error: ListShrankError): NodeApiError {
-	return new NodeApiError(context.getNode(), {} as JsonObject, {
-		message: `Trio VMS's job list suddenly lacks ${error.missing} of the ${error.known} jobs the Sync Trigger knows, so it did not report them as closed`,
+	return declared(
+		new NodeApiError(context.getNode(), {} as JsonObject, {
+			message: `Trio VMS's job list suddenly lacks ${error.missing} of the ${error.known} jobs the Sync Trigger knows, so it did not report them as closed`,
+			description:
+				'A list cut short (Trio busy or changing something) looks like many jobs closing at once. Nothing was output and the trigger still remembers what it had seen; its next check looks again. If that many jobs really did close, raise "Most Jobs Closing at Once (%)" under Options.',
+		}),
+		// Most often Trio's list is whole again at a later check: n8n tries again on its curve.
+		{ cause: 'temporarily-unavailable' },
+	);
+}
+
+/** The diff completed by further requests (the jobs a full list left out), or as it is. */
+async function complete<Change, State, Diff extends Outcome<Change, State>>(
+	context: IPollFunctions,
+	watched: {
+		complete?(
+			context: IPollFunctions,
+			diff: Diff,
+			budget: PollBudget | undefined,
+		): Promise<Outcome<Change, State>>;
+	},
+	diff: Diff,
+	budget: PollBudget | undefined,
+): Promise<Outcome<Change, State>> {
+	if (!watched.complete) return diff;
+	try {
+		return await watched.complete(context, diff, budget);
+	} catch (error) {
+		if (error instanceof NotFoundRefutedError) throw notFoundRefuted(context, error);
+		throw asNodeError(context, error);
+	}
+}
+
+function notFoundRefuted(context: IPollFunctions, error: NotFoundRefutedError): NodeApiError {
+	const jobs = error.notFound === 1 ? 'the job' : `the ${error.notFound} jobs`;
+	const refused = new NodeApiError(context.getNode(), {} as JsonObject, {
+		message: `Trio VMS answered "not found" even for job ${error.control}, which its job list calls open, so its "not found" for ${jobs} the list left out says nothing about them: none was reported closed`,
 		description:
-			'A list cut short (Trio busy or changing something) looks like many jobs closing at once. Nothing was output and the trigger still remembers what it had seen; its next check looks again. If that many jobs really did close, raise "Most Jobs Closing at Once (%)" under Options.',
+			'Nothing was output and the trigger still remembers what it had seen; its next check asks again. Trio, or a gateway in front of it, is answering job lookups (GET /api/v3/Job/{number}) with 404 for jobs it has: if this goes on, tell Trio support.',
+		httpCode: '404',
 	});
+	// Trio's lookups misbehave for now; the next check asks again.
+	return declared(refused, { cause: 'temporarily-unavailable' });
 }
 
 /** The most recently modified record, from this poll's answer or, when it was empty, the full list. */

@@ -2,9 +2,15 @@
  * The node's parameters as one poll reads them: checked before any request, each bad value
  * refused with the option's name and what it must be.
  */
-import { NodeOperationError, type IDataObject, type IPollFunctions } from 'n8n-workflow';
+import {
+	NodeOperationError,
+	type IDataObject,
+	type INode,
+	type IPollFunctions,
+} from 'n8n-workflow';
 
 import { DEFAULT_MAX_DROP_PERCENT } from './diff';
+import { declared } from './failure';
 import type { WatchKind } from './state';
 import { DEFAULT_FULL_LIST_EVERY, DEFAULT_OVERLAP_SECONDS } from './watermark';
 
@@ -23,6 +29,11 @@ function simplifyOf(context: IPollFunctions): boolean {
 	return context.getNodeParameter('output', 'simple') === 'simple';
 }
 
+/** A setting the user must change: n8n need not try again before they do. */
+function badSetting(node: INode, message: string): Error {
+	return declared(new NodeOperationError(node, message), { cause: 'configuration-invalid' });
+}
+
 export function settings(context: IPollFunctions): PollSettings {
 	const watch = context.getNodeParameter('watch', 'jobs') as WatchKind;
 	const options = context.getNodeParameter('options', {}) as IDataObject;
@@ -31,17 +42,14 @@ export function settings(context: IPollFunctions): PollSettings {
 	const maxDropPercent = Number(options.maxDropPercent ?? DEFAULT_MAX_DROP_PERCENT);
 	const node = context.getNode();
 	if (!Number.isInteger(fullListEvery) || fullListEvery < 1)
-		throw new NodeOperationError(
+		throw badSetting(
 			node,
 			'"Whole List Every (Checks)" must be a whole number, 1 or more: set it under Options',
 		);
 	if (!Number.isFinite(overlapSeconds) || overlapSeconds < 0)
-		throw new NodeOperationError(
-			node,
-			'"Overlap (Seconds)" must be 0 or more: set it under Options',
-		);
+		throw badSetting(node, '"Overlap (Seconds)" must be 0 or more: set it under Options');
 	if (!Number.isFinite(maxDropPercent) || maxDropPercent < 0 || maxDropPercent > 100)
-		throw new NodeOperationError(
+		throw badSetting(
 			node,
 			'"Most Jobs Closing at Once (%)" must be from 0 to 100: set it under Options',
 		);

@@ -9,6 +9,8 @@
  *
  * - `wm`: the watermark, the newest ModifiedDateUtc the service itself has sent (never n8n's clock);
  * - `n`: polls since the last full list;
+ * - `s`: checks saved so far: each check's items carry it in their `changeKey` (see items.ts), so
+ *   two runs of one check (from the same saved state) give the same keys and two checks never do;
  * - `m`: jobs missing from the last full list whose own lookup (`GET /Job/{number}`) gave no
  *   answer: they are asked about again at the next full list, never closed on a failed lookup;
  * - `o`: jobs missing from the last full list that their lookup still calls Open or On Hold:
@@ -17,6 +19,9 @@
  *   but stamped at or before it is an old one, not a new one;
  * - `fn`: the highest number among records forgotten at the size limit (see forgottenNumber);
  * - `r`: fingerprints of unreadable records already reported (each is reported once);
+ * - `b`: 1 while the baseline is still to be taken: the first check could not read the list
+ *   (Trio busy or slow at that moment), so it remembered only when it began watching (`f`);
+ *   the next check takes the baseline, and a record changed after that moment is new to it;
  * - `e`: one short string per record. Jobs: `stamp|status|open positions|state|profession`
  *   (plus `|state name` when the job has no state abbreviation), submissions:
  *   `stamp|status code|status`. The stamp is milliseconds since the epoch in base 36, plus
@@ -57,6 +62,11 @@ export interface SyncState<Entry> {
 	/** Newest service timestamp seen, in normal form. */
 	watermark: string | null;
 	pollsSinceFullList: number;
+	/**
+	 * Checks saved so far. A check's items are keyed with the count it started from: every run
+	 * of that check starts from the same saved state and so from the same count.
+	 */
+	checks: number;
 	entries: Entries<Entry>;
 	/** Jobs the last full list did not hold and whose lookup gave no answer: asked again. */
 	missing: number[];
@@ -72,6 +82,11 @@ export interface SyncState<Entry> {
 	forgottenNumber: number | null;
 	/** Fingerprints of unreadable records already reported. */
 	reported: string[];
+	/**
+	 * The first check could not read the list: no record is known yet, and `forgottenUpTo` is
+	 * when the trigger began watching. The next check takes the baseline.
+	 */
+	baselinePending?: boolean;
 }
 
 export type JobState = SyncState<JobEntry>;
@@ -83,11 +98,13 @@ interface StoredState {
 	wm: string | null;
 	n: number;
 	e: Record<string, string>;
+	s?: number;
 	m?: number[];
 	o?: number[];
 	f?: string | null;
 	fn?: number;
 	r?: string[];
+	b?: 1;
 }
 
 /**
@@ -218,12 +235,14 @@ export function readState(
 		kind,
 		watermark: stored.wm,
 		pollsSinceFullList: stored.n,
+		checks: Number.isSafeInteger(stored.s) && (stored.s as number) > 0 ? (stored.s as number) : 0,
 		entries,
 		missing: Array.isArray(stored.m) ? stored.m.filter(Number.isSafeInteger) : [],
 		omitted: Array.isArray(stored.o) ? stored.o.filter(Number.isSafeInteger) : [],
 		forgottenUpTo: typeof stored.f === 'string' ? stored.f : null,
 		forgottenNumber: Number.isSafeInteger(stored.fn) ? (stored.fn as number) : null,
 		reported: Array.isArray(stored.r) ? stored.r.filter((r) => typeof r === 'string') : [],
+		...(stored.b === 1 ? { baselinePending: true } : {}),
 	} as JobState | SubmissionState;
 }
 
@@ -246,13 +265,37 @@ export function storeState(state: JobState | SubmissionState, limit = MAX_ENTRIE
 		n: state.pollsSinceFullList,
 		e: record,
 	};
+	if (state.checks > 0) stored.s = state.checks;
 	if (state.missing.length) stored.m = state.missing;
 	if (state.omitted.length) stored.o = state.omitted;
 	if (floor !== null) stored.f = floor;
 	const numberFloor = higher(state.forgottenNumber, forgottenNumber);
 	if (numberFloor !== null) stored.fn = numberFloor;
 	if (state.reported.length) stored.r = state.reported.slice(-MAX_REPORTED);
+	if (state.baselinePending) stored.b = 1;
 	return stored;
+}
+
+/**
+ * The state of a trigger whose first check could not read the list: nothing known, and watching
+ * since `since` (Trio's clock when it answered, else n8n's), so that the check that takes the
+ * baseline outputs what changed after it, as `opened` (`created`), and only notes the rest;
+ * `since` null (Output Current Jobs on First Check on): every record is output.
+ */
+export function pendingBaseline(kind: WatchKind, since: string | null): JobState | SubmissionState {
+	return {
+		kind,
+		watermark: null,
+		pollsSinceFullList: 0,
+		checks: 0,
+		entries: kind === 'jobs' ? emptyEntries('jobs') : emptyEntries('submissions'),
+		missing: [],
+		omitted: [],
+		forgottenUpTo: since,
+		forgottenNumber: null,
+		reported: [],
+		baselinePending: true,
+	} as JobState | SubmissionState;
 }
 
 export function writeState(staticData: IDataObject, state: JobState | SubmissionState): void {

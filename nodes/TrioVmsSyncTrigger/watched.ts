@@ -70,7 +70,8 @@ export interface Watched<
 	): Promise<Outcome<Change, State>>;
 	/** Whether a change passes the node's filters. */
 	passes?(context: IPollFunctions, change: Change): boolean;
-	item(change: Change, receivedAt: string, simplify: boolean): IDataObject;
+	/** `check`: the count of saved checks the state held when this check started (see items.ts). */
+	item(change: Change, receivedAt: string, simplify: boolean, check: number): IDataObject;
 	/** Fetch Test Event's sample, when nothing changed. */
 	sample(record: IDataObject): Change;
 }

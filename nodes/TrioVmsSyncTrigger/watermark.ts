@@ -116,10 +116,12 @@ export function nextState<Entry>(
 		kind,
 		watermark: fallbackWatermark(moved.watermark, listing, options),
 		pollsSinceFullList: options.full ? 0 : (state?.pollsSinceFullList ?? 0) + 1,
+		checks: (state?.checks ?? 0) + 1,
 		entries: moved.entries,
 		missing: moved.missing,
 		omitted: moved.omitted,
-		forgottenUpTo: state?.forgottenUpTo ?? null,
+		// A pending baseline's moment only sorts the records of the check that takes the baseline.
+		forgottenUpTo: state?.baselinePending ? null : (state?.forgottenUpTo ?? null),
 		forgottenNumber: state?.forgottenNumber ?? null,
 		reported: state?.reported ?? [],
 	};

@@ -36,8 +36,26 @@ export function markTimedOut(error: NodeApiError): void {
  * Whether a request failed for want of an answer in time, as the transport marked it: an HTTP
  * status is an answer, whatever its words say.
  */
-export function isTimedOut(error: unknown): error is NodeApiError {
+export function isTimedOut(error: unknown): boolean {
 	return error instanceof NodeApiError && error.context?.[TIMED_OUT] === true;
+}
+
+/** Errors of an answer that carried a Retry-After carry the wait it asked for, in ms. */
+const RETRY_AFTER_MS = 'retryAfterMs';
+
+export function markRetryAfter(
+	error: NodeApiError,
+	retryAfterMs: number | undefined,
+): NodeApiError {
+	if (retryAfterMs !== undefined) error.context[RETRY_AFTER_MS] = retryAfterMs;
+	return error;
+}
+
+/** The wait the service's last answer asked for (its Retry-After, in full), if it gave one. */
+export function retryAfterOf(error: unknown): number | undefined {
+	if (!(error instanceof NodeApiError)) return undefined;
+	const value: unknown = error.context?.[RETRY_AFTER_MS];
+	return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
 }
 
 /**

@@ -33,6 +33,7 @@ import {
 } from '../../harness/sync-trigger-workflow';
 import { createTrioCredential, type CredentialRef } from '../../harness/trio';
 import { waitUntil } from '../../harness/wait';
+import { readRepoFile, section } from '../docs/markdown';
 import { callSandbox, listJobs } from '../support/sandbox-client';
 import { useRealN8n } from '../support/use-real-n8n';
 
@@ -104,6 +105,14 @@ for (const { line, name, env } of VARIANTS) {
 			{ line, env, credentialName: 'Trio sandbox (plain key)', key: 'plain' },
 			(started) => ({ sandbox, n8n, credential } = started),
 		);
+
+		/** Job list requests the sandbox refused with 429. */
+		const refusedLists = () =>
+			sandbox
+				.requests()
+				.filter(
+					(each) => each.method === 'GET' && each.path === '/api/v3/Job' && each.status === 429,
+				).length;
 
 		/** 2.x publishes asynchronously: wait until the activation (and its first poll) has run. */
 		async function settle(
@@ -180,6 +189,83 @@ for (const { line, name, env } of VARIANTS) {
 			await n8n.deactivate(workflow.id);
 			await settle(workflow.id, 'not_published');
 		});
+
+		test('published while Trio answers its job list 429 (Retry-After 60 s): Publish goes through with no execution, and the first scheduled check outputs every job, the one opened meanwhile included', async () => {
+			const json = jobSyncWorkflow('Trio job sync (published while Trio is busy)', credential);
+			json.nodes[0].parameters.pollTimes = { item: [{ mode: 'everyMinute' }] };
+			const workflow = await n8n.createWorkflow(json);
+			// Trio's window admits one list request and refuses the rest with 429 for a minute.
+			sandbox.setFaults({
+				endpoints: {
+					'GET /api/v3/Job': {
+						rateLimit: { limit: 1, windowMs: 10 * 60_000, retryAfterSeconds: 60 },
+					},
+				},
+			});
+			try {
+				await callSandbox(sandbox, 'GET', '/api/v3/Job', undefined, sandbox.key);
+				const refusedBefore = refusedLists();
+				await n8n.activate(workflow.id);
+				// settle() throws on a failed publication, with the trigger's error.
+				await settle(workflow.id, 'published');
+				if (line !== '2.x')
+					await waitFor('the check at publishing', refusedLists, (n) => n > refusedBefore, 30_000);
+				expect(refusedLists()).toBeGreaterThan(refusedBefore);
+				expect(await n8n.listExecutions(workflow.id)).toEqual([]);
+			} finally {
+				sandbox.clearFaults();
+			}
+			const added = await callSandbox<{ Number: number }>(sandbox, 'POST', '/_sandbox/jobs', {
+				Title: 'Night Shift RN - Published while busy',
+			});
+			const [first] = await n8n.waitForExecutions(workflow.id, 1, 2 * 60_000);
+			const items = itemsOf(await n8n.getExecution(first.id));
+			const listed = await listJobs(sandbox);
+			process.stderr.write(
+				`[sync-trigger] published while Trio answered 429: ${items.length} job(s) output at the first scheduled check, of ${listed.length} listed\n`,
+			);
+			expect(items.map((item) => item.Number).sort()).toEqual(
+				listed.map((job) => job.Number).sort(),
+			);
+			expect(items.map((item) => item.Number)).toContain(added.Number);
+			await n8n.deactivate(workflow.id);
+			await settle(workflow.id, 'not_published');
+		}, 300_000);
+
+		test('the error workflow of docs/sync-trigger.md, pasted as it stands, says which check failed and why', async () => {
+			const recipe = JSON.parse(
+				/```json\n([\s\S]*?)\n```/.exec(
+					section(readRepoFile('docs/sync-trigger.md'), 'When checks fail'),
+				)?.[1] ?? '{}',
+			) as { name: string; nodes: unknown[]; connections: unknown; settings: object };
+			const errorWorkflow = await n8n.createWorkflow(recipe as never);
+			// As the recipe says: n8n 2.x runs only the published version of an error workflow.
+			await n8n.activate(errorWorkflow.id);
+			await settle(errorWorkflow.id, 'published');
+			const json = jobSyncWorkflow('Trio job sync (error workflow)', credential);
+			json.nodes[0].parameters.pollTimes = { item: [{ mode: 'everyMinute' }] };
+			const watched = await n8n.createWorkflow({
+				...json,
+				settings: { ...json.settings, errorWorkflow: errorWorkflow.id },
+			} as never);
+			await n8n.activate(watched.id);
+			await settle(watched.id, 'published');
+			// From the next check on, Trio refuses the key.
+			sandbox.setFaults({ endpoints: { 'GET /api/v3/Job': { failRate: 1, failStatus: 403 } } });
+			try {
+				const [told] = await n8n.waitForExecutions(errorWorkflow.id, 1, 2 * 60_000);
+				const [said] = nodeItems(await n8n.getExecution(told.id), 'Say what failed');
+				process.stderr.write(`[sync-trigger] error workflow said: ${String(said?.text)}\n`);
+				expect(said?.text).toMatch(
+					/^The Trio VMS check of "Trio job sync \(error workflow\)" failed: Trio VMS answered 403/,
+				);
+			} finally {
+				sandbox.clearFaults();
+				await n8n.deactivate(watched.id);
+				await settle(watched.id, 'not_published');
+				await n8n.deactivate(errorWorkflow.id);
+			}
+		}, 300_000);
 
 		if (env !== DURABLE_SCHEDULER) return;
 

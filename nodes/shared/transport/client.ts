@@ -23,6 +23,7 @@ import {
 	type TrioCredentialData,
 } from '../credentials';
 import { connectionError, serviceError } from '../errors';
+import { markRetryAfter } from '../failureMarks';
 import { redact } from '../secrets';
 import { CallPacer, paceKey } from './pacing';
 import {
@@ -294,15 +295,18 @@ export class TrioClient {
 				await this.pacer.wait(delay);
 				continue;
 			}
-			throw serviceError(this.node, {
-				status: response.statusCode,
-				body,
-				method: request.method,
-				path,
-				itemIndex: request.itemIndex,
-				context: { creates: !idempotent, ...request.context },
-				secret: this.secret,
-			});
+			throw markRetryAfter(
+				serviceError(this.node, {
+					status: response.statusCode,
+					body,
+					method: request.method,
+					path,
+					itemIndex: request.itemIndex,
+					context: { creates: !idempotent, ...request.context },
+					secret: this.secret,
+				}),
+				retryAfter,
+			);
 		}
 	}
 

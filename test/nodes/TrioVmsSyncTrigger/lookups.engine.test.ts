@@ -71,12 +71,32 @@ describe('Sync Trigger: only Trio closes a job', () => {
 		const poller = trigger();
 		server.respond({ json: TWENTY });
 		await poller.poll();
-		server.respond({ json: TWENTY.filter((record) => record.Number !== 3) }, SERVICE_NOT_FOUND);
+		// Then the control: Trio finds job 1, which its list calls open.
+		server.respond({ json: TWENTY.filter((record) => record.Number !== 3) }, SERVICE_NOT_FOUND, {
+			json: job(1),
+		});
 		const closed = await poller.poll();
 		expect(closed.error).toBeUndefined();
 		expect(closed.items).toEqual([
 			expect.objectContaining({ change: 'closed', Number: 3, JobStatus: 'Closed' }),
 		]);
+		expect(server.requests.at(-1)?.path).toBe('/api/v3/Job/1');
+	});
+
+	test("Trio's own 404 while the control gives no clear answer (503) closes nothing: the job stays missing and is asked about again", async () => {
+		const poller = trigger();
+		server.respond({ json: TWENTY });
+		await poller.poll();
+		const unavailable = { status: 503, json: { message: 'Service unavailable' } };
+		server.respond(
+			{ json: TWENTY.filter((record) => record.Number !== 3) },
+			SERVICE_NOT_FOUND,
+			...Array.from({ length: 4 }, () => unavailable),
+		);
+		const doubt = await poller.poll();
+		expect([doubt.error, doubt.items]).toEqual([undefined, []]);
+		expect(missingOf(poller)).toEqual([3]);
+		expect(server.pending).toBe(0);
 	});
 
 	test('a lookup answering 200 without a usable status of this job closes nothing; the jobs are asked again and each closes once, with its number', async () => {

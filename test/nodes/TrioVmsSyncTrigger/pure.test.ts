@@ -249,6 +249,7 @@ describe('planPoll', () => {
 		kind: 'jobs',
 		watermark,
 		pollsSinceFullList: n,
+		checks: 0,
 		entries: emptyEntries('jobs'),
 		missing: [],
 		omitted: [],
@@ -629,6 +630,7 @@ describe('items and filters', () => {
 			{ change: 'updated', number: 1, job: job(1, T1), previous: { JobStatus: 'Open' } },
 			at,
 			true,
+			0,
 		);
 		expect(Object.keys(item).slice(0, 3)).toEqual(['event', 'change', 'receivedAt']);
 		expect(item).toMatchObject({
@@ -642,7 +644,12 @@ describe('items and filters', () => {
 		for (const value of Object.values(item))
 			if (value !== null) expect(typeof value).not.toBe('object');
 		expect(Object.keys(item).length).toBeLessThanOrEqual(17);
-		const raw = jobItem({ change: 'updated', number: 1, job: job(1, T1), previous: {} }, at, false);
+		const raw = jobItem(
+			{ change: 'updated', number: 1, job: job(1, T1), previous: {} },
+			at,
+			false,
+			0,
+		);
 		expect(raw).toMatchObject({ State: 'Texas', previous: {} });
 		const submission = submissionItem(
 			{
@@ -653,6 +660,7 @@ describe('items and filters', () => {
 			},
 			at,
 			true,
+			4,
 		);
 		expect(submission).toEqual({
 			event: 'Submission Update',
@@ -662,7 +670,7 @@ describe('items and filters', () => {
 			Status: 'Offered',
 			previousStatus: 'Submitted',
 			previousStatusCode: 1,
-			changeKey: 'submission:9:statusChanged::3:Offered',
+			changeKey: 'submission:9:statusChanged::3:Offered#4',
 		});
 	});
 
@@ -676,6 +684,7 @@ describe('items and filters', () => {
 			},
 			at,
 			false,
+			7,
 		);
 		expect(item).toEqual({
 			event: 'Job Update',
@@ -685,7 +694,7 @@ describe('items and filters', () => {
 			jobStatus: 'Closed',
 			StateAbbreviation: 'TX',
 			previous: { JobStatus: 'OnHold' },
-			changeKey: `job:5:closed:${norm(T1)}`,
+			changeKey: `job:5:closed:${norm(T1)}#7`,
 		});
 		const remembered = jobItem(
 			{
@@ -701,6 +710,7 @@ describe('items and filters', () => {
 			},
 			at,
 			true,
+			7,
 		);
 		expect(remembered).toMatchObject({
 			change: 'closed',

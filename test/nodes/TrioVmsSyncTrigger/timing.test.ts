@@ -2,7 +2,13 @@
  * The pure rules behind the Sync Trigger's time and trust: the transport's worst case for a set of
  * options, the budget's sizing against it, and what a lookup's answer says about a job.
  */
-import { sizedWithin } from '../../../nodes/TrioVmsSyncTrigger/budget';
+import type { IPollFunctions } from 'n8n-workflow';
+
+import {
+	FIRST_CHECK_BUDGET_MS,
+	pollBudget,
+	sizedWithin,
+} from '../../../nodes/TrioVmsSyncTrigger/budget';
 import { isServiceNotFound, judgeLookup } from '../../../nodes/TrioVmsSyncTrigger/lookup';
 import { worstCaseMs } from '../../../nodes/shared/transport';
 
@@ -32,6 +38,29 @@ describe("the transport's worst case", () => {
 			expect(sized.worstMs).toBeLessThanOrEqual(windowMs);
 			expect(sized.options.maxExchangeMs).toBeDefined();
 		}
+	});
+});
+
+describe("a first check's budget, while Publish waits", () => {
+	/** Only what pollBudget reads of a poll's context: n8n's budget, if it gives one. */
+	const given = (budgetMs?: number) =>
+		(budgetMs === undefined ? {} : { getPollBudgetMs: () => budgetMs }) as IPollFunctions;
+
+	it("holds a first check to 36 s whatever n8n gives at publishing (PollContext's 5 minutes, or none before n8n 2.38), and keeps n8n's when shorter", () => {
+		expect(FIRST_CHECK_BUDGET_MS).toBe(36_000);
+		expect(pollBudget(given(300_000), FIRST_CHECK_BUDGET_MS)?.budgetMs).toBe(36_000);
+		expect(pollBudget(given(), FIRST_CHECK_BUDGET_MS)?.budgetMs).toBe(36_000);
+		expect(pollBudget(given(5_000), FIRST_CHECK_BUDGET_MS)?.budgetMs).toBe(5_000);
+		// A later check keeps n8n's budget, or none.
+		expect(pollBudget(given(300_000))?.budgetMs).toBe(300_000);
+		expect(pollBudget(given())).toBeUndefined();
+	});
+
+	it("sizes the first check's list request, retries and body included, to end within it", () => {
+		const budget = pollBudget(given(300_000), FIRST_CHECK_BUDGET_MS);
+		const list = budget?.listOptions();
+		expect(list?.worstMs).toBe(worstCaseMs(list!.options));
+		expect(list!.worstMs).toBeLessThanOrEqual(FIRST_CHECK_BUDGET_MS);
 	});
 });
 

@@ -159,7 +159,9 @@ describe('Sync Trigger when records are stale, left out, unreadable by hundreds,
 			Profession: 'RN',
 		}));
 		const without = placed.filter((each) => each.Number !== 1 && each.Number !== 7);
-		server.respond({ json: placed }, { json: without }, notFound, notFound);
+		// After Trio's two "not found", it is asked about job 2, which its list calls open (the
+		// control): it finds it, so its "not found" is its word.
+		server.respond({ json: placed }, { json: without }, notFound, notFound, { json: without[0] });
 		await poller.poll();
 		const result = await poller.poll();
 		expect(result.error).toBeUndefined();
@@ -172,9 +174,10 @@ describe('Sync Trigger when records are stale, left out, unreadable by hundreds,
 				StateAbbreviation: 'TX',
 			}),
 		]);
-		expect(server.requests.map((request) => request.path).slice(-2)).toEqual([
+		expect(server.requests.map((request) => request.path).slice(-3)).toEqual([
 			'/api/v3/Job/1',
 			'/api/v3/Job/7',
+			'/api/v3/Job/2',
 		]);
 	});
 
@@ -221,7 +224,14 @@ describe('Sync Trigger when records are stale, left out, unreadable by hundreds,
 		expect((await poller.poll()).items).toEqual([]);
 		// Two more go (6 and 7 closed) and one is new: 7 of 12 left out, but only 2 of the 7 still
 		// listed before, so the list is not taken for one cut short.
-		server.respond({ json: [...TWELVE.slice(7), job(20)] }, ...leftOut, notFound, closedJob(7));
+		// After Trio's "not found" for job 6, job 8 (listed open) is the control: Trio finds it.
+		server.respond(
+			{ json: [...TWELVE.slice(7), job(20)] },
+			...leftOut,
+			notFound,
+			closedJob(7),
+			open(8),
+		);
 		const result = await poller.poll();
 		expect(result.error).toBeUndefined();
 		expect(result.items.map((item) => [item.change, item.Number])).toEqual([

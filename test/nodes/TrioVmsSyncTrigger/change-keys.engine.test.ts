@@ -1,0 +1,118 @@
+/**
+ * `changeKey` inside n8n's engine, both halves of its promise: the same change gives the same
+ * key in every run of one check (so a Remove Duplicates node keyed on it drops n8n's repeats),
+ * and every other change gets a key of its own, including changes that undo each other while
+ * Trio keeps the job's last-changed time (spec 2.3: open positions change without moving it; a
+ * job closed and reopened may keep one stamp).
+ */
+import type { IDataObject } from 'n8n-workflow';
+
+import { trioCredentials } from '../../../harness/engine/engine';
+import { pollTrigger } from '../../../harness/engine/poll';
+import { EVERY_JOB_CHANGE, job as listedJob } from '../../support/listed-jobs';
+import { ScriptedServer } from '../../support/scripted-server';
+
+const server = ScriptedServer.forEachTest();
+
+/** One stamp for every answer below: Trio never moves it. */
+function job(number: number, extra: Record<string, unknown> = {}) {
+	return listedJob(number, { NumberOfCurrentOpenPositions: 2, ...extra });
+}
+
+const TWELVE = Array.from({ length: 12 }, (_, index) => job(index + 1));
+
+function withJob1(extra: Record<string, unknown> | null): IDataObject[] {
+	const others = TWELVE.filter((record) => record.Number !== 1);
+	return extra === null ? others : [job(1, extra), ...others];
+}
+
+function trigger(staticData?: IDataObject) {
+	return pollTrigger({
+		parameters: { watch: 'jobs', jobChanges: EVERY_JOB_CHANGE, options: { fullListEvery: 1 } },
+		credentials: trioCredentials(server.baseUrl, 'key'),
+		staticData,
+	});
+}
+
+/**
+ * Runs one check twice from the same saved state, as n8n's durable scheduler may, and returns
+ * both runs' keys; the second run's state is the one kept.
+ */
+async function checkTwice(
+	saved: IDataObject,
+	answers: Array<{ json: unknown; status?: number }>,
+): Promise<{ first: unknown[]; second: unknown[]; changes: unknown[]; saved: IDataObject }> {
+	const runs = [trigger(saved), trigger(saved)];
+	const keys: unknown[][] = [];
+	let changes: unknown[] = [];
+	for (const run of runs) {
+		server.respond(...answers);
+		const result = await run.poll();
+		expect(result.error).toBeUndefined();
+		keys.push(result.items.map((item) => item.changeKey));
+		changes = result.items.map((item) => `${String(item.Number)}:${String(item.change)}`);
+	}
+	return { first: keys[0], second: keys[1], changes, saved: runs[1].workflowStaticData() };
+}
+
+describe('changeKey', () => {
+	test('open positions 2 -> 1 -> 2 -> 1 under one stamp: three keys of their own, each repeated by a second run of its check', async () => {
+		const first = trigger();
+		server.respond({ json: TWELVE });
+		expect((await first.poll()).items).toEqual([]);
+		let saved = first.workflowStaticData();
+
+		const seen: unknown[] = [];
+		for (const positions of [1, 2, 1]) {
+			const check = await checkTwice(saved, [
+				{ json: withJob1({ NumberOfCurrentOpenPositions: positions }) },
+			]);
+			expect(check.changes).toEqual(['1:openPositionsChanged']);
+			expect(check.second).toEqual(check.first);
+			seen.push(...check.first);
+			saved = check.saved;
+		}
+		expect(new Set(seen).size).toBe(3);
+	});
+
+	test('closed -> reopened -> closed -> reopened under one stamp: four keys of their own, each repeated by a second run of its check', async () => {
+		const first = trigger();
+		server.respond({ json: TWELVE });
+		expect((await first.poll()).items).toEqual([]);
+		let saved = first.workflowStaticData();
+
+		const closed = { json: job(1, { JobStatus: 'Closed' }) };
+		const steps = [
+			{ answers: [{ json: withJob1(null) }, closed], change: '1:closed' },
+			{ answers: [{ json: withJob1({}) }], change: '1:opened' },
+			{ answers: [{ json: withJob1(null) }, closed], change: '1:closed' },
+			{ answers: [{ json: withJob1({}) }], change: '1:opened' },
+		];
+		const seen: unknown[] = [];
+		for (const step of steps) {
+			const check = await checkTwice(saved, step.answers);
+			expect(check.changes).toEqual([step.change]);
+			expect(check.second).toEqual(check.first);
+			seen.push(...check.first);
+			saved = check.saved;
+		}
+		expect(new Set(seen).size).toBe(4);
+	});
+
+	test('a check that outputs nothing still counts, so the next change after it has a key no earlier check gave', async () => {
+		const first = trigger();
+		server.respond({ json: TWELVE });
+		await first.poll();
+		server.respond({ json: withJob1({ NumberOfCurrentOpenPositions: 1 }) });
+		const down = await first.poll();
+		server.respond({ json: withJob1({ NumberOfCurrentOpenPositions: 1 }) });
+		expect((await first.poll()).items).toEqual([]);
+		server.respond({ json: withJob1({ NumberOfCurrentOpenPositions: 2 }) });
+		const up = await first.poll();
+		server.respond({ json: withJob1({ NumberOfCurrentOpenPositions: 1 }) });
+		const downAgain = await first.poll();
+		const keys = [down, up, downAgain].map((result) => result.items[0]?.changeKey);
+		expect(keys.every((key) => typeof key === 'string')).toBe(true);
+		expect(new Set(keys).size).toBe(3);
+	});
+});

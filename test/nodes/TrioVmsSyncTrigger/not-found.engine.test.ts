@@ -1,0 +1,90 @@
+/**
+ * A "not found" Trio gives for jobs still in its list is not its word about any job. Inside
+ * n8n's engine against the sandbox: every job lookup answers a problem-details 404 (what a
+ * framework or gateway gives for a route it no longer matches) while nine jobs leave the list.
+ * The trigger asks Trio about a job its list calls open (the control); Trio does not find that
+ * one either, so the check closes none and fails saying so; once Trio answers again, each
+ * closure comes out once.
+ */
+import { startSandbox, type RunningSandbox } from '../../../sandbox';
+import { trioCredentials } from '../../../harness/engine/engine';
+import { pollTrigger } from '../../../harness/engine/poll';
+import { EVERY_JOB_CHANGE } from '../../support/listed-jobs';
+import { scenario } from '../../support/sync-history';
+
+let sandbox: RunningSandbox;
+
+beforeAll(async () => {
+	sandbox = await startSandbox({ quiet: true, jobs: 60, referenceDate: '2026-03-02T00:00:00Z' });
+});
+
+afterAll(async () => {
+	await sandbox.stop();
+});
+
+beforeEach(() => {
+	sandbox.reset({ jobs: 60 });
+});
+
+function trigger() {
+	return pollTrigger({
+		parameters: { watch: 'jobs', jobChanges: EVERY_JOB_CHANGE, options: { fullListEvery: 1 } },
+		credentials: trioCredentials(sandbox.url, sandbox.key),
+	});
+}
+
+/** Every job lookup answers 404 in problem details, whichever job it asks about. */
+const EVERY_LOOKUP_NOT_FOUND = {
+	endpoints: { 'GET /api/v3/Job/{number}': { failRate: 1, failStatus: 404 } },
+};
+
+async function closeNine(): Promise<number[]> {
+	const gone = sandbox.store
+		.listJobs()
+		.slice(0, 9)
+		.map((job) => job.Number);
+	for (const number of gone) await scenario(sandbox, 'POST', `/jobs/${number}/close`, {});
+	return gone;
+}
+
+describe('Sync Trigger: a 404 Trio gives for open jobs too', () => {
+	test('every lookup answers 404 while nine jobs leave the list: none is reported closed, the check fails saying why, and each closure comes out once Trio answers', async () => {
+		const poller = trigger();
+		expect((await poller.poll()).error).toBeUndefined();
+		const before = poller.staticData();
+		const gone = await closeNine();
+
+		sandbox.setFaults(EVERY_LOOKUP_NOT_FOUND);
+		const refused = await poller.poll();
+		expect(refused.items).toEqual([]);
+		expect(refused.error?.message).toMatch(
+			/answered "not found" even for job \d+, which its job list calls open, so its "not found" for the 9 jobs the list left out says nothing about them: none was reported closed/,
+		);
+		expect(poller.staticData()).toEqual(before);
+		// The control was a job the list holds as open.
+		const control = Number(/even for job (\d+)/.exec(refused.error?.message ?? '')?.[1]);
+		expect(sandbox.store.listJobs().map((job) => job.Number)).toContain(control);
+		expect(gone).not.toContain(control);
+
+		sandbox.clearFaults();
+		const answered = await poller.poll();
+		expect(answered.error).toBeUndefined();
+		expect(answered.items.map((item) => [item.change, item.Number])).toEqual(
+			gone.map((number) => ['closed', number]),
+		);
+		expect((await poller.poll()).items).toEqual([]);
+	});
+
+	test('a 404 Trio gives only for the jobs it no longer has still closes them: the control is found', async () => {
+		const poller = trigger();
+		await poller.poll();
+		const [first] = await closeNine();
+		sandbox.setFaults({
+			endpoints: { [`GET /api/v3/Job/${first}`]: { failNext: 1, failStatus: 404 } },
+		});
+		const result = await poller.poll();
+		expect(result.error).toBeUndefined();
+		expect(result.items.filter((item) => item.change === 'closed')).toHaveLength(9);
+		expect(result.items[0]).toMatchObject({ change: 'closed', Number: first, JobStatus: 'Closed' });
+	});
+});
