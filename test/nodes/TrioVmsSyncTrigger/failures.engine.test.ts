@@ -1,7 +1,3 @@
-/* eslint
-	"@n8n/community-nodes/no-restricted-globals": "off",
-	"@n8n/community-nodes/no-restricted-imports": "off"
-	-- not in the package: n8n's rules for the code users install do not apply here */
 /**
  * Every way a check fails says why, for n8n's scheduler (from n8n 2.4x it backs a failing poll
  * trigger off and reads the node's declaration first): the error carries a plain `failure`

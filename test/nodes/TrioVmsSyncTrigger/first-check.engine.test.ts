@@ -105,7 +105,7 @@ describe('Sync Trigger: the first check, while Publish waits', () => {
 	});
 
 	test('with Output Current Jobs on First Check on, the check that takes the baseline outputs every job', async () => {
-		const poller = trigger({ emitExisting: true });
+		const poller = trigger({ options: { fullListEvery: 1, emitExisting: true } });
 		await whileBusy(() => poller.poll());
 		server.respond({ json: TWELVE });
 		const baseline = await poller.poll();
