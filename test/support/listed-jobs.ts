@@ -1,4 +1,8 @@
 /** Jobs as Trio's list gives them, for the Sync Trigger's tests against scripted answers. */
+import type { IDataObject } from 'n8n-workflow';
+
+import { trioCredentials } from '../../harness/engine/engine';
+import { pollTrigger } from '../../harness/engine/poll';
 
 /** The stamp every listed job carries unless a test gives it another. */
 export const STAMP = '2026-03-01T10:00:00Z';
@@ -16,4 +20,25 @@ export function job(number: number, extra: Record<string, unknown> = {}) {
 		NumberOfCurrentOpenPositions: 1,
 		...extra,
 	};
+}
+
+/**
+ * A Sync Trigger watching every job change and reading the whole list at every check, what most
+ * of its tests start from; `parameters` replace these defaults (a test's own `options` included).
+ */
+export function watchJobs(
+	baseUrl: string,
+	parameters: IDataObject = {},
+	{ staticData, apiKey = 'key' }: { staticData?: IDataObject; apiKey?: string } = {},
+) {
+	return pollTrigger({
+		parameters: {
+			watch: 'jobs',
+			jobChanges: EVERY_JOB_CHANGE,
+			options: { fullListEvery: 1 },
+			...parameters,
+		},
+		credentials: trioCredentials(baseUrl, apiKey),
+		staticData,
+	});
 }

@@ -7,9 +7,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { trioCredentials } from '../../../harness/engine/engine';
-import { pollTrigger } from '../../../harness/engine/poll';
-import { EVERY_JOB_CHANGE, job as listedJob } from '../../support/listed-jobs';
+import { job as listedJob, watchJobs } from '../../support/listed-jobs';
 import { ScriptedServer } from '../../support/scripted-server';
 
 const server = ScriptedServer.forEachTest();
@@ -23,19 +21,8 @@ function job(number: number, extra: Record<string, unknown> = {}) {
 
 const TWELVE = Array.from({ length: 12 }, (_, index) => job(index + 1));
 
-const ALL_CHANGES = EVERY_JOB_CHANGE;
-
 function trigger(parameters: IDataObject = {}, staticData?: IDataObject) {
-	return pollTrigger({
-		parameters: {
-			watch: 'jobs',
-			jobChanges: ALL_CHANGES,
-			options: { fullListEvery: 1 },
-			...parameters,
-		},
-		credentials: trioCredentials(server.baseUrl, 'key'),
-		staticData,
-	});
+	return watchJobs(server.baseUrl, parameters, { staticData });
 }
 
 describe('a poll that runs twice', () => {

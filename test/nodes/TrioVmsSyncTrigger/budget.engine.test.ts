@@ -9,9 +9,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-import { trioCredentials } from '../../../harness/engine/engine';
-import { pollTrigger } from '../../../harness/engine/poll';
-import { EVERY_JOB_CHANGE, job } from '../../support/listed-jobs';
+import { job, watchJobs } from '../../support/listed-jobs';
 
 /** A request held by the server until released (or the test ends). */
 class Gate {
@@ -131,14 +129,7 @@ afterEach(async () => {
 });
 
 function trigger() {
-	return pollTrigger({
-		parameters: {
-			watch: 'jobs',
-			jobChanges: EVERY_JOB_CHANGE,
-			options: { fullListEvery: 1 },
-		},
-		credentials: trioCredentials(server.baseUrl, 'key'),
-	});
+	return watchJobs(server.baseUrl);
 }
 
 type Item = Record<string, unknown>;

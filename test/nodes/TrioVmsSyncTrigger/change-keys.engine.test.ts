@@ -7,9 +7,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { trioCredentials } from '../../../harness/engine/engine';
-import { pollTrigger } from '../../../harness/engine/poll';
-import { EVERY_JOB_CHANGE, job as listedJob } from '../../support/listed-jobs';
+import { job as listedJob, watchJobs } from '../../support/listed-jobs';
 import { ScriptedServer } from '../../support/scripted-server';
 
 const server = ScriptedServer.forEachTest();
@@ -27,11 +25,7 @@ function withJob1(extra: Record<string, unknown> | null): IDataObject[] {
 }
 
 function trigger(staticData?: IDataObject) {
-	return pollTrigger({
-		parameters: { watch: 'jobs', jobChanges: EVERY_JOB_CHANGE, options: { fullListEvery: 1 } },
-		credentials: trioCredentials(server.baseUrl, 'key'),
-		staticData,
-	});
+	return watchJobs(server.baseUrl, {}, { staticData });
 }
 
 /**

@@ -8,9 +8,7 @@ import { createServer } from 'node:net';
 
 import { ACTIONABLE_CAUSES, TIMED_CAUSES, type IDataObject } from 'n8n-workflow';
 
-import { trioCredentials } from '../../../harness/engine/engine';
-import { pollTrigger } from '../../../harness/engine/poll';
-import { EVERY_JOB_CHANGE, job } from '../../support/listed-jobs';
+import { job, watchJobs } from '../../support/listed-jobs';
 import { ScriptedServer, type ScriptedResponse } from '../../support/scripted-server';
 
 const server = ScriptedServer.forEachTest();
@@ -18,15 +16,7 @@ const server = ScriptedServer.forEachTest();
 const TWENTY = Array.from({ length: 20 }, (_, index) => job(index + 1));
 
 function trigger(parameters: IDataObject = {}, baseUrl = server.baseUrl) {
-	return pollTrigger({
-		parameters: {
-			watch: 'jobs',
-			jobChanges: EVERY_JOB_CHANGE,
-			options: { fullListEvery: 1 },
-			...parameters,
-		},
-		credentials: trioCredentials(baseUrl, 'key'),
-	});
+	return watchJobs(baseUrl, parameters);
 }
 
 /** The same answer to the first try and to each of the transport's three retries. */

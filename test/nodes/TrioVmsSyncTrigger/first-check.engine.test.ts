@@ -6,9 +6,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { trioCredentials } from '../../../harness/engine/engine';
-import { pollTrigger } from '../../../harness/engine/poll';
-import { EVERY_JOB_CHANGE, job } from '../../support/listed-jobs';
+import { job, watchJobs } from '../../support/listed-jobs';
 import { ScriptedServer, type ScriptedResponse } from '../../support/scripted-server';
 
 const server = ScriptedServer.forEachTest();
@@ -17,15 +15,7 @@ const LATER = '2026-03-01T11:00:00Z';
 const TWELVE = Array.from({ length: 12 }, (_, index) => job(index + 1));
 
 function trigger(parameters: IDataObject = {}) {
-	return pollTrigger({
-		parameters: {
-			watch: 'jobs',
-			jobChanges: EVERY_JOB_CHANGE,
-			options: { fullListEvery: 1 },
-			...parameters,
-		},
-		credentials: trioCredentials(server.baseUrl, 'key'),
-	});
+	return watchJobs(server.baseUrl, parameters);
 }
 
 /** Trio busy: 429 with a Retry-After, to the first try and to each retry there may be. */

@@ -4,9 +4,7 @@
  * restarts, lookups answering 200 with something that is not this job's status, a job stamped
  * 2099 and then corrected.
  */
-import { trioCredentials } from '../../../harness/engine/engine';
-import { pollTrigger } from '../../../harness/engine/poll';
-import { EVERY_JOB_CHANGE, job } from '../../support/listed-jobs';
+import { job, watchJobs } from '../../support/listed-jobs';
 import { ScriptedServer } from '../../support/scripted-server';
 
 const server = ScriptedServer.forEachTest();
@@ -14,15 +12,7 @@ const server = ScriptedServer.forEachTest();
 const TWENTY = Array.from({ length: 20 }, (_, index) => job(index + 1));
 
 function trigger() {
-	return pollTrigger({
-		parameters: {
-			watch: 'jobs',
-			jobChanges: EVERY_JOB_CHANGE,
-			output: 'raw',
-			options: { fullListEvery: 1 },
-		},
-		credentials: trioCredentials(server.baseUrl, 'key'),
-	});
+	return watchJobs(server.baseUrl, { output: 'raw' });
 }
 
 type Item = Record<string, unknown>;

@@ -7,9 +7,7 @@
  * closure comes out once.
  */
 import { startSandbox, type RunningSandbox } from '../../../sandbox';
-import { trioCredentials } from '../../../harness/engine/engine';
-import { pollTrigger } from '../../../harness/engine/poll';
-import { EVERY_JOB_CHANGE } from '../../support/listed-jobs';
+import { watchJobs } from '../../support/listed-jobs';
 import { scenario } from '../../support/sync-history';
 
 let sandbox: RunningSandbox;
@@ -27,10 +25,7 @@ beforeEach(() => {
 });
 
 function trigger() {
-	return pollTrigger({
-		parameters: { watch: 'jobs', jobChanges: EVERY_JOB_CHANGE, options: { fullListEvery: 1 } },
-		credentials: trioCredentials(sandbox.url, sandbox.key),
-	});
+	return watchJobs(sandbox.url, {}, { apiKey: sandbox.key });
 }
 
 /** Every job lookup answers 404 in problem details, whichever job it asks about. */

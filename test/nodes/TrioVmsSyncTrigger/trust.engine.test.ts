@@ -5,7 +5,7 @@
  */
 import { trioCredentials } from '../../../harness/engine/engine';
 import { pollTrigger } from '../../../harness/engine/poll';
-import { EVERY_JOB_CHANGE, job, STAMP } from '../../support/listed-jobs';
+import { job, STAMP, watchJobs } from '../../support/listed-jobs';
 import { ScriptedServer } from '../../support/scripted-server';
 
 const server = ScriptedServer.forEachTest();
@@ -13,14 +13,7 @@ const server = ScriptedServer.forEachTest();
 const TWELVE = Array.from({ length: 12 }, (_, index) => job(index + 1));
 
 function trigger(options: Record<string, unknown> = {}) {
-	return pollTrigger({
-		parameters: {
-			watch: 'jobs',
-			jobChanges: EVERY_JOB_CHANGE,
-			options: { fullListEvery: 1, ...options },
-		},
-		credentials: trioCredentials(server.baseUrl, 'key'),
-	});
+	return watchJobs(server.baseUrl, { options: { fullListEvery: 1, ...options } });
 }
 
 describe('Sync Trigger against a hostile job list', () => {
