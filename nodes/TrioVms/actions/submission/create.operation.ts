@@ -42,6 +42,8 @@ import {
 	agencyContactsField,
 	candidateNumberField,
 	resumeFileField,
+	resumeFolderField,
+	resumeFromField,
 	readSubmissionFields,
 	readSubmissionRow,
 	SUBMISSION_COLUMNS,
@@ -58,39 +60,8 @@ export const description = shownUnder('submission', 'create', [
 			'Map Automatically takes each column whose name is a field\'s name, in any letter case and spacing ("Job Number", "job_number"): Job Number, Email, First Name and Last Name (or Candidate Number instead of those three), Resume File with a resume folder, and where you have them Phone, Bill Rate, Start Date, State Licenses, Availability, Best Contact, Days Off, Experience, Description. Map Each Column Manually lets you drag a column into each field.',
 		),
 	}),
-	onlyWith('columns', {
-		displayName: 'Resume From',
-		name: 'resumeFrom',
-		type: 'options',
-		noDataExpression: true,
-		options: [
-			{
-				name: 'A File Field of the Input',
-				value: 'binary',
-				description:
-					'A node before this one put the resume in a file field, for example Google Drive: Download',
-			},
-			{
-				name: 'A Folder on Disk',
-				value: 'folder',
-				description:
-					"A folder on the machine (or in the container) where n8n runs: each row's Resume File column gives a file's name in it",
-			},
-		],
-		default: 'folder',
-	}),
-	{
-		displayName: 'Resume Folder',
-		name: 'resumeFolder',
-		type: 'string',
-		default: '',
-		required: true,
-		placeholder: 'e.g. ~/.n8n-files/resumes',
-		displayOptions: { show: { valuesFrom: ['columns'], resumeFrom: ['folder'] } },
-		hint: '~ is the home folder of the user n8n runs as (/home/node in Docker). n8n 2.x reads files only inside ~/.n8n-files.',
-		description:
-			"Where the resumes are, on the machine or in the container where n8n runs: each row's Resume File column gives the name of a file in this folder. Files outside it are never read, unless Allow Full Paths in Resume File is on. N8N_RESTRICT_FILE_ACCESS_TO decides which folders n8n 2.x lets nodes read.",
-	},
+	onlyWith('columns', resumeFromField),
+	resumeFolderField,
 	{
 		...resumeFileField,
 		displayOptions: { show: { valuesFrom: ['columns'], resumeFrom: ['binary'] } },

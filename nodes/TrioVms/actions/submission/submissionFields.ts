@@ -50,6 +50,43 @@ export const candidateNumberField: INodeProperties = {
 		'The Trio number of the candidate, for example the "number" that Candidate: Find or Create outputs',
 };
 
+/** Where the rows' resumes come from, with Values From = Spreadsheet Columns. */
+export const resumeFromField: INodeProperties = {
+	displayName: 'Resume From',
+	name: 'resumeFrom',
+	type: 'options',
+	noDataExpression: true,
+	options: [
+		{
+			name: 'A File Field of the Input',
+			value: 'binary',
+			description:
+				'A node before this one put the resume in a file field, for example Google Drive: Download',
+		},
+		{
+			name: 'A Folder on Disk',
+			value: 'folder',
+			description:
+				"A folder on the machine (or in the container) where n8n runs: each row's Resume File column gives a file's name in it",
+		},
+	],
+	default: 'folder',
+};
+
+/** The folder a row's Resume File names a file in; nothing outside it is read by default. */
+export const resumeFolderField: INodeProperties = {
+	displayName: 'Resume Folder',
+	name: 'resumeFolder',
+	type: 'string',
+	default: '',
+	required: true,
+	placeholder: 'e.g. ~/.n8n-files/resumes',
+	displayOptions: { show: { valuesFrom: ['columns'], resumeFrom: ['folder'] } },
+	hint: '~ is the home folder of the user n8n runs as (/home/node in Docker). n8n 2.x reads files only inside ~/.n8n-files.',
+	description:
+		"Where the resumes are, on the machine or in the container where n8n runs: each row's Resume File column gives the name of a file in this folder. Files outside it are never read, unless Allow Full Paths in Resume File is on. N8N_RESTRICT_FILE_ACCESS_TO decides which folders n8n 2.x lets nodes read.",
+};
+
 /** Additional Fields of Values From = Fields Below. */
 export const additionalFields: INodeProperties = {
 	displayName: 'Additional Fields',
