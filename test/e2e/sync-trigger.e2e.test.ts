@@ -239,9 +239,13 @@ for (const { line, name, env } of VARIANTS) {
 				)?.[1] ?? '{}',
 			) as { name: string; nodes: unknown[]; connections: unknown; settings: object };
 			const errorWorkflow = await n8n.createWorkflow(recipe as never);
-			// As the recipe says: n8n 2.x runs only the published version of an error workflow.
-			await n8n.activate(errorWorkflow.id);
-			await settle(errorWorkflow.id, 'published');
+			// As the recipe says: n8n 2.x runs only the published version of an error workflow, and
+			// n8n 1.x runs it as saved (it refuses to activate a workflow whose only trigger is an
+			// Error Trigger: "has no node to start the workflow").
+			if (line === '2.x') {
+				await n8n.activate(errorWorkflow.id);
+				await settle(errorWorkflow.id, 'published');
+			}
 			const json = jobSyncWorkflow('Trio job sync (error workflow)', credential);
 			json.nodes[0].parameters.pollTimes = { item: [{ mode: 'everyMinute' }] };
 			const watched = await n8n.createWorkflow({
