@@ -1,7 +1,7 @@
 /**
  * A workflow holding only the Trio VMS Sync Trigger, watching jobs, as the real-n8n suites
- * create it: hourly (so only activation polls within a test), every change emitted, and a full
- * list on every poll.
+ * create it: scheduled on 29 February only (so within a test only activation polls, unless the
+ * test sets a schedule of its own), every change emitted, and a full list on every poll.
  */
 import { randomUUID } from 'node:crypto';
 
@@ -20,6 +20,12 @@ export const DURABLE_SCHEDULER = {
 export const SYNC_TRIGGER_TYPE = 'n8n-nodes-trio-vms.trioVmsSyncTrigger';
 export const SYNC_TRIGGER_NAME = 'Trio VMS Sync Trigger';
 
+/**
+ * Midnight on 29 February: n8n accepts it (one fixed second) and it never comes round during a
+ * test. "Every hour" did, at minute 0, and a test running then saw a poll it did not start.
+ */
+const NEVER_DURING_A_TEST = { item: [{ mode: 'custom', cronExpression: '0 0 0 29 2 *' }] };
+
 export function jobSyncWorkflow(name: string, credential: { id: string; name: string }) {
 	return {
 		name,
@@ -31,7 +37,7 @@ export function jobSyncWorkflow(name: string, credential: { id: string; name: st
 				typeVersion: 1,
 				position: [0, 0] as [number, number],
 				parameters: {
-					pollTimes: { item: [{ mode: 'everyHour' }] },
+					pollTimes: NEVER_DURING_A_TEST as { item: Array<Record<string, unknown>> },
 					watch: 'jobs',
 					// Every change type, so the suites see closures and updates as well as new jobs.
 					jobChanges: ['opened', 'updated', 'closed', 'openPositionsChanged'],
