@@ -1,0 +1,174 @@
+/**
+ * The Sync Trigger in n8n 2.x queue mode (PostgreSQL, Redis, main and one worker) under n8n's
+ * durable scheduler with durable cursors: runs are claimed from the database and the node's
+ * static data is committed together with the execution. Changes made between polls, and while
+ * every process is down, come out once each. A file of its own (not a describe of
+ * queue-mode.e2e.test.ts) so that, waiting on n8n's minute ticks, it can run beside another suite.
+ *
+ * Run `npm run build` first.
+ */
+import type { RunningSandbox as Sandbox } from '../../sandbox';
+import { describeWithN8n } from '../../harness/availability';
+import { nodeItems, type ExecutionRecord } from '../../harness/n8n';
+import { packPackage } from '../../harness/pack';
+import {
+	DURABLE_SCHEDULER,
+	jobSyncWorkflow,
+	SYNC_TRIGGER_NAME,
+} from '../../harness/sync-trigger-workflow';
+import { startQueueStack, type QueueStack } from '../../harness/queue';
+import { startQueueServices, type QueueServices } from '../../harness/services';
+import { createTrioCredential } from '../../harness/trio';
+import { pollUntil } from '../../harness/wait';
+import { callSandbox, listJobs, startTestSandbox } from '../support/sandbox-client';
+
+const EXECUTION_TIMEOUT_MS = 120_000;
+
+describeWithN8n(
+	'2.x',
+	'Sync Trigger in queue mode under the durable scheduler with durable cursors',
+	() => {
+		let sandbox: Sandbox;
+		let services: QueueServices | undefined;
+		let stack: QueueStack;
+		const note = (text: string) => process.stderr.write(`[queue-mode sync] ${text}\n`);
+
+		beforeAll(async () => {
+			sandbox = await startTestSandbox({ jobs: 60 });
+			services = await startQueueServices();
+			stack = await startQueueStack({
+				tarball: await packPackage(),
+				...services,
+				database: 'queue_sync',
+				webhookProcesses: 0,
+				workers: 1,
+				env: DURABLE_SCHEDULER,
+			});
+			note(`stack ready: ${JSON.stringify(stack.timings)} s`);
+		}, 300_000);
+
+		afterAll(async () => {
+			await stack?.stop();
+			await services?.stop();
+			await sandbox?.stop();
+		});
+
+		test(
+			'changes made between polls are emitted once each, also across a restart of every process',
+			async () => {
+				const started = Date.now();
+				const json = jobSyncWorkflow(
+					'Job sync (queue, durable scheduler)',
+					await createTrioCredential(stack.main, 'Trio sandbox (plain key)', sandbox, 'plain'),
+				);
+				json.nodes[0].parameters.pollTimes = { item: [{ mode: 'everyMinute' }] };
+				const workflow = await stack.main.createWorkflow(json);
+				const listPolls = () =>
+					sandbox.requests().filter((each) => each.method === 'GET' && each.path === '/api/v3/Job')
+						.length;
+				const itemsOf = (execution: ExecutionRecord) => nodeItems(execution, SYNC_TRIGGER_NAME);
+				/** Every emitted change after the activation's, as `number:change`, with repeats. */
+				const emitted = async (): Promise<string[]> => {
+					const executions = await stack.main.listExecutions(workflow.id);
+					const later = await Promise.all(
+						executions
+							.slice(1)
+							.map(async (each) => itemsOf(await stack.main.getExecution(each.id))),
+					);
+					return later.flat().map((item) => `${String(item.Number)}:${String(item.change)}`);
+				};
+				/** Waits until every wanted change has come out; fails naming the ones that did not. */
+				const until = async (wanted: string[], timeoutMs: number): Promise<string[]> => {
+					const keys = await pollUntil(
+						emitted,
+						(seen) => wanted.every((key) => seen.includes(key)),
+						timeoutMs,
+						2_000,
+					);
+					const missing = wanted.filter((key) => !keys.includes(key));
+					if (missing.length) {
+						// What n8n did meanwhile, so that a failure says why and not only what.
+						const executions = await stack.main.listExecutions(workflow.id);
+						const failed = await Promise.all(
+							executions
+								.filter((each) => each.status !== 'success')
+								.map(async (each) => {
+									const error = (await stack.main.getExecution(each.id)).data?.resultData.error;
+									return `${each.id} ${each.status}: ${error?.message ?? '-'}`;
+								}),
+						);
+						const lines = stack
+							.logs()
+							.split('\n')
+							.filter((line) => line.startsWith('=====') || /error|poll|abandon|lease/i.test(line))
+							.slice(-40);
+						note(
+							`missing ${missing.join(', ')} after ${timeoutMs / 1000} s: ${listPolls()} list requests in all; ${executions.length} executions, not successful: ${failed.join('; ') || 'none'}; log lines:\n${lines.join('\n')}`,
+						);
+					}
+					expect(missing).toEqual([]);
+					return keys;
+				};
+				const listed = await listJobs(sandbox);
+				const open = listed.filter((job) => job.JobStatus === 'Open').map((job) => job.Number);
+				const expected: string[] = [];
+				const rounds: string[] = [];
+
+				await stack.main.activate(workflow.id);
+				const [first] = await stack.main.waitForExecutions(workflow.id, 1, EXECUTION_TIMEOUT_MS);
+				const opened = itemsOf(await stack.main.getExecution(first.id));
+				expect(opened.map((item) => item.Number).sort()).toEqual(
+					listed.map((job) => job.Number).sort(),
+				);
+
+				// Between two polls: an edit, a closure and an open-position count.
+				await callSandbox(sandbox, 'PATCH', `/_sandbox/jobs/${open[0]}`, {
+					Title: 'Charge RN - ICU (queue)',
+				});
+				await callSandbox(sandbox, 'POST', `/_sandbox/jobs/${open[1]}/close`, { reason: 'Filled' });
+				await callSandbox(sandbox, 'POST', `/_sandbox/jobs/${open[2]}/open-positions`, {
+					count: 0,
+				});
+				expected.push(`${open[0]}:updated`, `${open[1]}:closed`, `${open[2]}:openPositionsChanged`);
+				let keys = await until(expected, 3 * 60_000);
+				rounds.push(`before the restart: ${keys.length} item(s)`);
+
+				// While every process is down: an edit and a new job.
+				const stopped = await stack.stopProcesses();
+				await callSandbox(sandbox, 'PATCH', `/_sandbox/jobs/${open[3]}`, {
+					Title: 'Night RN - ER (queue)',
+				});
+				const added = await callSandbox<{ Number: number }>(sandbox, 'POST', '/_sandbox/jobs', {
+					Title: 'Travel RN - Cath Lab',
+				});
+				expected.push(`${open[3]}:updated`, `${added.Number}:opened`);
+				stack = await stack.startAgain();
+				note(
+					`restart: stops ${JSON.stringify(stopped)} s, start ${JSON.stringify(stack.timings)} s`,
+				);
+				keys = await until(expected, 4 * 60_000);
+				rounds.push(`after the restart: ${keys.length} item(s)`);
+
+				// After the restart, one more poll: a closure and an edit made now come out in it, and
+				// nothing the polls before it emitted comes out again (the counts below).
+				await callSandbox(sandbox, 'POST', `/_sandbox/jobs/${open[4]}/close`, {
+					reason: 'Cancelled',
+				});
+				await callSandbox(sandbox, 'PATCH', `/_sandbox/jobs/${open[5]}`, {
+					Title: 'Float RN - Med-Surg (queue)',
+				});
+				expected.push(`${open[4]}:closed`, `${open[5]}:updated`);
+				keys = await until(expected, 3 * 60_000);
+				const counts: Record<string, number> = {};
+				for (const key of keys) counts[key] = (counts[key] ?? 0) + 1;
+				const executions = await stack.main.listExecutions(workflow.id);
+				note(
+					`${expected.length} changes; emitted per change ${JSON.stringify(counts)}; ${rounds.join('; ')}; ${executions.length} executions (${executions.filter((each) => each.status !== 'success').length} not successful); ${listPolls()} list requests; abandoned polls ${stack.logs().split('Poll exceeded its timeout and was abandoned').length - 1}; ${Math.round((Date.now() - started) / 1000)} s`,
+				);
+				expect(counts).toEqual(Object.fromEntries(expected.map((key) => [key, 1])));
+				await stack.main.deactivate(workflow.id);
+			},
+			20 * 60_000,
+		);
+	},
+);
