@@ -42,67 +42,52 @@ class FakeBody extends EventEmitter {
 
 const IDLE = 1_000;
 
+/** Starts reading a fake body on a virtual clock; `settled()` is the text read, or the error's code. */
+function reading(endBy: number) {
+	const time = virtualClock(0);
+	const body = new FakeBody();
+	let settled: string | undefined;
+	const read = readBody(body, { maxBytes: 1_000, idleMs: IDLE, endBy, clock: time.clock }).then(
+		(buffer) => (settled = buffer.toString()),
+		(error: Error & { code?: string }) => (settled = error.code),
+	);
+	return { time, body, read, settled: () => settled };
+}
+
 describe('reading a body against the deadline', () => {
 	it('reads an answer that takes five times the idle timeout while bytes keep coming', async () => {
-		const time = virtualClock(0);
-		const body = new FakeBody();
-		let settled: unknown;
-		const read = readBody(body, {
-			maxBytes: 1_000,
-			idleMs: IDLE,
-			endBy: 60_000,
-			clock: time.clock,
-		}).then(
-			(buffer) => (settled = buffer.toString()),
-			(error: Error) => (settled = error),
-		);
+		const { time, body, read, settled } = reading(60_000);
 		for (let chunk = 0; chunk < 10; chunk++) {
 			await time.advance(IDLE / 2);
 			body.emit('data', Buffer.from(String(chunk)));
 		}
 		body.emit('end');
 		await read;
-		expect(settled).toBe('0123456789');
+		expect(settled()).toBe('0123456789');
 		expect(body.destroyed).toBe(false);
 	});
 
 	it('gives up when no byte comes for the idle timeout', async () => {
-		const time = virtualClock(0);
-		const body = new FakeBody();
-		let settled: unknown;
-		const read = readBody(body, {
-			maxBytes: 1_000,
-			idleMs: IDLE,
-			endBy: 60_000,
-			clock: time.clock,
-		}).catch((error: Error & { code?: string }) => (settled = error.code));
+		const { time, body, read, settled } = reading(60_000);
 		await time.advance(IDLE / 2);
 		body.emit('data', Buffer.from('['));
 		await time.advance(IDLE - 1);
-		expect(settled).toBeUndefined();
+		expect(settled()).toBeUndefined();
 		await time.advance(1);
 		await read;
-		expect(settled).toBe('ETIMEDOUT');
+		expect(settled()).toBe('ETIMEDOUT');
 		expect(body.destroyed).toBe(true);
 	});
 
 	it('gives up at the ceiling for the whole exchange, however steadily bytes come', async () => {
-		const time = virtualClock(0);
-		const body = new FakeBody();
-		let settled: unknown;
-		const read = readBody(body, {
-			maxBytes: 1_000,
-			idleMs: IDLE,
-			endBy: 3 * IDLE,
-			clock: time.clock,
-		}).catch((error: Error & { code?: string }) => (settled = error.code));
-		for (let chunk = 0; chunk < 5 && settled === undefined; chunk++) {
+		const { time, body, read, settled } = reading(3 * IDLE);
+		for (let chunk = 0; chunk < 5 && settled() === undefined; chunk++) {
 			await time.advance(IDLE / 2);
 			body.emit('data', Buffer.from(' '));
 		}
-		expect(settled).toBeUndefined();
+		expect(settled()).toBeUndefined();
 		await time.advance(IDLE / 2);
 		await read;
-		expect(settled).toBe('ETIMEDOUT');
+		expect(settled()).toBe('ETIMEDOUT');
 	});
 });
