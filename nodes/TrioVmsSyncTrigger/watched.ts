@@ -6,7 +6,7 @@
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 
 import { fieldOf } from '../shared/fields';
-import { PATHS } from '../shared/service';
+import { PATHS } from '../shared/serviceFacts';
 import type { PollBudget } from './budget';
 import {
 	diffJobs,

@@ -14,7 +14,7 @@ import { NodeApiError, type IDataObject } from 'n8n-workflow';
 import { isRecord, readList } from './listAnswer';
 import { maskUrlTokens } from './secrets';
 import { webhookRegistrationSchema, type WebhookRegistration } from './schemas';
-import { PATHS } from './service';
+import { PATHS } from './serviceFacts';
 import type { TrioClient } from './transport';
 
 export type { WebhookRegistration } from './schemas';

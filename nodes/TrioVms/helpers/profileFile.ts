@@ -11,7 +11,7 @@ import {
 	PROFILE_FILE_EXTENSIONS,
 	PROFILE_FILE_MAX_BYTES,
 	type ProfileFileExtension,
-} from '../../shared/service';
+} from '../../shared/serviceFacts';
 import { FieldError, requiredText } from './validation';
 
 export interface ProfileFileInput {

@@ -6,7 +6,7 @@
 import type { ZodError } from 'zod/v3';
 
 import { isValidEmail } from '../../shared/schemas';
-import { isUsStateAbbreviation, US_STATES } from '../../shared/service';
+import { isUsStateAbbreviation, US_STATES } from '../../shared/serviceFacts';
 
 export class FieldError extends Error {
 	constructor(

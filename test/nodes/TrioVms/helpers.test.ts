@@ -34,7 +34,7 @@ import {
 	stateAbbreviation,
 	webhookUrl,
 } from '../../../nodes/TrioVms/helpers/validation';
-import { PROFILE_FILE_MAX_BYTES } from '../../../nodes/shared/service';
+import { PROFILE_FILE_MAX_BYTES } from '../../../nodes/shared/serviceFacts';
 
 const PDF = Buffer.from('%PDF-1.7\n1 0 obj\n<<>>\nendobj\n%%EOF\n');
 const DOCX = wordZip();

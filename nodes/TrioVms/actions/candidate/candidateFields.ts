@@ -11,7 +11,7 @@ import {
 	type CandidateCreateRequest,
 	type CandidateStateLicense,
 } from '../../../shared/schemas';
-import { US_STATES } from '../../../shared/service';
+import { US_STATES } from '../../../shared/serviceFacts';
 import { inRow, type ColumnField, type RowValues } from '../../helpers/columns';
 import { toDateOnly } from '../../helpers/dates';
 import { emailAddressField } from '../common.descriptions';

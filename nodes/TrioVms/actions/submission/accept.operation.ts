@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { PATHS } from '../../../shared/service';
+import { PATHS } from '../../../shared/serviceFacts';
 import { optionalText } from '../../helpers/validation';
 import {
 	optionsCollection,

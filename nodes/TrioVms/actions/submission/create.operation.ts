@@ -7,7 +7,7 @@ import {
 } from 'n8n-workflow';
 
 import { submissionCreateFieldsSchema, type SubmissionCreateFields } from '../../../shared/schemas';
-import { PATHS } from '../../../shared/service';
+import { PATHS } from '../../../shared/serviceFacts';
 import { submissionListNotOffered } from '../../../shared/failureMarks';
 import type { MultipartPart, TrioClient } from '../../../shared/transport';
 import {

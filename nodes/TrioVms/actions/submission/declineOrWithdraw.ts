@@ -7,7 +7,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { nameOfListItem } from '../../../shared/schemas';
-import { PATHS } from '../../../shared/service';
+import { PATHS } from '../../../shared/serviceFacts';
 import type { TrioClient } from '../../../shared/transport';
 import { locatorText } from '../../helpers/locators';
 import { listOrEmpty } from '../../helpers/output';

@@ -1,4 +1,4 @@
-import { PATHS } from '../../../shared/service';
+import { PATHS } from '../../../shared/serviceFacts';
 import { shapeSubmission } from '../../helpers/outputChoices';
 import {
 	optionsCollection,
