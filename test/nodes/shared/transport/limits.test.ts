@@ -6,8 +6,8 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-import { ScriptedServer } from '../../support/scripted-server';
-import { API_KEY, FAST_RETRY, probe } from '../../support/probe';
+import { ScriptedServer } from '../../../support/scripted-server';
+import { API_KEY, FAST_RETRY, probe } from '../../../support/probe';
 
 const server = ScriptedServer.forEachTest();
 

@@ -4,11 +4,11 @@
  * timestamps: "the next request did not arrive before ...". TIMER_SLACK_MS allows for timers
  * that fire a fraction of a millisecond early against performance.now().
  */
-import { CallPacer, usePacerClock } from '../../../nodes/shared/transport/pacing';
-import { FAST_RETRY, probe } from '../../support/probe';
-import { ScriptedServer } from '../../support/scripted-server';
-import type { ProbeRequest } from '../../../harness/engine/engine';
-import { parseMultipart } from '../../support/parse-multipart';
+import { CallPacer, usePacerClock } from '../../../../nodes/shared/transport/pacing';
+import { FAST_RETRY, probe } from '../../../support/probe';
+import { ScriptedServer } from '../../../support/scripted-server';
+import type { ProbeRequest } from '../../../../harness/engine/engine';
+import { parseMultipart } from '../../../support/parse-multipart';
 
 const TIMER_SLACK_MS = 2;
 

@@ -1,8 +1,8 @@
 import { SsrfBlockedHostnameError, SsrfBlockedIpError } from '@n8n/backend-network';
 import { NodeApiError } from 'n8n-workflow';
 
-import { blockedAddress, blockedAddressError } from '../../../nodes/shared/transport/ssrf';
-import { workflowNode } from '../../support/workflow-node';
+import { blockedAddress, blockedAddressError } from '../../../../nodes/shared/transport/ssrf';
+import { workflowNode } from '../../../support/workflow-node';
 
 const node = workflowNode('Trio VMS', 'n8n-nodes-trio-vms.trioVms');
 

@@ -6,7 +6,7 @@
  */
 import { EventEmitter } from 'node:events';
 
-import { readBody, type DeadlineClock } from '../../../nodes/shared/transport/body';
+import { readBody, type DeadlineClock } from '../../../../nodes/shared/transport/body';
 
 function virtualClock(start: number) {
 	let now = start;
