@@ -1,6 +1,6 @@
 /**
  * The Sync Trigger's pure parts: reading answers, the compact state, the poll plan and the diffs.
- * No HTTP here; the engine tests (engine.test.ts beside this file) run the node against the sandbox.
+ * No HTTP here; the other tests beside this file run the node in the engine against the sandbox.
  */
 import {
 	diffJobs,
