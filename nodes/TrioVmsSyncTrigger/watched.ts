@@ -5,7 +5,7 @@
  */
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 
-import { fieldOf } from '../shared/fields';
+import { fieldOf } from '../shared/recordFields';
 import { PATHS } from '../shared/serviceFacts';
 import type { PollBudget } from './budget';
 import {

@@ -14,7 +14,7 @@
 import { DateTime } from 'luxon';
 import { z } from 'zod/v3';
 
-import { fieldOf } from './fields';
+import { fieldOf } from './recordFields';
 import { isRecord } from './listAnswer';
 import { isUsStateAbbreviation } from './serviceFacts';
 

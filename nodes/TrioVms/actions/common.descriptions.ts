@@ -153,7 +153,7 @@ export const webhookLocator = (description: string): INodeProperties =>
 	);
 
 /** A person's email address (a candidate's, an agency contact's), typed with the same example. */
-export const emailAddressField: INodeProperties = {
+export const emailAddressParameter: INodeProperties = {
 	displayName: 'Email',
 	name: 'email',
 	type: 'string',
@@ -162,7 +162,7 @@ export const emailAddressField: INodeProperties = {
 	required: true,
 };
 
-export const submissionNumberField = (description: string): INodeProperties => ({
+export const submissionNumberParameter = (description: string): INodeProperties => ({
 	displayName: 'Submission Number',
 	name: 'submissionNumber',
 	type: 'string',

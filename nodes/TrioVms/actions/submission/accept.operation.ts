@@ -5,14 +5,14 @@ import { optionalText } from '../../helpers/validation';
 import {
 	optionsCollection,
 	shownUnder,
-	submissionNumberField,
+	submissionNumberParameter,
 	submissionOutputProperty,
 } from '../common.descriptions';
 import type { OperationExecute } from '../node.type';
 import { answerSubmission, readSubmissionNumber } from './submissionRequests';
 
 export const description = shownUnder('submission', 'accept', [
-	submissionNumberField('The submission to accept; it must be in the Offered status'),
+	submissionNumberParameter('The submission to accept; it must be in the Offered status'),
 	{
 		displayName: 'Reason',
 		name: 'reason',

@@ -1,4 +1,4 @@
-import { fieldOf } from '../../../shared/fields';
+import { fieldOf } from '../../../shared/recordFields';
 import { PATHS } from '../../../shared/serviceFacts';
 import { shapeSubmission } from '../../helpers/outputChoices';
 import { isBlank, optionalText, positiveInteger } from '../../helpers/validation';

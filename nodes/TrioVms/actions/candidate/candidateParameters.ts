@@ -1,10 +1,10 @@
 /**
- * The candidate creation fields (spec 2.1), shared by Create and Find or Create, and the one
+ * The candidate creation parameters (spec 2.1), shared by Create and Find or Create, and the one
  * function that reads and checks them for an item.
  */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { fieldOf } from '../../../shared/fields';
+import { fieldOf } from '../../../shared/recordFields';
 import { isRecord } from '../../../shared/listAnswer';
 import {
 	candidateCreateSchema,
@@ -14,10 +14,10 @@ import {
 import { US_STATES } from '../../../shared/serviceFacts';
 import { inRow, type ColumnField, type RowValues } from '../../helpers/columns';
 import { toDateOnly } from '../../helpers/dates';
-import { emailAddressField } from '../common.descriptions';
+import { emailAddressParameter } from '../common.descriptions';
 import {
-	fieldErrorFromZod,
-	FieldError,
+	parameterErrorFromZod,
+	ParameterError,
 	isBlank,
 	optionalBoolean,
 	optionalText,
@@ -26,12 +26,12 @@ import {
 	stateAbbreviation,
 } from '../../helpers/validation';
 
-export const emailField: INodeProperties = {
-	...emailAddressField,
+export const emailParameter: INodeProperties = {
+	...emailAddressParameter,
 	description: "The candidate's email address; Trio finds candidates by it",
 };
 
-export const candidateFields: INodeProperties[] = [
+export const candidateParameters: INodeProperties[] = [
 	{
 		displayName: 'First Name',
 		name: 'firstName',
@@ -154,13 +154,13 @@ interface CandidateValues {
 	licenseList?: unknown;
 }
 
-/** The field names messages use; a spreadsheet row gives its column names instead. */
+/** The labels messages use; a spreadsheet row gives its column names instead. */
 type CandidateLabels = Record<
 	'firstName' | 'lastName' | 'email' | 'phone' | 'isNicotineFree' | 'isAlcoholFree' | 'licenseList',
 	string
 >;
 
-const FIELD_LABELS: CandidateLabels = {
+const PARAMETER_LABELS: CandidateLabels = {
 	firstName: 'First Name',
 	lastName: 'Last Name',
 	email: 'Email',
@@ -170,7 +170,7 @@ const FIELD_LABELS: CandidateLabels = {
 	licenseList: 'State Licenses (List)',
 };
 
-/** Reads the candidate fields of one item into the creation body, checking each one. */
+/** Reads the candidate parameters of one item into the creation body, checking each one. */
 export function readCandidate(this: IExecuteFunctions, itemIndex: number): CandidateCreateRequest {
 	const additional = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
 	return candidateFromValues({
@@ -192,7 +192,7 @@ export function readCandidate(this: IExecuteFunctions, itemIndex: number): Candi
  */
 function candidateFromValues(
 	values: CandidateValues,
-	labels: CandidateLabels = FIELD_LABELS,
+	labels: CandidateLabels = PARAMETER_LABELS,
 	check: <T>(key: keyof CandidateLabels, run: () => T) => T = (_key, run) => run(),
 ): CandidateCreateRequest {
 	const body: CandidateCreateRequest = {
@@ -230,10 +230,11 @@ function candidateFromValues(
 		for (const { entry, where } of entries) {
 			// A spreadsheet row with fewer licenses than columns leaves whole entries empty.
 			if (isBlank(entry.state) && isBlank(entry.expirationDate)) continue;
-			if (isBlank(entry.state)) throw new FieldError(`${where}: State`, 'is required but empty');
+			if (isBlank(entry.state))
+				throw new ParameterError(`${where}: State`, 'is required but empty');
 			const state = stateAbbreviation(entry.state, `${where}: State`);
 			if (seen.has(state)) {
-				throw new FieldError(
+				throw new ParameterError(
 					'State Licenses',
 					`list ${state} more than once; give one license per state`,
 				);
@@ -252,7 +253,7 @@ function candidateFromValues(
 
 	// The shared schema is the service's rule book: nothing it refuses is sent.
 	const checked = candidateCreateSchema.safeParse(body);
-	if (!checked.success) throw fieldErrorFromZod(checked.error, LABELS);
+	if (!checked.success) throw parameterErrorFromZod(checked.error, LABELS);
 	return body;
 }
 
