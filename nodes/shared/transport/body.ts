@@ -77,6 +77,21 @@ export const REAL_DEADLINE_CLOCK: DeadlineClock = {
 		}),
 };
 
+let currentDeadlineClock: DeadlineClock = REAL_DEADLINE_CLOCK;
+
+/**
+ * The clock the client's deadlines run on from now on; undefined restores the real one. Tests of
+ * the transport hand in a clock that moves only when they move it, as they do for the pacer
+ * (pacing.ts), so a timeout is proven by moving time past it, not by racing a busy machine.
+ */
+export function useDeadlineClock(replacement: DeadlineClock | undefined): void {
+	currentDeadlineClock = replacement ?? REAL_DEADLINE_CLOCK;
+}
+
+export function deadlineClock(): DeadlineClock {
+	return currentDeadlineClock;
+}
+
 /**
  * Fails a wait after `idleMs` without `touch()`, or at `endBy` (on the deadline clock), whichever
  * comes first. It sleeps once per idle period, not once per chunk: on waking it looks at when the

@@ -6,30 +6,8 @@
  */
 import { EventEmitter } from 'node:events';
 
-import { readBody, type DeadlineClock } from '../../../../nodes/shared/transport/body';
-
-function virtualClock(start: number) {
-	let now = start;
-	const sleepers: Array<{ due: number; wake: () => void }> = [];
-	const clock: DeadlineClock = {
-		now: () => now,
-		after: async (ms) => await new Promise<void>((wake) => sleepers.push({ due: now + ms, wake })),
-	};
-	return {
-		clock,
-		/** Moves time on, waking every sleeper that is due, and lets the woken code run. */
-		async advance(ms: number) {
-			now += ms;
-			for (const sleeper of sleepers.splice(0).filter((entry) => {
-				if (entry.due <= now) return true;
-				sleepers.push(entry);
-				return false;
-			}))
-				sleeper.wake();
-			await new Promise((resolve) => setImmediate(resolve));
-		},
-	};
-}
+import { readBody } from '../../../../nodes/shared/transport/body';
+import { steppedClock } from '../../../support/virtual-clock';
 
 class FakeBody extends EventEmitter {
 	destroyed = false;
@@ -44,7 +22,7 @@ const IDLE = 1_000;
 
 /** Starts reading a fake body on a virtual clock; `settled()` is the text read, or the error's code. */
 function reading(endBy: number) {
-	const time = virtualClock(0);
+	const time = steppedClock(0);
 	const body = new FakeBody();
 	let settled: string | undefined;
 	const read = readBody(body, { maxBytes: 1_000, idleMs: IDLE, endBy, clock: time.clock }).then(
