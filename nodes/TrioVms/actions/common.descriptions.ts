@@ -78,6 +78,18 @@ export function optionsCollection(extra: INodeProperties[] = []): INodePropertie
 	};
 }
 
+/** The Additional Fields collection: an operation's optional parameters, each added when wanted. */
+export function additionalFieldsCollection(options: INodeProperties[]): INodeProperties {
+	return {
+		displayName: 'Additional Fields',
+		name: 'additionalFields',
+		type: 'collection',
+		placeholder: 'Add Field',
+		default: {},
+		options,
+	};
+}
+
 /**
  * A required locator whose list is searched by a method of methods/listSearch.ts, with a second
  * mode where the value is typed as text, for when the list cannot be loaded or an expression maps

@@ -14,7 +14,7 @@ import {
 import { US_STATES } from '../../../shared/serviceFacts';
 import { inRow, type ColumnField, type RowValues } from '../../helpers/columns';
 import { toDateOnly } from '../../helpers/dates';
-import { emailAddressParameter } from '../common.descriptions';
+import { additionalFieldsCollection, emailAddressParameter } from '../common.descriptions';
 import {
 	parameterErrorFromZod,
 	ParameterError,
@@ -90,46 +90,39 @@ export const candidateParameters: INodeProperties[] = [
 			},
 		],
 	},
-	{
-		displayName: 'Additional Fields',
-		name: 'additionalFields',
-		type: 'collection',
-		placeholder: 'Add Field',
-		default: {},
-		options: [
-			{
-				displayName: 'Alcohol Free',
-				name: 'isAlcoholFree',
-				type: 'boolean',
-				default: false,
-				description: 'Whether the candidate is alcohol free',
-			},
-			{
-				displayName: 'Nicotine Free',
-				name: 'isNicotineFree',
-				type: 'boolean',
-				default: false,
-				description: 'Whether the candidate is nicotine free',
-			},
-			{
-				displayName: 'State Licenses (List)',
-				name: 'licenseList',
-				type: 'string',
-				default: '',
-				placeholder: 'e.g. TX, CA',
-				description:
-					'Several licenses from one spreadsheet cell or expression, added to State Licenses: states such as "TX, CA", each sent as a license that is not compact and has no expiration date. For a compact license or an expiration date, add the license under State Licenses.',
-			},
-			{
-				displayName: 'Phone',
-				name: 'phone',
-				type: 'string',
-				default: '',
-				placeholder: 'e.g. (512) 555-0142',
-				description: "The candidate's telephone number",
-			},
-		],
-	},
+	additionalFieldsCollection([
+		{
+			displayName: 'Alcohol Free',
+			name: 'isAlcoholFree',
+			type: 'boolean',
+			default: false,
+			description: 'Whether the candidate is alcohol free',
+		},
+		{
+			displayName: 'Nicotine Free',
+			name: 'isNicotineFree',
+			type: 'boolean',
+			default: false,
+			description: 'Whether the candidate is nicotine free',
+		},
+		{
+			displayName: 'State Licenses (List)',
+			name: 'licenseList',
+			type: 'string',
+			default: '',
+			placeholder: 'e.g. TX, CA',
+			description:
+				'Several licenses from one spreadsheet cell or expression, added to State Licenses: states such as "TX, CA", each sent as a license that is not compact and has no expiration date. For a compact license or an expiration date, add the license under State Licenses.',
+		},
+		{
+			displayName: 'Phone',
+			name: 'phone',
+			type: 'string',
+			default: '',
+			placeholder: 'e.g. (512) 555-0142',
+			description: "The candidate's telephone number",
+		},
+	]),
 ];
 
 const LABELS: Record<string, string> = {

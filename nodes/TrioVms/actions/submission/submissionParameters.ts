@@ -24,7 +24,7 @@ import {
 	requiredText,
 } from '../../helpers/validation';
 import { CANDIDATE_COLUMNS, candidateFromRow } from '../candidate/candidateParameters';
-import { emailAddressParameter } from '../common.descriptions';
+import { additionalFieldsCollection, emailAddressParameter } from '../common.descriptions';
 
 /** The file field of the input that holds the resume. */
 export const resumeFileParameter: INodeProperties = {
@@ -88,77 +88,70 @@ export const resumeFolderParameter: INodeProperties = {
 };
 
 /** Additional Fields of Values From = Fields Below. */
-export const additionalFieldsParameter: INodeProperties = {
-	displayName: 'Additional Fields',
-	name: 'additionalFields',
-	type: 'collection',
-	placeholder: 'Add Field',
-	default: {},
-	options: [
-		{
-			displayName: 'Availability',
-			name: 'availabilityDescription',
-			type: 'string',
-			default: '',
-			description: 'When the candidate is available',
-		},
-		{
-			displayName: 'Best Contact',
-			name: 'bestContactDescription',
-			type: 'string',
-			default: '',
-			description: 'How and when to best reach the candidate',
-		},
-		{
-			displayName: 'Bill Rate',
-			name: 'billRateAmount',
-			// Text, so that adding the field sends nothing until a rate is typed (a number field
-			// would send 0), and a sheet's "$65.50" is read as 65.50.
-			type: 'string',
-			default: '',
-			placeholder: 'e.g. 65.50',
-			description: 'The bill rate offered for the candidate; left empty, none is sent',
-		},
-		{
-			displayName: 'Days Off',
-			name: 'daysOffDescription',
-			type: 'string',
-			default: '',
-			description: 'Days the candidate needs off',
-		},
-		{
-			displayName: 'Description',
-			name: 'description',
-			type: 'string',
-			typeOptions: { rows: 3 },
-			default: '',
-			description: 'A note about the submission',
-		},
-		{
-			displayName: 'Experience',
-			name: 'experienceDescription',
-			type: 'string',
-			typeOptions: { rows: 3 },
-			default: '',
-			description: "A summary of the candidate's experience",
-		},
-		{
-			displayName: 'Modify Note',
-			name: 'modifyNote',
-			type: 'string',
-			default: '',
-			description: 'A note recorded with this change',
-		},
-		{
-			displayName: 'Start Date',
-			name: 'startDate',
-			type: 'dateTime',
-			default: '',
-			description:
-				'When the candidate can start. Sent as written (a date becomes that day at 00:00), never shifted between time zones.',
-		},
-	],
-};
+export const additionalFieldsParameter: INodeProperties = additionalFieldsCollection([
+	{
+		displayName: 'Availability',
+		name: 'availabilityDescription',
+		type: 'string',
+		default: '',
+		description: 'When the candidate is available',
+	},
+	{
+		displayName: 'Best Contact',
+		name: 'bestContactDescription',
+		type: 'string',
+		default: '',
+		description: 'How and when to best reach the candidate',
+	},
+	{
+		displayName: 'Bill Rate',
+		name: 'billRateAmount',
+		// Text, so that adding the field sends nothing until a rate is typed (a number field
+		// would send 0), and a sheet's "$65.50" is read as 65.50.
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. 65.50',
+		description: 'The bill rate offered for the candidate; left empty, none is sent',
+	},
+	{
+		displayName: 'Days Off',
+		name: 'daysOffDescription',
+		type: 'string',
+		default: '',
+		description: 'Days the candidate needs off',
+	},
+	{
+		displayName: 'Description',
+		name: 'description',
+		type: 'string',
+		typeOptions: { rows: 3 },
+		default: '',
+		description: 'A note about the submission',
+	},
+	{
+		displayName: 'Experience',
+		name: 'experienceDescription',
+		type: 'string',
+		typeOptions: { rows: 3 },
+		default: '',
+		description: "A summary of the candidate's experience",
+	},
+	{
+		displayName: 'Modify Note',
+		name: 'modifyNote',
+		type: 'string',
+		default: '',
+		description: 'A note recorded with this change',
+	},
+	{
+		displayName: 'Start Date',
+		name: 'startDate',
+		type: 'dateTime',
+		default: '',
+		description:
+			'When the candidate can start. Sent as written (a date becomes that day at 00:00), never shifted between time zones.',
+	},
+]);
 
 /** People at the agency, for either choice of Values From. */
 export const agencyContactsParameter: INodeProperties = {
