@@ -67,7 +67,7 @@ export interface DeadlineClock {
  * a test) neither cuts an exchange short nor stretches it. AbortSignal.timeout keeps no handle
  * to clear and does not hold the process open.
  */
-export const REAL_DEADLINE_CLOCK: DeadlineClock = {
+const REAL_DEADLINE_CLOCK: DeadlineClock = {
 	now: () => performance.now(),
 	after: async (ms) =>
 		await new Promise<void>((resolve) => {
