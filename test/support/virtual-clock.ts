@@ -49,6 +49,8 @@ export interface SteppedClock {
 	clock: DeadlineClock;
 	/** Moves time on, waking every sleeper that is due, and lets the woken code run. */
 	advance(ms: number): Promise<void>;
+	/** How many waits on this clock are not yet due: a deadline still watching is one. */
+	sleeping(): number;
 }
 
 /**
@@ -74,5 +76,6 @@ export function steppedClock(start = 0): SteppedClock {
 				sleeper.wake();
 			await new Promise((resolve) => setImmediate(resolve));
 		},
+		sleeping: () => sleepers.length,
 	};
 }
