@@ -5,7 +5,7 @@
  */
 import type { NamedIdentifier } from '../nodes/shared/events';
 import type { Certification, Job, JobStateLicense } from '../nodes/shared/schemas';
-import type { JobStatus } from '../nodes/shared/service';
+import type { JobStatus } from '../nodes/shared/serviceFacts';
 import {
 	STANDARD_WITHDRAW_REASONS,
 	SUBMISSION_STATUSES,

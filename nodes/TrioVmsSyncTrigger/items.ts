@@ -15,7 +15,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { fieldOf, hasField } from '../shared/fields';
+import { fieldOf, hasField } from '../shared/recordFields';
 import { simplifyJob } from '../shared/jobOutput';
 import { simplifySubmission } from '../shared/submissionOutput';
 import type { JobChange, SubmissionChange } from './diff';

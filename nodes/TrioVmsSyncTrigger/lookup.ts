@@ -15,8 +15,8 @@ import type { IPollFunctions } from 'n8n-workflow';
 
 import { answerOf } from '../shared/failureMarks';
 import { isRecord } from '../shared/listAnswer';
-import { fieldOf } from '../shared/fields';
-import { PATHS } from '../shared/service';
+import { fieldOf } from '../shared/recordFields';
+import { PATHS } from '../shared/serviceFacts';
 import { TrioClient } from '../shared/transport';
 import type { PollBudget } from './budget';
 import { settleAbsentJobs, type JobChange, type JobDiff, type JobLookup } from './diff';

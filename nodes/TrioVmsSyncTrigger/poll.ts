@@ -33,7 +33,7 @@ import {
 
 import { isTimedOut, submissionListNotOffered } from '../shared/failureMarks';
 import { TrioClient } from '../shared/transport';
-import { fieldOf } from '../shared/fields';
+import { fieldOf } from '../shared/recordFields';
 import { FIRST_CHECK_BUDGET_MS, pollBudget, type PollBudget } from './budget';
 import { ListShrankError } from './diff';
 import { declared, withFailure } from './failure';

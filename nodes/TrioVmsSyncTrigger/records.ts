@@ -10,7 +10,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { fieldOf } from '../shared/fields';
+import { fieldOf } from '../shared/recordFields';
 import { isRecord, readList } from '../shared/listAnswer';
 
 /** A list item as the service sent it, with the few fields the sync reads pulled out. */

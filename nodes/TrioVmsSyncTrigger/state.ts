@@ -32,7 +32,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { Entries, MAX_ENTRIES, type Codec } from './entries';
+import { RememberedRecords, MAX_ENTRIES, type Codec } from './rememberedRecords';
 import { stampMs } from './records';
 
 const STATE_VERSION = 1;
@@ -67,7 +67,7 @@ export interface SyncState<Entry> {
 	 * of that check starts from the same saved state and so from the same count.
 	 */
 	checks: number;
-	entries: Entries<Entry>;
+	entries: RememberedRecords<Entry>;
 	/** Jobs the last full list did not hold and whose lookup gave no answer: asked again. */
 	missing: number[];
 	/** Jobs the last full list did not hold but whose lookup calls them Open or On Hold. */
@@ -191,10 +191,14 @@ const SUBMISSION_CODEC: Codec<SubmissionEntry> = {
 	decode: decodeSubmission,
 };
 
-export function emptyEntries(kind: 'jobs'): Entries<JobEntry>;
-export function emptyEntries(kind: 'submissions'): Entries<SubmissionEntry>;
-export function emptyEntries(kind: WatchKind): Entries<JobEntry> | Entries<SubmissionEntry> {
-	return kind === 'jobs' ? new Entries(JOB_CODEC) : new Entries(SUBMISSION_CODEC);
+export function emptyEntries(kind: 'jobs'): RememberedRecords<JobEntry>;
+export function emptyEntries(kind: 'submissions'): RememberedRecords<SubmissionEntry>;
+export function emptyEntries(
+	kind: WatchKind,
+): RememberedRecords<JobEntry> | RememberedRecords<SubmissionEntry> {
+	return kind === 'jobs'
+		? new RememberedRecords(JOB_CODEC)
+		: new RememberedRecords(SUBMISSION_CODEC);
 }
 
 function isStoredState(value: unknown): value is StoredState {
@@ -230,7 +234,9 @@ export function readState(
 	for (const [number, text] of Object.entries(stored.e))
 		if (typeof text === 'string' && /^\d+$/.test(number)) strings[number] = text;
 	const entries =
-		kind === 'jobs' ? new Entries(JOB_CODEC, strings) : new Entries(SUBMISSION_CODEC, strings);
+		kind === 'jobs'
+			? new RememberedRecords(JOB_CODEC, strings)
+			: new RememberedRecords(SUBMISSION_CODEC, strings);
 	return {
 		kind,
 		watermark: stored.wm,

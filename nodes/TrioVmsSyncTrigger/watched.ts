@@ -5,8 +5,8 @@
  */
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 
-import { fieldOf } from '../shared/fields';
-import { PATHS } from '../shared/service';
+import { fieldOf } from '../shared/recordFields';
+import { PATHS } from '../shared/serviceFacts';
 import type { PollBudget } from './budget';
 import {
 	diffJobs,

@@ -12,7 +12,7 @@ import {
 	type Logger,
 } from 'n8n-workflow';
 
-import { mapAtOnce } from '../shared/atOnce';
+import { mapWithLimit } from '../shared/limitedConcurrency';
 import { TRIO_CREDENTIAL_TYPE, type TrioCredentialData } from '../shared/credentials';
 import { explainFailure } from '../shared/errors';
 import { isPermissionRefusal } from '../shared/failureMarks';
@@ -54,7 +54,7 @@ import {
  * Registration calls in flight at once. Activation with all 15 events waited for 15 round trips
  * one after another; a few at a time cuts that to about four while staying far below what any
  * web service allows one client (the service's rate limit is not published; a 429 is retried).
- * mapAtOnce waits for every call it started before it reports the first failure: a rollback
+ * mapWithLimit waits for every call it started before it reports the first failure: a rollback
  * must see every registration that was created, including those that finished after it.
  */
 const REGISTRATION_CALLS_AT_ONCE = 4;
@@ -226,7 +226,7 @@ async function carryOut(
 	const created: string[] = [];
 	try {
 		const unconfirmed: TrioEventName[] = [];
-		await mapAtOnce(plan.save, REGISTRATION_CALLS_AT_ONCE, async ({ event, request }) => {
+		await mapWithLimit(plan.save, REGISTRATION_CALLS_AT_ONCE, async ({ event, request }) => {
 			const name = request.Id
 				? `Re-activating the Trio VMS webhook registration for "${event}"`
 				: `Registering the Trio VMS webhook for "${event}"`;
@@ -255,7 +255,7 @@ async function carryOut(
 				created.push(found.Id);
 			}
 		}
-		await mapAtOnce(plan.deactivate, REGISTRATION_CALLS_AT_ONCE, (request) =>
+		await mapWithLimit(plan.deactivate, REGISTRATION_CALLS_AT_ONCE, (request) =>
 			switchOff(client, node, request),
 		);
 	} catch (error) {
@@ -318,7 +318,7 @@ export async function removeRegistrations(context: IHookFunctions): Promise<void
 	}
 	const failed: string[] = [];
 	// Best effort: a failure is logged and never stops the others.
-	await mapAtOnce(requests, REGISTRATION_CALLS_AT_ONCE, async (request) => {
+	await mapWithLimit(requests, REGISTRATION_CALLS_AT_ONCE, async (request) => {
 		try {
 			await switchOff(client, node, request);
 		} catch (error) {

@@ -1,4 +1,4 @@
-import { API_PREFIX, DEFAULT_TENANT, ENVIRONMENT_HOSTS } from './service';
+import { API_PREFIX, DEFAULT_TENANT, ENVIRONMENT_HOSTS } from './serviceFacts';
 
 export const TRIO_CREDENTIAL_TYPE = 'trioVmsApi';
 

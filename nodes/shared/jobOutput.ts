@@ -13,7 +13,7 @@ import type {
 	INodePropertyOptions,
 } from 'n8n-workflow';
 
-import { fieldOf, hasField } from './fields';
+import { fieldOf, hasField } from './recordFields';
 import { isRecord } from './listAnswer';
 
 /**

@@ -14,9 +14,9 @@
 import { DateTime } from 'luxon';
 import { z } from 'zod/v3';
 
-import { fieldOf } from './fields';
+import { fieldOf } from './recordFields';
 import { isRecord } from './listAnswer';
-import { isUsStateAbbreviation } from './service';
+import { isUsStateAbbreviation } from './serviceFacts';
 
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
 /** Date and time with optional seconds, fraction and offset (per diem times carry none). */

@@ -8,7 +8,7 @@
 import { jsonParse, type IDataObject } from 'n8n-workflow';
 import { z } from 'zod/v3';
 
-import { fieldOf } from './fields';
+import { fieldOf } from './recordFields';
 import { isRecord } from './listAnswer';
 
 export interface ServiceMessage {

@@ -6,7 +6,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { fieldOf, hasField } from './fields';
+import { fieldOf, hasField } from './recordFields';
 import { isRecord } from './listAnswer';
 
 /**

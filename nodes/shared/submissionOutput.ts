@@ -7,7 +7,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { fieldOf, hasField } from './fields';
+import { fieldOf, hasField } from './recordFields';
 
 /** Spec 2.2's fields a recruiter reads; the free-text descriptions stay in the raw output. */
 export const SIMPLE_SUBMISSION_FIELDS = [

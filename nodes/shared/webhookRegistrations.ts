@@ -14,7 +14,7 @@ import { NodeApiError, type IDataObject } from 'n8n-workflow';
 import { isRecord, readList } from './listAnswer';
 import { maskUrlTokens } from './secrets';
 import { webhookRegistrationSchema, type WebhookRegistration } from './schemas';
-import { PATHS } from './service';
+import { PATHS } from './serviceFacts';
 import type { TrioClient } from './transport';
 
 export type { WebhookRegistration } from './schemas';
@@ -89,17 +89,25 @@ export interface ListingOptions {
 	itemIndex?: number;
 }
 
+/** One of the two lists of webhook management, as the service sent it. */
+async function getManagementList(
+	client: TrioClient,
+	path: string,
+	options: ListingOptions,
+): Promise<unknown> {
+	return await client.request({
+		method: 'GET',
+		path,
+		itemIndex: options.itemIndex,
+		context: { webhookManagement: true },
+	});
+}
+
 export async function listRegistrations(
 	client: TrioClient,
 	options: ListingOptions = {},
 ): Promise<WebhookRegistration[]> {
-	const body = await client.request({
-		method: 'GET',
-		path: PATHS.webhooks,
-		itemIndex: options.itemIndex,
-		context: { webhookManagement: true },
-	});
-	return readRegistrationList(body);
+	return readRegistrationList(await getManagementList(client, PATHS.webhooks, options));
 }
 
 export interface SavedRegistration {
@@ -178,13 +186,7 @@ export async function listWebhookEvents(
 	client: TrioClient,
 	options: ListingOptions = {},
 ): Promise<WebhookEventEntry[]> {
-	const body = await client.request({
-		method: 'GET',
-		path: PATHS.webhookEvents,
-		itemIndex: options.itemIndex,
-		context: { webhookManagement: true },
-	});
-	const list = listIn(body);
+	const list = listIn(await getManagementList(client, PATHS.webhookEvents, options));
 	const events: WebhookEventEntry[] = [];
 	for (const entry of list) {
 		const raw = isRecord(entry) ? nameField(entry) : entry;

@@ -17,7 +17,7 @@
  */
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 
-import { mapAtOnce } from '../../nodes/shared/atOnce';
+import { mapWithLimit } from '../../nodes/shared/limitedConcurrency';
 import { TRIO_EVENT_NAMES, TRIO_EVENTS } from '../../nodes/shared/events';
 import type { RunningSandbox as Sandbox } from '../../sandbox';
 import { describeWithN8n } from '../../harness/availability';
@@ -256,7 +256,7 @@ describeWithN8n('2.x', 'Trio VMS in production-shaped n8n 2.x (PostgreSQL, queue
 				const unread = (await instance.listExecutions(workflowId)).filter(
 					(each) => !read.get(each.id)?.finished,
 				);
-				for (const full of await mapAtOnce(unread, 8, (each) => instance.getExecution(each.id)))
+				for (const full of await mapWithLimit(unread, 8, (each) => instance.getExecution(each.id)))
 					read.set(full.id, full);
 				return [...read.values()].some(isMarker) ? true : undefined;
 			},
@@ -688,7 +688,7 @@ describeWithN8n('2.x', 'Trio VMS in production-shaped n8n 2.x (PostgreSQL, queue
 			stack.proxy.resetCounts();
 			const started = Date.now();
 			const statuses = (
-				await mapAtOnce(plan, BULK_CONCURRENCY, async ({ number, copies }) => {
+				await mapWithLimit(plan, BULK_CONCURRENCY, async ({ number, copies }) => {
 					const answers: number[] = [];
 					for (let copy = 0; copy < copies; copy++) {
 						answers.push(await post(url, { ...template, Number: number }));
@@ -781,7 +781,7 @@ describeWithN8n('2.x', 'Trio VMS in production-shaped n8n 2.x (PostgreSQL, queue
 			expect(plan.reduce((sum, each) => sum + each.copies, 0)).toBe(BULK_DELIVERIES);
 			const started = Date.now();
 			const statuses = (
-				await mapAtOnce(plan, BULK_CONCURRENCY, async ({ number, event, copies }) => {
+				await mapWithLimit(plan, BULK_CONCURRENCY, async ({ number, event, copies }) => {
 					const answers: number[] = [];
 					for (let copy = 0; copy < copies; copy++)
 						answers.push(await post(urlOf(event), bodyOf(event, number)));

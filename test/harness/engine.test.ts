@@ -3,10 +3,11 @@
  * through n8n's real engine. Uses the test nodes (not the package's action node) so that it
  * says whether the runner works independently of the node under development.
  */
-import { NodeApiError, type IBinaryData, type INode } from 'n8n-workflow';
+import { NodeApiError, type IBinaryData } from 'n8n-workflow';
 import { Workflow } from 'n8n-workflow';
 
 import { ScriptedServer } from '../support/scripted-server';
+import { workflowNode } from '../support/workflow-node';
 import {
 	callListSearch,
 	callLoadOptions,
@@ -161,14 +162,7 @@ describe('credentials', () => {
 
 	it("resolves a generic authenticate definition through the workflow's expression engine", async () => {
 		const helper = new TestCredentialsHelper(credentialTypes);
-		const node: INode = {
-			id: '1',
-			name: 'N',
-			type: 'test.collect',
-			typeVersion: 1,
-			position: [0, 0],
-			parameters: {},
-		};
+		const node = workflowNode('N', 'test.collect');
 		const workflow = new Workflow({
 			nodes: [node],
 			connections: {},

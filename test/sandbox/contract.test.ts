@@ -20,7 +20,7 @@ import {
 	PROFILE_FILE_CONTENT_TYPES,
 	PROFILE_FILE_EXTENSIONS,
 	PROFILE_FILE_MAX_BYTES,
-} from '../../nodes/shared/service';
+} from '../../nodes/shared/serviceFacts';
 import { fillPath } from '../../nodes/shared/transport/request';
 import type { RunningSandbox } from '../../sandbox';
 import { runNode, trioCredentials } from '../../harness/engine/engine';

@@ -99,13 +99,13 @@ describe('the sandbox takes no runtime value from the nodes', () => {
 	test('the check sees a value import, in each form it can take', () => {
 		const file = path.join(SANDBOX_DIR, 'example.ts');
 		const lines = [
-			"import { PATHS } from '../nodes/shared/service';",
+			"import { PATHS } from '../nodes/shared/serviceFacts';",
 			"import { type Job, jobSchema } from '../nodes/shared/schemas';",
 			"import * as events from '../nodes/shared/events';",
 			"import '../nodes/shared/events';",
-			"export { API_PREFIX } from '../nodes/shared/service';",
-			"const service = require('../nodes/shared/service');",
-			"const later = import('../nodes/shared/service');",
+			"export { API_PREFIX } from '../nodes/shared/serviceFacts';",
+			"const service = require('../nodes/shared/serviceFacts');",
+			"const later = import('../nodes/shared/serviceFacts');",
 		];
 		for (const line of lines)
 			expect({ line, found: valueImportsFromNodes(file, line).length }).toEqual({ line, found: 1 });
@@ -115,7 +115,7 @@ describe('the sandbox takes no runtime value from the nodes', () => {
 		const file = path.join(SANDBOX_DIR, 'example.ts');
 		const source = [
 			"import type { Job } from '../nodes/shared/schemas';",
-			"import { type JobStatus } from '../nodes/shared/service';",
+			"import { type JobStatus } from '../nodes/shared/serviceFacts';",
 			"export type { NamedIdentifier } from '../nodes/shared/schemas';",
 			"import { API_PREFIX } from './wire';",
 			"import { z } from 'zod';",

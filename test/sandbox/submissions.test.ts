@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 
 import { submissionSchema } from '../../nodes/shared/schemas';
-import { PROFILE_FILE_MAX_BYTES } from '../../nodes/shared/service';
+import { PROFILE_FILE_MAX_BYTES } from '../../nodes/shared/serviceFacts';
 import type { RunningSandbox } from '../../sandbox';
 import { api, scenario, start, submit } from './helpers';
 import type { Json } from './helpers';

@@ -1,8 +1,10 @@
 /**
- * One virtual clock for the transport's pacer and, when given, the sandbox's rate limit: time
- * moves only when the pacer or a retry waits, so a test of a pace proves it exactly and at once
- * instead of waiting real time (and failing when a busy machine runs late).
+ * Virtual time for the transport's tests. One virtual clock for the pacer and, when given, the
+ * sandbox's rate limit: time moves only when the pacer or a retry waits, so a test of a pace
+ * proves it exactly and at once instead of waiting real time (and failing when a busy machine
+ * runs late). A stepped clock for the deadlines: time moves only when the test moves it.
  */
+import type { DeadlineClock } from '../../nodes/shared/transport/body';
 import { usePacerClock } from '../../nodes/shared/transport/pacing';
 
 export interface VirtualClock {
@@ -40,5 +42,40 @@ export function useVirtualClock(
 			usePacerClock(undefined);
 			sandbox?.useFaultClock(undefined);
 		},
+	};
+}
+
+export interface SteppedClock {
+	clock: DeadlineClock;
+	/** Moves time on, waking every sleeper that is due, and lets the woken code run. */
+	advance(ms: number): Promise<void>;
+	/** How many waits on this clock are not yet due: a deadline still watching is one. */
+	sleeping(): number;
+}
+
+/**
+ * A clock for the transport's deadlines that moves only when the test moves it: a timeout comes
+ * exactly when the test moves time past it, and never on its own because the machine is busy.
+ */
+export function steppedClock(start = 0): SteppedClock {
+	let now = start;
+	const sleepers: Array<{ due: number; wake: () => void }> = [];
+	return {
+		clock: {
+			now: () => now,
+			after: async (ms) =>
+				await new Promise<void>((wake) => sleepers.push({ due: now + ms, wake })),
+		},
+		async advance(ms: number) {
+			now += ms;
+			for (const sleeper of sleepers.splice(0).filter((entry) => {
+				if (entry.due <= now) return true;
+				sleepers.push(entry);
+				return false;
+			}))
+				sleeper.wake();
+			await new Promise((resolve) => setImmediate(resolve));
+		},
+		sleeping: () => sleepers.length,
 	};
 }

@@ -78,6 +78,18 @@ export function optionsCollection(extra: INodeProperties[] = []): INodePropertie
 	};
 }
 
+/** The Additional Fields collection: an operation's optional parameters, each added when wanted. */
+export function additionalFieldsCollection(options: INodeProperties[]): INodeProperties {
+	return {
+		displayName: 'Additional Fields',
+		name: 'additionalFields',
+		type: 'collection',
+		placeholder: 'Add Field',
+		default: {},
+		options,
+	};
+}
+
 /**
  * A required locator whose list is searched by a method of methods/listSearch.ts, with a second
  * mode where the value is typed as text, for when the list cannot be loaded or an expression maps
@@ -153,7 +165,7 @@ export const webhookLocator = (description: string): INodeProperties =>
 	);
 
 /** A person's email address (a candidate's, an agency contact's), typed with the same example. */
-export const emailAddressField: INodeProperties = {
+export const emailAddressParameter: INodeProperties = {
 	displayName: 'Email',
 	name: 'email',
 	type: 'string',
@@ -162,7 +174,7 @@ export const emailAddressField: INodeProperties = {
 	required: true,
 };
 
-export const submissionNumberField = (description: string): INodeProperties => ({
+export const submissionNumberParameter = (description: string): INodeProperties => ({
 	displayName: 'Submission Number',
 	name: 'submissionNumber',
 	type: 'string',

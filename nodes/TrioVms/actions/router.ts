@@ -8,7 +8,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { TrioClient } from '../../shared/transport';
-import { FieldError } from '../helpers/validation';
+import { ParameterError } from '../helpers/validation';
 import * as candidate from './candidate';
 import * as job from './job';
 import type { TrioOperation, TrioResource } from './node.type';
@@ -50,7 +50,7 @@ function itemError(
 	error: unknown,
 	itemIndex: number,
 ): NodeOperationError | NodeApiError {
-	if (error instanceof FieldError) {
+	if (error instanceof ParameterError) {
 		return new NodeOperationError(context.getNode(), error.message, {
 			itemIndex,
 			description: `${error.hint ? `${error.hint} ` : ''}Nothing was sent to Trio VMS for this item.`,

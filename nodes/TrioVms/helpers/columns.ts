@@ -15,7 +15,7 @@ import type {
 	ResourceMapperFields,
 } from 'n8n-workflow';
 
-import { FieldError } from './validation';
+import { ParameterError } from './validation';
 
 export interface ColumnField {
 	/** The key in the mapped value and in the code. */
@@ -224,7 +224,7 @@ export function readRow(
 		}
 		const earlier = columnOf.get(field.id);
 		if (earlier !== undefined) {
-			throw new FieldError(
+			throw new ParameterError(
 				field.displayName,
 				`is given by two columns, ${listedNames([earlier, column])} (${row})`,
 				'Rename or remove one of them, or choose Map Each Column Manually.',
@@ -241,10 +241,10 @@ export function readRow(
 				: unmatched.filter((column) => resembledField(column, byName));
 	if (stopping.length) {
 		const like = otherColumns === 'error' ? undefined : resembledField(stopping[0], byName);
-		// The message opens with the first column's name, as every FieldError opens with its field.
+		// The message opens with the first column's name, as every ParameterError opens with its field.
 		const first = quoted(stopping[0]);
 		const others = listedNames(stopping).slice(first.length).trimStart();
-		throw new FieldError(
+		throw new ParameterError(
 			first.slice(1, -1),
 			`${others ? `${others} match` : 'matches'} no field${like ? ` (is it "${like.displayName}"?)` : ''} (${row}). The fields are: ${fields.map((field) => field.displayName).join(', ')}`,
 			'Rename the column to the field it holds (letter case and spaces do not matter), choose Map Each Column Manually, or set Columns Matching No Field to Ignore Them under Options.',
@@ -262,7 +262,7 @@ export function readRow(
 }
 
 /**
- * Runs `run`, adding to a FieldError it throws where field `id` of the row is: the row, and for a
+ * Runs `run`, adding to a ParameterError it throws where field `id` of the row is: the row, and for a
  * field no column gives, the columns the row has.
  */
 export function inRow<T>(row: RowValues, id: string, run: () => T): T {
@@ -276,10 +276,10 @@ export function inRow<T>(row: RowValues, id: string, run: () => T): T {
 	return outcome.value;
 }
 
-/** A FieldError with where it happened added to its message; any other error as it is. */
+/** A ParameterError with where it happened added to its message; any other error as it is. */
 export function located(error: unknown, where: string): unknown {
-	return error instanceof FieldError
-		? new FieldError(error.field, `${error.problem} (${where})`, error.hint)
+	return error instanceof ParameterError
+		? new ParameterError(error.label, `${error.problem} (${where})`, error.hint)
 		: error;
 }
 

@@ -14,7 +14,7 @@
  */
 import { DateTime, FixedOffsetZone, type Zone } from 'luxon';
 
-import { FieldError, isBlank, shown } from './validation';
+import { ParameterError, isBlank, shown } from './validation';
 
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 const DATE_TIME =
@@ -67,14 +67,14 @@ function isDateTimeLike(value: unknown): value is { toISO: () => string | null }
 	);
 }
 
-function readInput(value: unknown, field: string, formats: string): DateInput | undefined {
+function readInput(value: unknown, label: string, formats: string): DateInput | undefined {
 	if (isBlank(value)) return undefined;
 	if (typeof value === 'string') {
 		const text = value.trim();
 		// A day number that reached the node as text (a sheet's cell read as a string) gets the
 		// same hint as the number itself.
 		if (/^\d+(\.\d+)?$/.test(text) && Number(text) > 0 && Number(text) <= LAST_SPREADSHEET_DAY)
-			throw spreadsheetDayError(Number(text), field, formats);
+			throw spreadsheetDayError(Number(text), label, formats);
 		return { kind: 'text', value: text };
 	}
 	let instant: DateTime | undefined;
@@ -86,14 +86,14 @@ function readInput(value: unknown, field: string, formats: string): DateInput | 
 		const iso = value.toISO();
 		instant = iso ? DateTime.fromISO(iso, { setZone: true }) : undefined;
 	} else if (typeof value === 'number' && Number.isFinite(value) && value > 0) {
-		if (value <= LAST_SPREADSHEET_DAY) throw spreadsheetDayError(value, field, formats);
+		if (value <= LAST_SPREADSHEET_DAY) throw spreadsheetDayError(value, label, formats);
 		// Unix time: seconds below 1e11 (until the year 5138), milliseconds above.
 		instant = DateTime.fromMillis(value < 1e11 ? value * 1000 : value, { zone: 'utc' });
 		fromNumber = true;
 	} else {
-		throw new FieldError(field, `must be ${formats}, got ${shown(value)}`);
+		throw new ParameterError(label, `must be ${formats}, got ${shown(value)}`);
 	}
-	if (!instant?.isValid) throw new FieldError(field, `must be ${formats}, got an invalid date`);
+	if (!instant?.isValid) throw new ParameterError(label, `must be ${formats}, got an invalid date`);
 	return { kind: 'instant', value: instant, fromNumber };
 }
 
@@ -101,10 +101,10 @@ function readInput(value: unknown, field: string, formats: string): DateInput | 
  * A spreadsheet's day number (Excel, Google Sheets) read as Unix time would be a day in 1970 and
  * would silently return everything; it is refused, with the date it probably means.
  */
-function spreadsheetDayError(value: number, field: string, formats: string): FieldError {
+function spreadsheetDayError(value: number, label: string, formats: string): ParameterError {
 	const day = SPREADSHEET_EPOCH.plus({ days: Math.floor(value) }).toISODate();
-	return new FieldError(
-		field,
+	return new ParameterError(
+		label,
 		`must be ${formats}, got ${value}, which looks like a spreadsheet day number (${day})`,
 		`Give the date as text, e.g. ${day}: format the spreadsheet column as plain text, or convert the value in an expression.`,
 	);
@@ -125,14 +125,14 @@ function pad(value: number): string {
 }
 
 /** A date written alone, ISO or US style, or undefined when the text is not one. */
-function readDay(text: string, field: string): CalendarDay | undefined {
+function readDay(text: string, label: string): CalendarDay | undefined {
 	const iso = DATE.exec(text);
 	const us = US_DATE.exec(text);
 	let day: CalendarDay;
 	if (iso) day = { year: Number(iso[1]), month: Number(iso[2]), day: Number(iso[3]) };
 	else if (us) day = { year: Number(us[3]), month: Number(us[1]), day: Number(us[2]) };
 	else return undefined;
-	if (!realDay(day)) throw new FieldError(field, `is not a real calendar date: ${shown(text)}`);
+	if (!realDay(day)) throw new ParameterError(label, `is not a real calendar date: ${shown(text)}`);
 	return day;
 }
 
@@ -158,15 +158,15 @@ function offsetMinutes(written: string): number {
 }
 
 /** A date-time as written, checked to be a real date, time and offset. */
-function readDateTime(text: string, field: string, formats: string): WrittenDateTime {
+function readDateTime(text: string, label: string, formats: string): WrittenDateTime {
 	const match = DATE_TIME.exec(text) ?? DATE_TIME.exec(typedToIso(text) ?? '');
-	if (!match) throw new FieldError(field, `must be ${formats}, got ${shown(text)}`);
+	if (!match) throw new ParameterError(label, `must be ${formats}, got ${shown(text)}`);
 	let zone: Zone | undefined;
 	if (match[8]) {
 		const minutes = offsetMinutes(match[8]);
 		if (!(minutes >= MIN_OFFSET_MINUTES && minutes <= MAX_OFFSET_MINUTES)) {
-			throw new FieldError(
-				field,
+			throw new ParameterError(
+				label,
 				`has an offset that no place on earth uses (${match[8]}); offsets run from -12:00 to +14:00: ${shown(text)}`,
 			);
 		}
@@ -183,7 +183,7 @@ function readDateTime(text: string, field: string, formats: string): WrittenDate
 	};
 	// luxon takes hour 24 as the next midnight; nobody writes it meaning that.
 	if (wall.hour > 23 || !DateTime.fromObject(wall, { zone: 'utc' }).isValid) {
-		throw new FieldError(field, `is not a real date and time: ${shown(text)}`);
+		throw new ParameterError(label, `is not a real date and time: ${shown(text)}`);
 	}
 	return {
 		match,
@@ -211,16 +211,16 @@ const MODIFIED_AFTER_FORMATS =
  */
 export function toModifiedDateQuery(
 	value: unknown,
-	field: string,
+	label: string,
 	timeZone?: string,
 ): string | undefined {
-	const input = readInput(value, field, MODIFIED_AFTER_FORMATS);
+	const input = readInput(value, label, MODIFIED_AFTER_FORMATS);
 	if (input === undefined) return undefined;
 	if (input.kind === 'instant') return formatUtc(input.value);
-	const day = readDay(input.value, field);
+	const day = readDay(input.value, label);
 	if (day) return `${isoDay(day)}T00:00:00Z`;
 	return formatUtc(
-		readDateTime(input.value, field, MODIFIED_AFTER_FORMATS).at(workflowZone(timeZone)),
+		readDateTime(input.value, label, MODIFIED_AFTER_FORMATS).at(workflowZone(timeZone)),
 	);
 }
 
@@ -239,7 +239,7 @@ const DAY_NUMBER_YEARS_FROM_TODAY = 20;
  * number as Unix time would be a moment in January 1970, which no one means. Modified After keeps
  * refusing them, with the date they probably mean.
  */
-function spreadsheetDay(value: unknown, field: string, formats: string): DateTime | undefined {
+function spreadsheetDay(value: unknown, label: string, formats: string): DateTime | undefined {
 	const number =
 		typeof value === 'number'
 			? value
@@ -254,8 +254,8 @@ function spreadsheetDay(value: unknown, field: string, formats: string): DateTim
 		day < today.minus({ years: DAY_NUMBER_YEARS_FROM_TODAY }) ||
 		day > today.plus({ years: DAY_NUMBER_YEARS_FROM_TODAY })
 	) {
-		throw new FieldError(
-			field,
+		throw new ParameterError(
+			label,
 			`must be ${formats}, got ${number}: a number is read as a spreadsheet's day number only for a day within ${DAY_NUMBER_YEARS_FROM_TODAY} years of today, and ${number} would be ${day.toISODate()}`,
 			'Give the date as text, e.g. 2027-01-04 or 1/4/2027: format the spreadsheet column as a date or as plain text, or convert the value in an expression.',
 		);
@@ -266,19 +266,19 @@ function spreadsheetDay(value: unknown, field: string, formats: string): DateTim
 const DATE_FORMATS = 'a date such as 2027-05-31 (YYYY-MM-DD) or 5/31/2027 (month first)';
 
 /** A calendar date as YYYY-MM-DD, or undefined when empty. Date-times keep the date as written. */
-export function toDateOnly(value: unknown, field: string): string | undefined {
-	const fromSheet = spreadsheetDay(value, field, DATE_FORMATS);
+export function toDateOnly(value: unknown, label: string): string | undefined {
+	const fromSheet = spreadsheetDay(value, label, DATE_FORMATS);
 	if (fromSheet) return fromSheet.toISODate() ?? undefined;
-	const input = readInput(value, field, DATE_FORMATS);
+	const input = readInput(value, label, DATE_FORMATS);
 	if (input === undefined) return undefined;
 	if (input.kind === 'instant') {
 		if (input.fromNumber)
-			throw new FieldError(field, `must be ${DATE_FORMATS}, got ${shown(value)}`);
+			throw new ParameterError(label, `must be ${DATE_FORMATS}, got ${shown(value)}`);
 		return input.value.toISODate() ?? '';
 	}
-	const day = readDay(input.value, field);
+	const day = readDay(input.value, label);
 	if (day) return isoDay(day);
-	const { match } = readDateTime(input.value, field, DATE_FORMATS);
+	const { match } = readDateTime(input.value, label, DATE_FORMATS);
 	return `${match[1]}-${match[2]}-${match[3]}`;
 }
 
@@ -289,21 +289,21 @@ const DATE_TIME_FORMATS =
  * An ISO 8601 date-time for the submission's StartDate, or undefined when empty. Never converted
  * between time zones: a plain date becomes YYYY-MM-DDT00:00:00, a date-time keeps its offset.
  */
-export function toStartDateTime(value: unknown, field: string): string | undefined {
-	const fromSheet = spreadsheetDay(value, field, DATE_TIME_FORMATS);
+export function toStartDateTime(value: unknown, label: string): string | undefined {
+	const fromSheet = spreadsheetDay(value, label, DATE_TIME_FORMATS);
 	if (fromSheet) return fromSheet.toFormat("yyyy-MM-dd'T'HH:mm:ss");
-	const input = readInput(value, field, DATE_TIME_FORMATS);
+	const input = readInput(value, label, DATE_TIME_FORMATS);
 	if (input === undefined) return undefined;
 	if (input.kind === 'instant') {
 		if (input.fromNumber) {
-			throw new FieldError(field, `must be ${DATE_TIME_FORMATS}, got ${shown(value)}`);
+			throw new ParameterError(label, `must be ${DATE_TIME_FORMATS}, got ${shown(value)}`);
 		}
 		if (value instanceof Date) return formatUtc(input.value);
-		return toStartDateTime(input.value.toISO(), field);
+		return toStartDateTime(input.value.toISO(), label);
 	}
-	const day = readDay(input.value, field);
+	const day = readDay(input.value, label);
 	if (day) return `${isoDay(day)}T00:00:00`;
-	const { match, zone } = readDateTime(input.value, field, DATE_TIME_FORMATS);
+	const { match, zone } = readDateTime(input.value, label, DATE_TIME_FORMATS);
 	const seconds = match[6] ?? '00';
 	const fraction = match[7] ? `.${match[7]}` : '';
 	const offset = zone === undefined ? '' : writtenOffset(match[8]);

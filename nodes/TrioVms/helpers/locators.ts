@@ -16,9 +16,9 @@ export function locatorNumber(
 	context: IExecuteFunctions,
 	itemIndex: number,
 	name: string,
-	field: string,
+	label: string,
 ): number {
-	return positiveInteger(locatorValue(context, itemIndex, name), field);
+	return positiveInteger(locatorValue(context, itemIndex, name), label);
 }
 
 /** A locator of records named by text (a webhook registration's ID, a reason): its value, trimmed. */
@@ -26,7 +26,7 @@ export function locatorText(
 	context: IExecuteFunctions,
 	itemIndex: number,
 	name: string,
-	field: string,
+	label: string,
 ): string {
-	return requiredText(locatorValue(context, itemIndex, name), field);
+	return requiredText(locatorValue(context, itemIndex, name), label);
 }

@@ -5,7 +5,7 @@
  */
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { hasField } from '../../shared/fields';
+import { hasField } from '../../shared/recordFields';
 import { shapeJob, type JobOutput } from '../../shared/jobOutput';
 import { simplifySubmission } from '../../shared/submissionOutput';
 import { limited } from './output';

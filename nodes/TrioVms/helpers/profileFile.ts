@@ -1,7 +1,7 @@
 /**
  * Checks on the candidate profile document before it is uploaded (spec section 8): under
  * 2,500,000 bytes, one of pdf/doc/docx/rtf/txt, and content that really is what the extension
- * says. The checks are pure (bytes and names in, what to send or a FieldError out);
+ * says. The checks are pure (bytes and names in, what to send or a ParameterError out);
  * readProfileFile, at the end, reads the document from the item's binary data and applies them.
  */
 import type { IExecuteFunctions } from 'n8n-workflow';
@@ -11,8 +11,8 @@ import {
 	PROFILE_FILE_EXTENSIONS,
 	PROFILE_FILE_MAX_BYTES,
 	type ProfileFileExtension,
-} from '../../shared/service';
-import { FieldError, requiredText } from './validation';
+} from '../../shared/serviceFacts';
+import { ParameterError, requiredText } from './validation';
 
 export interface ProfileFileInput {
 	data: Buffer;
@@ -189,13 +189,13 @@ export function checkProfileFileSize(
 	binaryLabel = 'Input Field With the Resume',
 ): void {
 	if (size === 0) {
-		throw new FieldError(
+		throw new ParameterError(
 			binaryLabel,
 			"holds an empty file (0 bytes); attach the candidate's resume",
 		);
 	}
 	if (size >= PROFILE_FILE_MAX_BYTES) {
-		throw new FieldError(
+		throw new ParameterError(
 			binaryLabel,
 			`holds a file of ${formatBytes(size)}; Trio VMS accepts resumes under ${PROFILE_FILE_MAX_BYTES.toLocaleString('en-US')} bytes (2.5 MB)`,
 			'Compress the document (for example save the PDF with a smaller size) or attach a shorter version.',
@@ -221,7 +221,7 @@ export function checkProfileFile(input: ProfileFileInput): CheckedProfileFile {
 			extensionOf(ownName) ??
 			EXTENSION_BY_MIME[(input.mimeType ?? '').split(';')[0].trim().toLowerCase()];
 		if (!borrowed) {
-			throw new FieldError(
+			throw new ParameterError(
 				nameLabel,
 				`is needed: the file${fileName ? ` "${fileName}"` : ''} has no extension to tell its format (allowed: ${PROFILE_FILE_EXTENSIONS.join(', ')})`,
 				'Set the File Name option to a name such as resume.pdf.',
@@ -231,7 +231,7 @@ export function checkProfileFile(input: ProfileFileInput): CheckedProfileFile {
 		fileName = `${fileName || 'candidate-profile'}.${borrowed}`;
 	}
 	if (!isAllowedExtension(extension)) {
-		throw new FieldError(
+		throw new ParameterError(
 			nameSource,
 			`gives the file "${fileName}", whose format .${extension} is not accepted; Trio VMS accepts ${PROFILE_FILE_EXTENSIONS.map((e) => `.${e}`).join(', ')}`,
 			'Convert the document to PDF or DOCX, or set the File Name option if the name is wrong.',
@@ -242,7 +242,7 @@ export function checkProfileFile(input: ProfileFileInput): CheckedProfileFile {
 		const suggestion = SUGGESTED_EXTENSION[kind];
 		const seen =
 			kind === 'zip' && isWordZip(input.data) ? 'a DOCX (ZIP) document' : KIND_LABEL[kind];
-		throw new FieldError(
+		throw new ParameterError(
 			nameSource,
 			`gives the file "${fileName}" the extension .${extension}, but its content is ${seen} (${EXPECTED_CONTENT[extension]})`,
 			suggestion && suggestion !== extension
@@ -268,7 +268,7 @@ export async function readProfileFile(
 	const binaries = context.getInputData()[itemIndex]?.binary ?? {};
 	if (!binaries[propertyName]) {
 		const available = Object.keys(binaries);
-		throw new FieldError(
+		throw new ParameterError(
 			'Input Field With the Resume',
 			`names "${propertyName}", but this item has ${available.length ? `only the file fields ${available.map((name) => `"${name}"`).join(', ')}` : 'no file at all'}`,
 			available.length
@@ -333,7 +333,7 @@ export function resumeFolderPath(typed: string, home: string | undefined): strin
 	let folder = typed.trim();
 	if (folder === '~' || /^~[\\/]/.test(folder)) {
 		if (!home) {
-			throw new FieldError(
+			throw new ParameterError(
 				'Resume Folder',
 				`starts with ~, but n8n does not tell this node its home folder: ${folder}`,
 				'Write the full path of the folder, for example /home/node/.n8n-files/resumes.',
@@ -384,8 +384,8 @@ function noFileInFolder(
 	folder: string,
 	label: string,
 	fullPaths: boolean,
-): FieldError {
-	return new FieldError(
+): ParameterError {
+	return new ParameterError(
 		label,
 		fullPaths
 			? `names "${name}", but n8n finds no file it may read there (Resume Folder ${folder})`
@@ -397,8 +397,8 @@ function noFileInFolder(
 }
 
 /** Resume Folder itself outside the folders n8n lets nodes read: the recruiter's setting, not the row's. */
-function folderNotAllowed(folder: string): FieldError {
-	return new FieldError(
+function folderNotAllowed(folder: string): ParameterError {
+	return new ParameterError(
 		'Resume Folder',
 		`is ${folder}, where n8n does not let nodes read files ("Access to the file is not allowed.")`,
 		'n8n reads files only inside the folders N8N_RESTRICT_FILE_ACCESS_TO lists (in n8n 2.x by default ~/.n8n-files, in Docker /home/node/.n8n-files). Put the resumes there, or add their folder to N8N_RESTRICT_FILE_ACCESS_TO and restart n8n.',
@@ -470,7 +470,7 @@ export async function readProfileFileFromDisk(
 		outcome = { failure };
 	}
 	if ('failure' in outcome) {
-		if (outcome.failure instanceof FieldError) throw outcome.failure;
+		if (outcome.failure instanceof ParameterError) throw outcome.failure;
 		throw noFileInFolder(name, folder, label, fullPaths);
 	}
 	const { data } = outcome;

@@ -1,7 +1,7 @@
 /** Labels and matching for the searchable lists (pure). */
 import type { IDataObject } from 'n8n-workflow';
 
-import { fieldOf } from '../../shared/fields';
+import { fieldOf } from '../../shared/recordFields';
 
 export function text(value: unknown): string {
 	return value === undefined || value === null ? '' : String(value);

@@ -1,40 +1,43 @@
 /**
  * Pure checks for what a user typed or mapped from a spreadsheet. Each one returns the value the
- * service wants or throws a FieldError naming the field the way the user sees it; the router turns
- * a FieldError into a NodeOperationError for the item, before anything is sent.
+ * service wants or throws a ParameterError naming the field the way the user sees it; the router turns
+ * a ParameterError into a NodeOperationError for the item, before anything is sent.
  */
 import type { ZodError } from 'zod/v3';
 
 import { isValidEmail } from '../../shared/schemas';
-import { isUsStateAbbreviation, US_STATES } from '../../shared/service';
+import { isUsStateAbbreviation, US_STATES } from '../../shared/serviceFacts';
 
-export class FieldError extends Error {
+export class ParameterError extends Error {
 	constructor(
-		/** The field's label as shown in the node, e.g. "Candidate Number". */
-		readonly field: string,
-		/** What is wrong, phrased to follow the field name: 'must be ...'. */
+		/** The parameter's label as shown in the node, e.g. "Candidate Number". */
+		readonly label: string,
+		/** What is wrong, phrased to follow the label: 'must be ...'. */
 		readonly problem: string,
 		/** Optional extra advice for the error's description. */
 		readonly hint?: string,
 	) {
 		// A problem that goes on listing ('"a", "b" and "c" match ...') follows the name without a space.
-		super(`"${field}"${problem.startsWith(',') ? '' : ' '}${problem}`);
-		this.name = 'FieldError';
+		super(`"${label}"${problem.startsWith(',') ? '' : ' '}${problem}`);
+		this.name = 'ParameterError';
 	}
 }
 
 /**
- * The first problem zod found, as the FieldError of the field the user sees: `labels` maps the
+ * The first problem zod found, as the ParameterError of the field the user sees: `labels` maps the
  * request's keys to field names; a nested path is added in brackets ("State Licenses (0.state)").
  */
-export function fieldErrorFromZod(error: ZodError, labels: Record<string, string>): FieldError {
+export function parameterErrorFromZod(
+	error: ZodError,
+	labels: Record<string, string>,
+): ParameterError {
 	const [issue] = error.issues;
 	const [key, ...rest] = issue.path.map(String);
-	const label = key === undefined ? undefined : labels[key];
-	const field = label
-		? `${label}${rest.length ? ` (${rest.join('.')})` : ''}`
+	const known = key === undefined ? undefined : labels[key];
+	const label = known
+		? `${known}${rest.length ? ` (${rest.join('.')})` : ''}`
 		: issue.path.join('.') || 'body';
-	return new FieldError(field, issue.message);
+	return new ParameterError(label, issue.message);
 }
 
 /** Shows a received value in a message: short, quoted, never "[object Object]". */
@@ -63,16 +66,16 @@ export function isBlank(value: unknown): boolean {
 }
 
 /** Text for an optional field: numbers become text, blanks become undefined. */
-export function optionalText(value: unknown, field: string): string | undefined {
+export function optionalText(value: unknown, label: string): string | undefined {
 	if (isBlank(value)) return undefined;
 	if (typeof value === 'string') return value.trim();
 	if (typeof value === 'number' || typeof value === 'boolean') return String(value);
-	throw new FieldError(field, `must be text, got ${shown(value)}`);
+	throw new ParameterError(label, `must be text, got ${shown(value)}`);
 }
 
-export function requiredText(value: unknown, field: string): string {
-	const text = optionalText(value, field);
-	if (text === undefined) throw new FieldError(field, 'is required but empty');
+export function requiredText(value: unknown, label: string): string {
+	const text = optionalText(value, label);
+	if (text === undefined) throw new ParameterError(label, 'is required but empty');
 	return text;
 }
 
@@ -88,7 +91,7 @@ const INVISIBLE =
  * An e-mail address as a person means it: invisible characters, a `mailto:` prefix and angle
  * brackets removed, so that a lookup finds the candidate instead of creating a second one.
  */
-export function requiredEmail(value: unknown, field: string): string {
+export function requiredEmail(value: unknown, label: string): string {
 	const text = requiredText(
 		typeof value === 'string'
 			? value
@@ -98,11 +101,11 @@ export function requiredEmail(value: unknown, field: string): string {
 					.replace(/^mailto:/i, '')
 					.replace(/^<(.*)>$/, '$1')
 			: value,
-		field,
+		label,
 	);
 	if (!isValidEmail(text)) {
-		throw new FieldError(
-			field,
+		throw new ParameterError(
+			label,
 			`must be a valid email address such as name@agency.com, got ${shown(text)}`,
 		);
 	}
@@ -127,7 +130,7 @@ const NAME_MAX_LENGTH = 100;
  * invisible and bidi characters a copy from a web page or a phone brings removed, runs of spaces
  * made one, and no longer than NAME_MAX_LENGTH.
  */
-export function personName(value: unknown, field: string): string {
+export function personName(value: unknown, label: string): string {
 	const text = requiredText(
 		typeof value === 'string'
 			? withoutControls(value.replace(/[\t\n\r\u00A0]/g, ' ').replace(INVISIBLE, '')).replace(
@@ -135,13 +138,13 @@ export function personName(value: unknown, field: string): string {
 					' ',
 				)
 			: value,
-		field,
+		label,
 	);
 	// Characters as people count them (code points): an emoji is one, not two UTF-16 units.
 	const length = [...text].length;
 	if (length > NAME_MAX_LENGTH) {
-		throw new FieldError(
-			field,
+		throw new ParameterError(
+			label,
 			`is ${length} characters long; a name has at most ${NAME_MAX_LENGTH}, got ${shown(text)}`,
 		);
 	}
@@ -152,21 +155,21 @@ export function personName(value: unknown, field: string): string {
  * A positive whole number, given as a number or as text from a spreadsheet ("1042", " 1042 ",
  * "1042.0"). Anything else is refused rather than guessed.
  */
-export function positiveInteger(value: unknown, field: string): number {
-	if (isBlank(value)) throw new FieldError(field, 'is required but empty');
+export function positiveInteger(value: unknown, label: string): number {
+	if (isBlank(value)) throw new ParameterError(label, 'is required but empty');
 	let number: number | undefined;
 	if (typeof value === 'number') number = value;
 	else if (typeof value === 'string' && /^\s*\+?\d+(\.0+)?\s*$/.test(value))
 		number = Number(value.trim());
 	if (number === undefined || !Number.isFinite(number)) {
-		throw new FieldError(
-			field,
+		throw new ParameterError(
+			label,
 			`must be a positive whole number such as 1042, got ${shown(value)}`,
 		);
 	}
 	if (!Number.isInteger(number) || number <= 0 || number > Number.MAX_SAFE_INTEGER) {
-		throw new FieldError(
-			field,
+		throw new ParameterError(
+			label,
 			`must be a positive whole number such as 1042, got ${shown(value)}`,
 		);
 	}
@@ -174,7 +177,7 @@ export function positiveInteger(value: unknown, field: string): number {
 }
 
 /** A money amount: a number, or text such as "65.50", "$1,250.00". Undefined when blank. */
-export function optionalAmount(value: unknown, field: string): number | undefined {
+export function optionalAmount(value: unknown, label: string): number | undefined {
 	if (isBlank(value)) return undefined;
 	let number: number | undefined;
 	if (typeof value === 'number') number = value;
@@ -186,9 +189,9 @@ export function optionalAmount(value: unknown, field: string): number | undefine
 		if (/^\d+(\.\d+)?$/.test(cleaned) || /^\.\d+$/.test(cleaned)) number = Number(cleaned);
 	}
 	if (number === undefined || !Number.isFinite(number)) {
-		throw new FieldError(field, `must be an amount such as 65.50, got ${shown(value)}`);
+		throw new ParameterError(label, `must be an amount such as 65.50, got ${shown(value)}`);
 	}
-	if (number < 0) throw new FieldError(field, `must not be negative, got ${shown(value)}`);
+	if (number < 0) throw new ParameterError(label, `must not be negative, got ${shown(value)}`);
 	return number;
 }
 
@@ -196,7 +199,7 @@ const TRUE_WORDS = new Set(['true', 'yes', 'y', '1', 'on']);
 const FALSE_WORDS = new Set(['false', 'no', 'n', '0', 'off']);
 
 /** true/false, also "Yes"/"No", "TRUE"/"FALSE", 1/0 as spreadsheets write them. */
-export function optionalBoolean(value: unknown, field: string): boolean | undefined {
+export function optionalBoolean(value: unknown, label: string): boolean | undefined {
 	if (isBlank(value)) return undefined;
 	if (typeof value === 'boolean') return value;
 	if (typeof value === 'number' && (value === 0 || value === 1)) return value === 1;
@@ -205,7 +208,7 @@ export function optionalBoolean(value: unknown, field: string): boolean | undefi
 		if (TRUE_WORDS.has(word)) return true;
 		if (FALSE_WORDS.has(word)) return false;
 	}
-	throw new FieldError(field, `must be true or false (Yes/No also works), got ${shown(value)}`);
+	throw new ParameterError(label, `must be true or false (Yes/No also works), got ${shown(value)}`);
 }
 
 const STATE_BY_NAME = new Map(
@@ -213,14 +216,14 @@ const STATE_BY_NAME = new Map(
 );
 
 /** A US state, DC or territory: "TX", "tx" or "Texas" all give "TX". */
-export function stateAbbreviation(value: unknown, field: string): string {
-	const text = requiredText(value, field);
+export function stateAbbreviation(value: unknown, label: string): string {
+	const text = requiredText(value, label);
 	const upper = text.toUpperCase();
 	if (isUsStateAbbreviation(upper)) return upper;
 	const byName = STATE_BY_NAME.get(text.toLowerCase().replace(/\s+/g, ' '));
 	if (byName) return byName;
-	throw new FieldError(
-		field,
+	throw new ParameterError(
+		label,
 		`must be a two-letter US state, DC or territory abbreviation such as TX, got ${shown(value)}`,
 	);
 }
@@ -234,18 +237,18 @@ function parseUrl(text: string): URL | undefined {
 }
 
 /** An absolute https:// address (http:// only for this machine, for local testing). */
-export function webhookUrl(value: unknown, field: string): string {
-	const text = requiredText(value, field);
+export function webhookUrl(value: unknown, label: string): string {
+	const text = requiredText(value, label);
 	const url = parseUrl(text);
 	if (!url)
-		throw new FieldError(
-			field,
+		throw new ParameterError(
+			label,
 			`must be an absolute address such as https://example.com/hook, got ${shown(text)}`,
 		);
 	const local = ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname);
 	if (url.protocol !== 'https:' && !(url.protocol === 'http:' && local)) {
-		throw new FieldError(
-			field,
+		throw new ParameterError(
+			label,
 			`must start with https:// (the service only delivers to HTTPS receivers), got ${shown(text)}`,
 		);
 	}

@@ -10,7 +10,7 @@ import {
 } from 'n8n-workflow';
 
 import { setNewest } from '../../shared/boundedMap';
-import { PATHS } from '../../shared/service';
+import { PATHS } from '../../shared/serviceFacts';
 import { INTERACTIVE_CLIENT, TrioClient } from '../../shared/transport';
 import { listRegistrations } from '../../shared/webhookRegistrations';
 import { withdrawReasonNames } from '../actions/submission/declineOrWithdraw';

@@ -1,7 +1,7 @@
 import type { ILoadOptionsFunctions, ResourceMapperFields } from 'n8n-workflow';
 
-import { CANDIDATE_COLUMNS } from '../actions/candidate/candidateFields';
-import { SUBMISSION_COLUMNS } from '../actions/submission/submissionFields';
+import { CANDIDATE_COLUMNS } from '../actions/candidate/candidateParameters';
+import { SUBMISSION_COLUMNS } from '../actions/submission/submissionParameters';
 import { mapperFields } from '../helpers/columns';
 
 /** The fields Candidate Find or Create takes from a row: fixed by the service, no request needed. */

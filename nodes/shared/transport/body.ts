@@ -67,7 +67,7 @@ export interface DeadlineClock {
  * a test) neither cuts an exchange short nor stretches it. AbortSignal.timeout keeps no handle
  * to clear and does not hold the process open.
  */
-export const REAL_DEADLINE_CLOCK: DeadlineClock = {
+const REAL_DEADLINE_CLOCK: DeadlineClock = {
 	now: () => performance.now(),
 	after: async (ms) =>
 		await new Promise<void>((resolve) => {
@@ -76,6 +76,21 @@ export const REAL_DEADLINE_CLOCK: DeadlineClock = {
 			});
 		}),
 };
+
+let currentDeadlineClock: DeadlineClock = REAL_DEADLINE_CLOCK;
+
+/**
+ * The clock the client's deadlines run on from now on; undefined restores the real one. Tests of
+ * the transport hand in a clock that moves only when they move it, as they do for the pacer
+ * (pacing.ts), so a timeout is proven by moving time past it, not by racing a busy machine.
+ */
+export function useDeadlineClock(replacement: DeadlineClock | undefined): void {
+	currentDeadlineClock = replacement ?? REAL_DEADLINE_CLOCK;
+}
+
+export function deadlineClock(): DeadlineClock {
+	return currentDeadlineClock;
+}
 
 /**
  * Fails a wait after `idleMs` without `touch()`, or at `endBy` (on the deadline clock), whichever

@@ -32,8 +32,8 @@ import {
 	MAX_EXCHANGE_MS,
 	MAX_RESPONSE_BYTES,
 	parseBody,
+	deadlineClock,
 	readBody,
-	REAL_DEADLINE_CLOCK as deadlines,
 } from './body';
 import {
 	backoffDelay,
@@ -224,8 +224,9 @@ export class TrioClient {
 			// The timeout is an idle timeout: the headers must come within twice it, and the body
 			// may pause that long between bytes. A body that keeps arriving is read to its end, up
 			// to a ceiling for the whole exchange, so a trickle cannot hold the node for ever.
+			const clock = deadlineClock();
 			const endBy =
-				deadlines.now() + Math.max(2 * idleMs, this.options.maxExchangeMs ?? MAX_EXCHANGE_MS);
+				clock.now() + Math.max(2 * idleMs, this.options.maxExchangeMs ?? MAX_EXCHANGE_MS);
 			try {
 				this.stats.requests++;
 				response = (await beforeDeadline(
@@ -234,7 +235,8 @@ export class TrioClient {
 						TRIO_CREDENTIAL_TYPE,
 						options,
 					) as Promise<RawResponse>,
-					Math.min(endBy, deadlines.now() + 2 * idleMs),
+					Math.min(endBy, clock.now() + 2 * idleMs),
+					clock,
 				)) as RawResponse;
 				raw = await readBody(
 					response.body,
@@ -242,6 +244,7 @@ export class TrioClient {
 						maxBytes: this.options.maxResponseBytes ?? MAX_RESPONSE_BYTES,
 						idleMs,
 						endBy,
+						clock,
 					},
 					response.headers,
 				);

@@ -25,7 +25,7 @@ import {
 import { listedNames, resembledField } from '../../../nodes/TrioVms/helpers/columns';
 import { jobLabel, matchesFilter } from '../../../nodes/TrioVms/helpers/search';
 import {
-	FieldError,
+	ParameterError,
 	optionalAmount,
 	optionalBoolean,
 	positiveInteger,
@@ -34,7 +34,7 @@ import {
 	stateAbbreviation,
 	webhookUrl,
 } from '../../../nodes/TrioVms/helpers/validation';
-import { PROFILE_FILE_MAX_BYTES } from '../../../nodes/shared/service';
+import { PROFILE_FILE_MAX_BYTES } from '../../../nodes/shared/serviceFacts';
 
 const PDF = Buffer.from('%PDF-1.7\n1 0 obj\n<<>>\nendobj\n%%EOF\n');
 const DOCX = wordZip();
@@ -45,14 +45,14 @@ const DOC = Buffer.concat([
 const RTF = Buffer.from('{\\rtf1\\ansi Jane Doe, RN}');
 const TXT = Buffer.from('Jane Doe, RN\nICU, 6 years\n');
 
-function fieldError(run: () => unknown): FieldError {
+function parameterError(run: () => unknown): ParameterError {
 	try {
 		run();
 	} catch (error) {
-		if (error instanceof FieldError) return error;
+		if (error instanceof ParameterError) return error;
 		throw error;
 	}
-	throw new Error('expected a FieldError');
+	throw new Error('expected a ParameterError');
 }
 
 describe('profile file checks', () => {
@@ -79,8 +79,8 @@ describe('profile file checks', () => {
 	it('refuses a file of 2,500,000 bytes and accepts one byte less', () => {
 		const big = Buffer.alloc(PROFILE_FILE_MAX_BYTES, 0x20);
 		big.write('%PDF-1.4');
-		const error = fieldError(() => checkProfileFile({ data: big, fileName: 'big.pdf' }));
-		expect(error.field).toBe('Input Field With the Resume');
+		const error = parameterError(() => checkProfileFile({ data: big, fileName: 'big.pdf' }));
+		expect(error.label).toBe('Input Field With the Resume');
 		expect(error.message).toContain('2,500,000 bytes');
 		expect(
 			checkProfileFile({ data: big.subarray(0, PROFILE_FILE_MAX_BYTES - 1), fileName: 'big.pdf' })
@@ -90,12 +90,12 @@ describe('profile file checks', () => {
 
 	it('refuses an empty file', () => {
 		expect(
-			fieldError(() => checkProfileFile({ data: Buffer.alloc(0), fileName: 'a.pdf' })).message,
+			parameterError(() => checkProfileFile({ data: Buffer.alloc(0), fileName: 'a.pdf' })).message,
 		).toContain('empty');
 	});
 
 	it('refuses extensions other than pdf, doc, docx, rtf and txt', () => {
-		const error = fieldError(() => checkProfileFile({ data: PDF, fileName: 'resume.png' }));
+		const error = parameterError(() => checkProfileFile({ data: PDF, fileName: 'resume.png' }));
 		expect(error.message).toContain('.png is not accepted');
 		expect(error.message).toContain('.pdf, .doc, .docx, .rtf, .txt');
 	});
@@ -105,10 +105,10 @@ describe('profile file checks', () => {
 			checkProfileFile({ data: PDF, fileName: 'upload.bin', fileNameOverride: 'Jane Doe.pdf' })
 				.fileName,
 		).toBe('Jane Doe.pdf');
-		const error = fieldError(() =>
+		const error = parameterError(() =>
 			checkProfileFile({ data: PDF, fileName: 'a.pdf', fileNameOverride: 'a.exe' }),
 		);
-		expect(error.field).toBe('File Name');
+		expect(error.label).toBe('File Name');
 	});
 
 	it('borrows the extension from the own name or the MIME type when the name has none', () => {
@@ -119,7 +119,7 @@ describe('profile file checks', () => {
 		expect(checkProfileFile({ data: PDF, mimeType: 'application/pdf' }).fileName).toBe(
 			'candidate-profile.pdf',
 		);
-		expect(fieldError(() => checkProfileFile({ data: PDF, fileName: 'resume' })).field).toBe(
+		expect(parameterError(() => checkProfileFile({ data: PDF, fileName: 'resume' })).label).toBe(
 			'File Name',
 		);
 	});
@@ -131,20 +131,20 @@ describe('profile file checks', () => {
 		['a.rtf', TXT, 'plain text'],
 		['a.txt', Buffer.from([0x41, 0x00, 0x42]), 'not a document Trio accepts'],
 	])('refuses %s whose content does not match', (fileName, data, seen) => {
-		const error = fieldError(() => checkProfileFile({ data, fileName }));
+		const error = parameterError(() => checkProfileFile({ data, fileName }));
 		expect(error.message).toContain(seen);
 	});
 
 	it('suggests the extension that matches the content', () => {
-		expect(fieldError(() => checkProfileFile({ data: DOCX, fileName: 'cv.doc' })).hint).toContain(
-			'.docx',
-		);
+		expect(
+			parameterError(() => checkProfileFile({ data: DOCX, fileName: 'cv.doc' })).hint,
+		).toContain('.docx');
 	});
 
 	it('takes only a Word ZIP as DOCX, UTF-16 text with its mark as TXT, and a PDF header within 1024 bytes', () => {
 		const spreadsheet = wordZip(['[Content_Types].xml', 'xl/workbook.xml']);
 		expect(
-			fieldError(() => checkProfileFile({ data: spreadsheet, fileName: 'cv.docx' })).message,
+			parameterError(() => checkProfileFile({ data: spreadsheet, fileName: 'cv.docx' })).message,
 		).toContain('a ZIP archive that is not a Word document');
 		// Issue 22 point 12: any entry containing "word/" used to pass.
 		for (const parts of [
@@ -154,7 +154,8 @@ describe('profile file checks', () => {
 			['word/document.xml'],
 		]) {
 			expect(
-				fieldError(() => checkProfileFile({ data: wordZip(parts), fileName: 'cv.docx' })).message,
+				parameterError(() => checkProfileFile({ data: wordZip(parts), fileName: 'cv.docx' }))
+					.message,
 			).toContain('a ZIP archive that is not a Word document');
 		}
 		// A real Word file names its parts in the central directory too; a stream whose local
@@ -268,15 +269,15 @@ describe('Modified After', () => {
 	it('treats empty as not given and refuses what it cannot read', () => {
 		expect(toModifiedDateQuery('', 'x')).toBeUndefined();
 		expect(toModifiedDateQuery(undefined, 'x')).toBeUndefined();
-		expect(fieldError(() => toModifiedDateQuery('yesterday', 'Modified After')).message).toBe(
+		expect(parameterError(() => toModifiedDateQuery('yesterday', 'Modified After')).message).toBe(
 			'"Modified After" must be a date (YYYY-MM-DD) or an ISO 8601 date-time such as 2026-03-01T07:00:00Z, got "yesterday"',
 		);
-		expect(fieldError(() => toModifiedDateQuery('2026-02-30', 'x')).message).toContain(
+		expect(parameterError(() => toModifiedDateQuery('2026-02-30', 'x')).message).toContain(
 			'not a real calendar date',
 		);
-		expect(fieldError(() => toModifiedDateQuery('2026-02-01T25:00:00Z', 'x')).message).toContain(
-			'not a real date and time',
-		);
+		expect(
+			parameterError(() => toModifiedDateQuery('2026-02-01T25:00:00Z', 'x')).message,
+		).toContain('not a real date and time');
 	});
 
 	it('computes zone offsets across daylight saving time', () => {
@@ -304,14 +305,14 @@ describe('calendar dates and start dates', () => {
 	});
 
 	it('refuses impossible or unreadable dates, naming the field', () => {
-		expect(fieldError(() => toDateOnly('2027-02-29', 'Expiration Date')).message).toBe(
+		expect(parameterError(() => toDateOnly('2027-02-29', 'Expiration Date')).message).toBe(
 			'"Expiration Date" is not a real calendar date: "2027-02-29"',
 		);
 		expect(toDateOnly('2028-02-29', 'x')).toBe('2028-02-29');
-		expect(fieldError(() => toDateOnly('31.05.2027', 'Expiration Date')).message).toContain(
+		expect(parameterError(() => toDateOnly('31.05.2027', 'Expiration Date')).message).toContain(
 			'YYYY-MM-DD',
 		);
-		expect(fieldError(() => toDateOnly(3_000_000, 'Expiration Date')).message).toContain(
+		expect(parameterError(() => toDateOnly(3_000_000, 'Expiration Date')).message).toContain(
 			'got 3000000',
 		);
 	});
@@ -322,7 +323,9 @@ describe('calendar dates and start dates', () => {
 		expect(toStartDateTime('2026-04-06T07:00', 'x')).toBe('2026-04-06T07:00:00');
 		expect(toStartDateTime('2026-04-06 07:00:00-0500', 'x')).toBe('2026-04-06T07:00:00-05:00');
 		expect(toStartDateTime('2026-04-06T07:00:00.5Z', 'x')).toBe('2026-04-06T07:00:00.5Z');
-		expect(fieldError(() => toStartDateTime('next monday', 'Start Date')).field).toBe('Start Date');
+		expect(parameterError(() => toStartDateTime('next monday', 'Start Date')).label).toBe(
+			'Start Date',
+		);
 	});
 });
 
@@ -332,21 +335,21 @@ describe('field checks', () => {
 		expect(positiveInteger(' 1042 ', 'x')).toBe(1042);
 		expect(positiveInteger('1042.0', 'x')).toBe(1042);
 		for (const bad of [0, -3, 12.5, '12.5', 'abc', '1e3', NaN, true, {}]) {
-			expect(fieldError(() => positiveInteger(bad, 'Candidate Number')).message).toMatch(
+			expect(parameterError(() => positiveInteger(bad, 'Candidate Number')).message).toMatch(
 				/^"Candidate Number" must be a positive whole number/,
 			);
 		}
-		expect(fieldError(() => positiveInteger('', 'Job')).message).toBe(
+		expect(parameterError(() => positiveInteger('', 'Job')).message).toBe(
 			'"Job" is required but empty',
 		);
 	});
 
 	it('checks e-mail addresses', () => {
 		expect(requiredEmail(' jane@agency.com ', 'Email')).toBe('jane@agency.com');
-		expect(fieldError(() => requiredEmail('jane@agency', 'Email')).message).toBe(
+		expect(parameterError(() => requiredEmail('jane@agency', 'Email')).message).toBe(
 			'"Email" must be a valid email address such as name@agency.com, got "jane@agency"',
 		);
-		expect(fieldError(() => requiredEmail('', 'Email')).message).toBe(
+		expect(parameterError(() => requiredEmail('', 'Email')).message).toBe(
 			'"Email" is required but empty',
 		);
 	});
@@ -355,10 +358,10 @@ describe('field checks', () => {
 		expect(optionalAmount('$1,250.50', 'x')).toBe(1250.5);
 		expect(optionalAmount(65, 'x')).toBe(65);
 		expect(optionalAmount('', 'x')).toBeUndefined();
-		expect(fieldError(() => optionalAmount('-5', 'Bill Rate Amount')).field).toBe(
+		expect(parameterError(() => optionalAmount('-5', 'Bill Rate Amount')).label).toBe(
 			'Bill Rate Amount',
 		);
-		expect(fieldError(() => optionalAmount('ten', 'Bill Rate Amount')).field).toBe(
+		expect(parameterError(() => optionalAmount('ten', 'Bill Rate Amount')).label).toBe(
 			'Bill Rate Amount',
 		);
 		expect([true, 'Yes', 'TRUE', 1, 'n', false].map((v) => optionalBoolean(v, 'x'))).toEqual([
@@ -369,16 +372,16 @@ describe('field checks', () => {
 			false,
 			false,
 		]);
-		expect(fieldError(() => optionalBoolean('maybe', 'Compact License')).field).toBe(
+		expect(parameterError(() => optionalBoolean('maybe', 'Compact License')).label).toBe(
 			'Compact License',
 		);
 		expect(
 			['TX', 'tx', 'Texas', ' new york ', 'DC', 'PR'].map((v) => stateAbbreviation(v, 'x')),
 		).toEqual(['TX', 'TX', 'TX', 'NY', 'DC', 'PR']);
-		expect(fieldError(() => stateAbbreviation('XX', 'State')).message).toContain(
+		expect(parameterError(() => stateAbbreviation('XX', 'State')).message).toContain(
 			'two-letter US state',
 		);
-		expect(fieldError(() => requiredText('  ', 'First Name')).message).toBe(
+		expect(parameterError(() => requiredText('  ', 'First Name')).message).toBe(
 			'"First Name" is required but empty',
 		);
 	});
@@ -388,10 +391,10 @@ describe('field checks', () => {
 		expect(webhookUrl('http://127.0.0.1:5678/webhook', 'URL')).toBe(
 			'http://127.0.0.1:5678/webhook',
 		);
-		expect(fieldError(() => webhookUrl('http://example.com/hook', 'URL')).message).toContain(
+		expect(parameterError(() => webhookUrl('http://example.com/hook', 'URL')).message).toContain(
 			'https://',
 		);
-		expect(fieldError(() => webhookUrl('example.com', 'URL')).message).toContain('absolute');
+		expect(parameterError(() => webhookUrl('example.com', 'URL')).message).toContain('absolute');
 	});
 });
 
@@ -465,12 +468,12 @@ describe('dates as a sheet gives them', () => {
 				() => toStartDateTime(value, 'Start Date'),
 				() => toDateOnly(value, 'Expiration Date'),
 			]) {
-				const error = fieldError(read);
+				const error = parameterError(read);
 				expect(error.message).toContain('only for a day within 20 years of today');
 				expect(error.hint).toContain('Give the date as text, e.g. 2027-01-04 or 1/4/2027');
 			}
 		}
-		expect(fieldError(() => toStartDateTime(2027, 'Start Date')).message).toBe(
+		expect(parameterError(() => toStartDateTime(2027, 'Start Date')).message).toBe(
 			'"Start Date" must be a date such as 2027-01-04 or 1/4/2027 (month first), or a date and time such as 2027-01-04 8:00 AM, got 2027: a number is read as a spreadsheet\'s day number only for a day within 20 years of today, and 2027 would be 1905-07-19',
 		);
 		const inTenYears = DateTime.utc().plus({ years: 10 }).startOf('day');
@@ -480,14 +483,14 @@ describe('dates as a sheet gives them', () => {
 
 	it('accepts 1/4/2027 in Start Date and says so when refusing', () => {
 		expect(toStartDateTime('1/4/2027', 'Start Date')).toBe('2027-01-04T00:00:00');
-		expect(fieldError(() => toStartDateTime('next week', 'Start Date')).message).toContain(
+		expect(parameterError(() => toStartDateTime('next week', 'Start Date')).message).toContain(
 			'must be a date such as 2027-01-04 or 1/4/2027',
 		);
 	});
 
 	it('still refuses a day number in Modified After, naming the date it probably means', () => {
 		for (const value of [46000, '46000']) {
-			expect(fieldError(() => toModifiedDateQuery(value, 'Modified After')).message).toContain(
+			expect(parameterError(() => toModifiedDateQuery(value, 'Modified After')).message).toContain(
 				'looks like a spreadsheet day number (2025-12-09)',
 			);
 		}
@@ -507,13 +510,13 @@ describe('dates as a sheet gives them', () => {
 	});
 
 	it('still refuses what is not a time', () => {
-		expect(fieldError(() => toStartDateTime('5/31/2027 13:00 PM', 'Start Date')).field).toBe(
+		expect(parameterError(() => toStartDateTime('5/31/2027 13:00 PM', 'Start Date')).label).toBe(
 			'Start Date',
 		);
-		expect(fieldError(() => toStartDateTime('2/30/2027 8:00 AM', 'Start Date')).message).toContain(
-			'is not a real date and time',
-		);
-		expect(fieldError(() => toStartDateTime('5/31/2027 8 AM', 'Start Date')).field).toBe(
+		expect(
+			parameterError(() => toStartDateTime('2/30/2027 8:00 AM', 'Start Date')).message,
+		).toContain('is not a real date and time');
+		expect(parameterError(() => toStartDateTime('5/31/2027 8 AM', 'Start Date')).label).toBe(
 			'Start Date',
 		);
 	});
@@ -541,7 +544,9 @@ describe('the Resume Folder and the Resume File cell', () => {
 		expect(resumeFolderPath('//', '/home/jane')).toBe('/');
 		expect(resumeFolderPath('C:\\', undefined)).toBe('C:\\');
 		expect(resumeFolderPath('C:/resumes/', undefined)).toBe('C:/resumes');
-		expect(fieldError(() => resumeFolderPath('~/resumes', undefined)).field).toBe('Resume Folder');
+		expect(parameterError(() => resumeFolderPath('~/resumes', undefined)).label).toBe(
+			'Resume Folder',
+		);
 	});
 
 	it('joins a name to the folder, and refuses a full path or ../ unless full paths are allowed', () => {

@@ -13,7 +13,7 @@ import { Container } from '@n8n/di';
 import { InstanceSettings } from 'n8n-core';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { PATHS } from '../../../nodes/shared/service';
+import { PATHS } from '../../../nodes/shared/serviceFacts';
 import { PDF, PDF_FILE, errorText, useSandbox } from '../../support/sandbox-harness';
 
 const t = useSandbox({ jobs: 20 });

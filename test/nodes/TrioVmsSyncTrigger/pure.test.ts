@@ -1,6 +1,6 @@
 /**
  * The Sync Trigger's pure parts: reading answers, the compact state, the poll plan and the diffs.
- * No HTTP here; the engine tests (engine.test.ts beside this file) run the node against the sandbox.
+ * No HTTP here; the other tests beside this file run the node in the engine against the sandbox.
  */
 import {
 	diffJobs,
@@ -38,7 +38,7 @@ import {
 	writeState,
 	type JobState,
 } from '../../../nodes/TrioVmsSyncTrigger/state';
-import { bound, Entries } from '../../../nodes/TrioVmsSyncTrigger/entries';
+import { bound, RememberedRecords } from '../../../nodes/TrioVmsSyncTrigger/rememberedRecords';
 
 function job(number: number, modified: string | null, extra: Record<string, unknown> = {}) {
 	return {
@@ -209,7 +209,7 @@ describe('state', () => {
 			'1': encodeJob({ stamp: norm(T1), status: 'Open', openPositions: 1, ...NO_PLACE }),
 			'2': 'kept as stored',
 		};
-		const entries = new Entries(JOB_CODEC, stored);
+		const entries = new RememberedRecords(JOB_CODEC, stored);
 		const copy = entries.copy();
 		copy.set(3, { stamp: norm(T2), status: 'OnHold', openPositions: null, ...NO_PLACE });
 		copy.delete(1);
@@ -236,7 +236,7 @@ describe('state', () => {
 		);
 		expect([...bound(entries, 2).kept.keys()].sort()).toEqual([2, 3]);
 		expect(bound(entries, 2).forgottenUpTo).toBe(norm('2026-03-01'));
-		const lazy = new Entries(JOB_CODEC);
+		const lazy = new RememberedRecords(JOB_CODEC);
 		for (const [number, entry] of entries)
 			lazy.set(number, { ...entry, openPositions: null, ...NO_PLACE });
 		expect(Object.keys(lazy.toRecord(2).record).sort()).toEqual(['2', '3']);

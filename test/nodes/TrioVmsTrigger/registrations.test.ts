@@ -1,4 +1,4 @@
-import { NodeApiError, NodeOperationError, type INode } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import type { WebhookRegistration } from '../../../nodes/shared/schemas';
 import { readRegistrationList as readListing } from '../../../nodes/shared/webhookRegistrations';
@@ -18,6 +18,7 @@ import {
 import { explainFailure } from '../../../nodes/shared/errors';
 import { hashToken } from '../../../nodes/TrioVmsTrigger/deliveryToken';
 import type { ScopeState } from '../../../nodes/TrioVmsTrigger/state';
+import { workflowNode } from '../../support/workflow-node';
 
 const URL_NOW = 'https://n8n.agency.com/webhook/abc-123/webhook';
 const URL_OLD = 'https://old.agency.com/webhook/abc-123/webhook';
@@ -25,14 +26,7 @@ const URL_TEST = 'https://n8n.agency.com/webhook-test/abc-123/webhook';
 const URL_STAGING = 'https://staging.agency.com/webhook/abc-123/webhook';
 const TOKEN = 't0k3n';
 const nameFor = (event: string) => `n8n: Shifts (${event})`;
-const node = {
-	id: 'n1',
-	name: 'Trio VMS Trigger',
-	type: 'x',
-	typeVersion: 1,
-	position: [0, 0],
-	parameters: {},
-} as INode;
+const node = workflowNode('Trio VMS Trigger', 'x');
 
 function reg(
 	id: string,

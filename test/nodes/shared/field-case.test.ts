@@ -1,6 +1,6 @@
 /**
  * Issue 22 point 11: the service's field names are read in any letter case by the one reader
- * (nodes/shared/fields.ts). Shared readers here; through n8n's engine against a scripted server
+ * (nodes/shared/recordFields.ts). Shared readers here; through n8n's engine against a scripted server
  * for Get Withdraw Reasons, which returned no items for `{ name }` entries.
  */
 import { nameOfListItem } from '../../../nodes/shared/schemas';

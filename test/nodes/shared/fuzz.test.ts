@@ -21,7 +21,7 @@ import {
 	toStartDateTime,
 } from '../../../nodes/TrioVms/helpers/dates';
 import {
-	FieldError,
+	ParameterError,
 	optionalAmount,
 	optionalBoolean,
 	optionalText,
@@ -65,14 +65,14 @@ const anyValue = fc.oneof(
 	fc.array(fc.anything(), { maxLength: 3 }),
 );
 
-/** Only a FieldError naming the field may come out of a field check. */
+/** Only a ParameterError naming the field may come out of a field check. */
 function onlyFieldErrors(read: (value: unknown) => unknown, field: string) {
 	return fc.property(anyValue, (value) => {
 		try {
 			read(value);
 		} catch (error) {
-			if (!(error instanceof FieldError)) throw error;
-			expect(error.field).toBe(field);
+			if (!(error instanceof ParameterError)) throw error;
+			expect(error.label).toBe(field);
 			expect(error.message.startsWith(`"${field}"`)).toBe(true);
 		}
 	});
@@ -90,7 +90,7 @@ describe('field checks and readers', () => {
 		['toModifiedDateQuery', (v: unknown) => toModifiedDateQuery(v, 'Job', 'America/Chicago')],
 		['toDateOnly', (v: unknown) => toDateOnly(v, 'Job')],
 		['toStartDateTime', (v: unknown) => toStartDateTime(v, 'Job')],
-	])('%s throws nothing but a FieldError naming the field', (_name, read) => {
+	])('%s throws nothing but a ParameterError naming the field', (_name, read) => {
 		check(onlyFieldErrors(read, 'Job'));
 	});
 
@@ -101,7 +101,7 @@ describe('field checks and readers', () => {
 					const number = positiveInteger(value, 'Job');
 					expect(Number.isSafeInteger(number) && number > 0).toBe(true);
 				} catch (error) {
-					if (!(error instanceof FieldError)) throw error;
+					if (!(error instanceof ParameterError)) throw error;
 				}
 			}),
 		);
@@ -122,7 +122,7 @@ describe('field checks and readers', () => {
 								/^\d{4,6}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{3})?Z$|^[+-]\d{6}-/,
 							);
 					} catch (error) {
-						if (!(error instanceof FieldError)) throw error;
+						if (!(error instanceof ParameterError)) throw error;
 					}
 				},
 			),

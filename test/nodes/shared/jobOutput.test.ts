@@ -1,5 +1,5 @@
 /** The simplified job shared by Job Get, Job Get Many and both triggers, and the case-insensitive reader under it. */
-import { fieldOf, hasField } from '../../../nodes/shared/fields';
+import { fieldOf, hasField } from '../../../nodes/shared/recordFields';
 import {
 	simplifyJob,
 	SIMPLIFIED_JOB_FIELDS,

@@ -1,6 +1,4 @@
 /** How the service's error bodies become messages, hints and NodeApiErrors (pure functions). */
-import type { INode } from 'n8n-workflow';
-
 import {
 	connectionError,
 	hintForStatus,
@@ -14,6 +12,7 @@ import {
 	MAX_CLEANED_CHARS,
 	readServiceMessage,
 } from '../../../nodes/shared/serviceMessage';
+import { workflowNode } from '../../support/workflow-node';
 
 const NO_DETAILS = 'The service gave no details';
 
@@ -212,14 +211,7 @@ describe('redact and formatting', () => {
 });
 
 describe('serviceError and connectionError', () => {
-	const node: INode = {
-		id: '1',
-		name: 'Trio VMS',
-		type: 'trioVms',
-		typeVersion: 1,
-		position: [0, 0],
-		parameters: {},
-	};
+	const node = workflowNode('Trio VMS', 'trioVms');
 
 	// Issue 19 point 10 changed this test: the headline used to be "One or more validation errors
 	// occurred." with the field error below it; now the field error is the headline, by its label.

@@ -5,9 +5,9 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { fieldOf } from '../../../shared/fields';
+import { fieldOf } from '../../../shared/recordFields';
 import type { CandidateCreateRequest } from '../../../shared/schemas';
-import { PATHS } from '../../../shared/service';
+import { PATHS } from '../../../shared/serviceFacts';
 import type { TrioClient } from '../../../shared/transport';
 import { answerInWords, isRecord, readList } from '../../../shared/listAnswer';
 import { objectOf } from '../../helpers/output';

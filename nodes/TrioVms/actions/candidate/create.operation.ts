@@ -2,12 +2,12 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { optionsCollection, shownUnder } from '../common.descriptions';
 import type { OperationExecute } from '../node.type';
-import { candidateFields, emailField, readCandidate } from './candidateFields';
+import { candidateParameters, emailParameter, readCandidate } from './candidateParameters';
 import { createCandidate, findOrCreateCandidate } from './candidateRequests';
 
 export const description = shownUnder('candidate', 'create', [
-	emailField,
-	...candidateFields,
+	emailParameter,
+	...candidateParameters,
 	optionsCollection([
 		{
 			displayName: 'Skip If Email Exists',

@@ -1,11 +1,11 @@
 import { requiredEmail } from '../../helpers/validation';
 import { optionsCollection, shownUnder } from '../common.descriptions';
 import type { OperationExecute } from '../node.type';
-import { emailField } from './candidateFields';
+import { emailParameter } from './candidateParameters';
 import { findCandidates } from './candidateRequests';
 
 export const description = shownUnder('candidate', 'findByEmail', [
-	{ ...emailField, description: 'The email address to look up' },
+	{ ...emailParameter, description: 'The email address to look up' },
 	{
 		displayName:
 			"When nobody has the email, this outputs nothing and the workflow stops here. To go on with an empty item, turn on Always Output Data in the node's settings.",

@@ -11,11 +11,11 @@ import { optionsCollection, shownUnder } from '../common.descriptions';
 import type { OperationExecute } from '../node.type';
 import {
 	CANDIDATE_COLUMNS,
-	candidateFields,
+	candidateParameters,
 	candidateFromRow,
-	emailField,
+	emailParameter,
 	readCandidate,
-} from './candidateFields';
+} from './candidateParameters';
 import { findOrCreateCandidate } from './candidateRequests';
 
 export const description = shownUnder('candidate', 'findOrCreate', [
@@ -23,11 +23,11 @@ export const description = shownUnder('candidate', 'findOrCreate', [
 		"Each input row's columns, matched to the fields by name (Email, First Name, Last Name, Phone, State Licenses)",
 	),
 	onlyWith('fields', {
-		...emailField,
+		...emailParameter,
 		description:
 			"The candidate's email address: looked up first, and used for the new candidate if none matches",
 	}),
-	...candidateFields.map((field) => onlyWith('fields', field)),
+	...candidateParameters.map((field) => onlyWith('fields', field)),
 	onlyWith(
 		'columns',
 		columnsProperty(

@@ -1,4 +1,4 @@
-import { PATHS } from '../../../shared/service';
+import { PATHS } from '../../../shared/serviceFacts';
 import { shapeJobs } from '../../helpers/outputChoices';
 import { locatorNumber } from '../../helpers/locators';
 import {

@@ -1,5 +1,5 @@
-import { fieldOf } from '../../../shared/fields';
-import { JOB_STATUS_OPTIONS, PATHS, US_STATE_OPTIONS } from '../../../shared/service';
+import { fieldOf } from '../../../shared/recordFields';
+import { JOB_STATUS_OPTIONS, PATHS, US_STATE_OPTIONS } from '../../../shared/serviceFacts';
 import { shapeJobs } from '../../helpers/outputChoices';
 import { optionalText, stateAbbreviation } from '../../helpers/validation';
 import {

@@ -1,18 +1,18 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { PATHS } from '../../../shared/service';
+import { PATHS } from '../../../shared/serviceFacts';
 import { optionalText } from '../../helpers/validation';
 import {
 	optionsCollection,
 	shownUnder,
-	submissionNumberField,
+	submissionNumberParameter,
 	submissionOutputProperty,
 } from '../common.descriptions';
 import type { OperationExecute } from '../node.type';
 import { answerSubmission, readSubmissionNumber } from './submissionRequests';
 
 export const description = shownUnder('submission', 'accept', [
-	submissionNumberField('The submission to accept; it must be in the Offered status'),
+	submissionNumberParameter('The submission to accept; it must be in the Offered status'),
 	{
 		displayName: 'Reason',
 		name: 'reason',

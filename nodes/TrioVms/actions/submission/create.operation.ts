@@ -7,7 +7,7 @@ import {
 } from 'n8n-workflow';
 
 import { submissionCreateFieldsSchema, type SubmissionCreateFields } from '../../../shared/schemas';
-import { PATHS } from '../../../shared/service';
+import { PATHS } from '../../../shared/serviceFacts';
 import { submissionListNotOffered } from '../../../shared/failureMarks';
 import type { MultipartPart, TrioClient } from '../../../shared/transport';
 import {
@@ -35,19 +35,19 @@ import {
 	submissionOutputProperty,
 } from '../common.descriptions';
 import type { OperationExecute } from '../node.type';
-import { fieldOf } from '../../../shared/fields';
+import { fieldOf } from '../../../shared/recordFields';
 import { submissionIndexFor } from './submissionIndex';
 import {
-	additionalFields,
-	agencyContactsField,
-	candidateNumberField,
-	resumeFileField,
-	resumeFolderField,
-	resumeFromField,
-	readSubmissionFields,
+	additionalFieldsParameter,
+	agencyContactsParameter,
+	candidateNumberParameter,
+	resumeFileParameter,
+	resumeFolderParameter,
+	resumeFromParameter,
+	readSubmissionParameters,
 	readSubmissionRow,
 	SUBMISSION_COLUMNS,
-} from './submissionFields';
+} from './submissionParameters';
 
 export const description = shownUnder('submission', 'create', [
 	valuesFromProperty(
@@ -60,16 +60,16 @@ export const description = shownUnder('submission', 'create', [
 			'Map Automatically takes each column whose name is a field\'s name, in any letter case and spacing ("Job Number", "job_number"): Job Number, Email, First Name and Last Name (or Candidate Number instead of those three), Resume File with a resume folder, and where you have them Phone, Bill Rate, Start Date, State Licenses, Availability, Best Contact, Days Off, Experience, Description. Map Each Column Manually lets you drag a column into each field.',
 		),
 	}),
-	onlyWith('columns', resumeFromField),
-	resumeFolderField,
+	onlyWith('columns', resumeFromParameter),
+	resumeFolderParameter,
 	{
-		...resumeFileField,
+		...resumeFileParameter,
 		displayOptions: { show: { valuesFrom: ['columns'], resumeFrom: ['binary'] } },
 	},
-	onlyWith('fields', candidateNumberField),
-	onlyWith('fields', resumeFileField),
-	onlyWith('fields', additionalFields),
-	agencyContactsField,
+	onlyWith('fields', candidateNumberParameter),
+	onlyWith('fields', resumeFileParameter),
+	onlyWith('fields', additionalFieldsParameter),
+	agencyContactsParameter,
 	submissionOutputProperty(),
 	optionsCollection([
 		{
@@ -124,7 +124,7 @@ async function prepareSubmission(
 			: undefined;
 	const { fields, candidate } = row
 		? readSubmissionRow(context, itemIndex, row)
-		: { fields: readSubmissionFields(context, itemIndex), candidate: undefined };
+		: { fields: readSubmissionParameters(context, itemIndex), candidate: undefined };
 	const resume =
 		row && context.getNodeParameter('resumeFrom', itemIndex, 'folder') === 'folder'
 			? await readProfileFileFromDisk(

@@ -7,16 +7,16 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { nameOfListItem } from '../../../shared/schemas';
-import { PATHS } from '../../../shared/service';
+import { PATHS } from '../../../shared/serviceFacts';
 import type { TrioClient } from '../../../shared/transport';
 import { locatorText } from '../../helpers/locators';
 import { listOrEmpty } from '../../helpers/output';
-import { FieldError, optionalText } from '../../helpers/validation';
+import { ParameterError, optionalText } from '../../helpers/validation';
 import {
 	optionsCollection,
 	searchableLocator,
 	shownUnder,
-	submissionNumberField,
+	submissionNumberParameter,
 	submissionOutputProperty,
 } from '../common.descriptions';
 import type { TrioOperation } from '../node.type';
@@ -24,7 +24,7 @@ import { answerSubmission, readSubmissionNumber } from './submissionRequests';
 
 function reasonedProperties(action: 'decline' | 'withdraw'): INodeProperties[] {
 	return [
-		submissionNumberField(
+		submissionNumberParameter(
 			action === 'decline'
 				? 'The offered submission to decline'
 				: 'The submission to withdraw (submitted, under review or offered)',
@@ -97,7 +97,7 @@ async function checkedReason(client: TrioClient, typed: string): Promise<string>
 	const wanted = typed.trim().toLowerCase();
 	const match = reasons.find((reason) => reason.toLowerCase() === wanted);
 	if (match) return match;
-	throw new FieldError(
+	throw new ParameterError(
 		'Reason',
 		`must be one of Trio's withdraw reasons (got: ${typed}). Choose one from the list`,
 		`Use one of: ${reasons.join('; ')}.`,

@@ -1,9 +1,9 @@
-import { PATHS } from '../../../shared/service';
+import { PATHS } from '../../../shared/serviceFacts';
 import { shapeSubmission } from '../../helpers/outputChoices';
 import {
 	optionsCollection,
 	shownUnder,
-	submissionNumberField,
+	submissionNumberParameter,
 	submissionOutputProperty,
 } from '../common.descriptions';
 import type { OperationExecute } from '../node.type';
@@ -11,7 +11,7 @@ import { getByNumber } from '../reads';
 import { readSubmissionNumber } from './submissionRequests';
 
 export const description = shownUnder('submission', 'get', [
-	submissionNumberField('The submission to read'),
+	submissionNumberParameter('The submission to read'),
 	submissionOutputProperty(),
 	optionsCollection(),
 ]);

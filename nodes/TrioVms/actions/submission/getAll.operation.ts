@@ -1,5 +1,5 @@
-import { fieldOf } from '../../../shared/fields';
-import { PATHS } from '../../../shared/service';
+import { fieldOf } from '../../../shared/recordFields';
+import { PATHS } from '../../../shared/serviceFacts';
 import { shapeSubmission } from '../../helpers/outputChoices';
 import { isBlank, optionalText, positiveInteger } from '../../helpers/validation';
 import {

@@ -10,8 +10,8 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { fieldOf } from '../../../shared/fields';
-import { PATHS } from '../../../shared/service';
+import { fieldOf } from '../../../shared/recordFields';
+import { PATHS } from '../../../shared/serviceFacts';
 import type { TrioClient } from '../../../shared/transport';
 import { answerInWords, isRecord, readList } from '../../../shared/listAnswer';
 

@@ -2,7 +2,7 @@ import { optionalBoolean, requiredText } from '../../helpers/validation';
 import { optionsCollection, shownUnder } from '../common.descriptions';
 import type { OperationExecute } from '../node.type';
 import { saveRegistration, withoutSecrets } from '../../../shared/webhookRegistrations';
-import { ADMIN_NOTICE, eventsField, readEvents } from './webhookFields';
+import { ADMIN_NOTICE, eventsParameter, readEvents } from './webhookParameters';
 import { deliverableUrl } from './webhookRequests';
 
 export const description = shownUnder('webhook', 'create', [
@@ -26,7 +26,7 @@ export const description = shownUnder('webhook', 'create', [
 		description:
 			'The HTTPS address Trio sends the events to. To start workflows from Trio events, the Trio VMS Trigger node registers itself instead.',
 	},
-	{ ...eventsField, required: true },
+	{ ...eventsParameter, required: true },
 	{
 		displayName: 'Active',
 		name: 'isActive',

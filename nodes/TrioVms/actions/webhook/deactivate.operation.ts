@@ -1,7 +1,7 @@
 import { locatorText } from '../../helpers/locators';
 import { optionsCollection, shownUnder, webhookLocator } from '../common.descriptions';
 import type { OperationExecute } from '../node.type';
-import { ADMIN_NOTICE } from './webhookFields';
+import { ADMIN_NOTICE } from './webhookParameters';
 import { updateRegistration } from './webhookRequests';
 
 export const description = shownUnder('webhook', 'deactivate', [

@@ -4,7 +4,7 @@ import { listRegistrations, withoutSecrets } from '../../../shared/webhookRegist
 import { applyReturnAllOrLimit } from '../../helpers/outputChoices';
 import { optionsCollection, returnAllAndLimit, shownUnder } from '../common.descriptions';
 import type { OperationExecute } from '../node.type';
-import { ADMIN_NOTICE } from './webhookFields';
+import { ADMIN_NOTICE } from './webhookParameters';
 
 export const description = shownUnder('webhook', 'getAll', [
 	ADMIN_NOTICE,

@@ -5,7 +5,7 @@ import { listWebhookEvents } from '../../../shared/webhookRegistrations';
 import { isRecord } from '../../helpers/output';
 import { optionsCollection, shownUnder } from '../common.descriptions';
 import type { OperationExecute } from '../node.type';
-import { ADMIN_NOTICE } from './webhookFields';
+import { ADMIN_NOTICE } from './webhookParameters';
 
 export const description = shownUnder('webhook', 'getEvents', [ADMIN_NOTICE, optionsCollection()]);
 

@@ -2,10 +2,10 @@ import type { IDataObject } from 'n8n-workflow';
 
 import type { RegistrationRequest } from '../../../shared/webhookRegistrations';
 import { locatorText } from '../../helpers/locators';
-import { FieldError, optionalBoolean, requiredText } from '../../helpers/validation';
+import { ParameterError, optionalBoolean, requiredText } from '../../helpers/validation';
 import { optionsCollection, shownUnder, webhookLocator } from '../common.descriptions';
 import type { OperationExecute } from '../node.type';
-import { ADMIN_NOTICE, eventsField, readEvents } from './webhookFields';
+import { ADMIN_NOTICE, eventsParameter, readEvents } from './webhookParameters';
 import { deliverableUrl, updateRegistration } from './webhookRequests';
 
 export const description = shownUnder('webhook', 'update', [
@@ -25,7 +25,7 @@ export const description = shownUnder('webhook', 'update', [
 				default: true,
 				description: 'Whether Trio sends events to the address',
 			},
-			eventsField,
+			eventsParameter,
 			{
 				displayName: 'Name',
 				name: 'name',
@@ -55,7 +55,7 @@ export const execute: OperationExecute = async function (itemIndex, client) {
 	if ('events' in changes) update.Events = readEvents(changes.events, 'Event Names or IDs');
 	if ('isActive' in changes) update.IsActive = optionalBoolean(changes.isActive, 'Active') ?? true;
 	if (!Object.keys(update).length) {
-		throw new FieldError(
+		throw new ParameterError(
 			'Update Fields',
 			'is empty: add at least one field to change (Name, URL, Event Names or IDs, or Active)',
 		);

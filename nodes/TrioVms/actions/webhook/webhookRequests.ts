@@ -15,7 +15,7 @@ import {
 	type RegistrationRequest,
 	type WebhookRegistration,
 } from '../../../shared/webhookRegistrations';
-import { FieldError, webhookUrl } from '../../helpers/validation';
+import { ParameterError, webhookUrl } from '../../helpers/validation';
 
 /** The registration with this Id, read from the service's list (there is no read-one endpoint). */
 async function findRegistration(
@@ -26,7 +26,7 @@ async function findRegistration(
 	const registrations = await listRegistrations(client, { itemIndex });
 	const found = registrations.find((registration) => registration.Id === id);
 	if (!found) {
-		throw new FieldError(
+		throw new ParameterError(
 			'Webhook Registration',
 			`is "${id}", but your agency has no webhook registration with that ID (${registrations.length} registration${registrations.length === 1 ? '' : 's'} found)`,
 			'Pick the registration from the list, or use "Get Many" on webhooks to see the IDs.',
@@ -69,7 +69,7 @@ export async function deliverableUrl(
 	);
 	const reason = undeliverableReason(credentials, url);
 	if (!reason) return url;
-	throw new FieldError(
+	throw new ParameterError(
 		'URL',
 		`is an address Trio VMS cannot send events to: ${reason}`,
 		'Give a public https:// address. To start n8n workflows from Trio events, use the Trio VMS Trigger, or the Trio VMS Sync Trigger when n8n has no public address.',

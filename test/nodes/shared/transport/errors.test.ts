@@ -5,10 +5,10 @@
  */
 import { createServer } from 'node:net';
 
-import type { ScriptedResponse } from '../../support/scripted-server';
-import { ScriptedServer } from '../../support/scripted-server';
-import { API_KEY, probe } from '../../support/probe';
-import type { ProbeRequest } from '../../../harness/engine/engine';
+import type { ScriptedResponse } from '../../../support/scripted-server';
+import { ScriptedServer } from '../../../support/scripted-server';
+import { API_KEY, probe } from '../../../support/probe';
+import type { ProbeRequest } from '../../../../harness/engine/engine';
 
 const server = ScriptedServer.forEachTest();
 

@@ -37,7 +37,7 @@ function declaredBy(error: Error | undefined): unknown {
 
 /**
  * A check after the baseline (a first check that Trio refuses for now takes its baseline later
- * instead: first-check.engine.test.ts) answered with `answers`.
+ * instead: first-check.test.ts) answered with `answers`.
  */
 async function failedCheck(
 	answers: ScriptedResponse[],

@@ -1,11 +1,11 @@
 /**
- * Bounded concurrency that never leaves a task behind: `mapAtOnce` runs `work` for every entry,
- * at most `limit` at a time, and returns the results in the entries' order. After a failure
+ * Limited concurrency that never leaves a task behind: `mapWithLimit` runs `work` for every
+ * entry, at most `limit` at a time, and returns the results in the entries' order. After a failure
  * nothing new starts, but every task already started is waited for before the first failure is
  * thrown, so whoever cleans up (a rollback) sees everything that was done, including what
  * finished after the failure.
  */
-export async function mapAtOnce<T, R>(
+export async function mapWithLimit<T, R>(
 	entries: readonly T[],
 	limit: number,
 	work: (entry: T, index: number) => Promise<R>,

@@ -44,7 +44,7 @@ export function bound<Entry extends { stamp: string | null }>(
  * changes decodes and re-encodes only those, not all 10,000 (the stored strings of the others
  * are copied as they are). A map of number -> entry to the diff.
  */
-export class Entries<Entry> implements Iterable<[number, Entry]> {
+export class RememberedRecords<Entry> implements Iterable<[number, Entry]> {
 	private readonly changes: Map<number, Entry | null>;
 
 	private storedCount: number | undefined;
@@ -108,8 +108,8 @@ export class Entries<Entry> implements Iterable<[number, Entry]> {
 	}
 
 	/** An independent copy that shares the (never modified) stored strings. */
-	copy(): Entries<Entry> {
-		return new Entries(this.codec, this.stored, this.changes);
+	copy(): RememberedRecords<Entry> {
+		return new RememberedRecords(this.codec, this.stored, this.changes);
 	}
 
 	/**

@@ -1,12 +1,12 @@
 /**
- * Fields and checks shared by the webhook operations. What they send is in webhookRequests.ts,
+ * Parameters and checks shared by the webhook operations. What they send is in webhookRequests.ts,
  * the requests themselves in nodes/shared/webhookRegistrations.ts.
  */
 import type { INodeProperties } from 'n8n-workflow';
 
-import { FieldError, isBlank, shown } from '../../helpers/validation';
+import { ParameterError, isBlank, shown } from '../../helpers/validation';
 
-export const eventsField: INodeProperties = {
+export const eventsParameter: INodeProperties = {
 	displayName: 'Event Names or IDs',
 	name: 'events',
 	type: 'multiOptions',
@@ -26,20 +26,20 @@ export const ADMIN_NOTICE: INodeProperties = {
 };
 
 /** Event names from a multi-select, or from an expression giving an array or "A, B" text. */
-export function readEvents(value: unknown, field: string): string[] {
+export function readEvents(value: unknown, label: string): string[] {
 	let list: unknown[];
 	if (Array.isArray(value)) list = value;
 	else if (typeof value === 'string') list = value.split(',');
 	else if (isBlank(value)) list = [];
-	else throw new FieldError(field, `must be a list of event names, got ${shown(value)}`);
+	else throw new ParameterError(label, `must be a list of event names, got ${shown(value)}`);
 	const names: string[] = [];
 	for (const entry of list) {
 		if (typeof entry !== 'string')
-			throw new FieldError(field, `must hold event names (text), got ${shown(entry)}`);
+			throw new ParameterError(label, `must hold event names (text), got ${shown(entry)}`);
 		const name = entry.trim();
 		if (name && !names.includes(name)) names.push(name);
 	}
 	if (!names.length)
-		throw new FieldError(field, 'must name at least one event, e.g. Submission Update');
+		throw new ParameterError(label, 'must name at least one event, e.g. Submission Update');
 	return names;
 }

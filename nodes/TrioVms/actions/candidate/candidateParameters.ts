@@ -1,23 +1,23 @@
 /**
- * The candidate creation fields (spec 2.1), shared by Create and Find or Create, and the one
+ * The candidate creation parameters (spec 2.1), shared by Create and Find or Create, and the one
  * function that reads and checks them for an item.
  */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { fieldOf } from '../../../shared/fields';
+import { fieldOf } from '../../../shared/recordFields';
 import { isRecord } from '../../../shared/listAnswer';
 import {
 	candidateCreateSchema,
 	type CandidateCreateRequest,
 	type CandidateStateLicense,
 } from '../../../shared/schemas';
-import { US_STATES } from '../../../shared/service';
+import { US_STATES } from '../../../shared/serviceFacts';
 import { inRow, type ColumnField, type RowValues } from '../../helpers/columns';
 import { toDateOnly } from '../../helpers/dates';
-import { emailAddressField } from '../common.descriptions';
+import { additionalFieldsCollection, emailAddressParameter } from '../common.descriptions';
 import {
-	fieldErrorFromZod,
-	FieldError,
+	parameterErrorFromZod,
+	ParameterError,
 	isBlank,
 	optionalBoolean,
 	optionalText,
@@ -26,12 +26,12 @@ import {
 	stateAbbreviation,
 } from '../../helpers/validation';
 
-export const emailField: INodeProperties = {
-	...emailAddressField,
+export const emailParameter: INodeProperties = {
+	...emailAddressParameter,
 	description: "The candidate's email address; Trio finds candidates by it",
 };
 
-export const candidateFields: INodeProperties[] = [
+export const candidateParameters: INodeProperties[] = [
 	{
 		displayName: 'First Name',
 		name: 'firstName',
@@ -90,46 +90,39 @@ export const candidateFields: INodeProperties[] = [
 			},
 		],
 	},
-	{
-		displayName: 'Additional Fields',
-		name: 'additionalFields',
-		type: 'collection',
-		placeholder: 'Add Field',
-		default: {},
-		options: [
-			{
-				displayName: 'Alcohol Free',
-				name: 'isAlcoholFree',
-				type: 'boolean',
-				default: false,
-				description: 'Whether the candidate is alcohol free',
-			},
-			{
-				displayName: 'Nicotine Free',
-				name: 'isNicotineFree',
-				type: 'boolean',
-				default: false,
-				description: 'Whether the candidate is nicotine free',
-			},
-			{
-				displayName: 'State Licenses (List)',
-				name: 'licenseList',
-				type: 'string',
-				default: '',
-				placeholder: 'e.g. TX, CA',
-				description:
-					'Several licenses from one spreadsheet cell or expression, added to State Licenses: states such as "TX, CA", each sent as a license that is not compact and has no expiration date. For a compact license or an expiration date, add the license under State Licenses.',
-			},
-			{
-				displayName: 'Phone',
-				name: 'phone',
-				type: 'string',
-				default: '',
-				placeholder: 'e.g. (512) 555-0142',
-				description: "The candidate's telephone number",
-			},
-		],
-	},
+	additionalFieldsCollection([
+		{
+			displayName: 'Alcohol Free',
+			name: 'isAlcoholFree',
+			type: 'boolean',
+			default: false,
+			description: 'Whether the candidate is alcohol free',
+		},
+		{
+			displayName: 'Nicotine Free',
+			name: 'isNicotineFree',
+			type: 'boolean',
+			default: false,
+			description: 'Whether the candidate is nicotine free',
+		},
+		{
+			displayName: 'State Licenses (List)',
+			name: 'licenseList',
+			type: 'string',
+			default: '',
+			placeholder: 'e.g. TX, CA',
+			description:
+				'Several licenses from one spreadsheet cell or expression, added to State Licenses: states such as "TX, CA", each sent as a license that is not compact and has no expiration date. For a compact license or an expiration date, add the license under State Licenses.',
+		},
+		{
+			displayName: 'Phone',
+			name: 'phone',
+			type: 'string',
+			default: '',
+			placeholder: 'e.g. (512) 555-0142',
+			description: "The candidate's telephone number",
+		},
+	]),
 ];
 
 const LABELS: Record<string, string> = {
@@ -154,13 +147,13 @@ interface CandidateValues {
 	licenseList?: unknown;
 }
 
-/** The field names messages use; a spreadsheet row gives its column names instead. */
+/** The labels messages use; a spreadsheet row gives its column names instead. */
 type CandidateLabels = Record<
 	'firstName' | 'lastName' | 'email' | 'phone' | 'isNicotineFree' | 'isAlcoholFree' | 'licenseList',
 	string
 >;
 
-const FIELD_LABELS: CandidateLabels = {
+const PARAMETER_LABELS: CandidateLabels = {
 	firstName: 'First Name',
 	lastName: 'Last Name',
 	email: 'Email',
@@ -170,7 +163,7 @@ const FIELD_LABELS: CandidateLabels = {
 	licenseList: 'State Licenses (List)',
 };
 
-/** Reads the candidate fields of one item into the creation body, checking each one. */
+/** Reads the candidate parameters of one item into the creation body, checking each one. */
 export function readCandidate(this: IExecuteFunctions, itemIndex: number): CandidateCreateRequest {
 	const additional = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
 	return candidateFromValues({
@@ -192,7 +185,7 @@ export function readCandidate(this: IExecuteFunctions, itemIndex: number): Candi
  */
 function candidateFromValues(
 	values: CandidateValues,
-	labels: CandidateLabels = FIELD_LABELS,
+	labels: CandidateLabels = PARAMETER_LABELS,
 	check: <T>(key: keyof CandidateLabels, run: () => T) => T = (_key, run) => run(),
 ): CandidateCreateRequest {
 	const body: CandidateCreateRequest = {
@@ -230,10 +223,11 @@ function candidateFromValues(
 		for (const { entry, where } of entries) {
 			// A spreadsheet row with fewer licenses than columns leaves whole entries empty.
 			if (isBlank(entry.state) && isBlank(entry.expirationDate)) continue;
-			if (isBlank(entry.state)) throw new FieldError(`${where}: State`, 'is required but empty');
+			if (isBlank(entry.state))
+				throw new ParameterError(`${where}: State`, 'is required but empty');
 			const state = stateAbbreviation(entry.state, `${where}: State`);
 			if (seen.has(state)) {
-				throw new FieldError(
+				throw new ParameterError(
 					'State Licenses',
 					`list ${state} more than once; give one license per state`,
 				);
@@ -252,7 +246,7 @@ function candidateFromValues(
 
 	// The shared schema is the service's rule book: nothing it refuses is sent.
 	const checked = candidateCreateSchema.safeParse(body);
-	if (!checked.success) throw fieldErrorFromZod(checked.error, LABELS);
+	if (!checked.success) throw parameterErrorFromZod(checked.error, LABELS);
 	return body;
 }
 

@@ -1,7 +1,7 @@
 /**
- * The submission's fields (spec 3.1): the node's properties for them, the spreadsheet columns that
- * give them, and the one reader that checks a submission's values, typed in the node or from a
- * row, against the service's rules.
+ * The submission's parameters (spec 3.1): the node's properties for them, the spreadsheet columns
+ * that give them, and the one reader that checks a submission's values, typed in the node or from
+ * a row, against the service's rules.
  */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
@@ -15,7 +15,7 @@ import { inRow, type ColumnField, type RowValues } from '../../helpers/columns';
 import { toStartDateTime } from '../../helpers/dates';
 import { locatorNumber } from '../../helpers/locators';
 import {
-	fieldErrorFromZod,
+	parameterErrorFromZod,
 	isBlank,
 	optionalAmount,
 	optionalText,
@@ -23,11 +23,11 @@ import {
 	requiredEmail,
 	requiredText,
 } from '../../helpers/validation';
-import { CANDIDATE_COLUMNS, candidateFromRow } from '../candidate/candidateFields';
-import { emailAddressField } from '../common.descriptions';
+import { CANDIDATE_COLUMNS, candidateFromRow } from '../candidate/candidateParameters';
+import { additionalFieldsCollection, emailAddressParameter } from '../common.descriptions';
 
 /** The file field of the input that holds the resume. */
-export const resumeFileField: INodeProperties = {
+export const resumeFileParameter: INodeProperties = {
 	displayName: 'Input Field With the Resume',
 	name: 'binaryPropertyName',
 	type: 'string',
@@ -39,7 +39,7 @@ export const resumeFileField: INodeProperties = {
 };
 
 /** The candidate, by number, with Values From = Fields Below. */
-export const candidateNumberField: INodeProperties = {
+export const candidateNumberParameter: INodeProperties = {
 	displayName: 'Candidate Number',
 	name: 'candidateNumber',
 	type: 'string',
@@ -51,7 +51,7 @@ export const candidateNumberField: INodeProperties = {
 };
 
 /** Where the rows' resumes come from, with Values From = Spreadsheet Columns. */
-export const resumeFromField: INodeProperties = {
+export const resumeFromParameter: INodeProperties = {
 	displayName: 'Resume From',
 	name: 'resumeFrom',
 	type: 'options',
@@ -74,7 +74,7 @@ export const resumeFromField: INodeProperties = {
 };
 
 /** The folder a row's Resume File names a file in; nothing outside it is read by default. */
-export const resumeFolderField: INodeProperties = {
+export const resumeFolderParameter: INodeProperties = {
 	displayName: 'Resume Folder',
 	name: 'resumeFolder',
 	type: 'string',
@@ -88,80 +88,73 @@ export const resumeFolderField: INodeProperties = {
 };
 
 /** Additional Fields of Values From = Fields Below. */
-export const additionalFields: INodeProperties = {
-	displayName: 'Additional Fields',
-	name: 'additionalFields',
-	type: 'collection',
-	placeholder: 'Add Field',
-	default: {},
-	options: [
-		{
-			displayName: 'Availability',
-			name: 'availabilityDescription',
-			type: 'string',
-			default: '',
-			description: 'When the candidate is available',
-		},
-		{
-			displayName: 'Best Contact',
-			name: 'bestContactDescription',
-			type: 'string',
-			default: '',
-			description: 'How and when to best reach the candidate',
-		},
-		{
-			displayName: 'Bill Rate',
-			name: 'billRateAmount',
-			// Text, so that adding the field sends nothing until a rate is typed (a number field
-			// would send 0), and a sheet's "$65.50" is read as 65.50.
-			type: 'string',
-			default: '',
-			placeholder: 'e.g. 65.50',
-			description: 'The bill rate offered for the candidate; left empty, none is sent',
-		},
-		{
-			displayName: 'Days Off',
-			name: 'daysOffDescription',
-			type: 'string',
-			default: '',
-			description: 'Days the candidate needs off',
-		},
-		{
-			displayName: 'Description',
-			name: 'description',
-			type: 'string',
-			typeOptions: { rows: 3 },
-			default: '',
-			description: 'A note about the submission',
-		},
-		{
-			displayName: 'Experience',
-			name: 'experienceDescription',
-			type: 'string',
-			typeOptions: { rows: 3 },
-			default: '',
-			description: "A summary of the candidate's experience",
-		},
-		{
-			displayName: 'Modify Note',
-			name: 'modifyNote',
-			type: 'string',
-			default: '',
-			description: 'A note recorded with this change',
-		},
-		{
-			displayName: 'Start Date',
-			name: 'startDate',
-			type: 'dateTime',
-			default: '',
-			description:
-				'When the candidate can start. Sent as written (a date becomes that day at 00:00), never shifted between time zones.',
-		},
-	],
-};
+export const additionalFieldsParameter: INodeProperties = additionalFieldsCollection([
+	{
+		displayName: 'Availability',
+		name: 'availabilityDescription',
+		type: 'string',
+		default: '',
+		description: 'When the candidate is available',
+	},
+	{
+		displayName: 'Best Contact',
+		name: 'bestContactDescription',
+		type: 'string',
+		default: '',
+		description: 'How and when to best reach the candidate',
+	},
+	{
+		displayName: 'Bill Rate',
+		name: 'billRateAmount',
+		// Text, so that adding the field sends nothing until a rate is typed (a number field
+		// would send 0), and a sheet's "$65.50" is read as 65.50.
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. 65.50',
+		description: 'The bill rate offered for the candidate; left empty, none is sent',
+	},
+	{
+		displayName: 'Days Off',
+		name: 'daysOffDescription',
+		type: 'string',
+		default: '',
+		description: 'Days the candidate needs off',
+	},
+	{
+		displayName: 'Description',
+		name: 'description',
+		type: 'string',
+		typeOptions: { rows: 3 },
+		default: '',
+		description: 'A note about the submission',
+	},
+	{
+		displayName: 'Experience',
+		name: 'experienceDescription',
+		type: 'string',
+		typeOptions: { rows: 3 },
+		default: '',
+		description: "A summary of the candidate's experience",
+	},
+	{
+		displayName: 'Modify Note',
+		name: 'modifyNote',
+		type: 'string',
+		default: '',
+		description: 'A note recorded with this change',
+	},
+	{
+		displayName: 'Start Date',
+		name: 'startDate',
+		type: 'dateTime',
+		default: '',
+		description:
+			'When the candidate can start. Sent as written (a date becomes that day at 00:00), never shifted between time zones.',
+	},
+]);
 
 /** People at the agency, for either choice of Values From. */
-export const agencyContactsField: INodeProperties = {
+export const agencyContactsParameter: INodeProperties = {
 	displayName: 'Agency Contacts',
 	name: 'agencyContacts',
 	type: 'fixedCollection',
@@ -175,15 +168,15 @@ export const agencyContactsField: INodeProperties = {
 			name: 'contact',
 			values: [
 				{ displayName: 'Name', name: 'name', type: 'string', default: '', required: true },
-				emailAddressField,
+				emailAddressParameter,
 				{ displayName: 'Phone Number', name: 'phoneNumber', type: 'string', default: '' },
 			],
 		},
 	],
 };
 
-/** The text fields: node parameter, form part, the label the user sees. */
-const TEXT_FIELDS = [
+/** The text parameters: node parameter, form part, the label the user sees. */
+const TEXT_PARAMETERS = [
 	['bestContactDescription', 'BestContactDescription', 'Best Contact'],
 	['availabilityDescription', 'AvailabilityDescription', 'Availability'],
 	['daysOffDescription', 'DaysOffDescription', 'Days Off'],
@@ -192,7 +185,7 @@ const TEXT_FIELDS = [
 	['modifyNote', 'ModifyNote', 'Modify Note'],
 ] as const satisfies ReadonlyArray<readonly [string, keyof SubmissionCreateFields, string]>;
 
-type TextKey = (typeof TEXT_FIELDS)[number][0];
+type TextKey = (typeof TEXT_PARAMETERS)[number][0];
 
 const LABELS: Record<string, string> = {
 	JobNumber: 'Job',
@@ -200,7 +193,7 @@ const LABELS: Record<string, string> = {
 	BillRateAmount: 'Bill Rate',
 	StartDate: 'Start Date',
 	AgencyContacts: 'Agency Contacts',
-	...Object.fromEntries(TEXT_FIELDS.map(([, part, label]) => [part, label])),
+	...Object.fromEntries(TEXT_PARAMETERS.map(([, part, label]) => [part, label])),
 };
 
 /** The submission's fields as spreadsheet columns; the candidate's come from Find or Create's. */
@@ -224,7 +217,7 @@ export const SUBMISSION_COLUMNS: ColumnField[] = [
 		mapperName: 'Resume File (required with a resume folder)',
 		aliases: ['Resume', 'Resume Path'],
 	},
-	...TEXT_FIELDS.map(([id, , label]) => ({ id, displayName: label })),
+	...TEXT_PARAMETERS.map(([id, , label]) => ({ id, displayName: label })),
 ];
 
 /** A submission's values as read from the node or a row, before any check, by column id. */
@@ -251,7 +244,7 @@ function submissionFromValues(
 		CandidateNumber: number('candidateNumber'),
 	};
 	const candidate = readCandidate();
-	for (const [key, part] of TEXT_FIELDS)
+	for (const [key, part] of TEXT_PARAMETERS)
 		fields[part] = check(key, () => optionalText(values[key], labels(key)));
 	fields.BillRateAmount = check('billRateAmount', () =>
 		optionalAmount(values.billRateAmount, labels('billRateAmount')),
@@ -262,7 +255,7 @@ function submissionFromValues(
 	const contacts = readAgencyContacts(contactEntries);
 	if (contacts.length) fields.AgencyContacts = contacts;
 	const checked = submissionCreateFieldsSchema.safeParse(fields);
-	if (!checked.success) throw fieldErrorFromZod(checked.error, LABELS);
+	if (!checked.success) throw parameterErrorFromZod(checked.error, LABELS);
 	return { fields: checked.data, candidate };
 }
 
@@ -278,19 +271,19 @@ function readAgencyContacts(entries: unknown): AgencyContact[] {
 	});
 }
 
-const FIELD_LABELS: Record<keyof SubmissionValues, string> = {
+const PARAMETER_LABELS: Record<keyof SubmissionValues, string> = {
 	jobNumber: 'Job',
 	candidateNumber: 'Candidate Number',
 	billRateAmount: 'Bill Rate',
 	startDate: 'Start Date',
-	...(Object.fromEntries(TEXT_FIELDS.map(([key, , label]) => [key, label])) as Record<
+	...(Object.fromEntries(TEXT_PARAMETERS.map(([key, , label]) => [key, label])) as Record<
 		TextKey,
 		string
 	>),
 };
 
-/** The item's submission fields typed in the node, checked. */
-export function readSubmissionFields(
+/** The item's submission parameters typed in the node, checked. */
+export function readSubmissionParameters(
 	context: IExecuteFunctions,
 	itemIndex: number,
 ): SubmissionCreateFields {
@@ -302,9 +295,9 @@ export function readSubmissionFields(
 			candidateNumber: context.getNodeParameter('candidateNumber', itemIndex, ''),
 			billRateAmount: additional.billRateAmount,
 			startDate: additional.startDate,
-			...Object.fromEntries(TEXT_FIELDS.map(([key]) => [key, additional[key]])),
+			...Object.fromEntries(TEXT_PARAMETERS.map(([key]) => [key, additional[key]])),
 		},
-		(id) => FIELD_LABELS[id],
+		(id) => PARAMETER_LABELS[id],
 		context.getNodeParameter('agencyContacts.contact', itemIndex, []),
 		(_id, run) => run(),
 	).fields;

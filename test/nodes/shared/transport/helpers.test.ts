@@ -1,11 +1,11 @@
 /** The transport's pure helpers: Retry-After, backoff and path filling. */
-import { fillPath } from '../../../nodes/shared/transport/request';
+import { fillPath } from '../../../../nodes/shared/transport/request';
 import {
 	backoffDelay,
 	DEFAULT_RETRY_POLICY,
 	parseRetryAfter,
 	type RetryPolicy,
-} from '../../../nodes/shared/transport/retry';
+} from '../../../../nodes/shared/transport/retry';
 
 describe('parseRetryAfter', () => {
 	const now = Date.UTC(2026, 0, 15, 12, 0, 0);

@@ -1,6 +1,6 @@
 /** encodeMultipart, checked by parsing its output with busboy as a server would. */
-import { encodeMultipart } from '../../../nodes/shared/transport/multipart';
-import { parseMultipart } from '../../support/parse-multipart';
+import { encodeMultipart } from '../../../../nodes/shared/transport/multipart';
+import { parseMultipart } from '../../../support/parse-multipart';
 
 describe('encodeMultipart', () => {
 	const pdf = Buffer.concat([

@@ -1,5 +1,6 @@
 /**
- * What the package knows or has decided about the Trio VMS service, in one place.
+ * The facts about the Trio VMS service the package knows or has decided, in one place: its
+ * addresses and paths, job statuses, resume file limits and the US states a license may name.
  * Items the specification marks "not shown" are decisions (see docs/service-decisions.md);
  * if the real service differs, change them here and nowhere else.
  */

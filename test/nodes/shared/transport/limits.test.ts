@@ -3,11 +3,14 @@
  * carry the API key elsewhere), wait for ever on an answer that trickles in, or read an answer of
  * any size into memory. Through the real engine, against local servers.
  */
-import { createServer, type Server } from 'node:http';
+import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-import { ScriptedServer } from '../../support/scripted-server';
-import { API_KEY, FAST_RETRY, probe } from '../../support/probe';
+import { useDeadlineClock } from '../../../../nodes/shared/transport/body';
+import { waitUntil } from '../../../../harness/wait';
+import { ScriptedServer } from '../../../support/scripted-server';
+import { API_KEY, FAST_RETRY, probe } from '../../../support/probe';
+import { steppedClock } from '../../../support/virtual-clock';
 
 const server = ScriptedServer.forEachTest();
 
@@ -45,31 +48,63 @@ describe('transport limits', () => {
 
 	// Issue 27 point 13 changed this test: the deadline was twice the idle timeout, which cut off a
 	// large list while its bytes still flowed. A trickle now runs into the exchange's ceiling.
+	// On a stepped clock: a byte comes every half idle period of the transport's deadline clock,
+	// whose time moves only when the test moves it, and the HTTP library's own timeout is far longer
+	// than the test runs. So the ceiling ends each answer at the step it falls on, however busy the
+	// machine is.
 	it('gives up on an answer that keeps trickling in, at the ceiling for the whole exchange, without retrying forever', async () => {
-		let requests = 0;
+		const idleMs = 60_000;
+		const answers: ServerResponse[] = [];
 		const trickle = await listen((_request, response) => {
-			requests++;
+			answers.push(response);
 			response.writeHead(200, { 'Content-Type': 'application/json' });
 			response.write('[');
-			const timer = setInterval(() => response.write(' '), 50);
-			response.on('close', () => clearInterval(timer));
 		});
+		const time = steppedClock();
+		useDeadlineClock(time.clock);
 		try {
-			const { error } = await probe(
+			const run = probe(
 				{ method: 'GET', path: '/Job' },
 				{
 					baseUrl: trickle.url,
 					clientOptions: {
-						timeoutMs: 300,
-						maxExchangeMs: 600,
+						timeoutMs: idleMs,
+						maxExchangeMs: 3 * idleMs,
 						retry: { ...FAST_RETRY, maxRetries: 1 },
 					},
 				},
 			);
+			/** For each answer: whether a deadline still watched it after each half idle period. */
+			const watched: boolean[][] = [];
+			for (let attempt = 0; attempt < 2; attempt++) {
+				const answer = await waitUntil(`answer ${attempt + 1}`, () => answers[attempt], {
+					timeoutMs: 30_000,
+					intervalMs: 5,
+				});
+				let closed = false;
+				answer.on('close', () => (closed = true));
+				// The ceiling is three idle periods: six half periods, each with a byte.
+				const steps: boolean[] = [];
+				for (let step = 0; step < 6; step++) {
+					answer.write(' ');
+					await time.advance(idleMs / 2);
+					steps.push(time.sleeping() > 0);
+				}
+				watched.push(steps);
+				await waitUntil(`answer ${attempt + 1} cut off`, () => closed || undefined, {
+					timeoutMs: 30_000,
+					intervalMs: 5,
+				});
+			}
+			const { error } = await run;
 			expect(error?.message).toMatch(/did not answer GET \/Job in time \(ETIMEDOUT\)/);
-			// The first try and one retry, each cut off by the deadline although bytes kept coming.
-			expect(requests).toBe(2);
+			// The first try and one retry, each still read past twice the idle timeout while bytes
+			// kept coming, and cut off at the ceiling; no third try.
+			const readToTheCeiling = [true, true, true, true, true, false];
+			expect(watched).toEqual([readToTheCeiling, readToTheCeiling]);
+			expect(answers).toHaveLength(2);
 		} finally {
+			useDeadlineClock(undefined);
 			await close(trickle.server);
 		}
 	});

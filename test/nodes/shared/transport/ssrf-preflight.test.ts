@@ -9,8 +9,8 @@
 import { OutboundHttp } from '@n8n/backend-network';
 import { Container } from '@n8n/di';
 
-import { ScriptedServer } from '../../support/scripted-server';
-import { probe } from '../../support/probe';
+import { ScriptedServer } from '../../../support/scripted-server';
+import { probe } from '../../../support/probe';
 
 const SSRF_ENV = { N8N_SSRF_PROTECTION_ENABLED: 'true' };
 const saved: Record<string, string | undefined> = {};

@@ -1,4 +1,4 @@
-import { mapAtOnce } from '../../../nodes/shared/atOnce';
+import { mapWithLimit } from '../../../nodes/shared/limitedConcurrency';
 
 /** A task per entry that the test finishes by hand, in any order. */
 function controlled<T>() {
@@ -17,10 +17,10 @@ function controlled<T>() {
 
 const settle = () => new Promise((resolve) => setImmediate(resolve));
 
-describe('mapAtOnce', () => {
+describe('mapWithLimit', () => {
 	it('returns the results in the entries’ order, whatever order they finish in', async () => {
 		const delays = [30, 5, 20, 0, 10];
-		const results = await mapAtOnce(delays, 2, async (delay, index) => {
+		const results = await mapWithLimit(delays, 2, async (delay, index) => {
 			await new Promise((resolve) => setTimeout(resolve, delay));
 			return `${index}:${delay}`;
 		});
@@ -29,7 +29,7 @@ describe('mapAtOnce', () => {
 
 	it('runs at most `limit` at once and starts the next as one finishes', async () => {
 		const { started, pending, work } = controlled<number>();
-		const run = mapAtOnce([1, 2, 3, 4, 5], 2, work);
+		const run = mapWithLimit([1, 2, 3, 4, 5], 2, work);
 		await settle();
 		expect(started).toEqual([1, 2]);
 		pending.get(2)!.resolve('two');
@@ -45,7 +45,7 @@ describe('mapAtOnce', () => {
 	it('after a failure starts nothing new, waits for every task it started, then throws the first failure', async () => {
 		const { started, pending, work } = controlled<number>();
 		let done = false;
-		const run = mapAtOnce([1, 2, 3, 4, 5], 3, work).finally(() => {
+		const run = mapWithLimit([1, 2, 3, 4, 5], 3, work).finally(() => {
 			done = true;
 		});
 		await settle();
@@ -63,9 +63,9 @@ describe('mapAtOnce', () => {
 	});
 
 	it('does nothing for no entries, and runs one at a time for a limit below one', async () => {
-		expect(await mapAtOnce([], 4, async () => 'never')).toEqual([]);
+		expect(await mapWithLimit([], 4, async () => 'never')).toEqual([]);
 		const { started, pending, work } = controlled<string>();
-		const run = mapAtOnce(['a', 'b'], 0, work);
+		const run = mapWithLimit(['a', 'b'], 0, work);
 		await settle();
 		expect(started).toEqual(['a']);
 		pending.get('a')!.resolve('A');

@@ -2,9 +2,9 @@
  * What the transport puts on the wire, seen by a real server: URL, headers, JSON and multipart
  * bodies, and how it reads answers. Runs inside n8n's engine (see probe.ts).
  */
-import { API_KEY, probe } from '../../support/probe';
-import { parseMultipart } from '../../support/parse-multipart';
-import { ScriptedServer } from '../../support/scripted-server';
+import { API_KEY, probe } from '../../../support/probe';
+import { parseMultipart } from '../../../support/parse-multipart';
+import { ScriptedServer } from '../../../support/scripted-server';
 
 const server = ScriptedServer.forEachTest();
 

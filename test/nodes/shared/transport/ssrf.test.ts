@@ -1,17 +1,10 @@
 import { SsrfBlockedHostnameError, SsrfBlockedIpError } from '@n8n/backend-network';
-import type { INode } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
-import { blockedAddress, blockedAddressError } from '../../../nodes/shared/transport/ssrf';
+import { blockedAddress, blockedAddressError } from '../../../../nodes/shared/transport/ssrf';
+import { workflowNode } from '../../../support/workflow-node';
 
-const node: INode = {
-	id: 'n',
-	name: 'Trio VMS',
-	type: 'n8n-nodes-trio-vms.trioVms',
-	typeVersion: 1,
-	position: [0, 0],
-	parameters: {},
-};
+const node = workflowNode('Trio VMS', 'n8n-nodes-trio-vms.trioVms');
 
 describe("n8n's SSRF refusals", () => {
 	it('are recognised as n8n-core hands them over, wrapped in a NodeApiError', () => {

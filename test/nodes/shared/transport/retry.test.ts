@@ -4,11 +4,14 @@
  * timestamps: "the next request did not arrive before ...". TIMER_SLACK_MS allows for timers
  * that fire a fraction of a millisecond early against performance.now().
  */
-import { CallPacer, usePacerClock } from '../../../nodes/shared/transport/pacing';
-import { FAST_RETRY, probe } from '../../support/probe';
-import { ScriptedServer } from '../../support/scripted-server';
-import type { ProbeRequest } from '../../../harness/engine/engine';
-import { parseMultipart } from '../../support/parse-multipart';
+import { useDeadlineClock } from '../../../../nodes/shared/transport/body';
+import { CallPacer, usePacerClock } from '../../../../nodes/shared/transport/pacing';
+import { waitUntil } from '../../../../harness/wait';
+import { FAST_RETRY, probe } from '../../../support/probe';
+import { ScriptedServer, type ScriptedResponse } from '../../../support/scripted-server';
+import type { ProbeRequest } from '../../../../harness/engine/engine';
+import { parseMultipart } from '../../../support/parse-multipart';
+import { steppedClock } from '../../../support/virtual-clock';
 
 const TIMER_SLACK_MS = 2;
 
@@ -26,6 +29,35 @@ const WEBHOOK_UPDATE: ProbeRequest = {
 	body: { Id: 7, Url: 'https://n8n.example.com/webhook/x' },
 	idempotent: true,
 };
+
+/** The idle timeout of the timing-out tests: far longer than they run, so only the stepped clock ends a wait. */
+const IDLE_MS = 60_000;
+
+/**
+ * Runs `request` while the server holds its first answer past any deadline, with the transport's
+ * deadlines on a stepped clock: once the server has the request, time moves past the deadline
+ * for the answer's headers. Nothing else moves that clock, so a later attempt cannot time out
+ * however busy the machine is.
+ */
+async function timingOut(request: ProbeRequest, ...later: ScriptedResponse[]) {
+	const time = steppedClock();
+	useDeadlineClock(time.clock);
+	try {
+		server.respond({ delayMs: 10 * IDLE_MS, status: 201, json: { id: 'late' } }, ...later);
+		const run = probe(request, {
+			baseUrl: server.baseUrl,
+			clientOptions: { timeoutMs: IDLE_MS, retry: FAST_RETRY },
+		});
+		await waitUntil('the first request at the server', () => server.requests.length || undefined, {
+			timeoutMs: 30_000,
+			intervalMs: 5,
+		});
+		await time.advance(2 * IDLE_MS);
+		return await run;
+	} finally {
+		useDeadlineClock(undefined);
+	}
+}
 
 /** Time between the server answering request i and receiving request i + 1. */
 function gapBefore(index: number): number {
@@ -128,11 +160,7 @@ describe('what is sent again', () => {
 	});
 
 	it('retries a GET that timed out', async () => {
-		server.respond({ delayMs: 1_000, json: { late: true } }, { json: { ok: true } });
-		const { bodies, error } = await probe(GET, {
-			baseUrl: server.baseUrl,
-			clientOptions: { timeoutMs: 100, retry: FAST_RETRY },
-		});
+		const { bodies, error } = await timingOut(GET, { json: { ok: true } });
 		expect(error).toBeUndefined();
 		expect(bodies).toEqual([{ ok: true }]);
 		expect(server.requests).toHaveLength(2);
@@ -218,16 +246,9 @@ describe('what is never sent twice', () => {
 	});
 
 	it('a create that timed out: one request, outcome unknown', async () => {
-		server.respond(
-			{ delayMs: 1_000, status: 201, json: { id: 'late' } },
-			{ status: 201, json: { id: 'duplicate' } },
-		);
-		const { error } = await probe(CREATE, {
-			baseUrl: server.baseUrl,
-			clientOptions: { timeoutMs: 100, retry: FAST_RETRY },
-		});
+		const { error } = await timingOut(CREATE, { status: 201, json: { id: 'duplicate' } });
 		expect(server.requests).toHaveLength(1);
-		expect(error?.message).toBe('Trio VMS did not answer POST /Submission in time (ECONNABORTED)');
+		expect(error?.message).toBe('Trio VMS did not answer POST /Submission in time (ETIMEDOUT)');
 		expect(error?.description).toContain(
 			'No answer came in time after the request was sent, so it is unknown whether the service carried it out',
 		);

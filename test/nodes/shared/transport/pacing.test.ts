@@ -10,11 +10,11 @@ import {
 	learnedPause,
 	PACE_MARGIN,
 	paceKey,
-} from '../../../nodes/shared/transport/pacing';
-import { TRIO_CREDENTIAL_TYPE } from '../../../nodes/shared/credentials';
-import { runWorkflow } from '../../../harness/engine/engine';
-import { byNumber, useSandbox } from '../../support/sandbox-harness';
-import { useVirtualClock } from '../../support/virtual-clock';
+} from '../../../../nodes/shared/transport/pacing';
+import { TRIO_CREDENTIAL_TYPE } from '../../../../nodes/shared/credentials';
+import { runWorkflow } from '../../../../harness/engine/engine';
+import { byNumber, useSandbox } from '../../../support/sandbox-harness';
+import { useVirtualClock } from '../../../support/virtual-clock';
 
 describe('learnedPause', () => {
 	it('spreads the calls accepted within the Retry-After interval over it, with the margin', () => {
