@@ -5,6 +5,8 @@
  */
 import { randomUUID } from 'node:crypto';
 
+import { nodeItems, type ExecutionRecord } from './n8n';
+
 /**
  * n8n's durable scheduler for poll triggers (2.36+; on by default for Schedule Triggers from
  * 2.45) with durable cursors: runs are claimed from the database and the node's static data is
@@ -50,3 +52,11 @@ export function jobSyncWorkflow(name: string, credential: { id: string; name: st
 		settings: { executionOrder: 'v1' },
 	};
 }
+
+/** The items the Sync Trigger output in an execution. */
+export const syncItems = (execution: ExecutionRecord): Array<Record<string, unknown>> =>
+	nodeItems(execution, SYNC_TRIGGER_NAME);
+
+/** Items as `number:change`, sorted: what a check output, comparable with toEqual. */
+export const changesOf = (items: Array<Record<string, unknown>>): string[] =>
+	items.map((item) => `${String(item.Number)}:${String(item.change)}`).sort();

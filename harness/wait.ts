@@ -56,6 +56,23 @@ export async function pollUntil<T>(
 	return value;
 }
 
+/** waitUntil for a value: polls `read` every 500 ms until `accept` takes it, and returns it. */
+export function waitForValue<T>(
+	what: string,
+	read: () => Promise<T> | T,
+	accept: (value: T) => boolean,
+	timeoutMs: number,
+): Promise<T> {
+	return waitUntil(
+		what,
+		async () => {
+			const value = await read();
+			return accept(value) ? value : undefined;
+		},
+		{ timeoutMs, intervalMs: 500 },
+	);
+}
+
 /** For stopIf: why a process that exited while it was starting can no longer become ready. */
 export function exitedDuringStart(what: string, exit: ExitStatus | undefined): string | undefined {
 	return exit

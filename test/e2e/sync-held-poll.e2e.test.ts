@@ -13,15 +13,16 @@ import * as path from 'node:path';
 
 import type { RunningSandbox as Sandbox } from '../../sandbox';
 import { describeWithN8n } from '../../harness/availability';
-import { nodeItems, startN8n, type ExecutionRecord } from '../../harness/n8n';
+import { startN8n } from '../../harness/n8n';
 import { packPackage } from '../../harness/pack';
 import {
 	DURABLE_SCHEDULER,
 	jobSyncWorkflow,
-	SYNC_TRIGGER_NAME,
+	syncItems,
+	changesOf,
 } from '../../harness/sync-trigger-workflow';
 import { createTrioCredential } from '../../harness/trio';
-import { waitUntil } from '../../harness/wait';
+import { waitForValue } from '../../harness/wait';
 import { callSandbox, listJobs, startTestSandbox } from '../support/sandbox-client';
 
 const line = '2.x';
@@ -36,28 +37,6 @@ const SHORT_POLL_TIMEOUT_S = 10;
 /** The sandbox holds the job list this long for one poll: past the poll timeout. */
 const HELD_LIST_MS = 15_000;
 const ABANDONED = 'Poll exceeded its timeout and was abandoned';
-
-type Item = Record<string, unknown>;
-
-const itemsOf = (execution: ExecutionRecord): Item[] => nodeItems(execution, SYNC_TRIGGER_NAME);
-
-const changes = (items: Item[]) => items.map((item) => `${item.Number}:${item.change}`).sort();
-
-/** Bounded polling: the first value `accept` takes; throws after the deadline. */
-const waitFor = <T>(
-	what: string,
-	read: () => Promise<T> | T,
-	accept: (value: T) => boolean,
-	timeoutMs: number,
-) =>
-	waitUntil(
-		what,
-		async () => {
-			const value = await read();
-			return accept(value) ? value : undefined;
-		},
-		{ timeoutMs, intervalMs: 500 },
-	);
 
 describeWithN8n(
 	line,
@@ -91,8 +70,13 @@ describeWithN8n(
 				const activated = listPolls().length;
 				await short.activate(workflow.id);
 				const [first] = await short.waitForExecutions(workflow.id, 1, EXECUTION_TIMEOUT_MS);
-				expect(itemsOf(await short.getExecution(first.id)).length).toBeGreaterThan(0);
-				await waitFor('the activation poll', listPolls, (list) => list.length > activated, 60_000);
+				expect(syncItems(await short.getExecution(first.id)).length).toBeGreaterThan(0);
+				await waitForValue(
+					'the activation poll',
+					listPolls,
+					(list) => list.length > activated,
+					60_000,
+				);
 
 				// The next poll's list is held past the poll timeout, and a change is made before it.
 				const listed = await listJobs(sandbox);
@@ -102,7 +86,7 @@ describeWithN8n(
 				await callSandbox(sandbox, 'PATCH', `/_sandbox/jobs/${changed.Number}`, {
 					Title: 'Charge RN - PACU (held poll)',
 				});
-				await waitFor(
+				await waitForValue(
 					'the held poll',
 					listPolls,
 					(list) => list.length > beforeHeld,
@@ -117,10 +101,10 @@ describeWithN8n(
 						await Promise.all(
 							(await short.listExecutions(workflow.id))
 								.slice(1)
-								.map(async (each) => itemsOf(await short.getExecution(each.id))),
+								.map(async (each) => syncItems(await short.getExecution(each.id))),
 						)
 					).flat();
-				const emitted = await waitFor(
+				const emitted = await waitForValue(
 					'the change',
 					emittedLater,
 					(items) => items.length > 0,
@@ -132,7 +116,7 @@ describeWithN8n(
 				await callSandbox(sandbox, 'PATCH', `/_sandbox/jobs/${marker.Number}`, {
 					Title: 'Charge RN - PACU (marker)',
 				});
-				const later = await waitFor(
+				const later = await waitForValue(
 					'the marker change',
 					emittedLater,
 					(items) => items.some((item) => item.Number === marker.Number),
@@ -144,8 +128,8 @@ describeWithN8n(
 				process.stderr.write(
 					`[sync-trigger] short poll timeout: 1 change, emitted ${later.filter((item) => item.Number === changed.Number).length} time(s); ${abandoned} poll(s) abandoned; ${failed} failed execution(s); ${listPolls().length - activated} list requests; polls after the held one: ${listPolls().length - heldEndedAt}; ${Math.round((Date.now() - started) / 1000)} s\n`,
 				);
-				expect(changes(emitted)).toEqual([`${changed.Number}:updated`]);
-				expect(changes(later)).toEqual(
+				expect(changesOf(emitted)).toEqual([`${changed.Number}:updated`]);
+				expect(changesOf(later)).toEqual(
 					[`${changed.Number}:updated`, `${marker.Number}:updated`].sort(),
 				);
 				// Within its budget the poll gave up on the list itself, before n8n's timeout.

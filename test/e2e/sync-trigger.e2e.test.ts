@@ -17,15 +17,16 @@
 import type { RunningSandbox as Sandbox } from '../../sandbox';
 import { describeWithN8n } from '../../harness/availability';
 import type { N8nLine } from '../../harness/install';
-import { nodeItems, type ExecutionRecord, type N8nInstance } from '../../harness/n8n';
+import { nodeItems, type N8nInstance } from '../../harness/n8n';
 import {
 	DURABLE_SCHEDULER,
 	jobSyncWorkflow,
-	SYNC_TRIGGER_NAME,
+	syncItems,
+	changesOf,
 	SYNC_TRIGGER_TYPE,
 } from '../../harness/sync-trigger-workflow';
 import type { CredentialRef } from '../../harness/trio';
-import { waitUntil } from '../../harness/wait';
+import { waitForValue, waitUntil } from '../../harness/wait';
 import { readRepoFile, section } from '../docs/markdown';
 import { callSandbox, listJobs } from '../support/sandbox-client';
 import { useRealN8n } from '../support/use-real-n8n';
@@ -55,28 +56,6 @@ const VARIANTS: Variant[] = LINES.flatMap((line): Variant[] =>
 			]
 		: [{ line, name: `real n8n ${line}`, env: {} }],
 );
-
-type Item = Record<string, unknown>;
-
-const itemsOf = (execution: ExecutionRecord): Item[] => nodeItems(execution, SYNC_TRIGGER_NAME);
-
-const changes = (items: Item[]) => items.map((item) => `${item.Number}:${item.change}`).sort();
-
-/** Bounded polling: the first value `accept` takes; throws after the deadline. */
-const waitFor = <T>(
-	what: string,
-	read: () => Promise<T> | T,
-	accept: (value: T) => boolean,
-	timeoutMs: number,
-) =>
-	waitUntil(
-		what,
-		async () => {
-			const value = await read();
-			return accept(value) ? value : undefined;
-		},
-		{ timeoutMs, intervalMs: 500 },
-	);
 
 for (const { line, name, env } of VARIANTS) {
 	describeWithN8n(line, `Trio VMS Sync Trigger in ${name}`, () => {
@@ -129,7 +108,7 @@ for (const { line, name, env } of VARIANTS) {
 			await settle(workflow.id, 'published');
 			const [first] = await n8n.waitForExecutions(workflow.id, 1, EXECUTION_TIMEOUT_MS);
 			const listed = await listJobs(sandbox);
-			const opened = itemsOf(await n8n.getExecution(first.id));
+			const opened = syncItems(await n8n.getExecution(first.id));
 			expect(opened).toHaveLength(listed.length);
 			expect(new Set(opened.map((item) => item.change))).toEqual(new Set(['opened']));
 			await n8n.deactivate(workflow.id);
@@ -150,10 +129,10 @@ for (const { line, name, env } of VARIANTS) {
 			await n8n.activate(workflow.id);
 			await settle(workflow.id, 'published');
 			const executions = await n8n.waitForExecutions(workflow.id, 2, EXECUTION_TIMEOUT_MS);
-			const second = itemsOf(await n8n.getExecution(executions[1].id));
+			const second = syncItems(await n8n.getExecution(executions[1].id));
 			// The closed job is missing from the full list, and Trio's own answer says Closed.
-			expect(changes(second)).toEqual(
-				changes([
+			expect(changesOf(second)).toEqual(
+				changesOf([
 					{ Number: updated, change: 'updated' },
 					{ Number: closed, change: 'closed' },
 					{ Number: counted, change: 'openPositionsChanged' },
@@ -192,7 +171,12 @@ for (const { line, name, env } of VARIANTS) {
 				// settle() throws on a failed publication, with the trigger's error.
 				await settle(workflow.id, 'published');
 				if (line !== '2.x')
-					await waitFor('the check at publishing', refusedLists, (n) => n > refusedBefore, 30_000);
+					await waitForValue(
+						'the check at publishing',
+						refusedLists,
+						(n) => n > refusedBefore,
+						30_000,
+					);
 				expect(refusedLists()).toBeGreaterThan(refusedBefore);
 				expect(await n8n.listExecutions(workflow.id)).toEqual([]);
 			} finally {
@@ -202,7 +186,7 @@ for (const { line, name, env } of VARIANTS) {
 				Title: 'Night Shift RN - Published while busy',
 			});
 			const [first] = await n8n.waitForExecutions(workflow.id, 1, 2 * 60_000);
-			const items = itemsOf(await n8n.getExecution(first.id));
+			const items = syncItems(await n8n.getExecution(first.id));
 			const listed = await listJobs(sandbox);
 			process.stderr.write(
 				`[sync-trigger] published while Trio answered 429: ${items.length} job(s) output at the first scheduled check, of ${listed.length} listed\n`,
