@@ -33,7 +33,25 @@ const registrationsOf = async (sandbox: SandboxProcess, urlPrefix: string) =>
 		(registration) => registration.Url.startsWith(urlPrefix),
 	);
 
-/** Alternates the order of two sides per round: A,B then B,A then A,B... */
+/** Every order of the names, each once. */
+function permutations<T>(names: T[]): T[][] {
+	if (names.length <= 1) return [names];
+	return names.flatMap((first, index) =>
+		permutations([...names.slice(0, index), ...names.slice(index + 1)]).map((rest) => [
+			first,
+			...rest,
+		]),
+	);
+}
+
+/**
+ * Runs the sides round after round, each round in the next of every possible order (A,B then
+ * B,A for two sides; all six orders in turn for three). A run pays for the garbage the run before
+ * it left in n8n's memory (a whole raw list of 8,502 jobs is a lot of it), so a side that always
+ * ran after the same other side would be measured with that side's leftovers: with three sides
+ * reversed per round, the middle one always ran after a heavy run and the HTTP Request node half
+ * the time after the light Simplified one. Use a multiple of the order count (2 or 6) as rounds.
+ */
 async function alternate<T>(
 	rounds: number,
 	sides: Record<string, () => Promise<T>>,
@@ -41,10 +59,10 @@ async function alternate<T>(
 	describe: (value: T) => string,
 ): Promise<Record<string, T[]>> {
 	const names = Object.keys(sides);
+	const orders = permutations(names);
 	const results: Record<string, T[]> = Object.fromEntries(names.map((name) => [name, []]));
 	for (let round = 0; round < rounds; round++) {
-		const order = round % 2 ? [...names].reverse() : names;
-		for (const name of order) {
+		for (const name of orders[round % orders.length]) {
 			const value = await sides[name]();
 			results[name].push(value);
 			log(`round ${round + 1}/${rounds} ${name}: ${describe(value)}`);
