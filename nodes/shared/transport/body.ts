@@ -96,13 +96,17 @@ export function deadlineClock(): DeadlineClock {
  * Fails a wait after `idleMs` without `touch()`, or at `endBy` (on the deadline clock), whichever
  * comes first. It sleeps once per idle period, not once per chunk: on waking it looks at when the
  * last byte came, and sleeps again for what is left.
+ *
+ * Its sleep outlives the wait (a timer cannot be cleared through the clock), so once the wait
+ * settles it lets go of it: a Promise.race against a promise the sleep still holds would keep the
+ * answer (a whole job list, 17 MB) reachable until the timer fires, a minute or two later, and a
+ * node listing jobs every second would carry dozens of them.
  */
 class IdleDeadline {
 	private last: number;
 
-	private stopped = false;
-
-	readonly expired: Promise<never>;
+	/** Fails the wait in progress; undefined once it has settled. */
+	private fail: ((error: Error) => void) | undefined;
 
 	constructor(
 		private readonly idleMs: number,
@@ -110,9 +114,6 @@ class IdleDeadline {
 		private readonly clock: DeadlineClock,
 	) {
 		this.last = clock.now();
-		this.expired = this.watch();
-		// Whoever races this promise handles its rejection; nobody else must see it unhandled.
-		this.expired.catch(() => undefined);
 	}
 
 	/** Bytes arrived: the idle wait starts again (never past the ceiling). */
@@ -120,20 +121,30 @@ class IdleDeadline {
 		this.last = this.clock.now();
 	}
 
-	stop(): void {
-		this.stopped = true;
+	/** Settles like `work`, or fails with a timeout when the deadline comes first. */
+	async race<T>(work: Promise<T>): Promise<T> {
+		const waiting = new Promise<T>((resolve, reject) => {
+			this.fail = reject;
+			work.then(resolve, reject);
+		});
+		void this.watch();
+		try {
+			return await waiting;
+		} finally {
+			this.fail = undefined;
+		}
 	}
 
-	private async watch(): Promise<never> {
+	private async watch(): Promise<void> {
 		// Each turn sleeps until the earliest moment the deadline could be due, so there are at
 		// most as many turns as idle periods that saw a byte, plus one.
 		for (;;) {
+			if (!this.fail) return;
 			const left = Math.min(this.last + this.idleMs, this.endBy) - this.clock.now();
 			if (left <= 0) break;
 			await this.clock.after(left);
-			if (this.stopped) return await new Promise<never>(() => undefined);
 		}
-		throw timedOut();
+		this.fail?.(timedOut());
 	}
 }
 
@@ -143,12 +154,7 @@ export async function beforeDeadline<T>(
 	deadline: number,
 	clock: DeadlineClock = REAL_DEADLINE_CLOCK,
 ): Promise<T> {
-	const timer = new IdleDeadline(Math.max(1, deadline - clock.now()), deadline, clock);
-	try {
-		return await Promise.race([work, timer.expired]);
-	} finally {
-		timer.stop();
-	}
+	return await new IdleDeadline(Math.max(1, deadline - clock.now()), deadline, clock).race(work);
 }
 
 export interface ReadLimits {
@@ -233,16 +239,13 @@ export async function readBody(
 		});
 		body.on('error', reject);
 	});
-	const read = Promise.race([reading, deadline.expired]);
-	// On any failure (deadline, size, broken stream) the connection is closed, not left reading.
-	read.then(
-		() => deadline.stop(),
-		() => {
-			deadline.stop();
-			body.destroy();
-		},
-	);
-	return await read;
+	try {
+		return await deadline.race(reading);
+	} catch (error) {
+		// On any failure (deadline, size, broken stream) the connection is closed, not left reading.
+		body.destroy();
+		throw error;
+	}
 }
 
 /** The body as JSON when it looks like JSON, as text otherwise; undefined when empty. */
