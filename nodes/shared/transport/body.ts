@@ -239,13 +239,10 @@ export async function readBody(
 		});
 		body.on('error', reject);
 	});
-	try {
-		return await deadline.race(reading);
-	} catch (error) {
-		// On any failure (deadline, size, broken stream) the connection is closed, not left reading.
-		body.destroy();
-		throw error;
-	}
+	const read = deadline.race(reading);
+	// On any failure (deadline, size, broken stream) the connection is closed, not left reading.
+	read.catch(() => body.destroy());
+	return await read;
 }
 
 /** The body as JSON when it looks like JSON, as text otherwise; undefined when empty. */
