@@ -283,6 +283,18 @@ async function startQueueProcess(options: {
 
 // ---------------------------------------------------------------- the whole stack
 
+/**
+ * The last `last` lines of a stack's logs (QueueStack.logs) that `keep` takes, each process's
+ * "===== name =====" header kept so a reader sees which process said what: for a failure's message.
+ */
+export function logExcerpt(logs: string, keep: (line: string) => boolean, last: number): string {
+	return logs
+		.split('\n')
+		.filter((line) => line.startsWith('=====') || keep(line))
+		.slice(-last)
+		.join('\n');
+}
+
 export interface QueueStackOptions {
 	tarball: string | string[];
 	postgres: Postgres;

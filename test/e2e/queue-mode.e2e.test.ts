@@ -24,13 +24,14 @@ import { describeWithN8n } from '../../harness/availability';
 import { run } from '../../harness/exec';
 import { nodeItems, type ExecutionRecord, type N8nInstance } from '../../harness/n8n';
 import { packPackage } from '../../harness/pack';
-import { jobSyncWorkflow, SYNC_TRIGGER_NAME } from '../../harness/sync-trigger-workflow';
+import { jobSyncWorkflow, syncItems } from '../../harness/sync-trigger-workflow';
 import {
 	makeProbePackage,
 	PROBE_NODE_TYPE,
 	type ProbeStaticData,
 } from '../../harness/probe-package';
 import {
+	logExcerpt,
 	startN8nOnPostgres,
 	startQueueStack,
 	startRoundRobinProxy,
@@ -267,15 +268,11 @@ describeWithN8n('2.x', 'Trio VMS in production-shaped n8n 2.x (PostgreSQL, queue
 
 	/** The last lines of every process's log that name the workflow or an error, for a failure. */
 	function logLinesAbout(workflowId: string): string {
-		return stack
-			.logs()
-			.split('\n')
-			.filter(
-				(line) =>
-					line.startsWith('=====') || line.includes(workflowId) || /error|stalled|fail/i.test(line),
-			)
-			.slice(-60)
-			.join('\n');
+		return logExcerpt(
+			stack.logs(),
+			(line) => line.includes(workflowId) || /error|stalled|fail/i.test(line),
+			60,
+		);
 	}
 
 	/** Awaits `waiting`; if it fails, the error also says what `explain` tells about why. */
@@ -933,10 +930,6 @@ describeWithN8n('2.x', 'Trio VMS in production-shaped n8n 2.x (PostgreSQL, queue
 		const polls = () =>
 			sandbox.requests().filter((each) => each.method === 'GET' && each.path === '/api/v3/Job')
 				.length;
-		const syncItems = (execution: ExecutionRecord) =>
-			(execution.data?.resultData.runData[SYNC_TRIGGER_NAME] ?? []).flatMap((run) =>
-				(run.data?.main[0] ?? []).map((item) => item.json),
-			);
 		sandbox.clearRequests();
 		try {
 			const publishing = Date.now();

@@ -9,14 +9,14 @@
  */
 import type { RunningSandbox as Sandbox } from '../../sandbox';
 import { describeWithN8n } from '../../harness/availability';
-import { nodeItems, type ExecutionRecord } from '../../harness/n8n';
 import { packPackage } from '../../harness/pack';
 import {
+	changesOf,
 	DURABLE_SCHEDULER,
 	jobSyncWorkflow,
-	SYNC_TRIGGER_NAME,
+	syncItems,
 } from '../../harness/sync-trigger-workflow';
-import { startQueueStack, type QueueStack } from '../../harness/queue';
+import { logExcerpt, startQueueStack, type QueueStack } from '../../harness/queue';
 import { startQueueServices, type QueueServices } from '../../harness/services';
 import { createTrioCredential } from '../../harness/trio';
 import { pollUntil } from '../../harness/wait';
@@ -66,16 +66,15 @@ describeWithN8n(
 				const listPolls = () =>
 					sandbox.requests().filter((each) => each.method === 'GET' && each.path === '/api/v3/Job')
 						.length;
-				const itemsOf = (execution: ExecutionRecord) => nodeItems(execution, SYNC_TRIGGER_NAME);
 				/** Every emitted change after the activation's, as `number:change`, with repeats. */
 				const emitted = async (): Promise<string[]> => {
 					const executions = await stack.main.listExecutions(workflow.id);
 					const later = await Promise.all(
 						executions
 							.slice(1)
-							.map(async (each) => itemsOf(await stack.main.getExecution(each.id))),
+							.map(async (each) => syncItems(await stack.main.getExecution(each.id))),
 					);
-					return later.flat().map((item) => `${String(item.Number)}:${String(item.change)}`);
+					return changesOf(later.flat());
 				};
 				/** Waits until every wanted change has come out; fails naming the ones that did not. */
 				const until = async (wanted: string[], timeoutMs: number): Promise<string[]> => {
@@ -97,13 +96,13 @@ describeWithN8n(
 									return `${each.id} ${each.status}: ${error?.message ?? '-'}`;
 								}),
 						);
-						const lines = stack
-							.logs()
-							.split('\n')
-							.filter((line) => line.startsWith('=====') || /error|poll|abandon|lease/i.test(line))
-							.slice(-40);
+						const lines = logExcerpt(
+							stack.logs(),
+							(line) => /error|poll|abandon|lease/i.test(line),
+							40,
+						);
 						note(
-							`missing ${missing.join(', ')} after ${timeoutMs / 1000} s: ${listPolls()} list requests in all; ${executions.length} executions, not successful: ${failed.join('; ') || 'none'}; log lines:\n${lines.join('\n')}`,
+							`missing ${missing.join(', ')} after ${timeoutMs / 1000} s: ${listPolls()} list requests in all; ${executions.length} executions, not successful: ${failed.join('; ') || 'none'}; log lines:\n${lines}`,
 						);
 					}
 					expect(missing).toEqual([]);
@@ -116,7 +115,7 @@ describeWithN8n(
 
 				await stack.main.activate(workflow.id);
 				const [first] = await stack.main.waitForExecutions(workflow.id, 1, EXECUTION_TIMEOUT_MS);
-				const opened = itemsOf(await stack.main.getExecution(first.id));
+				const opened = syncItems(await stack.main.getExecution(first.id));
 				expect(opened.map((item) => item.Number).sort()).toEqual(
 					listed.map((job) => job.Number).sort(),
 				);
