@@ -38,6 +38,11 @@ const FLAGS = {
 		help: 'real n8n: measured runs per side, alternating (default 5)',
 		read: count(1, 50),
 	},
+	'settle-ms': {
+		value: 'MS',
+		help: 'real n8n: Get Many waits this long before each run (default 2000), so that no run\nis timed while n8n still collects the garbage of the run before it',
+		read: whole(0, 60_000),
+	},
 	deliveries: {
 		value: 'N',
 		help: "real n8n: deliveries per ingestion run at 20 senders (default 200; the issue's\nfigure is 1000); one sender gets half as many",
@@ -86,6 +91,7 @@ const USAGE = usage('Usage: tsx bench/run.ts [options]', FLAGS);
 interface CliOptions {
 	part: 'in-process' | 'real-n8n' | 'all';
 	realRuns: number;
+	settleMs: number;
 	deliveries: number;
 	bulkRows: number;
 	bulkRuns: number;
@@ -105,6 +111,7 @@ function parseArgs(argv: string[]): CliOptions {
 	return {
 		part: values.part ?? 'all',
 		realRuns: values['real-runs'] ?? 5,
+		settleMs: values['settle-ms'] ?? 2000,
 		deliveries: values.deliveries ?? 200,
 		bulkRows: values['bulk-rows'] ?? 1000,
 		bulkRuns: values['bulk-runs'] ?? 2,
@@ -206,6 +213,7 @@ async function main(): Promise<void> {
 	if (real) {
 		const allMet = await runRealN8n({
 			runs: options.realRuns,
+			settleMs: options.settleMs,
 			deliveries: options.deliveries,
 			bulkRows: options.bulkRows,
 			bulkRuns: options.bulkRuns,

@@ -56,6 +56,8 @@ export type RealN8nId = (typeof REAL_N8N_IDS)[number];
 export interface RealN8nOptions {
 	/** Measured runs per side (alternating). */
 	runs: number;
+	/** Get Many: the pause before each run (see measureGetMany). */
+	settleMs: number;
 	/** Deliveries per ingestion run at 20 senders (1,000 with --deliveries 1000). */
 	deliveries: number;
 	/** Spreadsheet rows per bulk-submission run. */
@@ -374,7 +376,13 @@ export async function runRealN8n(options: RealN8nOptions): Promise<boolean> {
 			console.log(
 				'\nJob Get Many, Return All: Trio VMS node vs HTTP Request node (same GET and header)',
 			);
-			results.getMany = await measureGetMany(n8n, sandbox, plainRef, { runs: options.runs }, log);
+			results.getMany = await measureGetMany(
+				n8n,
+				sandbox,
+				plainRef,
+				{ runs: options.runs, settleMs: options.settleMs },
+				log,
+			);
 		}
 		if (wanted('bulk')) {
 			console.log(
