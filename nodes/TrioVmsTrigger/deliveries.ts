@@ -27,7 +27,7 @@ import {
 	tokenMatches,
 } from './judge';
 import { PROBE_PARAMETER, probeReply } from './registrationUrls';
-import { hashToken, isFreshToken, triggerIdentity } from './deliveryToken';
+import { hashToken, isFreshToken, mayBeFresh, triggerIdentity } from './deliveryToken';
 import {
 	lastDeactivation,
 	readScope,
@@ -142,11 +142,14 @@ async function acceptedTokenHashes(
 		lastDeactivation(triggerKey(context, scope)) ?? 0,
 		stored?.tokenIssuedAt !== undefined ? stored.tokenIssuedAt + 1 : 0,
 	);
+	const now = Date.now();
+	// Its issue time first: most wrong tokens are refused without decrypting the credential.
+	if (!mayBeFresh(token, now, notBefore)) return accepted;
 	const fresh = isFreshToken(
 		await apiKeyOf(context),
 		tokenOwner(context, scope),
 		token,
-		Date.now(),
+		now,
 		notBefore,
 	);
 	return fresh ? [...accepted, hashToken(token)] : accepted;

@@ -4,6 +4,7 @@ import {
 	hashToken,
 	isFreshToken,
 	issueToken,
+	mayBeFresh,
 	tokenIssuedAt,
 	type TokenOwner,
 } from '../../../nodes/TrioVmsTrigger/deliveryToken';
@@ -54,5 +55,22 @@ describe('token issue times', () => {
 		expect(isFreshToken(KEY, OWNER, first, NOW + 10, NOW + 2)).toBe(false);
 		expect(isFreshToken(KEY, OWNER, second, NOW + 10, NOW + 2)).toBe(true);
 		expect(tokenIssuedAt('nope')).toBeUndefined();
+	});
+});
+
+describe('the issue-time check that needs no key', () => {
+	it('passes only tokens issued within the window and not before the last deactivation', () => {
+		const token = issueToken(KEY, OWNER, NOW);
+		expect(mayBeFresh(token, NOW)).toBe(true);
+		expect(mayBeFresh(token, NOW + FRESH_SECONDS * 1000)).toBe(true);
+		expect(mayBeFresh(token, NOW + (FRESH_SECONDS + 1) * 1000)).toBe(false);
+		expect(mayBeFresh(token, NOW - 60_000)).toBe(false);
+		expect(mayBeFresh(token, NOW + 2_000, NOW + 1_000)).toBe(false);
+		expect(mayBeFresh('0'.repeat(64), NOW)).toBe(false);
+		expect(mayBeFresh('wrong', NOW)).toBe(false);
+		// A forged signature passes this check; isFreshToken refuses it with the key.
+		const forged = `${token.slice(0, 16)}${'0'.repeat(48)}`;
+		expect(mayBeFresh(forged, NOW)).toBe(true);
+		expect(isFreshToken(KEY, OWNER, forged, NOW)).toBe(false);
 	});
 });

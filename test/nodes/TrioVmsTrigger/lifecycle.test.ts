@@ -27,6 +27,7 @@ import { deliveryMemory, memoryKey } from '../../../nodes/TrioVmsTrigger/dedup';
 import { hashToken, tokenIssuedAt } from '../../../nodes/TrioVmsTrigger/deliveryToken';
 import { BODY_WAIT } from '../../../nodes/TrioVmsTrigger/judge';
 import { ABSENCE_CONFIRMATION } from '../../../nodes/TrioVmsTrigger/ownership';
+import { TestCredentialsHelper } from '../../../harness/engine/credentials-helper';
 import { trioCredentials } from '../../../harness/engine/engine';
 import {
 	triggerHooks,
@@ -1042,6 +1043,32 @@ describe('receiving deliveries', () => {
 			expect(delivery.result).toEqual({ noWebhookResponse: true });
 			expect(delivery.status).toBe(status);
 			expect(delivery.body).toEqual({ message: expect.any(String) });
+		}
+	});
+
+	it('refuses a made-up token by its issue time before reading the credential', async () => {
+		const hooks = await activeHooks(['Job Update']);
+		const reads = jest.spyOn(TestCredentialsHelper.prototype, 'getDecrypted');
+		try {
+			// Well formed, but issued in 1970: no key is needed to refuse it.
+			const stale = await hooks.deliver({
+				query: { event: 'Job Update', token: '0'.repeat(64) },
+				body: PAYLOADS['Job Update'],
+				staticData: {},
+			});
+			expect(stale.status).toBe(403);
+			expect(reads).not.toHaveBeenCalled();
+			// Issued just now with a wrong signature: only the key can tell, so it is read.
+			const now = Date.now().toString(16).padStart(11, '0');
+			const forged = await hooks.deliver({
+				query: { event: 'Job Update', token: `${now}${'0'.repeat(53)}` },
+				body: PAYLOADS['Job Update'],
+				staticData: {},
+			});
+			expect(forged.status).toBe(403);
+			expect(reads).toHaveBeenCalled();
+		} finally {
+			reads.mockRestore();
 		}
 	});
 
