@@ -494,18 +494,23 @@ export async function measureGetMany(
 	options: { runs: number; settleMs?: number },
 	log: Log,
 ): Promise<GetManyResult> {
-	const raw = await getManyWorkflow(n8n, credential, false);
-	const simplified = await getManyWorkflow(n8n, credential, true);
-	const http = await httpGetManyWorkflow(n8n, sandbox.apiUrl, sandbox.key);
+	// Each side: its workflow and the node whose time n8n records.
 	const sides = {
-		trioRaw: () => measureGetManyOnce(n8n, raw, ACTION_NODE),
-		trioSimplified: () => measureGetManyOnce(n8n, simplified, ACTION_NODE),
-		httpRequest: () => measureGetManyOnce(n8n, http, HTTP_NODE),
+		trioRaw: { target: await getManyWorkflow(n8n, credential, false), node: ACTION_NODE },
+		trioSimplified: { target: await getManyWorkflow(n8n, credential, true), node: ACTION_NODE },
+		httpRequest: {
+			target: await httpGetManyWorkflow(n8n, sandbox.apiUrl, sandbox.key),
+			node: HTTP_NODE,
+		},
 	};
-	for (const target of [raw, simplified, http]) await untilServed(target.url);
+	type Side = keyof typeof sides;
+	const names = Object.keys(sides) as Side[];
+	for (const name of names) await untilServed(sides[name].target.url);
 	// Warm-up and check: every side returns the same number of jobs, one item each, and each Trio
 	// side the output it asked for (a simplified job has at most ten fields, a raw one all).
-	const warmUp = [await sides.trioRaw(), await sides.trioSimplified(), await sides.httpRequest()];
+	const warmUp: GetManyRun[] = [];
+	for (const name of names)
+		warmUp.push(await measureGetManyOnce(n8n, sides[name].target, sides[name].node));
 	const counts = warmUp.map((run) => run.items);
 	if (counts[0] < 1000 || counts.some((count) => count !== counts[0]))
 		throw new Error(`Get Many item counts differ: ${counts.join(', ')}`);
@@ -515,35 +520,28 @@ export async function measureGetMany(
 			`Get Many outputs are not what each side asked for: raw ${rawFields} fields, simplified ${simplifiedFields}, HTTP Request ${httpFields}`,
 		);
 	// The rounds only run the workflows; n8n's records of them are read once all have run.
-	const targets = { trioRaw: raw, trioSimplified: simplified, httpRequest: http };
-	const nodeNames = { trioRaw: ACTION_NODE, trioSimplified: ACTION_NODE, httpRequest: HTTP_NODE };
 	const turns = await alternate(
 		options.runs,
-		{
-			trioRaw: () => runGetManyOnce(n8n, raw, ACTION_NODE, options.settleMs),
-			trioSimplified: () => runGetManyOnce(n8n, simplified, ACTION_NODE, options.settleMs),
-			httpRequest: () => runGetManyOnce(n8n, http, HTTP_NODE, options.settleMs),
-		},
+		Object.fromEntries(
+			names.map((name) => [
+				name,
+				() => runGetManyOnce(n8n, sides[name].target, sides[name].node, options.settleMs),
+			]),
+		) as Record<Side, () => Promise<GetManyTurn>>,
 		log,
 		(turn) =>
 			`wall ${turn.wallMs.toFixed(0)} ms, peak RSS ${(turn.peakRss / 1_048_576).toFixed(0)} MiB (+${(turn.rssGrowth / 1_048_576).toFixed(0)})`,
 	);
-	const runs: Record<keyof typeof targets, GetManyRun[]> = {
-		trioRaw: [],
-		trioSimplified: [],
-		httpRequest: [],
-	};
-	for (const name of Object.keys(targets) as Array<keyof typeof targets>)
+	const runs = { trioRaw: [], trioSimplified: [], httpRequest: [] } as Record<Side, GetManyRun[]>;
+	for (const name of names)
 		for (const turn of turns[name]) {
-			const run = await readGetManyRun(n8n, turn, nodeNames[name]);
+			const run = await readGetManyRun(n8n, turn, sides[name].node);
 			if (run.items !== counts[0])
 				throw new Error(`${name}: execution ${turn.executionId} output ${run.items} items`);
 			runs[name].push(run);
 		}
 	log(
-		`node ms: ${Object.entries(runs)
-			.map(([name, list]) => `${name} ${list.map((run) => run.nodeMs).join(', ')}`)
-			.join('; ')}`,
+		`node ms: ${names.map((name) => `${name} ${runs[name].map((run) => run.nodeMs).join(', ')}`).join('; ')}`,
 	);
 	return {
 		runs: options.runs,
