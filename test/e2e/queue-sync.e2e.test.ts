@@ -7,6 +7,10 @@
  *
  * Run `npm run build` first.
  */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
 import type { RunningSandbox as Sandbox } from '../../sandbox';
 import { describeWithN8n } from '../../harness/availability';
 import { packPackage } from '../../harness/pack';
@@ -85,6 +89,64 @@ describeWithN8n(
 					);
 					return changesOf(later.flat());
 				};
+				const changesMade: string[] = [];
+				const change = async (label: string, method: string, route: string, body: unknown) => {
+					changesMade.push(`${new Date().toISOString().slice(11, 23)} ${label}`);
+					return callSandbox<{ Number: number }>(sandbox, method, route, body);
+				};
+				/**
+				 * What n8n did meanwhile, so that a failure says why and not only what; compact, since CI
+				 * shows only the end of its output: every execution of any status (the public API leaves
+				 * out new and running ones; the editor's list does not) with what it emitted, the times of
+				 * the changes and of the list requests, and the main process's scheduler lines.
+				 */
+				const explain = async (missing: string[], timeoutMs: number): Promise<string> => {
+					const executions = await everyExecution();
+					const described = await Promise.all(
+						[...executions]
+							.sort((a, b) => Number(a.id) - Number(b.id))
+							.map(async (each) => {
+								const record = await stack.main.getExecution(each.id);
+								const keys = changesOf(syncItems(record));
+								const kinds: Record<string, number> = {};
+								for (const key of keys) {
+									const kind = key.split(':')[1];
+									kinds[kind] = (kinds[kind] ?? 0) + 1;
+								}
+								const error = record.data?.resultData.error?.message;
+								return `  #${each.id} ${each.status} ${String(record.startedAt ?? '').slice(11, 23)} ${keys.length} item(s) ${JSON.stringify(kinds)}${keys.length <= 6 ? ` ${keys.join(' ')}` : ''}${error ? ` error: ${error}` : ''}`;
+							}),
+					);
+					const lists = sandbox
+						.requests()
+						.filter((each) => each.method === 'GET' && each.path === '/api/v3/Job')
+						.map(
+							(each) =>
+								`${each.time.slice(11, 23)}${each.status === 200 ? '' : `(${each.status})`}`,
+						);
+					const dump = path.join(os.tmpdir(), `trio-queue-sync-${Date.now()}.log`);
+					fs.writeFileSync(dump, stack.logs());
+					const scheduler = logExcerpt(
+						stack.logs().split('===== worker-1 =====')[0],
+						(line) =>
+							/scheduler|cursor|lease|discard|Poll |poll trigger|Received event/i.test(line) &&
+							!/Provisioned|IsolatedVm/.test(line),
+						25,
+					)
+						.split('\n')
+						.map((line) => line.replace(/^\S+T(\S+)Z \| (\w+)\s*\| /, '$1 $2 ').slice(0, 220))
+						.join('\n');
+					return [
+						`missing ${missing.join(', ')} after ${timeoutMs / 1000} s; whole logs in ${dump}`,
+						`changes made: ${changesMade.join('; ')}`,
+						`job list requests (${lists.length}): ${lists.join(' ')}`,
+						`executions (${executions.length}, any status):`,
+						...described,
+						`main's scheduler lines (last 25):`,
+						scheduler,
+						`missing ${missing.join(', ')}`,
+					].join('\n');
+				};
 				/** Waits until every wanted change has come out; fails naming the ones that did not. */
 				const until = async (wanted: string[], timeoutMs: number): Promise<string[]> => {
 					const keys = await pollUntil(
@@ -94,30 +156,7 @@ describeWithN8n(
 						2_000,
 					);
 					const missing = wanted.filter((key) => !keys.includes(key));
-					if (missing.length) {
-						// What n8n did meanwhile, so that a failure says why and not only what. The public
-						// API leaves out executions still new or running; the editor's list does not.
-						const executions = await everyExecution();
-						const failed = await Promise.all(
-							executions
-								.filter((each) => each.status !== 'success')
-								.map(async (each) => {
-									const error = (await stack.main.getExecution(each.id)).data?.resultData.error;
-									return `${each.id} ${each.status}: ${error?.message ?? '-'}`;
-								}),
-						);
-						const lines = logExcerpt(
-							stack.logs(),
-							(line) =>
-								/error|abandon|lease|cursor|discard|backing off|Poll returned|execution/i.test(
-									line,
-								),
-							60,
-						);
-						note(
-							`missing ${missing.join(', ')} after ${timeoutMs / 1000} s: ${listPolls()} list requests in all; ${executions.length} executions of any status, not successful: ${failed.join('; ') || 'none'}; log lines:\n${lines}`,
-						);
-					}
+					if (missing.length) note(await explain(missing, timeoutMs));
 					expect(missing).toEqual([]);
 					return keys;
 				};
@@ -134,11 +173,13 @@ describeWithN8n(
 				);
 
 				// Between two polls: an edit, a closure and an open-position count.
-				await callSandbox(sandbox, 'PATCH', `/_sandbox/jobs/${open[0]}`, {
+				await change(`${open[0]} edited`, 'PATCH', `/_sandbox/jobs/${open[0]}`, {
 					Title: 'Charge RN - ICU (queue)',
 				});
-				await callSandbox(sandbox, 'POST', `/_sandbox/jobs/${open[1]}/close`, { reason: 'Filled' });
-				await callSandbox(sandbox, 'POST', `/_sandbox/jobs/${open[2]}/open-positions`, {
+				await change(`${open[1]} closed`, 'POST', `/_sandbox/jobs/${open[1]}/close`, {
+					reason: 'Filled',
+				});
+				await change(`${open[2]} positions`, 'POST', `/_sandbox/jobs/${open[2]}/open-positions`, {
 					count: 0,
 				});
 				expected.push(`${open[0]}:updated`, `${open[1]}:closed`, `${open[2]}:openPositionsChanged`);
@@ -147,10 +188,10 @@ describeWithN8n(
 
 				// While every process is down: an edit and a new job.
 				const stopped = await stack.stopProcesses();
-				await callSandbox(sandbox, 'PATCH', `/_sandbox/jobs/${open[3]}`, {
+				await change(`${open[3]} edited`, 'PATCH', `/_sandbox/jobs/${open[3]}`, {
 					Title: 'Night RN - ER (queue)',
 				});
-				const added = await callSandbox<{ Number: number }>(sandbox, 'POST', '/_sandbox/jobs', {
+				const added = await change('new job', 'POST', '/_sandbox/jobs', {
 					Title: 'Travel RN - Cath Lab',
 				});
 				expected.push(`${open[3]}:updated`, `${added.Number}:opened`);
@@ -162,13 +203,13 @@ describeWithN8n(
 				rounds.push(`after the restart: ${keys.length} item(s)`);
 
 				// After the restart: a closure.
-				await callSandbox(sandbox, 'POST', `/_sandbox/jobs/${open[4]}/close`, {
+				await change(`${open[4]} closed`, 'POST', `/_sandbox/jobs/${open[4]}/close`, {
 					reason: 'Cancelled',
 				});
 				expected.push(`${open[4]}:closed`);
 				keys = await until(expected, 3 * 60_000);
 				// One more poll: a change made now comes out in it, and nothing before it comes out again.
-				await callSandbox(sandbox, 'PATCH', `/_sandbox/jobs/${open[5]}`, {
+				await change(`${open[5]} edited`, 'PATCH', `/_sandbox/jobs/${open[5]}`, {
 					Title: 'Float RN - Med-Surg (queue)',
 				});
 				expected.push(`${open[5]}:updated`);
