@@ -50,8 +50,9 @@ interface RoundRobinProxy {
 export type Balancing = 'round-robin' | 'uri-hash';
 
 /**
- * Forwards each request to a backend chosen by `balancing`, body and headers as they came (plus
- * the usual X-Forwarded-* headers), and streams the answer back. 127.0.0.1 only.
+ * Forwards each request, once its whole body has arrived, to a backend chosen by `balancing`, body
+ * and headers as they came (plus the usual X-Forwarded-* headers), and streams the answer back.
+ * 127.0.0.1 only.
  */
 export async function startRoundRobinProxy(
 	targets: string[] = [],
@@ -82,33 +83,47 @@ export async function startRoundRobinProxy(
 		}
 		counts[backend] = (counts[backend] ?? 0) + 1;
 		const target = new URL(request.url ?? '/', backend);
-		const upstream = http.request(
-			target,
-			{
-				method: request.method,
-				agent,
-				headers: {
-					...request.headers,
-					host: target.host,
-					'x-forwarded-for': request.socket.remoteAddress ?? '127.0.0.1',
-					'x-forwarded-host': request.headers.host ?? '',
-					'x-forwarded-proto': 'http',
+		// The whole upload is read before the backend is asked, as nginx does by default
+		// (proxy_request_buffering): n8n answers a request it will not run (a webhook it does not
+		// know yet) before reading its body and drops the connection, and a client still uploading
+		// then gets a complete answer from the balancer instead of a reset connection.
+		const chunks: Buffer[] = [];
+		request.on('data', (chunk: Buffer) => chunks.push(chunk));
+		request.on('error', () => response.destroy());
+		request.on('end', () => {
+			const body = Buffer.concat(chunks);
+			const headers: http.OutgoingHttpHeaders = {
+				...request.headers,
+				host: target.host,
+				'x-forwarded-for': request.socket.remoteAddress ?? '127.0.0.1',
+				'x-forwarded-host': request.headers.host ?? '',
+				'x-forwarded-proto': 'http',
+			};
+			delete headers['transfer-encoding'];
+			if (body.length > 0 || request.headers['content-length'] !== undefined)
+				headers['content-length'] = String(body.length);
+			const upstream = http.request(
+				target,
+				{ method: request.method, agent, headers },
+				(answer) => {
+					response.writeHead(answer.statusCode ?? 502, answer.headers);
+					answer.pipe(response);
+					// An answer the backend cut off reaches the client cut off, not as a wait for ever.
+					answer.on('close', () => {
+						if (!answer.complete) response.destroy();
+					});
 				},
-			},
-			(answer) => {
-				response.writeHead(answer.statusCode ?? 502, answer.headers);
-				answer.pipe(response);
-			},
-		);
-		upstream.setTimeout(120_000, () => upstream.destroy(new Error('backend timed out')));
-		upstream.on('error', (error) => {
-			if (!response.headersSent) {
-				response.writeHead(502, { 'content-type': 'text/plain' }).end(error.message);
-			} else {
-				response.destroy(error);
-			}
+			);
+			upstream.setTimeout(120_000, () => upstream.destroy(new Error('backend timed out')));
+			upstream.on('error', (error) => {
+				if (!response.headersSent) {
+					response.writeHead(502, { 'content-type': 'text/plain' }).end(error.message);
+				} else {
+					response.destroy(error);
+				}
+			});
+			upstream.end(body);
 		});
-		request.pipe(upstream);
 	});
 	await new Promise<void>((resolve, reject) => {
 		server.once('error', reject);

@@ -247,6 +247,9 @@ export async function runWebhookWorkflow(
 	let failure: unknown;
 	try {
 		await instance.activate(workflow.id);
+		// 2.x publishes after the activate call answers: waiting for it keeps a large body from
+		// being sent to a webhook not registered yet (a 404 is still retried).
+		await instance.settlePublication(workflow.id);
 		const response = await postToWebhook(instance.productionWebhookUrl('', webhookPath), {
 			items: inputItems ?? [],
 		});
