@@ -127,7 +127,10 @@ export interface N8nInstance {
 	activate(id: string): Promise<WorkflowRecord>;
 	deactivate(id: string): Promise<WorkflowRecord>;
 	deleteWorkflow(id: string): Promise<void>;
-	/** Executions of a workflow, oldest first, without run data. */
+	/**
+	 * Executions of a workflow, oldest first, without run data: the public API's, and the newest
+	 * finished ones it leaves out while n8n's main process wrongly counts them as running.
+	 */
 	listExecutions(workflowId: string): Promise<ExecutionRecord[]>;
 	/** One execution with its run data. */
 	getExecution(id: string): Promise<ExecutionRecord>;
@@ -597,6 +600,19 @@ export async function startN8n(options: StartN8nOptions): Promise<N8nInstance> {
 			if (!result.nextCursor) break;
 			cursor = result.nextCursor;
 		}
+		// The public API leaves out every execution the main process counts as running, and in
+		// queue mode n8n's main misses the end of a job a worker finishes within moments of its
+		// enqueueing (a polled check's execution, a few ms long): it counts that execution as
+		// running until it restarts, though the database has it finished. The editor's list reads
+		// the database: its newest finished executions join the list.
+		const listed = new Set(all.map((each) => each.id));
+		const filter = encodeURIComponent(JSON.stringify({ workflowId }));
+		const newest = await rest<{ results?: ExecutionRecord[] } | undefined>(
+			'GET',
+			`/executions?filter=${filter}&limit=100`,
+		);
+		for (const each of newest?.results ?? [])
+			if (!listed.has(each.id) && each.stoppedAt) all.push(each);
 		return all.sort((a, b) => Number(a.id) - Number(b.id));
 	};
 
