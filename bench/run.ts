@@ -40,7 +40,7 @@ const FLAGS = {
 	},
 	'settle-ms': {
 		value: 'MS',
-		help: 'real n8n: Get Many waits this long before each run (default 2000), so that no run\nis timed while n8n still collects the garbage of the run before it',
+		help: 'real n8n: before each Get Many run n8n collects its garbage, then the bench waits\nthis long (default 2000), so that no run is timed with the garbage of the run before it',
 		read: whole(0, 60_000),
 	},
 	deliveries: {

@@ -41,6 +41,8 @@ const REPO = resolve(__dirname, '../..');
  */
 const LAZY_ISOLATES = 'N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE=true';
 const SANDBOX_JOBS = 10_000;
+/** Lets the bench have n8n collect its garbage before a measured run (collect-garbage.cjs). */
+const COLLECTING_GARBAGE = `--expose-gc --require ${resolve(__dirname, 'collect-garbage.cjs')}`;
 const BULK_PDF_BYTES = 1_000_000;
 
 export const REAL_N8N_IDS = [
@@ -315,7 +317,12 @@ export async function runRealN8n(options: RealN8nOptions): Promise<boolean> {
 			startN8n({
 				line: '2.x',
 				tarball,
-				env: { N8N_RESTRICT_FILE_ACCESS_TO: filesFolder, ...options.n8nEnv, ...extraEnv },
+				env: {
+					N8N_RESTRICT_FILE_ACCESS_TO: filesFolder,
+					NODE_OPTIONS: COLLECTING_GARBAGE,
+					...options.n8nEnv,
+					...extraEnv,
+				},
 			});
 		const credentialFor = async (instance: N8nInstance, name: string, apiKey: string) => {
 			const created = await instance.createCredential(name, 'trioVmsApi', {

@@ -422,6 +422,7 @@ async function runGetManyOnce(
 	settleMs = 0,
 ): Promise<GetManyTurn> {
 	const earlier = (await n8n.listExecutions(target.id)).length;
+	await collectGarbage(n8n);
 	await sleep(settleMs);
 	const before = n8n.rssBytes();
 	const sampler = sampleMax(() => n8n.rssBytes(), 20);
@@ -437,6 +438,32 @@ async function runGetManyOnce(
 		peakRss,
 		rssGrowth: Math.max(0, peakRss - before),
 	};
+}
+
+const COLLECTED = /\[trio bench\] garbage collected #(\d+)/g;
+
+/** The number of the last collection n8n announced (collect-garbage.cjs), 0 if none. */
+function lastCollection(n8n: N8nInstance): number {
+	let last = 0;
+	for (const match of n8n.logs().matchAll(COLLECTED)) last = Number(match[1]);
+	return last;
+}
+
+/**
+ * Has n8n collect its garbage (SIGUSR2 to the preloaded collect-garbage.cjs) and waits, bounded,
+ * until it says it has: the run measured next then pays for no earlier run's garbage, whichever
+ * side that was. Fails loudly when n8n was started without the preload.
+ */
+async function collectGarbage(n8n: N8nInstance): Promise<void> {
+	const before = lastCollection(n8n);
+	process.kill(n8n.pid, 'SIGUSR2');
+	for (let waited = 0; waited < 10_000; waited += 20) {
+		if (lastCollection(n8n) > before) return;
+		await sleep(20);
+	}
+	throw new Error(
+		'n8n did not collect its garbage within 10 s: was it started with bench/real-n8n/collect-garbage.cjs preloaded?',
+	);
 }
 
 /** n8n's record of a run: the node's execution time and what it output. */
@@ -482,10 +509,12 @@ const summariseGetMany = (runs: GetManyRun[]): GetManySide => ({
 
 /**
  * Job Get Many against the HTTP Request node on one n8n, the sides taking turns (alternate).
- * Before each run the bench waits `settleMs` (as the in-process bench collects garbage before
- * each run): a run of 8,502 whole jobs leaves n8n with tens of megabytes to collect, and without
- * the pause whichever side ran next was timed with that collection, which decided the medians
- * more than either node's own work did. The executions are read once all rounds have run.
+ * Before each run n8n collects its garbage and the bench waits `settleMs`, as the in-process bench
+ * collects garbage before each run: a run of 8,502 whole jobs leaves n8n with tens of megabytes to
+ * collect, and without that whichever side ran next was timed with the collection of the side
+ * before it, which decided the medians more than either node's own work did (a pause alone did
+ * not: V8 collects when it allocates, so the garbage waited for the next run). The executions are
+ * read once all rounds have run.
  */
 export async function measureGetMany(
 	n8n: N8nInstance,
