@@ -8,25 +8,9 @@
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 
-import { codeSpans, filesUnder, readRepoFile } from './markdown';
+import { codeOf, filesUnder, readRepoFile } from './markdown';
 
 const ROOT = join(__dirname, '..', '..');
-
-/** The code a Markdown text holds: each line of its code blocks, then its code spans. */
-function codeOf(markdown: string): string[] {
-	const blocks: string[] = [];
-	const prose: string[] = [];
-	let fence: string | undefined;
-	for (const line of markdown.split(/\r?\n/)) {
-		const opening = /^\s*(`{3,}|~{3,})/.exec(line);
-		if (opening && (!fence || (opening[1][0] === fence[0] && opening[1].length >= fence.length))) {
-			fence = fence ? undefined : opening[1];
-			continue;
-		}
-		(fence ? blocks : prose).push(line);
-	}
-	return [...blocks, ...codeSpans(prose.join('\n'))].map((code) => code.replace(/\s+/g, ' '));
-}
 
 /** The arguments of each benchmark command in the code, comments dropped: `--only job`. */
 function benchArguments(code: string): string | undefined {

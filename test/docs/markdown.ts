@@ -14,26 +14,43 @@ export interface Link {
 	target: string;
 }
 
-/** Lines outside fenced code blocks, with their code spans blanked out. */
-function proseLines(markdown: string): string[] {
-	const lines: string[] = [];
+/** Each line of a Markdown text and what it is: a fence of a code block, a line inside one, or prose. */
+function kindsOfLines(markdown: string): Array<{ line: string; kind: 'fence' | 'code' | 'prose' }> {
+	const lines: Array<{ line: string; kind: 'fence' | 'code' | 'prose' }> = [];
 	let fence: string | undefined;
 	for (const line of markdown.split(/\r?\n/)) {
 		const opening = /^\s*(`{3,}|~{3,})/.exec(line);
 		if (fence) {
-			if (opening && opening[1][0] === fence[0] && opening[1].length >= fence.length)
-				fence = undefined;
-			lines.push('');
-			continue;
-		}
-		if (opening) {
+			const closing =
+				opening !== null && opening[1][0] === fence[0] && opening[1].length >= fence.length;
+			if (closing) fence = undefined;
+			lines.push({ line, kind: closing ? 'fence' : 'code' });
+		} else if (opening) {
 			fence = opening[1];
-			lines.push('');
-			continue;
-		}
-		lines.push(line.replace(/(`+)[^`]*?\1/g, (span) => ' '.repeat(span.length)));
+			lines.push({ line, kind: 'fence' });
+		} else lines.push({ line, kind: 'prose' });
 	}
 	return lines;
+}
+
+/** Lines outside fenced code blocks, with their code spans blanked out. */
+function proseLines(markdown: string): string[] {
+	return kindsOfLines(markdown).map(({ line, kind }) =>
+		kind === 'prose' ? line.replace(/(`+)[^`]*?\1/g, (span) => ' '.repeat(span.length)) : '',
+	);
+}
+
+/**
+ * The code a Markdown text holds, whitespace runs made one space: each line of its code blocks,
+ * then its code spans (a span broken over two lines is one).
+ */
+export function codeOf(markdown: string): string[] {
+	const lines = kindsOfLines(markdown);
+	const prose = lines.filter(({ kind }) => kind === 'prose').map(({ line }) => line);
+	return [
+		...lines.filter(({ kind }) => kind === 'code').map(({ line }) => line),
+		...codeSpans(prose.join('\n')),
+	].map((code) => code.replace(/\s+/g, ' '));
 }
 
 /** Every link target in a Markdown text: inline links and images, autolinks, references, HTML. */
