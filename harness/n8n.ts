@@ -132,6 +132,11 @@ export interface N8nInstance {
 	 * finished ones it leaves out while n8n's main process wrongly counts them as running.
 	 */
 	listExecutions(workflowId: string): Promise<ExecutionRecord[]>;
+	/**
+	 * The newest 100 executions of a workflow, newest first, of any status (new and running
+	 * included), as n8n's database has them: the editor's list.
+	 */
+	newestExecutions(workflowId: string): Promise<ExecutionRecord[]>;
 	/** One execution with its run data. */
 	getExecution(id: string): Promise<ExecutionRecord>;
 	/** Polls until the workflow has at least `count` finished executions; oldest first. */
@@ -585,6 +590,15 @@ export async function startN8n(options: StartN8nOptions): Promise<N8nInstance> {
 		return answered;
 	};
 
+	const newestExecutions = async (workflowId: string): Promise<ExecutionRecord[]> => {
+		const filter = encodeURIComponent(JSON.stringify({ workflowId }));
+		const answer = await rest<{ results?: ExecutionRecord[] } | undefined>(
+			'GET',
+			`/executions?filter=${filter}&limit=100`,
+		);
+		return answer?.results ?? [];
+	};
+
 	const listExecutions = async (workflowId: string): Promise<ExecutionRecord[]> => {
 		const all: ExecutionRecord[] = [];
 		let cursor: string | undefined;
@@ -606,12 +620,7 @@ export async function startN8n(options: StartN8nOptions): Promise<N8nInstance> {
 		// running until it restarts, though the database has it finished. The editor's list reads
 		// the database: its newest finished executions join the list.
 		const listed = new Set(all.map((each) => each.id));
-		const filter = encodeURIComponent(JSON.stringify({ workflowId }));
-		const newest = await rest<{ results?: ExecutionRecord[] } | undefined>(
-			'GET',
-			`/executions?filter=${filter}&limit=100`,
-		);
-		for (const each of newest?.results ?? [])
+		for (const each of await newestExecutions(workflowId))
 			if (!listed.has(each.id) && each.stoppedAt) all.push(each);
 		return all.sort((a, b) => Number(a.id) - Number(b.id));
 	};
@@ -679,6 +688,7 @@ export async function startN8n(options: StartN8nOptions): Promise<N8nInstance> {
 			}
 		},
 		listExecutions,
+		newestExecutions,
 		getExecution: (id) => api<ExecutionRecord>('GET', `/executions/${id}?includeData=true`),
 		settlePublication: async (workflowId, timeoutMs = 60_000) => {
 			if (line !== '2.x') return undefined;

@@ -69,16 +69,8 @@ describeWithN8n(
 				);
 				json.nodes[0].parameters.pollTimes = { item: [{ mode: 'everyMinute' }] };
 				const workflow = await stack.main.createWorkflow(json);
-				const listPolls = () =>
-					sandbox.requests().filter((each) => each.method === 'GET' && each.path === '/api/v3/Job')
-						.length;
-				const everyExecution = async (): Promise<Array<{ id: string; status: string }>> => {
-					const filter = encodeURIComponent(JSON.stringify({ workflowId: workflow.id }));
-					const answer = await stack.main.rest<{
-						results?: Array<{ id: string; status: string }>;
-					}>('GET', `/executions?filter=${filter}&limit=100`);
-					return answer.results ?? [];
-				};
+				const listRequests = () =>
+					sandbox.requests().filter((each) => each.method === 'GET' && each.path === '/api/v3/Job');
 				/** Every emitted change after the activation's, as `number:change`, with repeats. */
 				const emitted = async (): Promise<string[]> => {
 					const executions = await stack.main.listExecutions(workflow.id);
@@ -96,12 +88,12 @@ describeWithN8n(
 				};
 				/**
 				 * What n8n did meanwhile, so that a failure says why and not only what; compact, since CI
-				 * shows only the end of its output: every execution of any status (the public API leaves
-				 * out new and running ones; the editor's list does not) with what it emitted, the times of
+				 * shows only the end of its output: every execution of any status (the editor's list; the
+				 * public API leaves out new and running ones) with what it emitted, the times of
 				 * the changes and of the list requests, and the main process's scheduler lines.
 				 */
 				const explain = async (missing: string[], timeoutMs: number): Promise<string> => {
-					const executions = await everyExecution();
+					const executions = await stack.main.newestExecutions(workflow.id);
 					const described = await Promise.all(
 						[...executions]
 							.sort((a, b) => Number(a.id) - Number(b.id))
@@ -117,17 +109,14 @@ describeWithN8n(
 								return `  #${each.id} ${each.status} ${String(record.startedAt ?? '').slice(11, 23)} ${keys.length} item(s) ${JSON.stringify(kinds)}${keys.length <= 6 ? ` ${keys.join(' ')}` : ''}${error ? ` error: ${error}` : ''}`;
 							}),
 					);
-					const lists = sandbox
-						.requests()
-						.filter((each) => each.method === 'GET' && each.path === '/api/v3/Job')
-						.map(
-							(each) =>
-								`${each.time.slice(11, 23)}${each.status === 200 ? '' : `(${each.status})`}`,
-						);
+					const lists = listRequests().map(
+						(each) => `${each.time.slice(11, 23)}${each.status === 200 ? '' : `(${each.status})`}`,
+					);
+					const logs = stack.logs();
 					const dump = path.join(os.tmpdir(), `trio-queue-sync-${Date.now()}.log`);
-					fs.writeFileSync(dump, stack.logs());
+					fs.writeFileSync(dump, logs);
 					const scheduler = logExcerpt(
-						stack.logs().split('===== worker-1 =====')[0],
+						logs.split('===== worker-1 =====')[0],
 						(line) =>
 							/scheduler|cursor|lease|discard|Poll |poll trigger|Received event/i.test(line) &&
 							!/Provisioned|IsolatedVm/.test(line),
@@ -216,9 +205,9 @@ describeWithN8n(
 				keys = await until(expected, 3 * 60_000);
 				const counts: Record<string, number> = {};
 				for (const key of keys) counts[key] = (counts[key] ?? 0) + 1;
-				const executions = await everyExecution();
+				const executions = await stack.main.newestExecutions(workflow.id);
 				note(
-					`${expected.length} changes; emitted per change ${JSON.stringify(counts)}; ${rounds.join('; ')}; ${executions.length} executions of any status (${executions.filter((each) => each.status !== 'success').length} not successful); ${listPolls()} list requests; abandoned polls ${stack.logs().split('Poll exceeded its timeout and was abandoned').length - 1}; ${Math.round((Date.now() - started) / 1000)} s`,
+					`${expected.length} changes; emitted per change ${JSON.stringify(counts)}; ${rounds.join('; ')}; ${executions.length} executions of any status (${executions.filter((each) => each.status !== 'success').length} not successful); ${listRequests().length} list requests; abandoned polls ${stack.logs().split('Poll exceeded its timeout and was abandoned').length - 1}; ${Math.round((Date.now() - started) / 1000)} s`,
 				);
 				expect(counts).toEqual(Object.fromEntries(expected.map((key) => [key, 1])));
 				// None left behind where the public API cannot see it (new or running for ever).
