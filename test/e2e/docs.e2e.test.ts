@@ -634,7 +634,7 @@ describeWithN8n('2.x', "README's quick starts, executed as written in real n8n 2
 					action: (item._trio as Json | undefined)?.action,
 				})),
 			).toEqual(
-				submitted.map((submission) => ({ Number: submission.Number, action: 'alreadySubmitted' })),
+				submitted.map((submission) => ({ Number: submission.Number, action: 'already submitted' })),
 			);
 			await n8n.deactivate(workflow.id);
 		},

@@ -1,4 +1,10 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeProperties,
+	NodeApiError,
+	NodeOperationError,
+} from 'n8n-workflow';
 
 import type { TrioClient } from '../../shared/transport';
 
@@ -13,10 +19,23 @@ export type OperationExecute = (
 	client: TrioClient,
 ) => Promise<IDataObject | IDataObject[]>;
 
+/**
+ * For an operation whose items are spreadsheet rows: the output item that reports `caught` as the
+ * row's outcome, or undefined when it is not the row's alone (the router then handles it as any
+ * failure). `error` is the node error the router made of it, for its words.
+ */
+export type RowFailure = (
+	this: IExecuteFunctions,
+	itemIndex: number,
+	caught: unknown,
+	error: NodeApiError | NodeOperationError,
+) => IDataObject | undefined;
+
 /** One operation: its fields and what it does for one input item. */
 export interface TrioOperation {
 	description: INodeProperties[];
 	execute: OperationExecute;
+	rowFailure?: RowFailure;
 }
 
 export type TrioResource = 'job' | 'candidate' | 'submission' | 'webhook';

@@ -103,6 +103,10 @@ export async function router(
 	const client = new TrioClient(this, { pauseBetweenCallsMs: pauseFrom(options) });
 
 	const returnData: INodeExecutionData[] = [];
+	let rowsFailed = 0;
+	const toErrorOutput = this.getNode().onError === 'continueErrorOutput';
+	const rowsOfASheet =
+		run.rowFailure !== undefined && this.getNodeParameter('valuesFrom', 0, 'fields') === 'columns';
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
 		try {
 			const data = await run.execute.call(this, itemIndex, client);
@@ -113,6 +117,14 @@ export async function router(
 				returnData.push({ json, pairedItem: { item: itemIndex } });
 		} catch (caught) {
 			const error = itemError(this, caught, itemIndex);
+			// The row's outcome, and the next rows still go. Under Continue (using error output) the
+			// failure goes to the error output instead, where n8n puts it beside the row's columns.
+			const row = toErrorOutput ? undefined : run.rowFailure?.call(this, itemIndex, caught, error);
+			if (row) {
+				rowsFailed++;
+				returnData.push({ json: row, pairedItem: { item: itemIndex } });
+				continue;
+			}
 			if (continueOnFail) {
 				// Only `error`, `message` and `details`: n8n routes items shaped so to the error output
 				// under "Continue (using error output)", merged with the input item's fields.
@@ -121,8 +133,26 @@ export async function router(
 				returnData.push({ json, pairedItem: { item: itemIndex } });
 				continue;
 			}
+			if (rowsOfASheet && itemIndex > 0) error.description = withRowsBefore(error, itemIndex);
 			throw error;
 		}
 	}
+	if (rowsFailed > 0) {
+		this.addExecutionHints({
+			message: `${rowsFailed} of ${items.length} rows were not submitted: "Trio Result" says "not submitted" and "Trio Problem" says why. The other rows went on.`,
+			location: 'outputPane',
+		});
+	}
 	return [returnData];
+}
+
+/**
+ * A failure that stops rows part way (the key refused, Trio down) says that the rows before it
+ * were done and that running again is safe, since nothing is lost from what went before.
+ */
+function withRowsBefore(error: NodeApiError | NodeOperationError, itemIndex: number): string {
+	const before =
+		itemIndex === 1 ? 'The row before this one was' : `The ${itemIndex} rows before this one were`;
+	const said = `${before} handled, but a node that stops shows no output; this row and those after it were not tried. Run the workflow again once this is fixed: with Skip If Already Submitted on, rows already submitted come out as already submitted and nobody is submitted twice.`;
+	return error.description ? `${error.description}\n\n${said}` : said;
 }

@@ -369,6 +369,13 @@ export function holdAdvice(what: string, until: number, notShared: NotShared | u
 	return `Until ${utcTime(until)} at the latest this node refuses to send the same ${what} again (also under Retry On Fail or a re-run), so it cannot be created twice. ${memoryScope(notShared)} Meanwhile look for it in Trio VMS, or run Get Many; afterwards it can be sent again if it is not there.`;
 }
 
+/** Refusals of a held create carry this mark: they are about that one create, not the run. */
+const HELD_CREATE = 'heldCreate';
+
+export function isHeldCreate(error: unknown): boolean {
+	return error instanceof NodeOperationError && error.context?.[HELD_CREATE] === true;
+}
+
 export function refusedCreate(
 	node: INode,
 	what: string,
@@ -376,7 +383,7 @@ export function refusedCreate(
 	itemIndex: number,
 ): NodeOperationError {
 	const since = hold.since === undefined ? '' : ` since ${utcTime(hold.since)}`;
-	return new NodeOperationError(
+	const refusal = new NodeOperationError(
 		node,
 		`Not sent: this node holds a create of the same ${what}${since}; check in Trio VMS`,
 		{
@@ -384,6 +391,8 @@ export function refusedCreate(
 			description: `An earlier create of it failed in a way that leaves it unknown whether Trio VMS created it (a server error from Trio VMS or on the way to it, or a connection broken after sending): it may have been created, and sending it again could create it twice. ${memoryScope(hold.notShared)} Look for it in Trio VMS, or run Get Many; this refusal ends by ${utcTime(hold.until)} at the latest, after which it can be sent again if it is not there.`,
 		},
 	);
+	refusal.context[HELD_CREATE] = true;
+	return refusal;
 }
 
 export function unreadableMemory(

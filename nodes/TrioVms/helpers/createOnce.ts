@@ -47,7 +47,7 @@ export function sentCreateOutput(
 		return { ...result.record, _trio: { action: 'created', matchCount: 0 } };
 	return {
 		...result.record,
-		_trio: { action: 'createdDespiteError', matchCount: 0, error: result.error },
+		_trio: { action: 'created despite an error', matchCount: 0, error: result.error },
 	};
 }
 

@@ -235,12 +235,12 @@ describe('creates are never duplicated', () => {
 		expect(storedSubmissions(t, pairs[1].job, pairs[1].candidate)).toBe(0);
 	});
 
-	it('a connection dropped after Trio stored the submission: output as createdDespiteError, never re-sent', async () => {
+	it('a connection dropped after Trio stored the submission: output as created despite an error, never re-sent', async () => {
 		const [pair] = freshPairs(1);
 		t.sandbox.setFaults({ endpoints: { 'POST /api/v3/Submission': { dropAfterHandlerNext: 1 } } });
 		const { output, error } = await submitPairs(t, [pair], {});
 		expect(error).toBeUndefined();
-		expect((output[0].json._trio as IDataObject).action).toBe('createdDespiteError');
+		expect((output[0].json._trio as IDataObject).action).toBe('created despite an error');
 		expect(t.apiRequests().filter((request) => request.method === 'POST')).toHaveLength(1);
 		expectOnce([storedSubmissions(t, pair.job, pair.candidate)]);
 		recovered();
@@ -365,7 +365,7 @@ describe('creates are never duplicated', () => {
 		});
 		expect(error).toBeUndefined();
 		expect(output.map((item) => (item.json._trio as IDataObject).action)).toEqual([
-			'createdDespiteError',
+			'created despite an error',
 			'created',
 		]);
 		expectOnce(emails.map(storedCandidates));

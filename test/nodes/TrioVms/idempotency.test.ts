@@ -45,7 +45,7 @@ describe('Submission: Create is idempotent across runs', () => {
 		const { output, error } = await submitPairs(t, pairs, { settings: RETRY_ON_FAIL });
 		for (const pair of pairs) expect(storedSubmissions(t, pair.job, pair.candidate)).toBe(1);
 		expect(error).toBeUndefined();
-		expect(actions(output)).toEqual(['alreadySubmitted', 'created', 'created']);
+		expect(actions(output)).toEqual(['already submitted', 'created', 'created']);
 		expect(output.map((item) => item.json.CandidateNumber)).toEqual(
 			pairs.map((pair) => pair.candidate),
 		);
@@ -75,7 +75,7 @@ describe('Submission: Create is idempotent across runs', () => {
 		expect(String(output[0].json.error)).toContain(
 			'Not sent: this node holds a create of the same submission of candidate',
 		);
-		expect(actions(output)[1]).toBe('alreadySubmitted');
+		expect(actions(output)[1]).toBe('already submitted');
 		expect(submissionPosts(t)).toBe(2);
 	});
 
@@ -93,7 +93,7 @@ describe('Submission: Create is idempotent across runs', () => {
 		for (const pair of pairs) expect(storedSubmissions(t, pair.job, pair.candidate)).toBe(1);
 		expect(submissionPosts(t)).toBe(1);
 		expect(rerun.error).toBeUndefined();
-		expect(actions(rerun.output)).toEqual(['alreadySubmitted', 'created']);
+		expect(actions(rerun.output)).toEqual(['already submitted', 'created']);
 		// What the failed run said about its failed row.
 		expect(errorText(failed.error).message).toContain('Trio VMS answered 400');
 		expect(errorText(failed.error).itemIndex).toBe(1);
@@ -112,14 +112,14 @@ describe('Submission: Create is idempotent across runs', () => {
 			JobNumber: pair.job,
 			CandidateNumber: pair.candidate,
 			Status: 'Submitted',
-			_trio: { action: 'createdDespiteError' },
+			_trio: { action: 'created despite an error' },
 		});
 		expect(String((output[0].json._trio as IDataObject).error)).toMatch(/ECONNRESET|connection/i);
 		expect(submissionPosts(t)).toBe(1);
 
 		t.clearRequests();
 		const rerun = await submitPairs(t, [pair], {});
-		expect(actions(rerun.output)).toEqual(['alreadySubmitted']);
+		expect(actions(rerun.output)).toEqual(['already submitted']);
 		expect(submissionPosts(t)).toBe(0);
 		expect(storedSubmissions(t, pair.job, pair.candidate)).toBe(1);
 	});
@@ -161,7 +161,7 @@ describe('Submission: Create is idempotent across runs', () => {
 		});
 		const { output, error } = await submitPairs(t, [pair], { settings: RETRY_ON_FAIL });
 		expect(error).toBeUndefined();
-		expect(actions(output)).toEqual(['createdDespiteError']);
+		expect(actions(output)).toEqual(['created despite an error']);
 		expect(String((output[0].json._trio as IDataObject).error)).toContain('504');
 		expect(storedSubmissions(t, pair.job, pair.candidate)).toBe(1);
 		expect(submissionPosts(t)).toBe(1);
@@ -171,7 +171,7 @@ describe('Submission: Create is idempotent across runs', () => {
 		const [pair] = freshPairs(1);
 		const { output, error } = await submitPairs(t, [pair, pair], {});
 		expect(error).toBeUndefined();
-		expect(actions(output)).toEqual(['created', 'alreadySubmitted']);
+		expect(actions(output)).toEqual(['created', 'already submitted']);
 		expect(output[1].json.Number).toBe(output[0].json.Number);
 		expect(submissionPosts(t)).toBe(1);
 		expect(storedSubmissions(t, pair.job, pair.candidate)).toBe(1);
@@ -256,7 +256,7 @@ describe('Candidate creates are idempotent across runs', () => {
 			expect(error).toBeUndefined();
 			expect(output[0].json).toMatchObject({
 				email1: email,
-				_trio: { action: 'createdDespiteError', matchCount: 0 },
+				_trio: { action: 'created despite an error', matchCount: 0 },
 			});
 			expect(candidatePosts()).toBe(1);
 		},

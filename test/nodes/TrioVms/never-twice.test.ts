@@ -112,7 +112,7 @@ describe('an unknown outcome holds on every worker and after a restart', () => {
 			endpoints: { 'POST /api/v3/Submission': { failAfterHandlerNext: 1, failStatus: 504 } },
 		});
 		const first = await submitPairs(t, [pair], { workflowId });
-		expect(actions(first.output)).toEqual(['createdDespiteError']);
+		expect(actions(first.output)).toEqual(['created despite an error']);
 		forgetProcessMemory();
 		t.sandbox.setFaults({
 			endpoints: { 'GET /api/v3/Submission': { failNext: 5, failStatus: 404 } },
@@ -138,7 +138,7 @@ describe('Skip If Already Submitted while the list is not offered', () => {
 		expect(second.error).toBeUndefined();
 		expect(second.output.map((item) => item.json._trio)).toEqual(
 			pairs.map(() => ({
-				action: 'alreadySubmitted',
+				action: 'already submitted',
 				matchCount: 0,
 				submittedByThisWorkflow: true,
 			})),

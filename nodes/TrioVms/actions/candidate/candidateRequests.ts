@@ -117,7 +117,7 @@ function oldestCandidate(candidates: IDataObject[]): IDataObject | undefined {
  * The candidate with this e-mail (the oldest when several share it), created when there is none;
  * when the create fails so that it is unknown whether the candidate was created (a 5xx, or a
  * connection broken after sending), the e-mail is looked up again before reporting.
- * `_trio.action` says "found" (with `matchCount`), "created" or "createdDespiteError" (with the
+ * `_trio.action` says "found" (with `matchCount`), "created" or "created despite an error" (with the
  * failure in `error`).
  */
 export async function findOrCreateCandidate(

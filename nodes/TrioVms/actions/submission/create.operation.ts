@@ -19,6 +19,14 @@ import {
 	valuesFromProperty,
 } from '../../helpers/columns';
 import { objectOf } from '../../helpers/output';
+import {
+	isRowFailure,
+	problemInWords,
+	RESULT_COLUMNS,
+	RESULT_WORDS,
+	ROW_WITH_RESULT,
+	rowWithResult,
+} from '../../helpers/rowResult';
 import { shapeSubmission } from '../../helpers/outputChoices';
 import {
 	readProfileFile,
@@ -34,7 +42,7 @@ import {
 	shownUnder,
 	submissionOutputProperty,
 } from '../common.descriptions';
-import type { OperationExecute } from '../node.type';
+import type { OperationExecute, RowFailure } from '../node.type';
 import { fieldOf } from '../../../shared/recordFields';
 import { submissionIndexFor } from './submissionIndex';
 import {
@@ -70,7 +78,8 @@ export const description = shownUnder('submission', 'create', [
 	onlyWith('fields', resumeFileParameter),
 	onlyWith('fields', additionalFieldsParameter),
 	agencyContactsParameter,
-	submissionOutputProperty(),
+	onlyWith('fields', submissionOutputProperty()),
+	onlyWith('columns', rowOutputProperty()),
 	optionsCollection([
 		{
 			displayName: 'Skip If Already Submitted',
@@ -222,7 +231,7 @@ export const execute: OperationExecute = async function (itemIndex, client) {
 	if (options.skipIfAlreadySubmitted === false) {
 		const result = await createOnce(client, { what, itemIndex, send });
 		const { record } = result as { record: IDataObject };
-		return { ...shapeSubmission(this, itemIndex, record), _trio: { action: 'created' } };
+		return shaped(this, itemIndex, record, { action: 'created' });
 	}
 
 	// Every check of the item is done above, so a bad row fails the same way whether or not it was submitted.
@@ -244,11 +253,56 @@ export const execute: OperationExecute = async function (itemIndex, client) {
 		},
 	});
 	if (result.action === 'created') index.remember(result.record);
-	const output = submissionOutput(result, jobNumber, candidateNumber);
-	// The Output choice shapes the submission; `_trio` says what the node did, in either.
-	const { _trio, ...submission } = output;
-	return { ...shapeSubmission(this, itemIndex, submission), _trio };
+	const { _trio, ...submission } = submissionOutput(result, jobNumber, candidateNumber);
+	return shaped(this, itemIndex, submission, _trio as IDataObject);
 };
+
+/**
+ * The Output choice shapes the submission and `_trio` says what the node did; Row With Result
+ * gives the input row instead, with the outcome beside its columns.
+ */
+function shaped(
+	context: IExecuteFunctions,
+	itemIndex: number,
+	submission: IDataObject,
+	trio: IDataObject,
+): IDataObject {
+	if (context.getNodeParameter('output', itemIndex, 'simple') !== ROW_WITH_RESULT)
+		return { ...shapeSubmission(context, itemIndex, submission), _trio: trio };
+	return rowWithResult(context.getInputData()[itemIndex]?.json ?? {}, {
+		result:
+			trio.action === 'already submitted' ? RESULT_WORDS.alreadySubmitted : RESULT_WORDS.submitted,
+		submissionNumber: fieldOf(submission, 'number'),
+		candidateNumber: fieldOf(submission, 'candidateNumber'),
+	});
+}
+
+/** Under Row With Result a row's own failure is its outcome, and the rows after it still go. */
+export const rowFailure: RowFailure = function (itemIndex, caught, error) {
+	if (this.getNodeParameter('output', itemIndex, 'simple') !== ROW_WITH_RESULT) return undefined;
+	if (!isRowFailure(caught)) return undefined;
+	return rowWithResult(this.getInputData()[itemIndex]?.json ?? {}, {
+		result: RESULT_WORDS.notSubmitted,
+		problem: problemInWords(error.message, error.description),
+	});
+};
+
+/** Output for Values From = Spreadsheet Columns: the row with its outcome by default. */
+function rowOutputProperty() {
+	const output = submissionOutputProperty();
+	return {
+		...output,
+		default: ROW_WITH_RESULT,
+		options: [
+			{
+				name: 'Row With Result',
+				value: ROW_WITH_RESULT,
+				description: `The row's own columns with ${RESULT_COLUMNS.result} (${Object.values(RESULT_WORDS).join(', ')}), ${RESULT_COLUMNS.problem}, ${RESULT_COLUMNS.submission} and ${RESULT_COLUMNS.candidate} beside them, ready to write back to the sheet. A row that cannot be submitted comes out with the reason and the other rows go on.`,
+			},
+			...(output.options ?? []),
+		],
+	};
+}
 
 /** matchCount as Find or Create gives it: present when the node looked, 0 when it found none before. */
 function submissionOutput(
@@ -260,14 +314,14 @@ function submissionOutput(
 		case 'found':
 			return {
 				...result.matches[0],
-				_trio: { action: 'alreadySubmitted', matchCount: result.matches.length },
+				_trio: { action: 'already submitted', matchCount: result.matches.length },
 			};
 		case 'madeByThisWorkflow':
 			return {
 				JobNumber: jobNumber,
 				CandidateNumber: candidateNumber,
 				...result.record,
-				_trio: { action: 'alreadySubmitted', matchCount: 0, submittedByThisWorkflow: true },
+				_trio: { action: 'already submitted', matchCount: 0, submittedByThisWorkflow: true },
 			};
 		case 'created':
 		case 'createdDespiteError':
