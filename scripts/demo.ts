@@ -180,7 +180,9 @@ function summary(
    log in        ${n8n.owner.email} / ${n8n.owner.password}
    API key       ${n8n.apiKey}
    data folder   ${stack.userFolder}${stack.persistent ? ' (kept; --fresh starts over)' : ' (temporary)'}
-   files folder  ${stack.filesDir}   (the only place n8n reads and writes files; sample data in trio-submissions/)
+   files folder  ${stack.filesDir}
+                 (n8n's ~/.n8n-files, the only place it reads and writes files, as README's quick
+                 start 2 says: put its resumes in ~/.n8n-files/resumes; sample data in trio-submissions/)
 
  Credential      "${CREDENTIAL_NAME}" (${stack.credential.outcome}): environment Custom URL,
                  base URL ${sandbox.url}, the sandbox's agency-admin key

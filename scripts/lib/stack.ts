@@ -579,14 +579,18 @@ export async function startStack(options: StackOptions, cleanup: Cleanup): Promi
 
 	since = Date.now();
 	log(`starting n8n ${install.version}`);
-	// n8n 2.x reads and writes files only below one folder. The harness chooses the user
-	// folder when none is given, so a temp run gets its files folder beside the package.
-	const filesDir = options.userFolder
-		? path.join(options.userFolder, 'files')
-		: fs.mkdtempSync(path.join(os.tmpdir(), 'trio-demo-files-'));
+	// n8n 2.x reads and writes files only inside ~/.n8n-files. The demo's n8n gets a home folder
+	// of its own, so that `~/.n8n-files/resumes` means in the demo what README's quick start 2
+	// says it means (`~` is the home folder of the user n8n runs as, for n8n and the node alike).
+	// The harness chooses the user folder when none is given, so a temp run gets a temp home.
+	const homeDir = options.userFolder
+		? path.join(options.userFolder, 'home')
+		: fs.mkdtempSync(path.join(os.tmpdir(), 'trio-demo-home-'));
+	const filesDir = path.join(homeDir, '.n8n-files');
+	fs.mkdirSync(filesDir, { recursive: true });
 	if (!options.userFolder)
-		cleanup.add('temp files folder', async () =>
-			fs.rmSync(filesDir, { recursive: true, force: true }),
+		cleanup.add('temp home folder', async () =>
+			fs.rmSync(homeDir, { recursive: true, force: true }),
 		);
 	if (fs.existsSync(SAMPLE_DATA_DIR))
 		fs.cpSync(SAMPLE_DATA_DIR, path.join(filesDir, 'trio-submissions'), { recursive: true });
@@ -595,6 +599,7 @@ export async function startStack(options: StackOptions, cleanup: Cleanup): Promi
 		tarball,
 		userFolder: options.userFolder,
 		env: {
+			HOME: homeDir,
 			N8N_RESTRICT_FILE_ACCESS_TO: filesDir,
 			// As n8n 3.0 will by default, with the one range the sandbox needs let through.
 			N8N_SSRF_PROTECTION_ENABLED: 'true',
