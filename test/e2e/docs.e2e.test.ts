@@ -102,6 +102,7 @@ interface Where {
 	resource?: string;
 	operation?: string;
 	watch?: string;
+	valuesFrom?: string;
 }
 
 function shownFor(property: INodeProperties, where: Where): boolean {
@@ -538,6 +539,18 @@ describeWithN8n('2.x', "README's quick starts, executed as written in real n8n 2
 					(option) => option.value === resumeFrom.default,
 				)?.name,
 			).toBe('A Folder on Disk');
+			const columnsWhere = { ...where, valuesFrom: 'columns' };
+			const output = property(
+				description,
+				parameterPath(description, 'Output', columnsWhere),
+				columnsWhere,
+			);
+			statement(step3, '**Output** stays on **Row With Result**');
+			expect(
+				(output.options as Array<{ name: string; value: string }>).find(
+					(option) => option.value === output.default,
+				)?.name,
+			).toBe('Row With Result');
 			// Typed as the text gives it, `~` and all.
 			setPath(parameters, parameterPath(description, 'Resume Folder', where), folderInText);
 			// "Nothing else to fill in": no expression is typed anywhere in the flow.
@@ -628,13 +641,14 @@ describeWithN8n('2.x', "README's quick starts, executed as written in real n8n 2
 			for (const cells of rows) expect(await candidateOf(cells[column('Email')])).toHaveLength(1);
 			expect(await newSubmissions()).toEqual(submitted);
 			statement(text, 'finds the submission in Trio and outputs it instead');
+			statement(text, '`Trio Result` (`submitted`, `already submitted` or `not submitted`)');
 			expect(
 				nodeItems(second, submit.name).map((item) => ({
-					Number: item.Number,
-					action: (item._trio as Json | undefined)?.action,
+					Number: item['Submission Number'],
+					result: item['Trio Result'],
 				})),
 			).toEqual(
-				submitted.map((submission) => ({ Number: submission.Number, action: 'already submitted' })),
+				submitted.map((submission) => ({ Number: submission.Number, result: 'already submitted' })),
 			);
 			await n8n.deactivate(workflow.id);
 		},

@@ -540,12 +540,13 @@ describeWithN8n(
 
 		// -------------------------------------------------------------- 2. spreadsheet -> submissions
 
-		test('02: CSV rows become submissions once each; failed rows land in the failed-rows file with the reason, and a rerun of that file submits only what was fixed', async () => {
+		test('02: CSV rows become submissions once each; every row lands in the results file with its outcome, and a rerun of that file submits only what was fixed', async () => {
 			const settingsNode = 'Settings: where the files are';
 			const shipped = readExample('02-spreadsheet-to-submissions.json');
 			expect(assignment(shipped, settingsNode, 'Folder').value).toBe(SHIPPED_FILES_FOLDER);
 			expect(assignment(shipped, settingsNode, 'Candidates File').value).toBe('candidates.csv');
-			expect(nodeNamed(shipped, 'Submit to the job').onError).toBe('continueErrorOutput');
+			// Row With Result, n8n's default On Error: a bad row is an outcome, not a stop.
+			expect(nodeNamed(shipped, 'Submit to the job').onError).toBeUndefined();
 			// One Trio node and no expression in it: the row's columns are mapped by name.
 			const submit = nodeNamed(shipped, 'Submit to the job');
 			expect(submit.parameters).toMatchObject({
@@ -607,11 +608,13 @@ describeWithN8n(
 				expect(found).toHaveLength(1);
 				return found[0].number;
 			};
-			const failedFiles = () =>
+			const resultFiles = () =>
 				fs
 					.readdirSync(filesFolder)
-					.filter((file) => /^failed-rows-.*\.csv$/.test(file))
+					.filter((file) => /^results-.*\.csv$/.test(file))
 					.sort();
+			const outcomes = (run: ExecutionRecord) =>
+				nodeItems(run, 'Submit to the job').map((row) => row['Trio Result']);
 
 			// ---- first run: the sample file as shipped
 			const run1 = await runOnFile('candidates.csv');
@@ -681,58 +684,60 @@ describeWithN8n(
 			// is refused creates nobody: every check comes before the candidate is created.
 			expect(candidatePosts()).toHaveLength(2);
 
-			expect(nodeItems(run1, 'Submitted rows')).toEqual(
+			// In the order of the rows: every row comes out, with its outcome beside its columns.
+			const rows1 = nodeItems(run1, 'Submit to the job');
+			expect(outcomes(run1)).toEqual([
+				'submitted',
+				'submitted',
+				'submitted',
+				'not submitted',
+				'not submitted',
+				'not submitted',
+				'not submitted',
+				'not submitted',
+			]);
+			expect(rows1.slice(0, 3)).toEqual(
 				submitted.map((submission) =>
 					expect.objectContaining({
-						'Job Number': submission.JobNumber,
+						'Job Number': String(submission.JobNumber),
 						'Candidate Number': submission.CandidateNumber,
 						'Submission Number': submission.Number,
-						Status: 'Submitted',
-						Submission: 'submitted now',
+						'Trio Problem': '',
 					}),
 				),
 			);
-
-			// In the order of the rows: one Trio node reports every failure of its row.
-			const expectedFailures = [
+			const expectedProblems = [
 				{
 					Email: 'tom.brown@example',
-					'Failed At': 'Submit to the job',
-					Reason: expect.stringContaining('"Email" must be a valid email address'),
+					'Trio Problem': expect.stringContaining('"Email" must be a valid email address'),
 				},
 				{
 					Email: 'maria.garcia@example.com',
-					'Failed At': 'Submit to the job',
-					Reason: expect.stringContaining('format .png is not accepted'),
+					'Trio Problem': expect.stringContaining('format .png is not accepted'),
 				},
 				{
 					Email: 'luis.ortiz@example.com',
-					'Failed At': 'Submit to the job',
-					Reason: expect.stringMatching(
-						/^Trio VMS answered 400 Bad Request: .*job 100002 is OnHold/,
-					),
+					'Trio Problem': expect.stringMatching(/100002.*(OnHold|on hold)/i),
 				},
 				{
 					Email: 'sam.lee@example.com',
-					'Failed At': 'Submit to the job',
-					Reason: expect.stringContaining(
+					'Trio Problem': expect.stringContaining(
 						`"Resume File" names "sam-lee.docx", which is no file n8n may read in the Resume Folder ${filesFolder}/resumes`,
 					),
 				},
 				{
 					Email: 'priya.shah@example.com',
-					'Failed At': 'Submit to the job',
-					Reason: expect.stringContaining('its content is plain text'),
+					'Trio Problem': expect.stringContaining('its content is plain text'),
 				},
 			];
-			expect(nodeItems(run1, 'Failed rows, with the reason')).toEqual(
-				expectedFailures.map((failure) => expect.objectContaining(failure)),
+			expect(rows1.slice(3)).toEqual(
+				expectedProblems.map((problem) => expect.objectContaining(problem)),
 			);
 
-			const [failedFile] = failedFiles();
-			expect(failedFiles()).toHaveLength(1);
-			const failedRows = parseCsv(fs.readFileSync(path.join(filesFolder, failedFile), 'utf8'));
-			expect(Object.keys(failedRows[0])).toEqual([
+			const [resultFile] = resultFiles();
+			expect(resultFiles()).toHaveLength(1);
+			const resultRows = parseCsv(fs.readFileSync(path.join(filesFolder, resultFile), 'utf8'));
+			expect(Object.keys(resultRows[0])).toEqual([
 				'First Name',
 				'Last Name',
 				'Email',
@@ -741,14 +746,16 @@ describeWithN8n(
 				'Bill Rate',
 				'Start Date',
 				'Resume File',
-				'Failed At',
-				'Reason',
-				'Details',
+				'Trio Result',
+				'Trio Problem',
+				'Submission Number',
+				'Candidate Number',
 			]);
-			expect(failedRows).toEqual(
-				expectedFailures.map((failure) => expect.objectContaining(failure)),
+			expect(resultRows.map((row) => row['Trio Result'])).toEqual(outcomes(run1));
+			expect(resultRows.slice(3)).toEqual(
+				expectedProblems.map((problem) => expect.objectContaining(problem)),
 			);
-			expect(failedRows.find((row) => row.Email === 'luis.ortiz@example.com')).toEqual(
+			expect(resultRows.find((row) => row.Email === 'luis.ortiz@example.com')).toEqual(
 				expect.objectContaining({
 					'First Name': 'Luis',
 					'Last Name': 'Ortiz',
@@ -760,13 +767,13 @@ describeWithN8n(
 				}),
 			);
 
-			// ---- second run: the failed-rows file as the input, after the facility reopened Luis's job
+			// ---- second run: the results file as the input, after the facility reopened Luis's job
 			const [reopen, listSubmissions, submissionFile] = readmeCommands('2. Spreadsheet');
 			expect(reopen.url).toMatch(/\/jobs\/100002\/reopen$/);
 			await runReadmeCommand(reopen);
 			// The file name carries the time to the second: make sure the second run's differs.
 			await sleep(1100);
-			const run2 = await runOnFile(failedFile);
+			const run2 = await runOnFile(resultFile);
 
 			const luis = await candidateNumber('luis.ortiz@example.com');
 			expect(candidatePosts()).toHaveLength(0);
@@ -781,16 +788,20 @@ describeWithN8n(
 					StartDate: '2027-01-04T00:00:00',
 				}),
 			);
-			expect(nodeItems(run2, 'Submitted rows')).toEqual([
-				expect.objectContaining({ 'Job Number': 100002, 'Candidate Number': luis }),
+			expect(outcomes(run2)).toEqual([
+				'already submitted',
+				'already submitted',
+				'already submitted',
+				'not submitted',
+				'not submitted',
+				'submitted',
+				'not submitted',
+				'not submitted',
 			]);
-			expect(nodeItems(run2, 'Failed rows, with the reason').map((row) => row.Email)).toEqual([
-				'tom.brown@example',
-				'maria.garcia@example.com',
-				'sam.lee@example.com',
-				'priya.shah@example.com',
-			]);
-			expect(failedFiles()).toHaveLength(2);
+			expect(nodeItems(run2, 'Submit to the job')[5]).toEqual(
+				expect.objectContaining({ 'Job Number': '100002', 'Candidate Number': luis }),
+			);
+			expect(resultFiles()).toHaveLength(2);
 
 			// Every good row of the sample is in Trio exactly once.
 			const pairs = afterRerun.map(
@@ -821,15 +832,15 @@ describeWithN8n(
 			expect(submissionPosts()).toHaveLength(0);
 			expect(candidatePosts()).toHaveLength(0);
 			expect(await newSubmissions()).toEqual(afterRerun);
-			expect(
-				nodeItems(run3, 'Submitted rows').map(
-					(row) => `${row['Job Number']}/${row['Candidate Number']}: ${row.Submission}`,
-				),
-			).toEqual([
-				`100001/${jane}: already submitted`,
-				'100003/5001: already submitted',
-				`100004/${jane}: already submitted`,
-				`100002/${luis}: already submitted`,
+			expect(outcomes(run3)).toEqual([
+				'already submitted',
+				'already submitted',
+				'already submitted',
+				'not submitted',
+				'not submitted',
+				'already submitted',
+				'not submitted',
+				'not submitted',
 			]);
 		});
 

@@ -237,7 +237,7 @@ describe("Row With Result under n8n's own error settings", () => {
 			endpoints: { [`POST /api/v3${PATHS.submissions}`]: { failAfter: 1, failStatus: 403 } },
 		});
 		const { error } = await t.run(SUBMIT_SHEET, { input: [row('kim', jobA), row('lee', jobB)] });
-		expect(error?.httpCode).toBe('403');
+		expect((error as { httpCode?: string } | undefined)?.httpCode).toBe('403');
 		expect(String(error?.description)).toMatch(/The row before this one was handled/);
 		expect(String(error?.description)).toMatch(/nobody is submitted twice/);
 		expect(submissionPosts()).toBe(1);
