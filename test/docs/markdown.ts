@@ -162,6 +162,21 @@ export function section(markdown: string, title: string): string {
 	return lines.slice(start + 1, end < 0 ? undefined : end).join('\n');
 }
 
+/** The rows of the first table in a Markdown text, each a list of its cells, header and rule left out. */
+export function tableRows(markdown: string): string[][] {
+	const lines = markdown.split(/\r?\n/);
+	const start = lines.findIndex((line) => line.trimStart().startsWith('|'));
+	if (start < 0) throw new Error('No table');
+	const end = lines.findIndex((line, index) => index > start && !line.trimStart().startsWith('|'));
+	return lines.slice(start + 2, end < 0 ? undefined : end).map((line) =>
+		line
+			.trim()
+			.replace(/^\||\|$/g, '')
+			.split('|')
+			.map((cell) => cell.trim()),
+	);
+}
+
 /** The numbered step starting with `number.` in a section, continuation lines included. */
 export function step(markdown: string, number: number): string {
 	const lines = markdown.split(/\r?\n/);

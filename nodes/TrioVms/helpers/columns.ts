@@ -83,12 +83,16 @@ export const otherColumnsOption: INodeProperties = {
 	name: 'otherColumns',
 	type: 'options',
 	options: [
-		{ name: 'Ignore Them', value: 'ignore', description: 'Leave out every such column' },
+		{
+			name: 'Ignore Them',
+			value: 'ignore',
+			description: 'Leave out every such column, a misspelt one too: its values are not sent',
+		},
 		{
 			name: 'Ignore Them Unless Misspelt',
 			value: 'unlessMisspelt',
 			description:
-				"Leave out columns of your own (Notes, Recruiter, Submitted?); stop on a column whose name is one or two letters away from a field's (Emial, Job Nmber), so a misspelt column is never skipped silently",
+				'Leave out columns of your own (Notes, Recruiter, Phone 2, Second Email, License State); stop on a column named as a field with a letter or two wrong (Emial, Strat Date), so a misspelt column is never skipped silently',
 		},
 		{
 			name: 'Stop With an Error',
@@ -103,6 +107,19 @@ export const otherColumnsOption: INodeProperties = {
 		show: { '/valuesFrom': ['columns'], '/columns.mappingMode': ['autoMapInputData'] },
 	},
 };
+
+/**
+ * The advice for a column that stops a row. Never "Ignore Them": that would send every row without
+ * the misspelt column's values (a start date, a phone) and nobody would know.
+ */
+const RENAME =
+	'Rename the column to the field it holds (letter case and spaces do not matter), or choose Map Each Column Manually.';
+/**
+ * With Stop With an Error, what the user chose to leave columns of their own out: Ignore Them
+ * Unless Misspelt still stops on a misspelt one.
+ */
+const KEEP_OWN_COLUMNS =
+	'To leave out columns of your own, set Columns Matching No Field to Ignore Them Unless Misspelt under Options.';
 
 /** How many names a message lists before it says how many more there are. */
 const NAMES_LISTED = 10;
@@ -143,22 +160,90 @@ function editDistance(a: string, b: string): number {
 }
 
 /**
- * The field a column name looks like a misspelling of: one edit away for names of 5 to 8 letters,
- * two for longer ones; shorter names ("Date", "Rate") are too alike to tell a misspelling from a
- * column of the sheet's own. Undefined when it resembles none.
+ * The words of a name, lower case: split at spaces, punctuation, digits and inner capitals, so
+ * "First Name", "first_name" and "firstName" all have the words "first" and "name".
+ */
+function wordsOf(name: string): string[] {
+	return name
+		.replace(/([a-z])([A-Z])/g, '$1 $2')
+		.toLowerCase()
+		.split(/[^a-z]+/)
+		.filter(Boolean);
+}
+
+/** How many edits a name or a word of `length` letters may be from another to be its misspelling. */
+function editsAllowed(length: number): number {
+	return length >= 9 ? 2 : 1;
+}
+
+/**
+ * The words a field's names are made of, and the names themselves as one word each ("jobnumber"),
+ * for a column written without spaces.
+ */
+function wordsOfField(field: ColumnField, byName: Map<string, ColumnField>): Set<string> {
+	const names = [field.id, field.displayName, ...(field.aliases ?? [])];
+	const words = new Set(names.flatMap(wordsOf));
+	for (const name of names) words.add(comparableName(name));
+	for (const [known, owner] of byName) if (owner === field) words.add(known);
+	return words;
+}
+
+/**
+ * Whether the words of a column are a field's words with at least one misspelt: each word is one
+ * of the field's or a letter off one (two for words of 9 letters or more; words of one or two
+ * letters are never taken as misspelt). A word of the column's own ("Second", "Alt", "home") or
+ * none misspelt (the field's words in another order, "License State") is no misspelling.
+ */
+function hasMisspeltWord(words: string[], fieldWords: Set<string>): boolean {
+	let misspelt = false;
+	for (const word of words) {
+		if (fieldWords.has(word)) continue;
+		const near = [...fieldWords].some(
+			(known) =>
+				word.length >= 3 &&
+				known.length >= 3 &&
+				Math.abs(known.length - word.length) <= editsAllowed(word.length) &&
+				editDistance(word, known) <= editsAllowed(word.length),
+		);
+		if (!near) return false;
+		misspelt = true;
+	}
+	return misspelt;
+}
+
+/**
+ * The field a column name is a misspelling of, the one rule: a name with no digit, one edit away
+ * from a field's name (letter case, spaces and punctuation aside) for names of 5 to 8 letters, two
+ * for longer ones, whose words are the field's with one or more misspelt ("Emial", "Strat Date",
+ * "Job Nmber"). Anything else is a column of the sheet's own: a number added ("Phone 2",
+ * "Lastname1"), a word of its own added ("Second Email", "Phone (home)"), the field's words
+ * reordered ("License State"), or a name shorter than 5 letters ("Date", "Rate": too alike to
+ * tell). Undefined when it is a misspelling of none.
  */
 export function resembledField(
 	column: string,
 	byName: Map<string, ColumnField>,
 ): ColumnField | undefined {
 	const name = comparableName(column);
-	if (name.length < 5 || name.length > 60) return undefined;
-	const allowed = name.length >= 9 ? 2 : 1;
+	if (name.length < 5 || name.length > 60 || /\d/.test(name)) return undefined;
+	const allowed = editsAllowed(name.length);
+	const words = wordsOf(column);
 	for (const [known, field] of byName) {
 		if (Math.abs(known.length - name.length) > allowed || known.length < 5) continue;
-		if (editDistance(name, known) <= allowed) return field;
+		if (editDistance(name, known) > allowed) continue;
+		if (hasMisspeltWord(words, wordsOfField(field, byName))) return field;
 	}
 	return undefined;
+}
+
+/** Each name a column may have to match a field (its id, name and aliases, compared), to its field. */
+export function fieldsByName(fields: ColumnField[]): Map<string, ColumnField> {
+	const byName = new Map<string, ColumnField>();
+	for (const field of fields) {
+		for (const name of [field.id, field.displayName, ...(field.aliases ?? [])])
+			byName.set(comparableName(name), field);
+	}
+	return byName;
 }
 
 export interface RowValues {
@@ -206,11 +291,7 @@ export function readRow(
 		};
 	}
 
-	const byName = new Map<string, ColumnField>();
-	for (const field of fields) {
-		for (const name of [field.id, field.displayName, ...(field.aliases ?? [])])
-			byName.set(comparableName(name), field);
-	}
+	const byName = fieldsByName(fields);
 	const values: Record<string, unknown> = {};
 	const columnOf = new Map<string, string>();
 	const unmatched: string[] = [];
@@ -247,7 +328,7 @@ export function readRow(
 		throw new ParameterError(
 			first.slice(1, -1),
 			`${others ? `${others} match` : 'matches'} no field${like ? ` (is it "${like.displayName}"?)` : ''} (${row}). The fields are: ${fields.map((field) => field.displayName).join(', ')}`,
-			'Rename the column to the field it holds (letter case and spaces do not matter), choose Map Each Column Manually, or set Columns Matching No Field to Ignore Them under Options.',
+			otherColumns === 'error' ? `${RENAME} ${KEEP_OWN_COLUMNS}` : RENAME,
 		);
 	}
 	return {

@@ -151,6 +151,48 @@ describe('Submission Create from spreadsheet columns', () => {
 		expect(ignored.error).toBeUndefined();
 	});
 
+	// Issue 46: on a sheet with Phone 2, Email 2 and License State, none of five good rows was sent.
+	it('submits every row of a sheet with columns of its own (Phone 2, Email 2, License State), and stops a misspelt one with rename advice, never Ignore Them', async () => {
+		const [row] = rows();
+		const sheet = ['ada', 'ben', 'cy', 'dee', 'eli'].map((name, index) => ({
+			...row,
+			Email: `${name}.own.columns@example.com`,
+			'Phone 2': `(512) 555-01${10 + index}`,
+			'Email 2': `${name}.home@example.com`,
+			'License State': 'TX',
+			Recruiter: 'Dana',
+			Notes: index % 2 ? 'call after 5pm' : '',
+			row_number: index + 2,
+		}));
+		t.clearRequests();
+		const { error, output } = await t.run(SUBMIT_ROWS, { input: sheet });
+		expect(error).toBeUndefined();
+		expect(output).toHaveLength(5);
+		const submitted = [...t.sandbox.store.submissions.values()].map((record) => record.submission);
+		for (const line of sheet) {
+			const candidate = [...t.sandbox.store.candidates.values()].find(
+				(entry) => entry.email1 === line.Email,
+			);
+			expect(candidate).toBeDefined();
+			expect(
+				submitted.filter((submission) => submission.CandidateNumber === candidate?.number),
+			).toHaveLength(1);
+		}
+
+		const strat: IDataObject = { ...sheet[0], Email: 'strat.date@example.com' };
+		delete strat['Start Date'];
+		strat['Strat Date'] = '2027-03-01';
+		t.clearRequests();
+		const misspelt = await t.run(SUBMIT_ROWS, { input: [strat] });
+		const stop = errorText(misspelt.error);
+		expect(stop.message).toContain('"Strat Date" matches no field (is it "Start Date"?)');
+		expect(stop.description).toContain(
+			'Rename the column to the field it holds (letter case and spaces do not matter), or choose Map Each Column Manually.',
+		);
+		expect(stop.description).not.toContain('Ignore Them');
+		expect(t.apiRequests()).toEqual([]);
+	});
+
 	it('stops on any column of its own with Columns Matching No Field = Stop With an Error, in one sentence', async () => {
 		t.clearRequests();
 		const [row] = rows();
@@ -161,6 +203,11 @@ describe('Submission Create from spreadsheet columns', () => {
 		expect(errorText(error).message).toContain(
 			'"Recruiter", "Notes" and "Submitted?" match no field (item 1',
 		);
+		// The one way to leave them out the advice names still stops on a misspelt column.
+		expect(errorText(error).description).toContain(
+			'To leave out columns of your own, set Columns Matching No Field to Ignore Them Unless Misspelt under Options.',
+		);
+		expect(errorText(error).description).not.toMatch(/Ignore Them(?! Unless Misspelt)/);
 		expect(t.apiRequests()).toEqual([]);
 	});
 
