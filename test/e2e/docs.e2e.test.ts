@@ -43,6 +43,7 @@ import { postToWebhook } from '../../harness/run-workflow';
 import type { CredentialRef } from '../../harness/trio';
 import { expectSuccess } from './fixtures/expect-success';
 import { startReadmeN8n, type ReadmeN8n } from './fixtures/readme-n8n';
+import { parseCsv, toCsv } from '../support/csv';
 import type { HttpReceiver } from './fixtures/receivers';
 
 const PACKAGE = 'n8n-nodes-trio-vms';
@@ -403,14 +404,26 @@ describeWithN8n('2.x', "README's quick starts, executed as written in real n8n 2
 	// -------------------------------------------------------------- quick start 2
 
 	/** The sheet of quick start 2 as a file: the columns the text lists, rows whose jobs are open. */
-	function quickStart2Rows(text: string): { header: string[]; rows: string[][] } {
+	function quickStart2Rows(text: string): {
+		header: string[];
+		rows: string[][];
+		badRows: string[][];
+	} {
 		const columns = codeSpans(text.split('\n\n')[0]);
 		const sample = fs.readFileSync(path.join(SAMPLE_DATA_DIR, 'candidates.csv'), 'utf8').trim();
 		const [header, ...lines] = sample.split('\n');
 		expect(header.split(',')).toEqual(columns);
 		const good = lines.filter((row) => /,10000[134],/.test(row) && !row.startsWith('Tom'));
 		expect(good).toHaveLength(3);
-		return { header: header.split(','), rows: good.map((row) => row.split(',')) };
+		// Three rows a recruiter gets wrong: a mistyped email, a job on hold, a resume not in the folder.
+		const bad = ['Tom', 'Luis', 'Sam'].map((name) =>
+			lines.find((row) => row.startsWith(`${name},`))!,
+		);
+		return {
+			header: header.split(','),
+			rows: good.map((row) => row.split(',')),
+			badRows: bad.map((row) => row.split(',')),
+		};
 	}
 
 	/**
@@ -462,7 +475,7 @@ describeWithN8n('2.x', "README's quick starts, executed as written in real n8n 2
 			const text = section(README, 'Quick start 2');
 			const description = new TrioVms().description;
 			await scenario('POST', '/reset', {});
-			const { header, rows } = quickStart2Rows(text);
+			const { header, rows, badRows } = quickStart2Rows(text);
 
 			// Step 1: the resumes inside ~/.n8n-files, at the text's path in n8n's home.
 			const step1 = step(text, 1);
@@ -484,8 +497,20 @@ describeWithN8n('2.x', "README's quick starts, executed as written in real n8n 2
 			const ownColumns = codeSpans(step(text, 3)).filter((span) => /^[A-Z][a-z]+\??$/.test(span));
 			expect(ownColumns).toEqual(['Recruiter', 'Notes', 'Submitted?']);
 			statement(step(text, 3), 'columns of your own (such as');
-			const sheetHeader = [...header, ...ownColumns];
-			const sheetRows = rows.map((cells) => [...cells, 'Dana', 'Call after 5 pm', 'no']);
+			// And columns recruiters add to a field's name, which are theirs too (issue 46).
+			const sheetHeader = [...header, ...ownColumns, 'Phone 2', 'Email 2', 'License State'];
+			// The bad rows among the good ones, as a real sheet has them: rows 4, 6 and 7.
+			const sheetCells = [rows[0], rows[1], badRows[0], rows[2], badRows[1], badRows[2]];
+			const goodAt = [0, 1, 3];
+			const sheetRows = sheetCells.map((cells) => [
+				...cells,
+				'Dana',
+				'Call after 5 pm',
+				'no',
+				'(512) 555-0199',
+				'other@example.com',
+				'TX',
+			]);
 			if (sheet === 'CSV')
 				fs.writeFileSync(
 					sheetFile,
@@ -559,7 +584,23 @@ describeWithN8n('2.x', "README's quick starts, executed as written in real n8n 2
 			const submit = node(names('Trio VMS'), `${PACKAGE}.trioVms`, parameters, {
 				credentials: trioCredential(),
 			});
-			const flow = [start, readFile, extract, submit];
+			// Step 5: each row's result kept in a CSV file, written where n8n may write.
+			const step5 = step(text, 5);
+			expect(step5).toContain('**Convert to File** (**Convert to CSV**)');
+			expect(step5).toContain('**Read/Write Files from Disk** (**Write File to Disk**)');
+			const resultsFile = path.join(filesFolder, `results-${index}.csv`);
+			const keep = [
+				node(names('Convert to File'), 'n8n-nodes-base.convertToFile', {
+					operation: 'csv',
+					options: {},
+				}),
+				node(names('Write File to Disk'), 'n8n-nodes-base.readWriteFile', {
+					operation: 'write',
+					fileName: resultsFile,
+					options: {},
+				}),
+			];
+			const flow = [start, readFile, extract, submit, ...keep];
 			expect(JSON.stringify(flow.map((each) => each.parameters))).not.toMatch(/"=|\{\{/);
 
 			const workflow = await createWorkflow(`Quick start 2, pass ${index}`, flow);
@@ -587,13 +628,26 @@ describeWithN8n('2.x', "README's quick starts, executed as written in real n8n 2
 					)
 				).filter((submission) => !seeded.has(submission.Number));
 			const candidatePosts = () =>
-				sandbox.requests().filter((request) => request.route === 'POST /api/v3/Candidate');
+				sandbox.requests().filter((request) => request.route === 'POST /api/v3/candidates');
+			// Submissions Trio took: a refused one (the job on hold) is not one.
+			const submissionsTaken = () =>
+				sandbox
+					.requests()
+					.filter(
+						(request) =>
+							request.route === 'POST /api/v3/Submission' &&
+							request.status !== null &&
+							request.status < 300,
+					);
+			const results = (execution: ExecutionRecord) =>
+				nodeItems(execution, submit.name).map((item) => item['Trio Result']);
 			const candidateOf = async (email: string) =>
 				await trio<Array<{ number: number }>>(`/candidates?email=${encodeURIComponent(email)}`);
 			const column = (name: string) => header.indexOf(name);
 
 			// Step 4: "Each row becomes one submission", the candidate found by email or created.
 			statement(text, 'Each row becomes one submission');
+			statement(text, 'A bad row never stops the others');
 			sandbox.clearRequests();
 			const first = await run();
 			const submitted = await newSubmissions();
@@ -608,7 +662,25 @@ describeWithN8n('2.x', "README's quick starts, executed as written in real n8n 2
 			expect(
 				submitted.map(({ JobNumber, CandidateNumber }) => `${JobNumber}/${CandidateNumber}`),
 			).toEqual(rows.map((cells, row) => `${cells[column('Job Number')]}/${numbers[row]}`));
-			expect(nodeItems(first, submit.name)).toHaveLength(rows.length);
+			// Every row comes out, in the sheet's order, with its result beside its own columns.
+			const firstRows = nodeItems(first, submit.name);
+			expect(firstRows).toHaveLength(sheetRows.length);
+			expect(results(first)).toEqual(
+				sheetRows.map((_, row) => (goodAt.includes(row) ? 'submitted' : 'not submitted')),
+			);
+			for (const [row, item] of firstRows.entries()) {
+				expect(item).toEqual(
+					expect.objectContaining({ Recruiter: 'Dana', 'Phone 2': '(512) 555-0199' }),
+				);
+				expect(item['Trio Problem'] === '').toBe(goodAt.includes(row));
+			}
+			expect(goodAt.map((row) => firstRows[row]['Submission Number'])).toEqual(
+				submitted.map((submission) => submission.Number),
+			);
+			// The problems in the recruiter's words: the email, the job on hold, the missing resume.
+			expect(String(firstRows[2]['Trio Problem'])).toMatch(/"Email"/);
+			expect(String(firstRows[4]['Trio Problem'])).toMatch(/100002.*(OnHold|on hold)/i);
+			expect(String(firstRows[5]['Trio Problem'])).toContain('"sam-lee.docx"');
 			// "submitted ... with its bill rate, start date and resume"
 			statement(text, 'with its bill rate, start date and resume');
 			for (const [row, submission] of submitted.entries()) {
@@ -631,6 +703,13 @@ describeWithN8n('2.x', "README's quick starts, executed as written in real n8n 2
 					sha256: createHash('sha256').update(resume).digest('hex'),
 				});
 			}
+			// Step 5: the file holds every row with its result.
+			statement(step5, 'The file holds every row with its result');
+			const kept = parseCsv(fs.readFileSync(resultsFile, 'utf8'));
+			expect(kept.map((row) => row['Trio Result'])).toEqual(results(first));
+			expect(kept.map((row) => row.Email)).toEqual(
+				sheetCells.map((cells) => cells[column('Email')]),
+			);
 
 			// "a sheet run twice creates nobody twice"; "Running the sheet again submits nobody twice".
 			statement(text, 'a sheet run twice creates nobody twice');
@@ -638,6 +717,7 @@ describeWithN8n('2.x', "README's quick starts, executed as written in real n8n 2
 			sandbox.clearRequests();
 			const second = await run();
 			expect(candidatePosts()).toHaveLength(0);
+			expect(submissionsTaken()).toHaveLength(0);
 			for (const cells of rows) expect(await candidateOf(cells[column('Email')])).toHaveLength(1);
 			expect(await newSubmissions()).toEqual(submitted);
 			statement(text, 'finds the submission in Trio and outputs it instead');
@@ -648,9 +728,76 @@ describeWithN8n('2.x', "README's quick starts, executed as written in real n8n 2
 					result: item['Trio Result'],
 				})),
 			).toEqual(
-				submitted.map((submission) => ({ Number: submission.Number, result: 'already submitted' })),
+				sheetRows.map((_, row) =>
+					goodAt.includes(row)
+						? { Number: submitted[goodAt.indexOf(row)].Number, result: 'already submitted' }
+						: { Number: '', result: 'not submitted' },
+				),
 			);
 			await n8n.deactivate(workflow.id);
+
+			// Step 5: "fix the rows that say `not submitted` and run that file again; only they are sent".
+			statement(
+				step5,
+				'fix the rows that say `not submitted` and run that file again; only they are sent',
+			);
+			await scenario('POST', '/jobs/100002/reopen', {});
+			fs.writeFileSync(
+				path.join(resumeFolder, 'sam-lee.txt'),
+				'Sam Lee, RN. Six years in the ICU.\n',
+			);
+			const fixedRows = parseCsv(fs.readFileSync(resultsFile, 'utf8')).map((row) =>
+				row.Email === 'tom.brown@example'
+					? { ...row, Email: 'tom.brown@example.com' }
+					: row['Resume File'] === 'sam-lee.docx'
+						? { ...row, 'Resume File': 'sam-lee.txt' }
+						: row,
+			);
+			const fixedFile = path.join(filesFolder, `fixed-${index}.csv`);
+			fs.writeFileSync(fixedFile, toCsv(fixedRows));
+			const again = [
+				node(
+					names('Start again'),
+					'n8n-nodes-base.webhook',
+					{
+						httpMethod: 'POST',
+						path: `quick-start-2-again-${randomUUID()}`,
+						responseMode: 'onReceived',
+						options: {},
+					},
+					{ webhookId: randomUUID() },
+				),
+				node(names('Read the fixed file'), 'n8n-nodes-base.readWriteFile', {
+					operation: 'read',
+					fileSelector: fixedFile,
+					options: {},
+				}),
+				node(names('Extract the fixed rows'), 'n8n-nodes-base.extractFromFile', {
+					operation: 'csv',
+					options: {},
+				}),
+				node(names('Trio VMS again'), `${PACKAGE}.trioVms`, parameters, {
+					credentials: trioCredential(),
+				}),
+			];
+			const rerun = await createWorkflow(`Quick start 2, fixed rows, pass ${index}`, again);
+			await n8n.activate(rerun.id);
+			sandbox.clearRequests();
+			const response = await postToWebhook(
+				n8n.productionWebhookUrl('', again[0].parameters.path as string),
+				{},
+			);
+			expect(response.status).toBe(200);
+			await response.arrayBuffer();
+			const [fixedRun] = await n8n.waitForExecutions(rerun.id, 1, RUN_TIMEOUT_MS);
+			const third = await n8n.getExecution(fixedRun.id);
+			expectSuccess(third);
+			await n8n.deactivate(rerun.id);
+			expect(submissionsTaken()).toHaveLength(badRows.length);
+			expect(nodeItems(third, again[3].name).map((item) => item['Trio Result'])).toEqual(
+				sheetRows.map((_, row) => (goodAt.includes(row) ? 'already submitted' : 'submitted')),
+			);
+			expect(await newSubmissions()).toHaveLength(rows.length + badRows.length);
 		},
 		300_000,
 	);
@@ -700,6 +847,8 @@ describeWithN8n('2.x', "README's quick starts, executed as written in real n8n 2
 				columns: { mappingMode: 'autoMapInputData', value: null },
 				resumeFrom: 'folder',
 				resumeFolder: folderInText,
+				// Each row's error as n8n's Continue (regular output) gives it.
+				output: 'simple',
 			},
 			{ credentials: trioCredential(), onError: 'continueRegularOutput' },
 		);
@@ -730,7 +879,7 @@ describeWithN8n('2.x', "README's quick starts, executed as written in real n8n 2
 		expect(
 			new Set(
 				errors.map((error, row) =>
-					error.replace(`"${cells[row]}"`, '"…"').replace(/ \(item \d+, sheet row \d+ .*\)$/, ''),
+					error.replace(`"${cells[row]}"`, '"…"').replace(/ \(sheet row \d+\)$/, ''),
 				),
 			),
 		).toEqual(

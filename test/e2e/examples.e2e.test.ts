@@ -44,6 +44,7 @@ import {
 } from './fixtures/receivers';
 import { expectSuccess } from './fixtures/expect-success';
 import { startReadmeN8n, type ReadmeN8n } from './fixtures/readme-n8n';
+import { parseCsv } from '../support/csv';
 
 const EXAMPLES_DIR = path.join(REPO_ROOT, 'examples');
 /** examples/README.md: its sandbox commands are run as written, its sample messages compared. */
@@ -198,49 +199,6 @@ function readmeMessage(title: string, numbers: Array<[string, number]>): string 
 
 function sha256(file: string): string {
 	return createHash('sha256').update(fs.readFileSync(file)).digest('hex');
-}
-
-/** RFC 4180 CSV (quotes, doubled quotes, line breaks inside quotes); a leading BOM is dropped. */
-function parseCsv(text: string): Array<Record<string, string>> {
-	const rows: string[][] = [];
-	let row: string[] = [];
-	let field = '';
-	let quoted = false;
-	const input = text.replace(/^\uFEFF/, '');
-	for (let i = 0; i < input.length; i++) {
-		const char = input[i];
-		if (quoted) {
-			if (char === '"' && input[i + 1] === '"') {
-				field += '"';
-				i++;
-			} else if (char === '"') {
-				quoted = false;
-			} else {
-				field += char;
-			}
-		} else if (char === '"') {
-			quoted = true;
-		} else if (char === ',') {
-			row.push(field);
-			field = '';
-		} else if (char === '\n' || char === '\r') {
-			if (char === '\r' && input[i + 1] === '\n') i++;
-			row.push(field);
-			rows.push(row);
-			row = [];
-			field = '';
-		} else {
-			field += char;
-		}
-	}
-	if (field !== '' || row.length) {
-		row.push(field);
-		rows.push(row);
-	}
-	const [header, ...body] = rows;
-	return body.map((cells) =>
-		Object.fromEntries(header.map((name, index) => [name, cells[index] ?? ''])),
-	);
 }
 
 // ------------------------------------------------------------------ the suite

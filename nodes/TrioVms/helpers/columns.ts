@@ -253,15 +253,18 @@ export interface RowValues {
 	label: (id: string) => string;
 	/** What a message adds: where the row is, and when no column gives the field, which ones do. */
 	where: (id: string) => string;
-	/** Where the row is, for messages: "sheet row 3, item 2". */
+	/** Where the row is, for messages: "sheet row 3". */
 	row: string;
 }
 
+/**
+ * The row in the sheet's own numbering, and no other number: Google Sheets' row_number where the
+ * row has it, else the item's place under one header row (as Extract from File reads a CSV or
+ * XLSX file). n8n's editor adds its own item number to an error.
+ */
 function rowName(json: IDataObject, itemIndex: number): string {
 	const sheetRow = Number(json.row_number);
-	return Number.isInteger(sheetRow) && sheetRow > 0
-		? `sheet row ${sheetRow}, item ${itemIndex + 1}`
-		: `item ${itemIndex + 1}, sheet row ${itemIndex + 2} under a header row`;
+	return `sheet row ${Number.isInteger(sheetRow) && sheetRow > 0 ? sheetRow : itemIndex + 2}`;
 }
 
 /**

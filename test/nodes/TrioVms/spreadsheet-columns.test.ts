@@ -241,7 +241,7 @@ describe('Submission Create from spreadsheet columns', () => {
 			input: [rowA, { ...rowB, 'job number': ' ', row_number: 3 }],
 		});
 		expect(errorText(error).message).toBe(
-			'"job number" is required but empty (sheet row 3, item 2)',
+			'"job number" is required but empty (sheet row 3)',
 		);
 	});
 
@@ -251,7 +251,7 @@ describe('Submission Create from spreadsheet columns', () => {
 		delete withoutJob['Job Number'];
 		const { error } = await t.run(SUBMIT_ROWS, { input: [withoutJob] });
 		expect(errorText(error).message).toContain(
-			'"Job Number" is required but empty (item 1, sheet row 2 under a header row: no column is named so; the row\'s columns are "First Name"',
+			'"Job Number" is required but empty (sheet row 2: no column is named so; the row\'s columns are "First Name"',
 		);
 	});
 
