@@ -141,7 +141,7 @@ describe('Submission Create from spreadsheet columns', () => {
 		const misspelt = { ...row, Email: 'misspelt@example.com', 'Job Nmber': '1', Phnoe: '1' };
 		const { error } = await t.run(SUBMIT_ROWS, { input: [{ ...misspelt, ...own }] });
 		expect(errorText(error).message).toContain(
-			'"Job Nmber" and "Phnoe" match no field (is it "Job Number"?) (item 1',
+			'"Job Nmber" and "Phnoe" match no field (is it "Job Number"?) (sheet row 2)',
 		);
 		expect(t.apiRequests()).toEqual([]);
 		const ignored = await t.run(
@@ -201,7 +201,7 @@ describe('Submission Create from spreadsheet columns', () => {
 			{ input: [{ ...row, Recruiter: 'Dana', Notes: 'x', 'Submitted?': 'no' }] },
 		);
 		expect(errorText(error).message).toContain(
-			'"Recruiter", "Notes" and "Submitted?" match no field (item 1',
+			'"Recruiter", "Notes" and "Submitted?" match no field (sheet row 2)',
 		);
 		// The one way to leave them out the advice names still stops on a misspelt column.
 		expect(errorText(error).description).toContain(
