@@ -135,7 +135,7 @@ export class TrioVmsSyncTrigger implements INodeType {
 				default: [...SUBMISSION_CHANGES],
 			},
 			outputProperty({
-				simplified: `${SIMPLIFIED_JOB_FIELDS_IN_WORDS} for a job; ${SIMPLE_SUBMISSION_FIELDS_IN_WORDS} for a submission`,
+				simplified: `For a job: ${SIMPLIFIED_JOB_FIELDS_IN_WORDS}; for a submission: ${SIMPLE_SUBMISSION_FIELDS_IN_WORDS}`,
 			}),
 			{
 				displayName: 'Filters',

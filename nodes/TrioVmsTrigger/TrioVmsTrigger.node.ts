@@ -108,7 +108,7 @@ export class TrioVmsTrigger implements INodeType {
 					})),
 			},
 			outputProperty({
-				simplified: `${SIMPLIFIED_JOB_FIELDS_IN_WORDS} for a Job Update; ${SIMPLE_SUBMISSION_FIELDS_IN_WORDS} for a Submission Update; ${SIMPLE_SHIFT_FIELDS_IN_WORDS} for a per diem shift (the ones its event carries)`,
+				simplified: `For a Job Update: ${SIMPLIFIED_JOB_FIELDS_IN_WORDS}; for a Submission Update: ${SIMPLE_SUBMISSION_FIELDS_IN_WORDS}; for a per diem shift: ${SIMPLE_SHIFT_FIELDS_IN_WORDS} (the ones its event carries)`,
 				displayOptions: { show: { events: SIMPLIFIED_EVENTS } },
 			}),
 			{

@@ -38,7 +38,7 @@ export const SIMPLIFIED_JOB_FIELDS = [
 
 /** The words that list the simplified job's fields, for the nodes' Output descriptions. */
 export const SIMPLIFIED_JOB_FIELDS_IN_WORDS =
-	'Ten fields: number, title, status, facility, city, state, start date, shift, rate and open positions';
+	'number, title, status, facility, city, state, start date, shift, rate and open positions';
 
 function shiftDescription(shift: unknown): unknown {
 	if (!isRecord(shift)) return null;

@@ -241,7 +241,10 @@ const SELECTED_FIELDS: INodePropertyOptions = {
  */
 export function jobOutputProperties(): INodeProperties[] {
 	return [
-		outputProperty({ simplified: SIMPLIFIED_JOB_FIELDS_IN_WORDS, extra: [SELECTED_FIELDS] }),
+		outputProperty({
+			simplified: `Ten fields: ${SIMPLIFIED_JOB_FIELDS_IN_WORDS}`,
+			extra: [SELECTED_FIELDS],
+		}),
 		{
 			displayName: 'Fields',
 			name: 'fields',

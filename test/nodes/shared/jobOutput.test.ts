@@ -5,6 +5,9 @@ import {
 	SIMPLIFIED_JOB_FIELDS,
 	SIMPLIFIED_JOB_FIELDS_IN_WORDS,
 } from '../../../nodes/shared/jobOutput';
+import { TrioVms } from '../../../nodes/TrioVms/TrioVms.node';
+import { TrioVmsSyncTrigger } from '../../../nodes/TrioVmsSyncTrigger/TrioVmsSyncTrigger.node';
+import { TrioVmsTrigger } from '../../../nodes/TrioVmsTrigger/TrioVmsTrigger.node';
 
 const job = {
 	Number: 48213,
@@ -65,7 +68,7 @@ describe('simplifyJob', () => {
 	});
 
 	it('says its fields in the words the three Output options show', () => {
-		expect(SIMPLIFIED_JOB_FIELDS_IN_WORDS).toMatch(/^Ten fields: number, title, status, facility/);
+		expect(SIMPLIFIED_JOB_FIELDS_IN_WORDS).toMatch(/^number, title, status, facility/);
 	});
 	it('reads a camelCase answer the same way, so nothing is silently dropped', () => {
 		const camel: Record<string, unknown> = Object.fromEntries(
@@ -95,5 +98,29 @@ describe('fieldOf', () => {
 		expect(fieldOf({ toString: 1 } as never, 'constructor')).toBeUndefined();
 		expect(hasField({ jobStatus: null }, 'JobStatus')).toBe(true);
 		expect(hasField({}, 'JobStatus')).toBe(false);
+	});
+});
+
+describe("the Output option's words in every node", () => {
+	it('opens with a count only where it lists one record (issue 46: "Ten fields" before 8 and 13)', () => {
+		const descriptions = [
+			new TrioVms().description,
+			new TrioVmsTrigger().description,
+			new TrioVmsSyncTrigger().description,
+		];
+		const simplified = descriptions.flatMap((description) =>
+			description.properties
+				.filter((property) => property.name === 'output')
+				.flatMap(
+					(property) =>
+						(property.options ?? []) as Array<{ value?: unknown; description?: string }>,
+				)
+				.filter((option) => option.value === 'simple')
+				.map((option) => String(option.description)),
+		);
+		expect(simplified.length).toBeGreaterThanOrEqual(4);
+		for (const words of simplified)
+			if (words.includes(';')) expect(words).not.toMatch(/^\w+ fields/i);
+		expect(simplified).toContain(`Ten fields: ${SIMPLIFIED_JOB_FIELDS_IN_WORDS}`);
 	});
 });
