@@ -41,5 +41,7 @@ describe('the error workflow to paste, in docs/sync-trigger.md', () => {
 		expect(text).toContain('$json.workflow.name');
 		expect(text).toContain('$json.execution.error');
 		expect(text).toContain('$json.trigger.error');
+		// What to do, too: the error's description (issue 46).
+		expect(text).toContain('.description');
 	});
 });

@@ -230,6 +230,8 @@ for (const { line, name, env } of VARIANTS) {
 				expect(said?.text).toMatch(
 					/^The Trio VMS check of "Trio job sync \(error workflow\)" failed: Trio VMS answered 403/,
 				);
+				// And what to do, as the check's error says it (issue 46).
+				expect(said?.text).toMatch(/API key/);
 			} finally {
 				sandbox.clearFaults();
 				await n8n.deactivate(watched.id);
