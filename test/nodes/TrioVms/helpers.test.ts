@@ -16,12 +16,14 @@ import {
 	checkProfileFileSize,
 	detectKind,
 	extensionOf,
+	knownSize,
+} from '../../../nodes/TrioVms/helpers/profileFile';
+import {
 	homeFromStoragePath,
 	isInsideFolder,
-	knownSize,
 	pathInFolder,
 	resumeFolderPath,
-} from '../../../nodes/TrioVms/helpers/profileFile';
+} from '../../../nodes/TrioVms/helpers/resumeFolder';
 import { listedNames, resembledField } from '../../../nodes/TrioVms/helpers/columns';
 import { jobLabel, matchesFilter } from '../../../nodes/TrioVms/helpers/search';
 import {

@@ -20,11 +20,8 @@ import {
 } from '../../helpers/columns';
 import { objectOf } from '../../helpers/output';
 import { shapeSubmission } from '../../helpers/outputChoices';
-import {
-	readProfileFile,
-	readProfileFileFromDisk,
-	type CheckedProfileFile,
-} from '../../helpers/profileFile';
+import { readProfileFile, type CheckedProfileFile } from '../../helpers/profileFile';
+import { readProfileFileFromDisk } from '../../helpers/resumeFolder';
 import { isBlank } from '../../helpers/validation';
 import { createOnce, sentCreateOutput, type CreateResult } from '../../helpers/createOnce';
 import { findOrCreateCandidate } from '../candidate/candidateRequests';
