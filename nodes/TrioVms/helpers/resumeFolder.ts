@@ -1,13 +1,16 @@
 /**
- * The Resume Folder on n8n's disk (Submission Create with Values From = Spreadsheet Columns):
- * what `~` means, which paths a cell may name, and reading a row's file through n8n's own file
- * helpers. The checks of the file itself (type by extension and content, size) are in
- * profileFile.ts.
+ * The Resume Folder on n8n's disk (Submission Create with Values From = Spreadsheet Columns): the
+ * folder checked once per execution (it exists, is a folder, n8n lets nodes read it), and a
+ * row's file read inside it through n8n's own file helpers. What `~` means and which path a cell
+ * may name are resumePaths.ts's pure functions; the checks of the file itself (type by extension
+ * and content, size) are profileFile.ts's.
  */
-import type { IExecuteFunctions } from 'n8n-workflow';
+import { NodeOperationError, type IExecuteFunctions } from 'n8n-workflow';
 
+import { markRunLevel } from '../../shared/failureMarks';
 import { PROFILE_FILE_MAX_BYTES } from '../../shared/serviceFacts';
 import { checkProfileFile, type CheckedProfileFile } from './profileFile';
+import { homeFromStoragePath, isInsideFolder, pathInFolder, resumeFolderPath } from './resumePaths';
 import { ParameterError, requiredText } from './validation';
 
 type ReadStream = Awaited<ReturnType<IExecuteFunctions['helpers']['createReadStream']>>;
@@ -26,70 +29,6 @@ async function bytesOf(stream: ReadStream, limit: number): Promise<Buffer> {
 		}
 	}
 	return Buffer.concat(chunks);
-}
-
-/** An absolute path (/home/node/..., C:\..., \\server\...). */
-function isAbsolutePath(path: string): boolean {
-	return path.startsWith('/') || /^[A-Za-z]:[\\/]/.test(path) || path.startsWith('\\\\');
-}
-
-/**
- * The home folder of the user n8n runs as, from where n8n keeps its own files: n8n's storage
- * folder is `<home>/.n8n/storage/<node type>` (`<N8N_USER_FOLDER>/.n8n/...` where that is set).
- * Nodes may not ask the operating system, so this is the one place that knows it.
- */
-export function homeFromStoragePath(storagePath: string): string | undefined {
-	const match = /^(.*?)[\\/]\.n8n[\\/]storage(?:[\\/][^\\/]*)?$/.exec(storagePath);
-	return match ? match[1] || '/' : undefined;
-}
-
-/**
- * The Resume Folder as typed, with `~` as the home folder of the user n8n runs as and without
- * trailing separators, except that a root folder (`/`, `C:\`) stays what it is.
- */
-export function resumeFolderPath(typed: string, home: string | undefined): string {
-	let folder = typed.trim();
-	if (folder === '~' || /^~[\\/]/.test(folder)) {
-		if (!home) {
-			throw new ParameterError(
-				'Resume Folder',
-				`starts with ~, but n8n does not tell this node its home folder: ${folder}`,
-				'Write the full path of the folder, for example /home/node/.n8n-files/resumes.',
-			);
-		}
-		folder = `${home.replace(/[\\/]+$/, '')}${folder.slice(1)}`;
-	}
-	const trimmed = folder.replace(/[\\/]+$/, '');
-	if (trimmed === '' && folder !== '') return folder[0];
-	if (/^[A-Za-z]:$/.test(trimmed)) return `${trimmed}${folder[trimmed.length]}`;
-	return trimmed;
-}
-
-/** `folder` and `name` joined with one separator, whatever the folder ends with. */
-function joined(folder: string, name: string): string {
-	return /[\\/]$/.test(folder) ? `${folder}${name}` : `${folder}/${name}`;
-}
-
-/**
- * Where the cell's file is, or undefined when the cell names no file inside the folder: a full
- * path, or a name that climbs out with `..`. With `fullPaths` (the recruiter's choice), a full
- * path is read as it is and a relative one from the folder.
- */
-export function pathInFolder(folder: string, name: string, fullPaths: boolean): string | undefined {
-	if (isAbsolutePath(name)) return fullPaths ? name : undefined;
-	if (!fullPaths && name.split(/[\\/]/).includes('..')) return undefined;
-	return folder ? joined(folder, name) : name;
-}
-
-/** Whether `path` is inside `folder`, both already resolved (links and `..` gone). */
-export function isInsideFolder(folder: string, path: string): boolean {
-	const windows = /^[A-Za-z]:|^\\\\/.test(folder);
-	const normal = (text: string) => {
-		const slashes = text.replace(/\\/g, '/');
-		return windows ? slashes.toLowerCase() : slashes;
-	};
-	const base = normal(folder).replace(/\/+$/, '');
-	return normal(path).startsWith(`${base}/`);
 }
 
 /**
@@ -114,21 +53,198 @@ function noFileInFolder(
 	);
 }
 
-/** Resume Folder itself outside the folders n8n lets nodes read: the recruiter's setting, not the row's. */
-function folderNotAllowed(folder: string): ParameterError {
-	return new ParameterError(
-		'Resume Folder',
-		`is ${folder}, where n8n does not let nodes read files ("Access to the file is not allowed.")`,
-		'n8n reads files only inside the folders N8N_RESTRICT_FILE_ACCESS_TO lists (in n8n 2.x by default ~/.n8n-files, in Docker /home/node/.n8n-files). Put the resumes there, or add their folder to N8N_RESTRICT_FILE_ACCESS_TO and restart n8n.',
-	);
-}
-
 type FileHelpers = IExecuteFunctions['helpers'] & {
 	// n8n 2.x resolves links and `..` (realpath) and says which paths it refuses; n8n 1.x does neither.
 	resolvePath?: (path: string) => Promise<string>;
 	isFilePathBlocked?: (path: string) => boolean;
 	getStoragePath?: () => string;
 };
+
+/** The Resume Folder as typed, as this node reads it (`~` expanded), and as n8n resolves it. */
+export interface ResumeFolder {
+	typed: string;
+	path: string;
+	/** After n8n resolves links and `..` (n8n 2.x); `path` where n8n resolves nothing (1.x). */
+	resolved: string;
+	/** The folder `~` stands for, when the folder was typed with `~`. */
+	home?: string;
+}
+
+/** What n8n's file helpers find at the folder. */
+type FolderState = 'folder' | 'missing' | 'file' | 'blocked' | { unreadable: string };
+
+/** The system's code of a failure, also where n8n wrapped it in a NodeOperationError. */
+function codeOf(error: unknown): string | undefined {
+	for (let cause = error, depth = 0; cause && depth < 3; depth++) {
+		const { code } = cause as { code?: unknown };
+		if (typeof code === 'string') return code;
+		cause = (cause as { cause?: unknown }).cause;
+	}
+	return undefined;
+}
+
+/** What a failure to open or read the folder says about it. */
+function stateOfFailure(error: unknown): FolderState {
+	const code = codeOf(error);
+	const message = error instanceof Error ? error.message : String(error);
+	if (code === 'EISDIR') return 'folder';
+	if (code === 'ENOENT' || code === 'ENOTDIR' || message.includes('could not be accessed'))
+		return 'missing';
+	if (message.startsWith('Access to the file is not allowed')) return 'blocked';
+	return { unreadable: message };
+}
+
+/**
+ * Whether the folder exists, is a folder, and n8n lets nodes read it, asked of n8n's own file
+ * helpers (a node may not touch the disk itself): opening a folder for reading fails with EISDIR,
+ * at once on Windows, at the first read elsewhere; a file gives its bytes.
+ */
+async function folderState(helpers: FileHelpers, resolved: string): Promise<FolderState> {
+	if (helpers.isFilePathBlocked?.(resolved)) return 'blocked';
+	let stream: ReadStream;
+	try {
+		stream = await helpers.createReadStream(
+			resolved as Parameters<typeof helpers.createReadStream>[0],
+		);
+	} catch (error) {
+		return stateOfFailure(error);
+	}
+	try {
+		// The first read: a folder fails it, a file (even an empty one) does not.
+		await stream[Symbol.asyncIterator]().next();
+		return 'file';
+	} catch (error) {
+		return stateOfFailure(error);
+	} finally {
+		stream.destroy();
+	}
+}
+
+/** The folder as the user typed it and, where that differs, as n8n's machine knows it. */
+function folderShown(folder: ResumeFolder): string {
+	const same = folder.resolved === folder.typed || folder.resolved === folder.path;
+	return same && !folder.typed.startsWith('~')
+		? folder.typed
+		: `${folder.typed} (${folder.resolved})`;
+}
+
+/**
+ * For a missing or refused folder typed with `~`: what `~` was read as, and why that can differ
+ * from n8n's own `~` (see homeFromStoragePath).
+ */
+function homeNote(folder: ResumeFolder): string {
+	if (folder.home === undefined) return '';
+	return ` Here ~ is ${folder.home}, the folder that holds n8n's .n8n folder: the home folder of the user n8n runs as, or N8N_USER_FOLDER where that is set. n8n itself reads ~ in N8N_RESTRICT_FILE_ACCESS_TO as the home folder of the user it runs as also where N8N_USER_FOLDER is set, a folder n8n does not tell nodes: then write the full path of the folder.`;
+}
+
+const N8N_FOLDERS =
+	'n8n reads files only inside the folders N8N_RESTRICT_FILE_ACCESS_TO lists (in n8n 2.x by default ~/.n8n-files, in Docker /home/node/.n8n-files).';
+
+/** The words of each folder problem: what follows "Resume Folder is <folder>", and what to do. */
+function folderProblem(state: Exclude<FolderState, 'folder'>): [string, string] {
+	if (state === 'missing')
+		return [
+			'which does not exist on the machine (or in the container) where n8n runs',
+			'Make the folder and put the resumes in it, or set Resume Folder to the folder that holds them.',
+		];
+	if (state === 'file')
+		return [
+			'which is a file, not a folder',
+			"Set Resume Folder to the folder that holds the resumes; each row's Resume File names one file in it.",
+		];
+	if (state === 'blocked')
+		return [
+			'where n8n does not let nodes read files ("Access to the file is not allowed.")',
+			`${N8N_FOLDERS} Put the resumes there, or add their folder to N8N_RESTRICT_FILE_ACCESS_TO and restart n8n.`,
+		];
+	return [
+		// The system's words go to the description: n8n replaces a message that names EACCES with its own.
+		'which n8n cannot read',
+		`The system said: "${state.unreadable}". Let the user n8n runs as read the folder and its files, or set Resume Folder to a folder it can read.`,
+	];
+}
+
+/**
+ * A Resume Folder problem: the recruiter's setting, the same for every row, so it is said once,
+ * about the folder, and marked as about the run (isRunLevelFailure), not about the row it met.
+ */
+function folderFailure(context: IExecuteFunctions, message: string, hint: string) {
+	return markRunLevel(
+		new NodeOperationError(context.getNode(), message, {
+			description: `${hint} No resume was read from this folder, and no row that uses it was sent to Trio VMS.`,
+		}),
+	);
+}
+
+/** The folder as typed, with `~` expanded and resolved by n8n; a folder that cannot be named fails. */
+async function resumeFolderOf(context: IExecuteFunctions, typed: unknown): Promise<ResumeFolder> {
+	const helpers = context.helpers as FileHelpers;
+	const storage = helpers.getStoragePath?.();
+	const home = storage ? homeFromStoragePath(storage) : undefined;
+	let folder: ResumeFolder;
+	try {
+		const text = requiredText(typed, 'Resume Folder');
+		const path = resumeFolderPath(text, home);
+		folder = { typed: text, path, resolved: path, home: text.startsWith('~') ? home : undefined };
+	} catch (error) {
+		// requiredText and resumeFolderPath throw only ParameterErrors.
+		const { message, hint } = error as ParameterError;
+		const example = 'for example ~/.n8n-files/resumes, or its full path';
+		throw folderFailure(context, message, hint ?? `Set it, ${example}.`);
+	}
+	const { path } = folder;
+	try {
+		if (helpers.resolvePath) folder.resolved = await helpers.resolvePath(path);
+	} catch (error) {
+		const state = stateOfFailure(error);
+		if (state !== 'folder') throw problemOf(context, folder, state);
+	}
+	return folder;
+}
+
+/** The run's failure for a folder that is not a folder n8n lets nodes read. */
+function problemOf(
+	context: IExecuteFunctions,
+	folder: ResumeFolder,
+	state: Exclude<FolderState, 'folder'>,
+) {
+	const [problem, hint] = folderProblem(state);
+	const note = state === 'missing' || state === 'blocked' ? homeNote(folder) : '';
+	return folderFailure(
+		context,
+		`"Resume Folder" is ${folderShown(folder)}, ${problem}`,
+		`${hint}${note}`,
+	);
+}
+
+/** The folders checked in each node execution (each execution has its own context), by path. */
+const checkedFolders = new WeakMap<IExecuteFunctions, Map<string, Promise<ResumeFolder>>>();
+
+/**
+ * The Resume Folder, checked once per node execution before the first row's resume is read: it
+ * exists, is a folder, and n8n lets nodes read it. A problem fails the run once with a
+ * NodeOperationError marked as about the run (isRunLevelFailure), never as the row's file name.
+ */
+export async function checkedResumeFolder(
+	context: IExecuteFunctions,
+	typed: unknown,
+): Promise<ResumeFolder> {
+	let checks = checkedFolders.get(context);
+	if (!checks) checkedFolders.set(context, (checks = new Map()));
+	// The folder as typed decides the path: n8n's storage folder, the other input, is the execution's.
+	const key = String(typed ?? '').trim();
+	let check = checks.get(key);
+	if (!check) {
+		check = (async () => {
+			const folder = await resumeFolderOf(context, typed);
+			const state = await folderState(context.helpers as FileHelpers, folder.resolved);
+			if (state !== 'folder') throw problemOf(context, folder, state);
+			return folder;
+		})();
+		checks.set(key, check);
+	}
+	return await check;
+}
 
 export interface ResumeFolderSetting {
 	/** Resume Folder as typed. */
@@ -137,13 +253,37 @@ export interface ResumeFolderSetting {
 	fullPaths: boolean;
 }
 
+/** The cell's file, read through n8n's helpers, or the one failure of a cell that names no file n8n reads. */
+async function bytesInFolder(
+	helpers: FileHelpers,
+	folder: ResumeFolder,
+	path: string,
+	fullPaths: boolean,
+): Promise<{ data: Buffer } | { failure: unknown }> {
+	try {
+		let resolved = path;
+		if (helpers.resolvePath) {
+			resolved = await helpers.resolvePath(path);
+			if (!fullPaths && !isInsideFolder(folder.resolved, resolved))
+				throw new Error('outside the folder');
+		}
+		const stream = await helpers.createReadStream(
+			resolved as Parameters<typeof helpers.createReadStream>[0],
+		);
+		return { data: await bytesOf(stream, PROFILE_FILE_MAX_BYTES) };
+	} catch (failure) {
+		return { failure };
+	}
+}
+
 /**
  * The resume a spreadsheet cell names, read from n8n's disk through n8n's own file helpers, so
  * that n8n's rules on which folders nodes may read (N8N_RESTRICT_FILE_ACCESS_TO, by default
- * ~/.n8n-files in n8n 2.x) apply as they do to Read/Write Files from Disk. A sheet is edited by
- * others than the recruiter: by default only a file inside Resume Folder is read, judged after
- * n8n resolves links and `..`, so that nobody who edits the sheet can send Trio another file of
- * n8n's machine. The row stays the item, so its other columns need no reaching back.
+ * ~/.n8n-files in n8n 2.x) apply as they do to Read/Write Files from Disk. The Resume Folder is
+ * checked first, once per execution (checkedResumeFolder). A sheet is edited by others than the
+ * recruiter: by default only a file inside Resume Folder is read, judged after n8n resolves links
+ * and `..`, so that nobody who edits the sheet can send Trio another file of n8n's machine. The
+ * row stays the item, so its other columns need no reaching back.
  */
 export async function readProfileFileFromDisk(
 	context: IExecuteFunctions,
@@ -152,45 +292,13 @@ export async function readProfileFileFromDisk(
 	label: string,
 	fileNameOverride: string | undefined,
 ): Promise<CheckedProfileFile & { data: Buffer }> {
+	const folder = await checkedResumeFolder(context, setting.folder);
 	const name = requiredText(cell, label);
-	const helpers = context.helpers as FileHelpers;
-	const storage = helpers.getStoragePath?.();
-	const folder = resumeFolderPath(
-		requiredText(setting.folder, 'Resume Folder'),
-		storage && homeFromStoragePath(storage),
-	);
 	const { fullPaths } = setting;
-	const path = pathInFolder(folder, name, fullPaths);
-	if (path === undefined) throw noFileInFolder(name, folder, label, fullPaths);
-	let outcome: { data: Buffer } | { failure: unknown };
-	try {
-		let resolved = path;
-		if (helpers.resolvePath) {
-			const resolvedFolder = fullPaths ? undefined : await helpers.resolvePath(folder);
-			resolved = await helpers.resolvePath(path);
-			if (resolvedFolder && !isInsideFolder(resolvedFolder, resolved))
-				throw new Error('outside the folder');
-			// A folder n8n refuses is the recruiter's setting to fix, whichever file a row names.
-			if (
-				resolvedFolder &&
-				helpers.isFilePathBlocked?.(resolved) &&
-				helpers.isFilePathBlocked(resolvedFolder)
-			)
-				throw folderNotAllowed(folder);
-		}
-		outcome = {
-			data: await bytesOf(
-				await helpers.createReadStream(resolved as Parameters<typeof helpers.createReadStream>[0]),
-				PROFILE_FILE_MAX_BYTES,
-			),
-		};
-	} catch (failure) {
-		outcome = { failure };
-	}
-	if ('failure' in outcome) {
-		if (outcome.failure instanceof ParameterError) throw outcome.failure;
-		throw noFileInFolder(name, folder, label, fullPaths);
-	}
+	const path = pathInFolder(folder.path, name, fullPaths);
+	if (path === undefined) throw noFileInFolder(name, folder.path, label, fullPaths);
+	const outcome = await bytesInFolder(context.helpers as FileHelpers, folder, path, fullPaths);
+	if ('failure' in outcome) throw noFileInFolder(name, folder.path, label, fullPaths);
 	const { data } = outcome;
 	const file = checkProfileFile({
 		data,
