@@ -3,9 +3,10 @@
  * threw (errors.ts builds them and sets the marks as it does): whether a create's outcome is
  * unknown and whether no answer came in time (marks the error carries), what the service
  * answered, whether the key lacks a permission, and whether Trio does not offer the submission
- * list. No words for users here: those are in errors.ts.
+ * list. Also the one mark of a failure that is about the run, not an item. No words for users
+ * here: those are in errors.ts and where each failure is found.
  */
-import { NodeApiError } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { parseIfJson } from './serviceMessage';
 
@@ -88,4 +89,21 @@ export function submissionListNotOffered(error: unknown): error is NodeApiError 
 	if (!(error instanceof NodeApiError)) return false;
 	const status = Number(error.httpCode);
 	return status === 404 || status === 405 || status >= 500;
+}
+
+/**
+ * A failure of the node's setting rather than of an item (a Resume Folder that does not exist, or
+ * that n8n may not read): every item would fail the same way, so it stops the run once and is
+ * about no row. Such errors carry `context.runLevel = true` and no item index.
+ */
+const RUN_LEVEL = 'runLevel';
+
+export function markRunLevel(error: NodeOperationError): NodeOperationError {
+	error.context[RUN_LEVEL] = true;
+	return error;
+}
+
+/** Whether the error is about the run (the node's setting), not about the item it stopped at. */
+export function isRunLevelFailure(error: unknown): error is NodeOperationError {
+	return error instanceof NodeOperationError && error.context?.[RUN_LEVEL] === true;
 }

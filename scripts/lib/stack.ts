@@ -579,17 +579,15 @@ export async function startStack(options: StackOptions, cleanup: Cleanup): Promi
 
 	since = Date.now();
 	log(`starting n8n ${install.version}`);
-	// n8n 2.x reads and writes files only inside ~/.n8n-files. The demo's n8n gets a home folder
-	// of its own, so that `~/.n8n-files/resumes` means in the demo what README's quick start 2
-	// says it means (`~` is the home folder of the user n8n runs as, for n8n and the node alike).
-	// The harness chooses the user folder when none is given, so a temp run gets a temp home.
-	const homeDir = options.userFolder
-		? path.join(options.userFolder, 'home')
-		: fs.mkdtempSync(path.join(os.tmpdir(), 'trio-demo-home-'));
+	// n8n 2.x reads and writes files only inside ~/.n8n-files. The demo's n8n runs with its user
+	// folder as its home, so that `~/.n8n-files/resumes` means in the demo what README's quick
+	// start 2 says it means: `~` is n8n's home for n8n's file rules, and the folder that holds
+	// n8n's .n8n folder for the node (which may not ask the system for a home folder).
+	const homeDir = options.userFolder ?? fs.mkdtempSync(path.join(os.tmpdir(), 'trio-demo-home-'));
 	const filesDir = path.join(homeDir, '.n8n-files');
 	fs.mkdirSync(filesDir, { recursive: true });
 	if (!options.userFolder)
-		cleanup.add('temp home folder', async () =>
+		cleanup.add('temp user folder', async () =>
 			fs.rmSync(homeDir, { recursive: true, force: true }),
 		);
 	if (fs.existsSync(SAMPLE_DATA_DIR))
@@ -597,7 +595,7 @@ export async function startStack(options: StackOptions, cleanup: Cleanup): Promi
 	const n8n = await startN8n({
 		line: '2.x',
 		tarball,
-		userFolder: options.userFolder,
+		userFolder: homeDir,
 		env: {
 			HOME: homeDir,
 			N8N_RESTRICT_FILE_ACCESS_TO: filesDir,

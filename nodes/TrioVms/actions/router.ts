@@ -7,6 +7,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
+import { isRunLevelFailure } from '../../shared/failureMarks';
 import { TrioClient } from '../../shared/transport';
 import { ParameterError } from '../helpers/validation';
 import * as candidate from './candidate';
@@ -57,7 +58,9 @@ function itemError(
 		});
 	}
 	if (error instanceof NodeApiError || error instanceof NodeOperationError) {
-		if (error.context.itemIndex === undefined) error.context.itemIndex = itemIndex;
+		// A failure of the run (the node's setting) is about no item, whichever item met it.
+		if (error.context.itemIndex === undefined && !isRunLevelFailure(error))
+			error.context.itemIndex = itemIndex;
 		return error;
 	}
 	return new NodeOperationError(context.getNode(), error as Error, { itemIndex });

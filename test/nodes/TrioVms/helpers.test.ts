@@ -16,12 +16,15 @@ import {
 	checkProfileFileSize,
 	detectKind,
 	extensionOf,
+	knownSize,
+} from '../../../nodes/TrioVms/helpers/profileFile';
+import {
+	expandHome,
 	homeFromStoragePath,
 	isInsideFolder,
-	knownSize,
 	pathInFolder,
 	resumeFolderPath,
-} from '../../../nodes/TrioVms/helpers/profileFile';
+} from '../../../nodes/TrioVms/helpers/resumePaths';
 import { listedNames, resembledField } from '../../../nodes/TrioVms/helpers/columns';
 import { jobLabel, matchesFilter } from '../../../nodes/TrioVms/helpers/search';
 import {
@@ -539,7 +542,9 @@ describe('the Resume Folder and the Resume File cell', () => {
 			'/home/jane/.n8n-files/resumes',
 		);
 		expect(resumeFolderPath('~', '/home/jane')).toBe('/home/jane');
-		expect(resumeFolderPath('~other/resumes', '/home/jane')).toBe('~other/resumes');
+		// n8n's own rule: a leading ~ is the home folder, whatever follows it (no ~user).
+		expect(resumeFolderPath('~other/resumes', '/home/jane')).toBe('/home/janeother/resumes');
+		expect(resumeFolderPath('~/', '/')).toBe('/');
 		expect(resumeFolderPath('/', '/home/jane')).toBe('/');
 		expect(resumeFolderPath('//', '/home/jane')).toBe('/');
 		expect(resumeFolderPath('C:\\', undefined)).toBe('C:\\');
@@ -547,6 +552,24 @@ describe('the Resume Folder and the Resume File cell', () => {
 		expect(parameterError(() => resumeFolderPath('~/resumes', undefined)).label).toBe(
 			'Resume Folder',
 		);
+	});
+
+	// Issue 46: n8n's getAllowedPaths reads ~ in N8N_RESTRICT_FILE_ACCESS_TO with this rule.
+	it("expands ~ in exactly the forms n8n's getAllowedPaths does, also on Windows", () => {
+		const n8nRule = (path: string, home: string) =>
+			path.startsWith('~') ? path.replace('~', home) : path;
+		const cases: Array<[string, string]> = [
+			['~', '/home/jane'],
+			['~/.n8n-files/resumes', '/home/jane'],
+			['~\\resumes', 'C:\\Users\\jane'],
+			['~/resumes', 'C:\\Users\\jane'],
+			['~jane/resumes', '/home/node'],
+			['/srv/~/resumes', '/home/jane'],
+			['resumes/~', '/home/jane'],
+		];
+		for (const [path, home] of cases) expect(expandHome(path, home)).toBe(n8nRule(path, home));
+		// Only a root home folder's own separator is not doubled: the same folder.
+		expect(expandHome('~/resumes', '/')).toBe('/resumes');
 	});
 
 	it('joins a name to the folder, and refuses a full path or ../ unless full paths are allowed', () => {

@@ -5,8 +5,8 @@
  * back to another node; a bad row is named by column and row before anything is sent.
  */
 import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import os, { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 import { SecurityConfig } from '@n8n/config';
 import { Container } from '@n8n/di';
@@ -283,6 +283,39 @@ describe('Submission Create from spreadsheet columns', () => {
 		).toBe(false);
 	});
 
+	// Issue 46: a folder problem is the setting's, said once before any row, never a row's file name.
+	it('stops once on a Resume Folder that does not exist, about the folder, before any row is sent', async () => {
+		const missing = join(readable, 'no-such-folder');
+		t.clearRequests();
+		const { error } = await t.run(
+			{ ...SUBMIT_ROWS, resumeFolder: `${missing}/` },
+			{ input: rows() },
+		);
+		const { message, description, itemIndex } = errorText(error);
+		expect(message).toBe(
+			`"Resume Folder" is ${missing}/, which does not exist on the machine (or in the container) where n8n runs`,
+		);
+		expect(description).toContain('Make the folder and put the resumes in it');
+		expect(message).not.toContain('Resume File');
+		expect(itemIndex).toBeUndefined();
+		expect(t.apiRequests()).toEqual([]);
+	});
+
+	it('stops once on a Resume Folder n8n may not read or that is a file, before any row is sent', async () => {
+		const outside = mkdtempSync(join(tmpdir(), 'trio-outside-'));
+		writeFileSync(join(outside, 'jane.pdf'), PDF);
+		for (const [resumeFolder, problem] of [
+			[outside, 'where n8n does not let nodes read files ("Access to the file is not allowed.")'],
+			[join(folder, 'jane.pdf'), 'which is a file, not a folder'],
+		]) {
+			t.clearRequests();
+			const { error } = await t.run({ ...SUBMIT_ROWS, resumeFolder }, { input: rows() });
+			expect(errorText(error).message).toBe(`"Resume Folder" is ${resumeFolder}, ${problem}`);
+			expect(errorText(error).itemIndex).toBeUndefined();
+			expect(t.apiRequests()).toEqual([]);
+		}
+	});
+
 	it('takes the resume from a file field with Resume From = A File Field of the Input (as after Google Drive: Download)', async () => {
 		const [, jobB] = openJobs();
 		const { error, output } = await t.run(
@@ -375,21 +408,83 @@ describe('Resume File reads only inside Resume Folder (issue 39 item 7)', () => 
 		}
 	});
 
-	it('takes ~ as the home folder of the user n8n runs as, and / as the root folder', async () => {
-		const home = dirname(Container.get(InstanceSettings).n8nFolder);
-		const inHome = join(home, '.n8n-files', 'tilde-resumes');
-		mkdirSync(inHome, { recursive: true });
-		writeFileSync(join(inHome, 'jane.pdf'), PDF);
+	it('takes / as the root folder, where n8n lets nodes read it', async () => {
 		const security = Container.get(SecurityConfig);
-		security.restrictFileAccessTo = `${readable};${join(home, '.n8n-files')}`;
+		security.restrictFileAccessTo = '';
 		try {
-			const tilde = await submitWith('jane.pdf', { resumeFolder: '~/.n8n-files/tilde-resumes/' });
-			expect(tilde.error).toBeUndefined();
 			const root = await submitWith(`${folder.slice(1)}/jane.pdf`, { resumeFolder: '/' });
 			expect(root.error).toBeUndefined();
 		} finally {
 			security.restrictFileAccessTo = readable;
 		}
+	});
+});
+
+// Issue 46: n8n reads ~ in N8N_RESTRICT_FILE_ACCESS_TO as os.homedir() (HOME); a node can learn
+// only the folder above n8n's .n8n folder, which is HOME unless N8N_USER_FOLDER is set.
+describe('~ in Resume Folder, beside ~ in N8N_RESTRICT_FILE_ACCESS_TO (issue 46)', () => {
+	const home = mkdtempSync(join(tmpdir(), 'trio-home-'));
+	const userFolder = mkdtempSync(join(tmpdir(), 'trio-user-folder-'));
+	const homeResumes = join(home, '.n8n-files', 'resumes');
+	mkdirSync(homeResumes, { recursive: true });
+	writeFileSync(join(homeResumes, 'jane.pdf'), PDF);
+
+	/**
+	 * Runs `run` as n8n runs with HOME at `home`, its .n8n folder in `n8nUserFolder` (HOME, or
+	 * N8N_USER_FOLDER where that is set) and N8N_RESTRICT_FILE_ACCESS_TO listing ~/.n8n-files.
+	 */
+	async function asN8n<T>(n8nUserFolder: string, run: () => Promise<T>): Promise<T> {
+		const settings = Container.get(InstanceSettings) as { n8nFolder: string };
+		const security = Container.get(SecurityConfig);
+		const n8nFolderBefore = settings.n8nFolder;
+		// n8n's getAllowedPaths calls os.homedir(), which reads the real process's HOME, not Jest's copy.
+		const homedirSpy = jest.spyOn(os, 'homedir').mockReturnValue(home);
+		settings.n8nFolder = join(n8nUserFolder, '.n8n');
+		security.restrictFileAccessTo = `${readable};~/.n8n-files`;
+		try {
+			return await run();
+		} finally {
+			homedirSpy.mockRestore();
+			settings.n8nFolder = n8nFolderBefore;
+			security.restrictFileAccessTo = readable;
+		}
+	}
+
+	async function submitFrom(resumeFolder: string) {
+		const [row] = rows();
+		const email = `tilde.${Math.random().toString(36).slice(2)}@example.com`;
+		t.clearRequests();
+		const result = await t.run(
+			{ ...SUBMIT_ROWS, resumeFolder },
+			{ input: [{ ...row, Email: email, 'Resume File': 'jane.pdf' }] },
+		);
+		return { ...result, posts: t.apiRequests().filter((request) => request.method === 'POST') };
+	}
+
+	it("reads ~ as n8n's home folder where N8N_USER_FOLDER is not set", async () => {
+		await asN8n(home, async () => {
+			for (const typed of ['~/.n8n-files/resumes/', '~/.n8n-files/resumes']) {
+				const { error, posts } = await submitFrom(typed);
+				expect(error).toBeUndefined();
+				expect(posts.map((request) => request.path)).toContain(`/api/v3${PATHS.submissions}`);
+			}
+		});
+	});
+
+	it('where N8N_USER_FOLDER is elsewhere, stops once on a ~ folder that is not there, saying what ~ was read as, and takes the full path', async () => {
+		await asN8n(userFolder, async () => {
+			const { error, posts } = await submitFrom('~/.n8n-files/resumes');
+			const { message, description, itemIndex } = errorText(error);
+			expect(message).toBe(
+				`"Resume Folder" is ~/.n8n-files/resumes (${join(userFolder, '.n8n-files', 'resumes')}), which does not exist on the machine (or in the container) where n8n runs`,
+			);
+			expect(description).toContain(`Here ~ is ${userFolder}`);
+			expect(description).toContain('write the full path of the folder');
+			expect(itemIndex).toBeUndefined();
+			expect(posts).toEqual([]);
+			const full = await submitFrom(homeResumes);
+			expect(full.error).toBeUndefined();
+		});
 	});
 });
 

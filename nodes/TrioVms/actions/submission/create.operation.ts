@@ -28,11 +28,8 @@ import {
 	rowWithResult,
 } from '../../helpers/rowResult';
 import { shapeSubmission } from '../../helpers/outputChoices';
-import {
-	readProfileFile,
-	readProfileFileFromDisk,
-	type CheckedProfileFile,
-} from '../../helpers/profileFile';
+import { readProfileFile, type CheckedProfileFile } from '../../helpers/profileFile';
+import { checkedResumeFolder, readProfileFileFromDisk } from '../../helpers/resumeFolder';
 import { isBlank } from '../../helpers/validation';
 import { createOnce, sentCreateOutput, type CreateResult } from '../../helpers/createOnce';
 import { findOrCreateCandidate } from '../candidate/candidateRequests';
@@ -127,21 +124,25 @@ async function prepareSubmission(
 }> {
 	const options = context.getNodeParameter('options', itemIndex, {}) as IDataObject;
 	const fileName = isBlank(options.fileName) ? undefined : String(options.fileName);
-	const row =
-		context.getNodeParameter('valuesFrom', itemIndex, 'fields') === 'columns'
-			? readRow(context, itemIndex, SUBMISSION_COLUMNS, options.otherColumns)
-			: undefined;
+	const fromColumns = context.getNodeParameter('valuesFrom', itemIndex, 'fields') === 'columns';
+	const fromFolder =
+		fromColumns && context.getNodeParameter('resumeFrom', itemIndex, 'folder') === 'folder';
+	const resumeFolder = fromFolder
+		? (context.getNodeParameter('resumeFolder', itemIndex, '') as string)
+		: undefined;
+	// The folder before the row: a missing folder is the setting's problem, said once, not each row's.
+	if (resumeFolder !== undefined) await checkedResumeFolder(context, resumeFolder);
+	const row = fromColumns
+		? readRow(context, itemIndex, SUBMISSION_COLUMNS, options.otherColumns)
+		: undefined;
 	const { fields, candidate } = row
 		? readSubmissionRow(context, itemIndex, row)
 		: { fields: readSubmissionParameters(context, itemIndex), candidate: undefined };
 	const resume =
-		row && context.getNodeParameter('resumeFrom', itemIndex, 'folder') === 'folder'
+		row && resumeFolder !== undefined
 			? await readProfileFileFromDisk(
 					context,
-					{
-						folder: context.getNodeParameter('resumeFolder', itemIndex, '') as string,
-						fullPaths: options.fullPaths === true,
-					},
+					{ folder: resumeFolder, fullPaths: options.fullPaths === true },
 					row.values.resumeFile,
 					row.label('resumeFile'),
 					fileName,
