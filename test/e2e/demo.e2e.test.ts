@@ -312,6 +312,89 @@ describeWithN8n('2.x', 'npm run demo', () => {
 				'Per Diem Shift Opened',
 			]);
 
+			// README's quick start 2 in the demo as the README words it (issue 46): the CSV at the
+			// files folder the banner prints, Resume Folder = ~/.n8n-files/... typed with its `~`.
+			const filesFolder = printed(output, 'files folder');
+			expect(output).toContain("n8n's ~/.n8n-files");
+			const post = async <T>(urlPath: string, body: unknown): Promise<T> => {
+				const response = await fetch(`${base}/api/v1${urlPath}`, {
+					method: 'POST',
+					headers: { 'X-N8N-API-KEY': apiKey, 'content-type': 'application/json' },
+					body: JSON.stringify(body),
+					signal: AbortSignal.timeout(10_000),
+				});
+				expect(response.status).toBe(200);
+				return (await response.json()) as T;
+			};
+			const hook = `quick-start-2-in-the-demo-${Date.now()}`;
+			const step = (name: string, type: string, typeVersion: number, parameters: object) => ({
+				id: `${name}-id`,
+				name,
+				type,
+				typeVersion,
+				position: [0, 0],
+				parameters,
+			});
+			const nodes = [
+				{
+					...step('Start', 'n8n-nodes-base.webhook', 2, {
+						httpMethod: 'POST',
+						path: hook,
+						responseMode: 'lastNode',
+						responseData: 'allEntries',
+						options: {},
+					}),
+					webhookId: hook,
+				},
+				step('Read', 'n8n-nodes-base.readWriteFile', 1, {
+					operation: 'read',
+					fileSelector: path.join(filesFolder, 'trio-submissions', 'candidates.csv'),
+					options: {},
+				}),
+				step('Extract', 'n8n-nodes-base.extractFromFile', 1, { operation: 'csv', options: {} }),
+				{
+					...step('Trio VMS', 'n8n-nodes-trio-vms.trioVms', 1, {
+						resource: 'submission',
+						operation: 'create',
+						valuesFrom: 'columns',
+						columns: { mappingMode: 'autoMapInputData', value: null },
+						resumeFrom: 'folder',
+						resumeFolder: '~/.n8n-files/trio-submissions/resumes',
+					}),
+					credentials: { trioVmsApi: { id: details.credential.id, name: 'Trio VMS account' } },
+				},
+			];
+			const chain = Object.fromEntries(
+				nodes
+					.slice(0, -1)
+					.map((node, index) => [
+						node.name,
+						{ main: [[{ node: nodes[index + 1].name, type: 'main', index: 0 }]] },
+					]),
+			);
+			const quickStart = await post<{ id: string }>('/workflows', {
+				name: 'Quick start 2 in the demo',
+				nodes,
+				connections: chain,
+				settings: { executionOrder: 'v1' },
+			});
+			await post(`/workflows/${quickStart.id}/activate`, {});
+			const answer = await pollUntil(
+				async () =>
+					await fetch(`${base}/webhook/${hook}`, {
+						method: 'POST',
+						signal: AbortSignal.timeout(60_000),
+					}),
+				(response) => response.status !== 404,
+				30_000,
+				500,
+			);
+			expect(answer.status).toBe(200);
+			const rows = (await answer.json()) as Array<Record<string, unknown>>;
+			// The sample's three good rows are submitted: their resumes were read through `~`.
+			expect(rows.filter((row) => row['Trio Result'] === 'submitted')).toHaveLength(3);
+			expect(JSON.stringify(rows)).not.toContain('Resume Folder');
+
 			// Ctrl-C: the terminal signals the whole foreground group.
 			const tree = processTree(run.child.pid as number);
 			expect(tree).toContain(details.n8nPid);
