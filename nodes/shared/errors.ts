@@ -11,6 +11,7 @@ import { labelOfField } from './fieldLabels';
 import { isPermissionRefusal, markOutcomeUnknown, markTimedOut } from './failureMarks';
 import { escapeRegExp, redact, withoutSecret } from './secrets';
 import { bounded, readServiceMessage } from './serviceMessage';
+import { JOB_STATUS_WORDS } from './serviceFacts';
 
 /** The most of the answer's body an error keeps for the execution's data. */
 const MAX_KEPT_BODY_CHARS = 2_000;
@@ -78,7 +79,7 @@ export function hintForStatus(
 	if (status === 404) {
 		return context.subject
 			? `No ${context.subject} was found. Check the number (it may belong to another agency, be closed or never have existed).`
-			: "Trio VMS does not know this address or item. Check the number and the credential's environment and base URL.";
+			: "Check the number, and the credential's environment and base URL.";
 	}
 	if (status >= 300 && status < 400) {
 		return "The address answered with a redirect, which the node does not follow: the API key would go wherever it points. Check the credential's environment and base URL (use the address the redirect names, if it is Trio's).";
@@ -111,10 +112,13 @@ const SAYS_NOTHING = new Set([
 ]);
 
 /**
- * Trio's enum values written as one word, in words. Only values known to be Trio's are changed
- * (its job statuses): anything else keeps Trio's spelling.
+ * Trio's enum values written as one word, in the words the node shows for them ("OnHold" is
+ * "On Hold"). Only values known to be Trio's are changed (its job statuses): anything else keeps
+ * Trio's spelling.
  */
-const ENUM_WORDS: Readonly<Record<string, string>> = { OnHold: 'on hold' };
+const ENUM_WORDS: Readonly<Record<string, string>> = Object.fromEntries(
+	Object.entries(JOB_STATUS_WORDS).filter(([value, words]) => value !== words),
+);
 const ENUM_WORD = new RegExp(`(?<![\\w.$])(${Object.keys(ENUM_WORDS).join('|')})(?![\\w])`, 'g');
 
 /**
@@ -302,17 +306,23 @@ export function serviceError(node: INode, failure: ServiceFailure): NodeApiError
 	let reason = reasonOf(said, status, body);
 	if (!first && !reason && others.length) reason = fieldLine(others.shift() as FieldError);
 	const headline = redact(headlineOf(status, reason, first, context), secret);
-	// What the service said beside the field errors, unless it only repeats them (as ASP.NET's
-	// detail often does) or is in the headline already.
-	const fieldTexts = Object.values(fieldErrors).flat().join(' ');
-	const saidElsewhere =
-		first && reason && !fieldTexts.includes(reason) && !inWords(fieldTexts).includes(reason)
-			? reason
-			: undefined;
 	// A field error the headline says already (a 404's "Job 42 was not found.") is not said twice.
 	const otherLines = others
 		.filter((field) => first || field.text.toLowerCase() !== reason?.toLowerCase())
 		.map(fieldLine);
+	// What the service said, when the headline does not say it (a 404's "Job 999 was not found."
+	// beside "does not know job 999"), unless it only repeats the field errors of the headline (as
+	// ASP.NET's detail often does) or the lines below it.
+	const repeatsFields =
+		first !== undefined &&
+		inWords(Object.values(fieldErrors).flat().join(' ')).includes(reason ?? '');
+	const saidElsewhere =
+		reason &&
+		!repeatsFields &&
+		!headline.includes(reason) &&
+		!otherLines.some((line) => line.includes(reason))
+			? `Trio VMS said: ${reason}`
+			: undefined;
 	// A refusal is made before any work: Trio stored nothing for it. A read has nothing to store.
 	const refused = status >= 400 && status < 500 && failure.method !== 'GET';
 	const advice = [

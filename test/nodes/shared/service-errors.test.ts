@@ -142,7 +142,9 @@ describe('hintForStatus', () => {
 			/agency administrator permission/,
 		);
 		expect(hintForStatus(404, { subject: 'job 123' })).toMatch(/^No job 123 was found/);
-		expect(hintForStatus(404)).toMatch(/does not know this address/);
+		expect(hintForStatus(404)).toMatch(
+			/^Check the number, and the credential's environment and base URL/,
+		);
 		expect(hintForStatus(429)).toMatch(/Pause Between Requests/);
 		expect(hintForStatus(500, { creates: true })).toMatch(
 			/may or may not have created it: check in Trio/,
@@ -318,7 +320,7 @@ describe('serviceError and connectionError', () => {
 		it('has a headline without status, method, path or service field name', () => {
 			const { message } = onHold();
 			expect(message).toBe(
-				'Trio VMS refused it: job 100002 is on hold; only Open jobs accept submissions',
+				'Trio VMS refused it: job 100002 is On Hold; only Open jobs accept submissions',
 			);
 			expect(message).not.toMatch(/\b(400|Bad Request|POST|\/Submission|JobNumber|answered)\b/);
 		});

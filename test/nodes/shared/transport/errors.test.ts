@@ -124,7 +124,7 @@ describe('error bodies', () => {
 			[
 				{ status: 404, body: '' },
 				{ method: 'GET', path: '/Nope' },
-				/does not know this address or item/,
+				/^Check the number, and the credential's environment and base URL/,
 			],
 			[
 				{ status: 429, json: { message: 'Slow down' } },
@@ -148,6 +148,10 @@ describe('error bodies', () => {
 			expect(error).toMatchObject({ httpCode: String(answer.status) });
 			expect(error.description).toMatch(hint);
 		}
+		// Without a subject, the headline says what is unknown.
+		server.reset();
+		const unknown = await failWith({ status: 404, body: '' }, { method: 'GET', path: '/Nope' });
+		expect(unknown.message).toBe('Trio VMS does not know this address or item');
 	});
 
 	it('says which item failed', async () => {
