@@ -709,7 +709,7 @@ describeWithN8n(
 					Email: 'luis.ortiz@example.com',
 					'Failed At': 'Submit to the job',
 					Reason: expect.stringMatching(
-						/^Trio VMS answered 400 Bad Request: .*job 100002 is OnHold/,
+						/^Trio VMS refused it: job 100002 is On Hold; only Open jobs accept submissions/,
 					),
 				},
 				{
