@@ -6,6 +6,7 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { SIMPLE_SUBMISSION_FIELDS } from '../../../nodes/shared/submissionOutput';
 import { SANDBOX_WITHDRAW_REASONS } from '../../../sandbox';
 import { runWorkflow, type RunNodeOptions } from '../../../harness/engine/engine';
+import { statusText } from '../../../nodes/shared/errors';
 import { byNumber, DOCX, errorText, PDF, useSandbox } from '../../support/sandbox-harness';
 
 const t = useSandbox({ jobs: 40 });
@@ -406,6 +407,11 @@ describe('Submission: Create', () => {
 					`Could not check whether candidate ${candidate} is already submitted to job ${job.Number}, so nothing was submitted`,
 				);
 				expect(errorText(error).description).toContain('switch off "Skip If Already Submitted"');
+				// Issue 46: the status is in the details, not in the headline.
+				expect(errorText(error).message).not.toMatch(new RegExp(`answered|\\b${status}\\b`));
+				expect(errorText(error).description).toContain(
+					`Status: ${status} ${statusText(status)}\nRequest: GET /Submission`,
+				);
 				expect(t.apiRequests().filter((r) => r.method === 'POST')).toHaveLength(0);
 				expect(t.sandbox.store.submissions.size).toBe(before);
 			},
