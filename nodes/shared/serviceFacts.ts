@@ -31,7 +31,7 @@ export const PATHS = {
 /** The job states of spec 3.1; the list endpoint returns only the first two. */
 const JOB_STATUSES = ['Open', 'OnHold', 'Closed'] as const;
 export type JobStatus = (typeof JOB_STATUSES)[number];
-const JOB_STATUS_WORDS: Record<JobStatus, string> = {
+export const JOB_STATUS_WORDS: Readonly<Record<JobStatus, string>> = {
 	Open: 'Open',
 	OnHold: 'On Hold',
 	Closed: 'Closed',

@@ -94,7 +94,8 @@ describe('the sandbox commands in examples/README.md', () => {
 			})
 		).json()) as Array<{ number: number }>;
 		expect(rachel.map((candidate) => candidate.number)).toEqual([5001]);
-		expect(text).toContain('job 100002 is OnHold');
+		// Trio's OnHold, in the node's words for it.
+		expect(text).toContain('job 100002 is On Hold');
 		expect(JSON.stringify(await get('/jobs/100002'))).toContain('"JobStatus":"OnHold"');
 
 		const commands = commandsOf('2. Spreadsheet');

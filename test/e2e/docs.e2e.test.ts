@@ -679,7 +679,9 @@ describeWithN8n('2.x', "README's quick starts, executed as written in real n8n 2
 			);
 			// The problems in the recruiter's words: the email, the job on hold, the missing resume.
 			expect(String(firstRows[2]['Trio Problem'])).toMatch(/"Email"/);
-			expect(String(firstRows[4]['Trio Problem'])).toMatch(/100002.*(OnHold|on hold)/i);
+			expect(String(firstRows[4]['Trio Problem'])).toMatch(
+				/^Trio VMS refused it: job 100002 is On Hold; only Open jobs accept submissions/,
+			);
 			expect(String(firstRows[5]['Trio Problem'])).toContain('"sam-lee.docx"');
 			// "submitted ... with its bill rate, start date and resume"
 			statement(text, 'with its bill rate, start date and resume');

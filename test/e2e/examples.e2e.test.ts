@@ -675,7 +675,9 @@ describeWithN8n(
 				},
 				{
 					Email: 'luis.ortiz@example.com',
-					'Trio Problem': expect.stringMatching(/100002.*(OnHold|on hold)/i),
+					'Trio Problem': expect.stringMatching(
+						/^Trio VMS refused it: job 100002 is On Hold; only Open jobs accept submissions\. Trio VMS did not carry it out\. The job must take submissions again/,
+					),
 				},
 				{
 					Email: 'sam.lee@example.com',

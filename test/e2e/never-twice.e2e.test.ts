@@ -170,7 +170,8 @@ describeWithN8n('2.x', 'never twice across queue-mode workers and restarts (n8n 
 		const first = await workflow.run([pair]);
 		sandbox.clearFaults();
 		note(`504 run on worker ${first.worker + 1}: ${errorOf(first.items[0])}`);
-		expect(errorOf(first.items[0])).toContain('504');
+		expect(errorOf(first.items[0])).toMatch(/^Trio VMS failed \(its error, not yours\)/);
+		expect(String(first.items[0].details ?? '')).toContain('Status: 504 Gateway Timeout');
 		expect(String(first.items[0].details ?? JSON.stringify(first.items[0]))).toContain(
 			"memory of it in n8n's database",
 		);
@@ -213,7 +214,8 @@ describeWithN8n('2.x', 'never twice across queue-mode workers and restarts (n8n 
 			});
 			const first = await workflow.run([pair]);
 			note(`502 dated ${dateOffsetMs < 0 ? '1970' : 'an hour ahead'}: ${errorOf(first.items[0])}`);
-			expect(errorOf(first.items[0])).toContain('502');
+			expect(errorOf(first.items[0])).toMatch(/^Trio VMS failed \(its error, not yours\)/);
+			expect(String(first.items[0].details ?? '')).toContain('Status: 502 Bad Gateway');
 		}
 		sandbox.clearFaults();
 

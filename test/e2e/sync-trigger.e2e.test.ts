@@ -228,7 +228,7 @@ for (const { line, name, env } of VARIANTS) {
 				const [said] = nodeItems(await n8n.getExecution(told.id), 'Say what failed');
 				process.stderr.write(`[sync-trigger] error workflow said: ${String(said?.text)}\n`);
 				expect(said?.text).toMatch(
-					/^The Trio VMS check of "Trio job sync \(error workflow\)" failed: Trio VMS answered 403/,
+					/^The Trio VMS check of "Trio job sync \(error workflow\)" failed: Trio VMS refused the API key/,
 				);
 				// And what to do, as the check's error says it (issue 46).
 				expect(said?.text).toMatch(/API key/);

@@ -307,6 +307,7 @@ export class TrioClient {
 					itemIndex: request.itemIndex,
 					context: { creates: !idempotent, ...request.context },
 					secret: this.secret,
+					retryAfterMs: retryAfter,
 				}),
 				retryAfter,
 			);

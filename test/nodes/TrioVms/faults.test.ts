@@ -129,8 +129,9 @@ describe('reads recover', () => {
 			endpoints: { 'GET /api/v3/Job/{number}': { failNext: 1, failStatus: 500 } },
 		});
 		const { error } = await getJobs([job]);
-		expect(errorText(error).message).toContain('Trio VMS answered 500 Internal Server Error');
-		expect(errorText(error).description).toContain('The service failed or is unavailable');
+		expect(errorText(error).message).toMatch(/^Trio VMS failed \(its error, not yours\)/);
+		expect(errorText(error).description).toContain('Trio VMS failed or is unavailable');
+		expect(errorText(error).description).toContain('Status: 500 Internal Server Error');
 		failedClearly();
 	});
 
@@ -220,7 +221,8 @@ describe('creates are never duplicated', () => {
 			endpoints: { 'POST /api/v3/Submission': { failAfter: 1, failStatus: 503 } },
 		});
 		const failed = await submitPairs(t, pairs, {});
-		expect(errorText(failed.error).message).toContain('Trio VMS answered 503');
+		expect(errorText(failed.error).message).toMatch(/^Trio VMS failed \(its error, not yours\)/);
+		expect(errorText(failed.error).description).toContain('Status: 503 Service Unavailable');
 		expect(errorText(failed.error).description).toContain(STILL_WORKING);
 		expect(errorText(failed.error).description).not.toMatch(/safe to run/);
 		recovered();
@@ -354,7 +356,8 @@ describe('creates are never duplicated', () => {
 			endpoints: { 'POST /api/v3/candidates': { failNext: 1, failStatus: 400 } },
 		});
 		const failed = await t.run(parameters, { input: [{ email: emails[0] }] });
-		expect(errorText(failed.error).message).toContain('Trio VMS answered 400');
+		expect(errorText(failed.error).message).toMatch(/^Trio VMS refused it: /);
+		expect(errorText(failed.error).description).toContain('Status: 400 Bad Request');
 		failedClearly();
 
 		t.sandbox.setFaults({
@@ -440,7 +443,10 @@ describe('the service down while the trigger activates and deactivates', () => {
 	it('activation fails clearly while the service is down, and succeeds once without leftovers when it is back', async () => {
 		const { trigger, ours } = await triggerAndOurs();
 		t.sandbox.setFaults({ endpoints: { '*': { failRate: 1, failStatus: 500 } } });
-		await expect(trigger.activate()).rejects.toThrow(/Trio VMS answered 500 Internal Server Error/);
+		await expect(trigger.activate()).rejects.toMatchObject({
+			httpCode: '500',
+			message: expect.stringMatching(/Trio VMS failed \(its error, not yours\)/),
+		});
 		failedClearly();
 		await activateOnceBack(trigger);
 		expectOnePerEvent((await ours()).filter((r) => r.IsActive));

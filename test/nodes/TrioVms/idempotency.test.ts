@@ -95,7 +95,8 @@ describe('Submission: Create is idempotent across runs', () => {
 		expect(rerun.error).toBeUndefined();
 		expect(actions(rerun.output)).toEqual(['already submitted', 'created']);
 		// What the failed run said about its failed row.
-		expect(errorText(failed.error).message).toContain('Trio VMS answered 400');
+		expect(errorText(failed.error).message).toMatch(/^Trio VMS refused it: /);
+		expect(errorText(failed.error).httpCode).toBe('400');
 		expect(errorText(failed.error).itemIndex).toBe(1);
 		expect(errorText(failed.error).description).not.toMatch(/unknown|may have been created/);
 	});
@@ -162,7 +163,9 @@ describe('Submission: Create is idempotent across runs', () => {
 		const { output, error } = await submitPairs(t, [pair], { settings: RETRY_ON_FAIL });
 		expect(error).toBeUndefined();
 		expect(actions(output)).toEqual(['created despite an error']);
-		expect(String((output[0].json._trio as IDataObject).error)).toContain('504');
+		expect(String((output[0].json._trio as IDataObject).error)).toMatch(
+			/^Trio VMS failed \(its error, not yours\)/,
+		);
 		expect(storedSubmissions(t, pair.job, pair.candidate)).toBe(1);
 		expect(submissionPosts(t)).toBe(1);
 	});
@@ -238,7 +241,8 @@ describe('Candidate creates are idempotent across runs', () => {
 		for (const email of emails) expect(candidatesWith(email)).toBe(1);
 		expect(rerun.error).toBeUndefined();
 		expect(actions(rerun.output)).toEqual(['found', 'created']);
-		expect(errorText(failed.error).message).toContain('Trio VMS answered 400');
+		expect(errorText(failed.error).message).toMatch(/^Trio VMS refused it: /);
+		expect(errorText(failed.error).httpCode).toBe('400');
 	});
 
 	it.each(['create', 'findOrCreate'])(

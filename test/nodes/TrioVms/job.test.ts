@@ -94,8 +94,10 @@ describe('Job: Get', () => {
 	it('explains a 404 in the words of the job', async () => {
 		const { error } = await t.run({ resource: 'job', operation: 'get', job: byNumber(999) });
 		const { message, description, itemIndex, httpCode } = errorText(error);
-		expect(message).toContain('Trio VMS answered 404 Not Found');
-		expect(message).toContain('Job 999 was not found');
+		expect(message).toBe('Trio VMS does not know job 999');
+		// Trio's own words, which say no more than the headline, are in the details.
+		expect(description).toContain('Trio VMS said: Job 999 was not found');
+		expect(description).toContain('Status: 404 Not Found\nRequest: GET /Job/999');
 		expect(description).toContain('No job 999 was found');
 		expect(itemIndex).toBe(0);
 		expect(httpCode).toBe('404');

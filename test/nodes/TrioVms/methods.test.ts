@@ -49,7 +49,10 @@ describe('searchJobs (Job "From List")', () => {
 	});
 
 	it('shows the service error when the list cannot be read', async () => {
-		await expect(callListSearch('searchJobs', { credentials: t.wrongKey })).rejects.toThrow('403');
+		await expect(callListSearch('searchJobs', { credentials: t.wrongKey })).rejects.toMatchObject({
+			httpCode: '403',
+			message: expect.stringMatching(/^Trio VMS refused the API key/),
+		});
 	});
 
 	it('reads the job list once while the user types, not on every keystroke', async () => {
@@ -119,7 +122,9 @@ describe('searchWithdrawReasons (Reason "From List")', () => {
 			endpoints: { 'GET /api/v3/Submission/WithdrawReasons': { failNext: 5, failStatus: 500 } },
 		});
 		const failure = callListSearch('searchWithdrawReasons', { credentials: t.agency });
-		await expect(failure).rejects.toThrow(/withdraw reasons could not be loaded: .*500/);
+		await expect(failure).rejects.toThrow(
+			/withdraw reasons could not be loaded: Trio VMS failed \(its error, not yours\)/,
+		);
 		await expect(failure).rejects.toMatchObject({
 			description: expect.stringContaining(
 				'Choose By Text and type the reason exactly as Trio lists it',
@@ -130,7 +135,7 @@ describe('searchWithdrawReasons (Reason "From List")', () => {
 	it('says so with a key the service refuses, naming the refusal', async () => {
 		await expect(
 			callListSearch('searchWithdrawReasons', { credentials: t.wrongKey }),
-		).rejects.toThrow(/withdraw reasons could not be loaded: .*403/);
+		).rejects.toThrow(/withdraw reasons could not be loaded: Trio VMS refused the API key/);
 	});
 });
 

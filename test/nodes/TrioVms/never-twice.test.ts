@@ -91,7 +91,8 @@ describe('an unknown outcome holds on every worker and after a restart', () => {
 			},
 		});
 		const first = await submitPairs(t, [pair], { workflowId });
-		expect(errorText(first.error).message).toContain('Trio VMS answered 500');
+		expect(errorText(first.error).message).toMatch(/^Trio VMS failed \(its error, not yours\)/);
+		expect(errorText(first.error).httpCode).toBe('500');
 		expect(errorText(first.error).description).toMatch(/unknown/);
 		expect(errorText(first.error).description).not.toMatch(/safe to run/);
 		expect(errorText(first.error).description).toMatch(/refuses to send the same submission/);
@@ -267,7 +268,10 @@ describe('executions of one workflow at once, over a store that reads and writes
 			);
 		const burst = await Promise.all(pairs.map(once));
 		t.sandbox.clearFaults();
-		for (const run of burst) expect(errorText(run.error).message).toContain('502');
+		for (const run of burst) {
+			expect(errorText(run.error).message).toMatch(/^Trio VMS failed \(its error, not yours\)/);
+			expect(errorText(run.error).httpCode).toBe('502');
+		}
 		forgetProcessMemory();
 		const again = await Promise.all(pairs.map(once));
 		for (const run of again)
@@ -295,7 +299,8 @@ describe("held creates and Trio's clock", () => {
 				{ ...SUBMIT_PAIRS, options: { skipIfAlreadySubmitted: false } },
 				{ input: [held], inputBinary: [PDF_FILE], workflowId },
 			);
-			expect(errorText(first.error).message).toContain('502');
+			expect(errorText(first.error).message).toMatch(/^Trio VMS failed \(its error, not yours\)/);
+			expect(errorText(first.error).httpCode).toBe('502');
 			forgetProcessMemory();
 			t.sandbox.setFaults({ dateOffsetMs });
 			const again = await t.run(
@@ -363,7 +368,8 @@ describe('several workers at once over a database with round trips', () => {
 				heldRun,
 				...refused.map((pair, n) => workers[(n + 1) % WORKERS](async () => await once(pair))),
 			]);
-			expect(outcome(first[0])).toContain('502');
+			expect(outcome(first[0])).toMatch(/^Trio VMS failed \(its error, not yours\)/);
+			expect(first[0].output[0].json.details).toContain('Status: 502 Bad Gateway');
 			for (const run of first.slice(1)) expect(outcome(run)).toMatch(/only Open jobs|400/);
 
 			t.sandbox.store.reopenJob(job);

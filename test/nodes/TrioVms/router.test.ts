@@ -27,8 +27,13 @@ describe('error statuses of the spec', () => {
 			lastName: 'B',
 			email: 'ab@agency.example',
 		});
-		expect(errorText(error).message).toMatch(/^Trio VMS answered 400 Bad Request/);
-		expect(errorText(error).description).toContain('The service rejected the data it was sent');
+		expect(errorText(error).message).toMatch(/^Trio VMS refused it: /);
+		expect(errorText(error).description).toContain(
+			'Trio VMS did not carry it out. Check the values in the node, and in the input data mapped into it, then run the node again.',
+		);
+		expect(errorText(error).description).toContain(
+			'Status: 400 Bad Request\nRequest: POST /candidates',
+		);
 		expect(errorText(error).httpCode).toBe('400');
 	});
 
@@ -37,7 +42,8 @@ describe('error statuses of the spec', () => {
 			{ resource: 'job', operation: 'getAll' },
 			{ credentials: t.wrongKey },
 		);
-		expect(errorText(error).message).toMatch(/^Trio VMS answered 403 Forbidden/);
+		expect(errorText(error).message).toMatch(/^Trio VMS refused the API key/);
+		expect(errorText(error).description).toContain('Status: 403 Forbidden');
 		expect(errorText(error).description).toContain(
 			'The API key is wrong, expired or lacks permission',
 		);
@@ -50,8 +56,9 @@ describe('error statuses of the spec', () => {
 			operation: 'get',
 			submissionNumber: 77,
 		});
-		expect(errorText(error).message).toMatch(/^Trio VMS answered 404 Not Found/);
+		expect(errorText(error).message).toBe('Trio VMS does not know submission 77');
 		expect(errorText(error).description).toContain('No submission 77 was found');
+		expect(errorText(error).description).toContain('Status: 404 Not Found');
 	});
 
 	it('500: says the service failed', async () => {
@@ -63,8 +70,9 @@ describe('error statuses of the spec', () => {
 			operation: 'get',
 			job: byNumber(jobNumbers()[0]),
 		});
-		expect(errorText(error).message).toMatch(/^Trio VMS answered 500 Internal Server Error/);
-		expect(errorText(error).description).toContain('The service failed or is unavailable');
+		expect(errorText(error).message).toMatch(/^Trio VMS failed \(its error, not yours\)/);
+		expect(errorText(error).description).toContain('Trio VMS failed or is unavailable');
+		expect(errorText(error).description).toContain('Status: 500 Internal Server Error');
 		expect(t.apiRequests()).toHaveLength(1);
 	});
 
@@ -94,7 +102,7 @@ describe('Continue On Fail', () => {
 		]);
 		expect(output[0].json.Number).toBe(a);
 		expect(Object.keys(output[1].json).sort()).toEqual(['details', 'error']);
-		expect(output[1].json.error).toContain('Trio VMS answered 404 Not Found');
+		expect(output[1].json.error).toBe('Trio VMS does not know job 999');
 		expect(output[1].json.details).toContain('No job 999 was found');
 		expect(output[2].json).toEqual({
 			error: '"Job" must be a positive whole number such as 1042, got "abc"',
@@ -144,7 +152,8 @@ describe('Continue On Fail', () => {
 		expect(run.json('Done').map((json) => json.Number)).toEqual([a]);
 		const failed = run.json('Failed');
 		expect(failed.map((json) => json.row)).toEqual([2, 3]);
-		expect(failed[0].error).toContain('404');
+		expect(failed[0].error).toBe('Trio VMS does not know job 999');
+		expect(failed[0].details).toContain('Status: 404 Not Found');
 		expect(failed[0].details).toContain('No job 999 was found');
 		expect(failed[1].error).toContain('"Job" must be a positive whole number');
 	});

@@ -6,6 +6,7 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { SIMPLE_SUBMISSION_FIELDS } from '../../../nodes/shared/submissionOutput';
 import { SANDBOX_WITHDRAW_REASONS } from '../../../sandbox';
 import { runWorkflow, type RunNodeOptions } from '../../../harness/engine/engine';
+import { statusText } from '../../../nodes/shared/errors';
 import { byNumber, DOCX, errorText, PDF, useSandbox } from '../../support/sandbox-harness';
 
 const t = useSandbox({ jobs: 40 });
@@ -364,8 +365,11 @@ describe('Submission: Create', () => {
 				endpoints: { 'POST /api/v3/Submission': { failNext: 1, failStatus: 503 } },
 			});
 			const { error } = await t.run(createParameters(), { inputBinary: [pdfFile] });
-			expect(errorText(error).message).toContain('Trio VMS answered 503');
-			expect(errorText(error).description).toContain('may or may not have been created');
+			expect(errorText(error).message).toMatch(/^Trio VMS failed \(its error, not yours\)/);
+			expect(errorText(error).description).toContain('Status: 503 Service Unavailable');
+			expect(errorText(error).description).toContain(
+				'Trio VMS may or may not have created it: check in Trio',
+			);
 			expect(t.apiRequests().filter((r) => r.method === 'POST')).toHaveLength(1);
 		});
 
@@ -403,6 +407,11 @@ describe('Submission: Create', () => {
 					`Could not check whether candidate ${candidate} is already submitted to job ${job.Number}, so nothing was submitted`,
 				);
 				expect(errorText(error).description).toContain('switch off "Skip If Already Submitted"');
+				// Issue 46: the status is in the details, not in the headline.
+				expect(errorText(error).message).not.toMatch(new RegExp(`answered|\\b${status}\\b`));
+				expect(errorText(error).description).toContain(
+					`Status: ${status} ${statusText(status)}\nRequest: GET /Submission`,
+				);
 				expect(t.apiRequests().filter((r) => r.method === 'POST')).toHaveLength(0);
 				expect(t.sandbox.store.submissions.size).toBe(before);
 			},
@@ -427,13 +436,25 @@ describe('Submission: Create', () => {
 		const onHold = await t.run(createParameters({ job: byNumber(held!.Number) }), {
 			inputBinary: [pdfFile],
 		});
-		expect(errorText(onHold.error).message).toContain('Trio VMS answered 400 Bad Request');
-		expect(errorText(onHold.error).description).toContain('only Open jobs accept submissions');
+		// Issue 46: it read "Trio VMS answered 400 Bad Request: Job: Job job ... is OnHold; ...".
+		expect(errorText(onHold.error).message).toBe(
+			`Trio VMS refused it: job ${held!.Number} is On Hold; only Open jobs accept submissions`,
+		);
+		expect(errorText(onHold.error).description).toBe(
+			[
+				'Trio VMS did not carry it out. The job must take submissions again (be open in Trio) before anything can be submitted to it: run the node again then, or choose another job.',
+				'Status: 400 Bad Request\nRequest: POST /Submission\nFields as Trio VMS named them: JobNumber',
+			].join('\n\n'),
+		);
+		expect(errorText(onHold.error).httpCode).toBe('400');
 
 		const unknown = await t.run(createParameters({ job: byNumber(42) }), {
 			inputBinary: [pdfFile],
 		});
-		expect(errorText(unknown.error).message).toContain('Trio VMS answered 404 Not Found');
+		expect(errorText(unknown.error).message).toBe(
+			`Trio VMS does not know job 42 or candidate ${candidateNumber()}: Job 42 was not found.`,
+		);
+		expect(errorText(unknown.error).description).toContain('Status: 404 Not Found');
 		expect(errorText(unknown.error).description).toContain(
 			`No job 42 or candidate ${candidateNumber()} was found`,
 		);
@@ -508,8 +529,10 @@ describe('Submission: Accept, Decline, Withdraw', () => {
 			operation: 'accept',
 			submissionNumber: number,
 		});
-		expect(errorText(error).message).toContain('Trio VMS answered 400 Bad Request');
-		expect(errorText(error).description).toContain(`submission ${number} is Submitted`);
+		expect(errorText(error).message).toBe(
+			`Trio VMS refused it: submission ${number} is Submitted; only a submission that is Offered can be accepted`,
+		);
+		expect(errorText(error).description).toContain('Status: 400 Bad Request');
 	});
 
 	it('declines an offered submission with a reason from the list and a description', async () => {
@@ -605,8 +628,10 @@ describe('Submission: Accept, Decline, Withdraw', () => {
 			reason: 'Because',
 		});
 		t.sandbox.clearFaults();
-		expect(errorText(error).message).toContain('Trio VMS answered 400 Bad Request');
-		expect(errorText(error).description).toContain('must be one of the withdraw reasons');
+		expect(errorText(error).message).toMatch(
+			/^Trio VMS refused it: reason must be one of the withdraw reasons/,
+		);
+		expect(errorText(error).description).toContain('Status: 400 Bad Request');
 	});
 
 	it('refuses an empty reason or a bad submission number before sending anything', async () => {
@@ -656,7 +681,8 @@ describe('Submission: Get, Get Many, Get Withdraw Reasons', () => {
 			operation: 'get',
 			submissionNumber: 123,
 		});
-		expect(errorText(error).message).toContain('404');
+		expect(errorText(error).message).toBe('Trio VMS does not know submission 123');
+		expect(errorText(error).httpCode).toBe('404');
 		expect(errorText(error).description).toContain('No submission 123 was found');
 	});
 

@@ -93,7 +93,8 @@ describe('Webhook: Create', () => {
 			},
 			{ credentials: t.agency },
 		);
-		expect(errorText(error).message).toContain('Trio VMS answered 403 Forbidden');
+		expect(errorText(error).message).toMatch(/^Trio VMS refused the API key/);
+		expect(errorText(error).description).toContain('Status: 403 Forbidden');
 		expect(errorText(error).description).toContain('agency administrator permission');
 		expect(errorText(error).httpCode).toBe('403');
 	});

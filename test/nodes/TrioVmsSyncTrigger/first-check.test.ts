@@ -87,8 +87,9 @@ describe('Sync Trigger: the first check, while Publish waits', () => {
 		await whileBusy(() => poller.poll());
 		const state = poller.staticData();
 		const again = await whileBusy(() => poller.poll());
-		expect(again.error?.message).toMatch(/^Trio VMS answered 429/);
+		expect(again.error?.message).toMatch(/^Trio VMS asked the node to slow down/);
 		expect(again.error).toMatchObject({
+			httpCode: '429',
 			failure: { cause: 'rate-limited', retryAfterMs: 60_000 },
 		});
 		expect(poller.staticData()).toEqual(state);
@@ -106,13 +107,15 @@ describe('Sync Trigger: the first check, while Publish waits', () => {
 		const poller = trigger();
 		server.respond({ status: 403, json: { title: 'Forbidden', status: 403 } });
 		const published = await poller.poll({ mode: 'activation' });
-		expect(published.error?.message).toMatch(/^Trio VMS answered 403/);
+		expect(published.error?.message).toBe('Trio VMS refused the API key');
+		expect(published.error).toMatchObject({ httpCode: '403' });
 		expect(poller.staticData()).toEqual({});
 	});
 
 	test('Fetch Test Event on a trigger with no state still shows the failure', async () => {
 		const poller = trigger();
 		const manual = await whileBusy(() => poller.poll({ mode: 'manual' }));
-		expect(manual.error?.message).toMatch(/^Trio VMS answered 429/);
+		expect(manual.error?.message).toMatch(/^Trio VMS asked the node to slow down/);
+		expect(manual.error).toMatchObject({ httpCode: '429' });
 	});
 });

@@ -236,7 +236,8 @@ describe('Sync Trigger, first run, filters and Fetch Test Event', () => {
 			endpoints: { 'GET /api/v3/Job': { failNext: 1, failStatus: 403 } },
 		});
 		const refused = await trigger.poll();
-		expect(refused.error?.message).toMatch(/403|Forbidden/);
+		expect(refused.error?.message).toMatch(/^Trio VMS refused the API key/);
+		expect(refused.error).toMatchObject({ httpCode: '403' });
 		expect(trigger.staticData()).toEqual(state);
 		sandbox.clearFaults();
 

@@ -537,7 +537,7 @@ describe('explainFailure', () => {
 		const error = new NodeApiError(
 			node,
 			{ status: 403 },
-			{ message: 'Trio VMS answered 403 Forbidden: no', httpCode: '403' },
+			{ message: 'Trio VMS refused the API key: no', httpCode: '403' },
 		);
 		const explained = explainFailure(
 			node,
@@ -546,7 +546,7 @@ describe('explainFailure', () => {
 		);
 		expect(explained).toBe(error);
 		expect(explained.message).toMatch(
-			/^Registering the Trio VMS webhook for "Job Update" failed\. Trio VMS answered 403/,
+			/^Registering the Trio VMS webhook for "Job Update" failed\. Trio VMS refused the API key: no/,
 		);
 		expect(explained.message).toMatch(/agency administrator permission/);
 	});
@@ -556,13 +556,13 @@ describe('explainFailure', () => {
 			node,
 			{ status: 403 },
 			{
-				message: 'Trio VMS answered 403 Forbidden: needs the agency administrator permission',
+				message: 'Trio VMS refused the API key: needs the agency administrator permission',
 				httpCode: '403',
 			},
 		);
 		// The Sync Trigger is named after it (issue 19): it works with any key.
 		expect(explainFailure(node, 'Step', error).message).toBe(
-			'Step failed. Trio VMS answered 403 Forbidden: needs the agency administrator permission. Without such a key, use the Trio VMS Sync Trigger: it works with any API key and needs no administrator permission.',
+			'Step failed. Trio VMS refused the API key: needs the agency administrator permission. Without such a key, use the Trio VMS Sync Trigger: it works with any API key and needs no administrator permission.',
 		);
 	});
 
@@ -570,9 +570,11 @@ describe('explainFailure', () => {
 		const error = new NodeApiError(
 			node,
 			{ status: 500 },
-			{ message: 'Trio VMS answered 500', httpCode: '500' },
+			{ message: 'Trio VMS failed (its error, not yours)', httpCode: '500' },
 		);
-		expect(explainFailure(node, 'Step', error).message).toBe('Step failed. Trio VMS answered 500');
+		expect(explainFailure(node, 'Step', error).message).toBe(
+			'Step failed. Trio VMS failed (its error, not yours)',
+		);
 		expect(explainFailure(node, 'Step', new Error('boom'))).toBeInstanceOf(NodeOperationError);
 		expect(explainFailure(node, 'Step', new Error('boom')).message).toBe('Step failed: boom');
 	});

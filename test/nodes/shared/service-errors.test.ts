@@ -135,18 +135,36 @@ describe('readServiceMessage', () => {
 
 describe('hintForStatus', () => {
 	it('explains each status in terms of what to do', () => {
-		expect(hintForStatus(400)).toMatch(/rejected the data/);
+		expect(hintForStatus(400)).toMatch(/^Check the values in the node/);
 		expect(hintForStatus(403)).toMatch(/API key is wrong, expired or lacks permission/);
 		expect(hintForStatus(401)).toBe(hintForStatus(403));
 		expect(hintForStatus(403, { webhookManagement: true })).toMatch(
 			/agency administrator permission/,
 		);
 		expect(hintForStatus(404, { subject: 'job 123' })).toMatch(/^No job 123 was found/);
-		expect(hintForStatus(404)).toMatch(/does not know this address/);
+		expect(hintForStatus(404)).toMatch(
+			/^Check the number, and the credential's environment and base URL/,
+		);
 		expect(hintForStatus(429)).toMatch(/Pause Between Requests/);
-		expect(hintForStatus(500, { creates: true })).toMatch(/may or may not have been created/);
+		expect(hintForStatus(500, { creates: true })).toMatch(
+			/may or may not have created it: check in Trio/,
+		);
 		expect(hintForStatus(503)).toMatch(/Try again later/);
-		expect(hintForStatus(418)).toBe('The service refused the request.');
+		expect(hintForStatus(418)).toBe(
+			'Check the node and its input data; if it keeps failing, ask your MSP contact.',
+		);
+	});
+
+	// Issue 46: "Raise Pause Between Requests" cannot help when Trio said how long to wait.
+	it('tells to wait as long as Trio asked on a 429 with Retry-After, and to pace only without it', () => {
+		expect(hintForStatus(429, {}, 120_000)).toBe(
+			'Trio VMS asked to wait 120 s (2 min) before the next request: run again after that.',
+		);
+		expect(hintForStatus(429, {}, 4_500)).toBe(
+			'Trio VMS asked to wait 5 s before the next request: run again after that.',
+		);
+		expect(hintForStatus(429, {}, 120_000)).not.toMatch(/Pause Between Requests/);
+		expect(hintForStatus(429, {}, 0)).toMatch(/Pause Between Requests/);
 	});
 });
 
@@ -213,32 +231,54 @@ describe('redact and formatting', () => {
 describe('serviceError and connectionError', () => {
 	const node = workflowNode('Trio VMS', 'trioVms');
 
-	// Issue 19 point 10 changed this test: the headline used to be "One or more validation errors
-	// occurred." with the field error below it; now the field error is the headline, by its label.
+	// Issue 19 point 10 made the first field error the headline (it was the generic title); issue 46
+	// put it in the recruiter's words: no status, no method or path, no service field name, and no
+	// label before a message that names its field already.
 	it.each([
 		[
 			'email1',
 			'The email1 field is not a valid e-mail address.',
-			'Email: The Email field is not a valid e-mail address.',
+			'Trio VMS refused it: The Email field is not a valid e-mail address.',
 		],
 		[
 			'$.CandidateNumber',
 			"'CandidateNumber' must be greater than 0.",
-			"Candidate: 'Candidate' must be greater than 0.",
+			"Trio VMS refused it: 'Candidate' must be greater than 0.",
 		],
-		['JobNumber', 'The JobNumber field is required.', 'Job: The Job field is required.'],
+		[
+			'JobNumber',
+			'The JobNumber field is required.',
+			'Trio VMS refused it: The Job field is required.',
+		],
 		[
 			'CandidateProfileFile',
 			'The CandidateProfileFile field is required.',
-			'Resume: The Resume field is required.',
+			'Trio VMS refused it: The Resume field is required.',
 		],
-		['request.StartDate', 'Could not read the date.', 'Start Date: Could not read the date.'],
-		['BillRateAmount', 'Must not be negative.', 'Bill Rate: Must not be negative.'],
-		['stateLicenses[0].state', 'Unknown state.', 'State Licenses (0.state): Unknown state.'],
-		['submissionNumber', 'Not found.', 'Submission: Not found.'],
-		['firstName', 'Required.', 'First Name: Required.'],
-		['phone1', 'Too long.', 'Phone: Too long.'],
-		['reason', 'Not a reason Trio knows.', 'Reason: Not a reason Trio knows.'],
+		[
+			'request.StartDate',
+			'Could not read the date.',
+			'Trio VMS refused "Start Date": Could not read the date.',
+		],
+		[
+			'BillRateAmount',
+			'Must not be negative.',
+			'Trio VMS refused "Bill Rate": Must not be negative.',
+		],
+		[
+			'stateLicenses[0].state',
+			'Unknown state.',
+			'Trio VMS refused "State Licenses (0.state)": Unknown state.',
+		],
+		['submissionNumber', 'Not found.', 'Trio VMS refused "Submission": Not found.'],
+		['firstName', 'Required.', 'Trio VMS refused "First Name": Required.'],
+		['phone1', 'Too long.', 'Trio VMS refused "Phone": Too long.'],
+		['reason', 'Not a reason Trio knows.', 'Trio VMS refused "Reason": Not a reason Trio knows.'],
+		[
+			'NumberOfCurrentOpenPositions',
+			'NumberOfCurrentOpenPositions must be 0 or more.',
+			'Trio VMS refused it: Number of current open positions must be 0 or more.',
+		],
 	])('names the field %s by its label', (field, said, headline) => {
 		const error = serviceError(node, {
 			status: 400,
@@ -250,9 +290,139 @@ describe('serviceError and connectionError', () => {
 			method: 'POST',
 			path: '/candidates',
 		});
-		expect(error.message).toBe(`Trio VMS answered 400 Bad Request: ${headline}`);
+		expect(error.message).toBe(headline);
 		expect(error.message).not.toContain('One or more validation errors occurred');
 		expect(error.description).not.toContain('One or more validation errors occurred');
+		// Trio's own name for the field is kept for whoever reads the technical part.
+		expect(error.description).toContain(`Fields as Trio VMS named them: ${field}`);
+	});
+
+	// Issue 46: the Submission Create to a job on hold read "Trio VMS answered 400 Bad Request:
+	// Job: Job job 100002 is OnHold; ..." with the validation title and the request in its details.
+	describe("a refusal in the recruiter's words (the sandbox's answer to a job on hold)", () => {
+		const onHold = () =>
+			serviceError(node, {
+				status: 400,
+				body: {
+					type: 'https://tools.ietf.org/html/rfc9110#section-15.5.1',
+					title: 'One or more validation errors occurred.',
+					status: 400,
+					detail: 'JobNumber job 100002 is OnHold; only Open jobs accept submissions',
+					errors: {
+						JobNumber: ['JobNumber job 100002 is OnHold; only Open jobs accept submissions'],
+					},
+				},
+				method: 'POST',
+				path: '/Submission',
+				context: { creates: true, subject: 'job 100002 or candidate 5041' },
+			});
+
+		it('has a headline without status, method, path or service field name', () => {
+			const { message } = onHold();
+			expect(message).toBe(
+				'Trio VMS refused it: job 100002 is On Hold; only Open jobs accept submissions',
+			);
+			expect(message).not.toMatch(/\b(400|Bad Request|POST|\/Submission|JobNumber|answered)\b/);
+		});
+
+		it('says the field once: no label before a message naming it, no word said twice', () => {
+			const { message, description } = onHold();
+			expect(message).not.toMatch(/Job: /);
+			expect(message).not.toMatch(/\bjob job\b/i);
+			expect(description).not.toMatch(/\bjob job\b/i);
+		});
+
+		it('says in its details what to do and that nothing was done, then status, request and field names', () => {
+			expect(onHold().description).toBe(
+				[
+					'Trio VMS did not carry it out. The job must take submissions again (be open in Trio) before anything can be submitted to it: run the node again then, or choose another job.',
+					'Status: 400 Bad Request\nRequest: POST /Submission\nFields as Trio VMS named them: JobNumber',
+				].join('\n\n'),
+			);
+		});
+
+		it("keeps Trio's spelling of a word it is not sure is Trio's enum value", () => {
+			const error = serviceError(node, {
+				status: 400,
+				body: { errors: { JobNumber: ['Job 7 is InReview by OnHoldings'] } },
+				method: 'POST',
+				path: '/Submission',
+			});
+			expect(error.message).toBe('Trio VMS refused it: Job 7 is InReview by OnHoldings');
+		});
+	});
+
+	it('words the headline of each status class for the recruiter, keeping the status in the details', () => {
+		const cases: Array<[number, unknown, string, string, Record<string, unknown>]> = [
+			[
+				404,
+				{ title: 'Not Found', status: 404, detail: 'Job 123 was not found.' },
+				'GET',
+				'Trio VMS does not know job 123',
+				{ subject: 'job 123' },
+			],
+			[
+				404,
+				{
+					title: 'Not Found',
+					detail: 'Job 42 was not found.',
+					errors: { JobNumber: ['Job 42 was not found.'] },
+				},
+				'POST',
+				'Trio VMS does not know job 42 or candidate 5041: Job 42 was not found.',
+				{ subject: 'job 42 or candidate 5041', creates: true },
+			],
+			[403, { title: 'Forbidden', status: 403 }, 'GET', 'Trio VMS refused the API key', {}],
+			[
+				429,
+				{ title: 'Too Many Requests', detail: 'Rate limit exceeded. Retry after 120 seconds.' },
+				'GET',
+				'Trio VMS asked the node to slow down: Rate limit exceeded. Retry after 120 seconds.',
+				{},
+			],
+			[
+				500,
+				{ title: 'An error occurred while processing your request.', status: 500 },
+				'POST',
+				'Trio VMS failed (its error, not yours)',
+				{ creates: true },
+			],
+			[503, '503 Service Unavailable', 'GET', 'Trio VMS failed (its error, not yours)', {}],
+			[
+				409,
+				{ title: 'Conflict', detail: 'Submission 5 is already Accepted' },
+				'POST',
+				'Trio VMS refused it: Submission 5 is already Accepted',
+				{},
+			],
+			[413, '', 'POST', 'Trio VMS refused it: it is too large', {}],
+		];
+		for (const [status, body, method, headline, context] of cases) {
+			const error = serviceError(node, { status, body, method, path: '/Path', context });
+			expect(error.message).toBe(headline);
+			expect(error.message).not.toContain(String(status));
+			expect(error.httpCode).toBe(String(status));
+			expect(error.description).toContain(`Status: ${status} ${statusText(status)}`);
+			expect(error.description).toContain(`Request: ${method} /Path`);
+			// A refusal stored nothing: said for what could have stored something, never for a read.
+			const saysNothingDone = String(error.description).includes('Trio VMS did not carry it out.');
+			expect(saysNothingDone).toBe(status < 500 && method !== 'GET');
+		}
+	});
+
+	it('on a 429 with a Retry-After longer than the node waits, says how long Trio asked to wait', () => {
+		const error = serviceError(node, {
+			status: 429,
+			body: { title: 'Too Many Requests' },
+			method: 'POST',
+			path: '/Submission',
+			retryAfterMs: 120_000,
+		});
+		expect(error.message).toBe('Trio VMS asked the node to slow down');
+		expect(error.description).toContain(
+			'Trio VMS asked to wait 120 s (2 min) before the next request: run again after that.',
+		);
+		expect(error.description).not.toContain('Pause Between Requests');
 	});
 
 	it('puts the other field errors and a specific title in the description; an operation can add labels', () => {
@@ -266,10 +436,11 @@ describe('serviceError and connectionError', () => {
 			path: '/candidates',
 			context: { fieldLabels: { zip: 'ZIP Code' } },
 		});
-		expect(error.message).toBe('Trio VMS answered 400 Bad Request: Email: Taken.');
+		expect(error.message).toBe('Trio VMS refused "Email": Taken.');
 		expect(error.description).toContain('Last Name: Required.\nZIP Code: Bad.');
 		expect(error.description).toContain('The candidate could not be saved.');
-		expect(error.description).toContain('Correct it in the node');
+		expect(error.description).toContain('Correct "Email" in the node');
+		expect(error.description).toContain('Fields as Trio VMS named them: email1, lastName, Zip');
 	});
 
 	it('builds a NodeApiError whose headline is the first field error, named by its label', () => {
@@ -280,9 +451,9 @@ describe('serviceError and connectionError', () => {
 			path: '/Submission',
 			itemIndex: 2,
 		});
-		expect(error.message).toBe('Trio VMS answered 400 Bad Request: Email: Invalid.');
+		expect(error.message).toBe('Trio VMS refused "Email": Invalid.');
 		expect(error.description).toBe(
-			'Trio VMS refused the value of "Email". Correct it in the node, or in the input data mapped into it, then run the node again.\n\nRequest: POST /Submission',
+			'Trio VMS did not carry it out. Correct "Email" in the node, or in the input data mapped into it, then run the node again.\n\nStatus: 400 Bad Request\nRequest: POST /Submission\nFields as Trio VMS named them: Email',
 		);
 		expect(error.httpCode).toBe('400');
 		expect(error.context.itemIndex).toBe(2);
@@ -295,7 +466,8 @@ describe('serviceError and connectionError', () => {
 			method: 'GET',
 			path: '/Job',
 		});
-		expect(error.message).toBe('Trio VMS answered 403 Forbidden: The API key is not valid.');
+		expect(error.message).toBe('Trio VMS refused the API key: The API key is not valid.');
+		expect(error.description).toContain('Status: 403 Forbidden');
 	});
 
 	it("keeps its own message when the service's text mentions a network error code", () => {
@@ -307,7 +479,7 @@ describe('serviceError and connectionError', () => {
 			path: '/Job',
 		});
 		expect(error.message).toBe(
-			'Trio VMS answered 502 Bad Gateway: upstream failed: connect ECONNREFUSED 10.0.0.5:443',
+			'Trio VMS failed (its error, not yours): upstream failed: connect ECONNREFUSED 10.0.0.5:443',
 		);
 	});
 
@@ -320,7 +492,7 @@ describe('serviceError and connectionError', () => {
 			path: '/Job',
 			secret,
 		});
-		expect(error.message).toBe('Trio VMS answered 401 Unauthorized: Key [redacted] is revoked');
+		expect(error.message).toBe('Trio VMS refused the API key: Key [redacted] is revoked');
 		expect(JSON.stringify(error)).not.toContain(secret);
 		expect(`${error.message} ${error.description}`).not.toContain(secret);
 	});

@@ -8,6 +8,7 @@ import {
 
 import { submissionCreateFieldsSchema, type SubmissionCreateFields } from '../../../shared/schemas';
 import { PATHS } from '../../../shared/serviceFacts';
+import { statusText } from '../../../shared/errors';
 import { submissionListNotOffered } from '../../../shared/failureMarks';
 import type { MultipartPart, TrioClient } from '../../../shared/transport';
 import {
@@ -192,10 +193,14 @@ function checkFailed(
 			? error
 			: new NodeOperationError(context.getNode(), error as Error, { itemIndex });
 	}
+	// Issue 46: the status is in the details' technical part, as in every error of an answer.
+	const status = Number(error.httpCode);
 	return new NodeApiError(context.getNode(), {} as JsonObject, {
-		message: `Could not check whether candidate ${candidateNumber} is already submitted to job ${jobNumber}, so nothing was submitted (Trio VMS answered ${error.httpCode ?? 'with an error'} to the list of submissions)`,
-		description:
+		message: `Could not check whether candidate ${candidateNumber} is already submitted to job ${jobNumber}, so nothing was submitted: Trio VMS did not give its list of submissions`,
+		description: [
 			'The check reads the list of your submissions, which Trio may not offer to this API key. To submit without it, switch off "Skip If Already Submitted" under Options: a re-run or a retry could then submit the candidate twice.',
+			`Status: ${status} ${statusText(status)}\nRequest: GET ${PATHS.submissions}`,
+		].join('\n\n'),
 		httpCode: error.httpCode ?? undefined,
 		itemIndex,
 	});

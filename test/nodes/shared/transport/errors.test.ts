@@ -49,42 +49,46 @@ describe('error bodies', () => {
 		);
 		expect(error).toMatchObject({ name: 'NodeApiError', httpCode: '400' });
 		// Issue 19 point 10: the first field error is the headline (it was the generic title).
+		// Issue 46: in the recruiter's words, without the status, the request or Trio's field names.
 		expect(error.message).toBe(
-			'Trio VMS answered 400 Bad Request: Email: The Email field is not a valid e-mail address.',
+			'Trio VMS refused it: The Email field is not a valid e-mail address.',
 		);
 		expect(error.description).toContain('Phone: Required.');
 		expect(error.description).not.toContain('One or more validation errors occurred');
 		expect(error.description).toContain(
-			'Trio VMS refused the value of "Email". Correct it in the node',
+			'Trio VMS did not carry it out. Correct "Email" in the node',
 		);
-		expect(error.description).toContain('Request: POST /Submission');
+		expect(error.description).toContain(
+			'Status: 400 Bad Request\nRequest: POST /Submission\nFields as Trio VMS named them: Email, Candidate.Phone',
+		);
 	});
 
 	it.each<[string, ScriptedResponse, string]>([
 		[
 			'{message}',
 			{ status: 404, json: { message: 'Job not found' } },
-			'Trio VMS answered 404 Not Found: Job not found',
+			'Trio VMS does not know job 123: Job not found',
 		],
 		[
 			'{Message}',
 			{ status: 404, json: { Message: 'No HTTP resource was found' } },
-			'Trio VMS answered 404 Not Found: No HTTP resource was found',
+			'Trio VMS does not know job 123: No HTTP resource was found',
 		],
 		[
 			'{error}',
 			{ status: 404, json: { error: 'not_found' } },
-			'Trio VMS answered 404 Not Found: not_found',
+			'Trio VMS does not know job 123: not_found',
 		],
 		[
 			'{error:{message}}',
 			{ status: 404, json: { error: { message: 'Unknown job' } } },
-			'Trio VMS answered 404 Not Found: Unknown job',
+			'Trio VMS does not know job 123: Unknown job',
 		],
 		[
 			'plain text',
 			{ status: 404, body: 'Job 123 does not exist' },
-			'Trio VMS answered 404 Not Found: Job 123 does not exist',
+			// Trio's words say no more than the headline: said once.
+			'Trio VMS does not know job 123',
 		],
 		[
 			'an HTML page',
@@ -93,20 +97,16 @@ describe('error bodies', () => {
 				headers: { 'content-type': 'text/html' },
 				body: '<html><head><title>404 Not Found</title><style>h1{color:red}</style></head><body><h1>Not Found</h1></body></html>',
 			},
-			'Trio VMS answered 404 Not Found: 404 Not Found Not Found',
+			'Trio VMS does not know job 123',
 		],
-		[
-			'an empty body',
-			{ status: 404 },
-			'Trio VMS answered 404 Not Found: The service gave no details',
-		],
+		['an empty body', { status: 404 }, 'Trio VMS does not know job 123'],
 	])('reads %s', async (_, answer, message) => {
 		const error = await failWith(answer);
 		expect(error.message).toBe(message);
 		expect(error).toMatchObject({ httpCode: '404' });
 		// The subject the node gave makes the hint specific.
 		expect(error.description).toContain('No job 123 was found. Check the number');
-		expect(error.description).toContain('Request: GET /Job/123');
+		expect(error.description).toContain('Status: 404 Not Found\nRequest: GET /Job/123');
 	});
 
 	it('gives the hint that fits each status', async () => {
@@ -124,7 +124,7 @@ describe('error bodies', () => {
 			[
 				{ status: 404, body: '' },
 				{ method: 'GET', path: '/Nope' },
-				/does not know this address or item/,
+				/^Check the number, and the credential's environment and base URL/,
 			],
 			[
 				{ status: 429, json: { message: 'Slow down' } },
@@ -134,12 +134,12 @@ describe('error bodies', () => {
 			[
 				{ status: 500, body: 'Internal error' },
 				GET_JOB,
-				/failed or is unavailable\. Try again later/,
+				/Trio VMS failed or is unavailable\. Try again later/,
 			],
 			[
 				{ status: 500, body: 'Internal error' },
 				CREATE,
-				/may or may not have been created: check before running it again/,
+				/may or may not have created it: check in Trio \(for example with Get Many\) before running this item again/,
 			],
 		];
 		for (const [answer, request, hint] of cases) {
@@ -148,6 +148,10 @@ describe('error bodies', () => {
 			expect(error).toMatchObject({ httpCode: String(answer.status) });
 			expect(error.description).toMatch(hint);
 		}
+		// Without a subject, the headline says what is unknown.
+		server.reset();
+		const unknown = await failWith({ status: 404, body: '' }, { method: 'GET', path: '/Nope' });
+		expect(unknown.message).toBe('Trio VMS does not know this address or item');
 	});
 
 	it('says which item failed', async () => {
@@ -215,7 +219,7 @@ describe('the API key never appears in an error', () => {
 			clientOptions: NO_RETRY,
 			continueOnFail: true,
 		});
-		expect(result.output[0].json.error).toMatch(/^Trio VMS answered/);
+		expect(result.output[0].json.error).toMatch(/^Trio VMS (refused|failed)/);
 		expect(JSON.stringify(result.output)).not.toContain(API_KEY);
 		expect(JSON.stringify(result.run)).not.toContain(API_KEY);
 	});

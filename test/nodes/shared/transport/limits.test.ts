@@ -39,8 +39,14 @@ describe('transport limits', () => {
 			const { error } = await probe({ method: 'GET', path: '/Job' }, { baseUrl: server.baseUrl });
 			expect(server.requests).toHaveLength(1);
 			expect(seen).toEqual([]);
-			expect(error?.message).toMatch(/302/);
+			expect(error?.message).toBe(
+				'The Trio VMS address sent the request elsewhere, which the node does not follow',
+			);
+			expect(error).toMatchObject({ httpCode: '302' });
 			expect((error as { description?: string }).description).toMatch(/redirect/);
+			expect((error as { description?: string }).description).toContain(
+				'Status: 302 Found\nRequest: GET /Job',
+			);
 		} finally {
 			await close(elsewhere.server);
 		}

@@ -138,7 +138,7 @@ describe('what is sent again', () => {
 		expect(output).toEqual([]);
 		expect(error).toMatchObject({
 			httpCode: '503',
-			message: 'Trio VMS answered 503 Service Unavailable: The service gave no details',
+			message: 'Trio VMS failed (its error, not yours)',
 		});
 		expect(server.requests).toHaveLength(3);
 		expect(server.pending).toBe(1);
@@ -157,6 +157,41 @@ describe('what is sent again', () => {
 		expect(error).toBeUndefined();
 		expect(bodies).toEqual([{ ok: true }]);
 		expect(server.requests).toHaveLength(2);
+	});
+
+	// Issue 46: the advice was to raise Pause Between Requests, which cannot shorten Trio's wait.
+	it('when Trio asks for a longer wait than the node waits, says so with the seconds Trio gave', async () => {
+		server.respond(
+			{ status: 429, headers: { 'retry-after': '120' }, json: { title: 'Too Many Requests' } },
+			{ status: 429, headers: { 'retry-after': '120' }, json: { title: 'Too Many Requests' } },
+			{ json: { never: 'reached' } },
+		);
+		const { error } = await probe(CREATE, {
+			baseUrl: server.baseUrl,
+			clientOptions: { retry: { ...FAST_RETRY, maxRetries: 1, maxRetryAfterMs: 20 } },
+		});
+		expect(server.requests).toHaveLength(2);
+		expect(error).toMatchObject({
+			httpCode: '429',
+			message: 'Trio VMS asked the node to slow down',
+		});
+		expect(error?.description).toBe(
+			[
+				'Trio VMS did not carry it out. Trio VMS asked to wait 120 s (2 min) before the next request: run again after that.',
+				'Status: 429 Too Many Requests\nRequest: POST /Submission',
+			].join('\n\n'),
+		);
+	});
+
+	it('without a Retry-After, advises a longer pause between requests', async () => {
+		server.respond({ status: 429 }, { status: 429 }, { json: { never: 'reached' } });
+		const { error } = await probe(GET, {
+			baseUrl: server.baseUrl,
+			clientOptions: { retry: { ...FAST_RETRY, maxRetries: 1 } },
+		});
+		expect(error).toMatchObject({ httpCode: '429' });
+		expect(error?.description).toMatch(/Raise "Pause Between Requests" under the node.s Options/);
+		expect(error?.description).not.toMatch(/asked to wait/);
 	});
 
 	it('retries a GET that timed out', async () => {
@@ -228,7 +263,7 @@ describe('what is never sent twice', () => {
 			expect(server.requests).toHaveLength(1);
 			expect(error).toMatchObject({ httpCode: String(status) });
 			expect(error?.description).toContain(
-				'may or may not have been created: check before running it again',
+				'Trio VMS may or may not have created it: check in Trio (for example with Get Many) before running this item again.',
 			);
 		},
 	);
