@@ -744,6 +744,11 @@ describeWithN8n('2.x', "README's quick starts, executed as written in real n8n 2
 				'fix the rows that say `not submitted` and run that file again; only they are sent',
 			);
 			await scenario('POST', '/jobs/100002/reopen', {});
+			// Tom's row also names a resume the folder lacks: the recruiter puts it there.
+			fs.copyFileSync(
+				path.join(resumeFolder, 'jane-doe-rn.pdf'),
+				path.join(resumeFolder, 'tom-brown.pdf'),
+			);
 			fs.writeFileSync(
 				path.join(resumeFolder, 'sam-lee.txt'),
 				'Sam Lee, RN. Six years in the ICU.\n',
