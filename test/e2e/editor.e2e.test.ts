@@ -284,7 +284,11 @@ const runnable = fs.existsSync(CHROMIUM) || canInstall || CI;
 		expect(typed).toEqual(['~/.n8n-files/resumes']);
 		expect(typed.join('')).not.toContain('{{');
 
-		// The row's email is not one: the node names the column and the row, and nothing reaches Trio.
+		// Output stays on Row With Result, as step 3 says.
+		expect(await parameter('output').locator('input').first().inputValue()).toBe('Row With Result');
+
+		// The row's email is not one: its Trio Problem names the column and the row, the run does
+		// not stop on it, and nothing reaches Trio.
 		sandbox.clearRequests();
 		await page.locator('[data-test-id="node-execute-button"]').click();
 		const output = page.locator('[data-test-id="output-panel"]');
