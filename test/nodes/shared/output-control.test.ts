@@ -51,7 +51,7 @@ describe('one output control in all three nodes', () => {
 				['Simplified', 'simple'],
 				['Raw', 'raw'],
 			]);
-			expect(options[0].description).toMatch(new RegExp(`^${SIMPLIFIED_JOB_FIELDS_IN_WORDS}`));
+			expect(options[0].description).toContain(SIMPLIFIED_JOB_FIELDS_IN_WORDS);
 			expect(options[1].description).toBe('Every detail Trio sends');
 		},
 	);
@@ -62,6 +62,8 @@ describe('one output control in all three nodes', () => {
 			const shown = shownAtDefault(new TrioVms().description, {
 				resource: 'submission',
 				operation,
+				// Create's default; the other operations have no Values From.
+				...(operation === 'create' ? { valuesFrom: 'fields' } : {}),
 			});
 			const outputs = shown.filter((property) => property.name === 'output');
 			expect(outputs).toHaveLength(1);
@@ -93,7 +95,24 @@ describe('one output control in all three nodes', () => {
 		const options = outputs[0].options as INodePropertyOptions[];
 		expect(options.map((option) => option.value)).toEqual(['simple', 'raw']);
 		expect(options[0].description).toContain(
-			`${SIMPLE_SUBMISSION_FIELDS_IN_WORDS} for a Submission Update`,
+			`for a Submission Update: ${SIMPLE_SUBMISSION_FIELDS_IN_WORDS}`,
 		);
+	});
+
+	it('Trio VMS, Submission create from spreadsheet columns: Row With Result first and default, then the same Simplified and Raw', () => {
+		const shown = shownAtDefault(new TrioVms().description, {
+			resource: 'submission',
+			operation: 'create',
+			valuesFrom: 'columns',
+		});
+		const outputs = shown.filter((property) => property.name === 'output');
+		expect(outputs).toHaveLength(1);
+		expect(outputs[0]).toMatchObject({ displayName: 'Output', type: 'options', default: 'row' });
+		const options = outputs[0].options as INodePropertyOptions[];
+		expect(options.map((option) => [option.name, option.value])).toEqual([
+			['Row With Result', 'row'],
+			['Simplified', 'simple'],
+			['Raw', 'raw'],
+		]);
 	});
 });
