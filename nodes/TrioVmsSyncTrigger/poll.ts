@@ -50,7 +50,7 @@ import {
 	type WatchKind,
 } from './state';
 import { NotFoundRefutedError } from './lookup';
-import { planPoll, type PollPlan } from './watermark';
+import { planPoll, sinceOnServiceClock, type PollPlan } from './watermark';
 import { JOBS, SUBMISSIONS, type ListedRecord, type Outcome, type Watched } from './watched';
 
 /** Said on the one existing record Fetch Test Event shows when nothing has changed. */
@@ -112,15 +112,18 @@ async function pollOnce<
 		if (!firstCheck || !isForNow(withFailure(error, watched.kind)))
 			throw asNodeError(context, error);
 		// Trio busy or slow just now: Publish goes through, and the next check takes the baseline,
-		// outputting what changed after this moment (everything, with Output Current … on).
-		const since = options.emitExisting ? null : moment(client);
+		// outputting what changed after this moment (everything, with Output Current … on). The
+		// moment is n8n's: a failed answer's Date may be a gateway's, on a clock of its own.
+		const since = options.emitExisting ? null : readStamp(new Date().toISOString()) || null;
 		writeState(staticData, pendingBaseline(watched.kind, since));
 		return [];
 	}
 	const reading = readOrFail(context, () => watched.read(body));
+	const serviceNow = client.serviceNow();
+	const current = sinceOnServiceClock(state, serviceNow && serviceNow - Date.now());
 	let diff: Diff;
 	try {
-		diff = watched.diff(state, reading, {
+		diff = watched.diff(current, reading, {
 			full: plan.full,
 			emitExisting: options.emitExisting,
 			notAfter: serviceNowPlusMargin(client),
@@ -190,12 +193,10 @@ function isForNow(error: Error): boolean {
 	return cause === 'rate-limited' || cause === 'temporarily-unavailable';
 }
 
-/** Now on the service's clock (its last answer's Date, of any status), else n8n's, as a stamp. */
-function moment(client: TrioClient): string | null {
-	return readStamp(new Date(client.serviceNow() ?? Date.now()).toISOString()) || null;
-}
-
-/** The service's own time (its Date header) plus a margin, else n8n's, as a normal-form stamp. */
+/**
+ * The service's own time (the Date of its successful answer, when within the transport's bound of
+ * n8n's clock) plus a margin, else n8n's, as a normal-form stamp.
+ */
 function serviceNowPlusMargin(client: TrioClient): string | null {
 	const now = client.serviceDateMs ?? Date.now();
 	return readStamp(new Date(now + FUTURE_MARGIN_MS).toISOString()) || null;

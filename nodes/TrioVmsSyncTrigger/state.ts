@@ -20,7 +20,8 @@
  * - `fn`: the highest number among records forgotten at the size limit (see forgottenNumber);
  * - `r`: fingerprints of unreadable records already reported (each is reported once);
  * - `b`: 1 while the baseline is still to be taken: the first check could not read the list
- *   (Trio busy or slow at that moment), so it remembered only when it began watching (`f`);
+ *   (Trio busy or slow at that moment), so it remembered only when it began watching (`f`, on
+ *   n8n's clock: the failed answer's Date may be a gateway's);
  *   the next check takes the baseline, and a record changed after that moment is new to it;
  * - `e`: one short string per record. Jobs: `stamp|status|open positions|state|profession`
  *   (plus `|state name` when the job has no state abbreviation), submissions:
@@ -284,9 +285,10 @@ export function storeState(state: JobState | SubmissionState, limit = MAX_ENTRIE
 
 /**
  * The state of a trigger whose first check could not read the list: nothing known, and watching
- * since `since` (Trio's clock when it answered, else n8n's), so that the check that takes the
- * baseline outputs what changed after it, as `opened` (`created`), and only notes the rest;
- * `since` null (Output Current Jobs on First Check on): every record is output.
+ * since `since`, on n8n's clock (a failed answer's Date may be a gateway's), so that the check
+ * that takes the baseline outputs what changed after it on Trio's clock (sinceOnServiceClock),
+ * as `opened` (`created`), and only notes the rest; `since` null (Output Current Jobs on First
+ * Check on): every record is output.
  */
 export function pendingBaseline(kind: WatchKind, since: string | null): JobState | SubmissionState {
 	return {

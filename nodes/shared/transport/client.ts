@@ -47,6 +47,7 @@ import {
 } from './retry';
 import { fillPath, httpOptions, type TrioRequest } from './request';
 import { blockedAddress, blockedAddressError, refusedBeforeSending } from './ssrf';
+import { ServiceClock } from './serviceClock';
 
 export type TrioFunctions =
 	IExecuteFunctions | ILoadOptionsFunctions | IHookFunctions | IWebhookFunctions | IPollFunctions;
@@ -97,14 +98,8 @@ export class TrioClient {
 	/** Counts what actually went over the wire; benchmarks and tests read it. */
 	readonly stats = { requests: 0, retries: 0 };
 
-	/**
-	 * The service's own clock at its last successful answer (its Date header), so a caller can
-	 * tell a timestamp in the future from the service's point of view; undefined without one.
-	 */
-	serviceDateMs: number | undefined;
-
-	/** The Date header of the last answer of any status, and when (this process's monotonic clock). */
-	private answeredAt: { dateMs: number; at: number } | undefined;
+	/** Trio's clock: only its own successful answers set it (serviceClock.ts). */
+	private readonly clock = new ServiceClock();
 
 	constructor(
 		private readonly functions: TrioFunctions,
@@ -139,13 +134,21 @@ export class TrioClient {
 	}
 
 	/**
-	 * The service's clock now, from the Date header of its last answer (of any status) plus the
-	 * time since on this process's monotonic clock: one clock for every worker, whatever their own
-	 * say. Undefined before any answer with a date.
+	 * The service's own clock at its last successful answer (its Date header), so a caller can
+	 * tell a timestamp in the future from the service's point of view. Undefined until Trio has
+	 * answered 2xx with a Date within MAX_CLOCK_SKEW_MS of n8n's clock: the caller then uses n8n's.
+	 */
+	get serviceDateMs(): number | undefined {
+		return this.clock.lastDateMs;
+	}
+
+	/**
+	 * The service's clock now, from the Date header of its last successful answer plus the time
+	 * since on this process's monotonic clock: one clock for every worker, whatever their own say.
+	 * Undefined as serviceDateMs is: never from a failed answer, which a gateway may have written.
 	 */
 	serviceNow(): number | undefined {
-		const answered = this.answeredAt;
-		return answered && answered.dateMs + (performance.now() - answered.at);
+		return this.clock.now();
 	}
 
 	private async root(itemIndex?: number): Promise<string> {
@@ -273,13 +276,9 @@ export class TrioClient {
 			}
 
 			const body = parseBody(raw, response.headers ?? {});
-			const answeredDate = Date.parse(String(response.headers?.date ?? ''));
-			if (Number.isFinite(answeredDate))
-				this.answeredAt = { dateMs: answeredDate, at: performance.now() };
 			if (response.statusCode !== 429) this.pacer.accepted(startedAt);
 			if (response.statusCode >= 200 && response.statusCode < 300) {
-				const serviceDate = Date.parse(String(response.headers?.date ?? ''));
-				if (Number.isFinite(serviceDate)) this.serviceDateMs = serviceDate;
+				this.clock.answered(response.headers?.date);
 				return body as T;
 			}
 
