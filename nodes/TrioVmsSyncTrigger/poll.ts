@@ -49,7 +49,7 @@ import {
 	type SyncState,
 	type WatchKind,
 } from './state';
-import { NotFoundRefutedError } from './lookup';
+import { NotFoundDoubtedError, notFoundDoubted } from './lookup';
 import { planPoll, sinceOnServiceClock, type PollPlan } from './watermark';
 import { JOBS, SUBMISSIONS, type ListedRecord, type Outcome, type Watched } from './watched';
 
@@ -282,21 +282,9 @@ async function complete<Change, State, Diff extends Outcome<Change, State>>(
 	try {
 		return await watched.complete(context, diff, budget);
 	} catch (error) {
-		if (error instanceof NotFoundRefutedError) throw notFoundRefuted(context, error);
+		if (error instanceof NotFoundDoubtedError) throw notFoundDoubted(context, error);
 		throw asNodeError(context, error);
 	}
-}
-
-function notFoundRefuted(context: IPollFunctions, error: NotFoundRefutedError): NodeApiError {
-	const jobs = error.notFound === 1 ? 'the job' : `the ${error.notFound} jobs`;
-	const refused = new NodeApiError(context.getNode(), {} as JsonObject, {
-		message: `Trio VMS answered "not found" even for job ${error.control}, which its job list calls open, so its "not found" for ${jobs} the list left out says nothing about them: none was reported closed`,
-		description:
-			'Nothing was output and the trigger still remembers what it had seen; its next check asks again. Trio, or a gateway in front of it, is answering job lookups (GET /api/v3/Job/{number}) with 404 for jobs it has: if this goes on, tell Trio support.',
-		httpCode: '404',
-	});
-	// Trio's lookups misbehave for now; the next check asks again.
-	return declared(refused, { cause: 'temporarily-unavailable' });
 }
 
 /** The most recently modified record, from this poll's answer or, when it was empty, the full list. */
