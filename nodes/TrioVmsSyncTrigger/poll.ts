@@ -35,7 +35,7 @@ import { isTimedOut, submissionListNotOffered } from '../shared/failureMarks';
 import { TrioClient } from '../shared/transport';
 import { fieldOf } from '../shared/recordFields';
 import { FIRST_CHECK_BUDGET_MS, pollBudget, type PollBudget } from './budget';
-import { ListShrankError } from './diff';
+import { ListShrankError } from './shortList';
 import { declared, withFailure } from './failure';
 import { unreadableItem } from './items';
 import { isRecord, UnreadableAnswerError } from '../shared/listAnswer';

@@ -9,8 +9,9 @@
  *
  * - `wm`: the watermark, the newest ModifiedDateUtc the service itself has sent (never n8n's clock);
  * - `n`: polls since the last full list;
- * - `s`: checks saved so far: each check's items carry it in their `changeKey` (see items.ts), so
- *   two runs of one check (from the same saved state) give the same keys and two checks never do;
+ * - `s`: checks saved so far: an item whose change Trio made without moving the record's stamp
+ *   carries it in its `changeKey` (see items.ts), so two runs of one check (from the same saved
+ *   state) give the same key and two checks do not;
  * - `m`: jobs missing from the last full list whose own lookup (`GET /Job/{number}`) gave no
  *   answer: they are asked about again at the next full list, never closed on a failed lookup;
  * - `o`: jobs missing from the last full list that their lookup still calls Open or On Hold:
@@ -64,8 +65,9 @@ export interface SyncState<Entry> {
 	watermark: string | null;
 	pollsSinceFullList: number;
 	/**
-	 * Checks saved so far. A check's items are keyed with the count it started from: every run
-	 * of that check starts from the same saved state and so from the same count.
+	 * Checks saved so far. A change Trio made without moving the record's stamp is keyed with the
+	 * count its check started from: every run of that check starts from the same saved state and
+	 * so from the same count.
 	 */
 	checks: number;
 	entries: RememberedRecords<Entry>;
