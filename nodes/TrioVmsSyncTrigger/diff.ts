@@ -12,6 +12,7 @@ import {
 	sameJobEntry,
 	type JobEntry,
 	type JobState,
+	type SubmissionEntry,
 	type SubmissionState,
 } from './state';
 import { DEFAULT_MAX_DROP_PERCENT, guardAgainstShortList } from './shortList';
@@ -254,6 +255,36 @@ export interface SubmissionDiff {
 	next: SubmissionState;
 }
 
+/** What one listed submission says against what was remembered of it, if anything. */
+function submissionChange(
+	state: SubmissionState | undefined,
+	record: SubmissionRecord,
+	before: SubmissionEntry | undefined,
+	emitExisting: boolean,
+): SubmissionChange | undefined {
+	const { number, raw: submission } = record;
+	if (!state)
+		return emitExisting && !before ? { change: 'created', number, submission } : undefined;
+	if (!before) {
+		// Taking a pending baseline: what changed before the trigger began watching is noted.
+		if (state.baselinePending && isForgotten(state, record.stamp)) return undefined;
+		const forgotten = state.forgottenNumber !== null && number <= state.forgottenNumber;
+		return { change: forgotten ? 'statusChanged' : 'created', number, submission };
+	}
+	if (record.statusCode === before.statusCode && record.status === before.status) return undefined;
+	return {
+		change: 'statusChanged',
+		number,
+		submission,
+		previous: {
+			Status: before.status,
+			StatusCode: before.statusCode,
+			ModifiedDateUTC: displayStamp(before.stamp),
+		},
+		...stood(record.stamp, before.stamp),
+	};
+}
+
 /**
  * Submissions never leave the list; a change of Status or StatusCode is what counts. A record
  * older than the remembered one is a stale copy and yields nothing. A submission forgotten at
@@ -287,35 +318,8 @@ export function diffSubmissions(
 				statusCode: record.statusCode,
 				status: record.status,
 			});
-		if (!state) {
-			if (options.emitExisting && !before)
-				changes.push({ change: 'created', number: record.number, submission: record.raw });
-			continue;
-		}
-		if (!before) {
-			// Taking a pending baseline: what changed before the trigger began watching is noted.
-			if (state.baselinePending && isForgotten(state, record.stamp)) continue;
-			const forgotten = state.forgottenNumber !== null && record.number <= state.forgottenNumber;
-			changes.push({
-				change: forgotten ? 'statusChanged' : 'created',
-				number: record.number,
-				submission: record.raw,
-			});
-			continue;
-		}
-		if (record.statusCode !== before.statusCode || record.status !== before.status) {
-			changes.push({
-				change: 'statusChanged',
-				number: record.number,
-				submission: record.raw,
-				previous: {
-					Status: before.status,
-					StatusCode: before.statusCode,
-					ModifiedDateUTC: displayStamp(before.stamp),
-				},
-				...stood(record.stamp, before.stamp),
-			});
-		}
+		const change = submissionChange(state, record, before, options.emitExisting);
+		if (change) changes.push(change);
 	}
 
 	return {

@@ -50,7 +50,7 @@ import {
 	type WatchKind,
 } from './state';
 import { NotFoundDoubtedError, notFoundDoubted } from './lookup';
-import { planPoll, sinceOnServiceClock, type PollPlan } from './watermark';
+import { planPoll, sinceOnServiceClock, type DiffOptions, type PollPlan } from './watermark';
 import { JOBS, SUBMISSIONS, type ListedRecord, type Outcome, type Watched } from './watched';
 
 /** Said on the one existing record Fetch Test Event shows when nothing has changed. */
@@ -111,33 +111,16 @@ async function pollOnce<
 	} catch (error) {
 		if (!firstCheck || !isForNow(withFailure(error, watched.kind)))
 			throw asNodeError(context, error);
-		// Trio busy or slow just now: Publish goes through, and the next check takes the baseline,
-		// outputting what changed after this moment (everything, with Output Current … on). The
-		// moment is n8n's: a failed answer's Date may be a gateway's, on a clock of its own.
-		const since = options.emitExisting ? null : readStamp(new Date().toISOString()) || null;
-		writeState(staticData, pendingBaseline(watched.kind, since));
+		writeState(staticData, pendingBaseline(watched.kind, watchingSince(options)));
 		return [];
 	}
 	const reading = readOrFail(context, () => watched.read(body));
-	const serviceNow = client.serviceNow();
-	const current = sinceOnServiceClock(state, serviceNow && serviceNow - Date.now());
-	let diff: Diff;
-	try {
-		diff = watched.diff(current, reading, {
-			full: plan.full,
-			emitExisting: options.emitExisting,
-			notAfter: serviceNowPlusMargin(client),
-			localClock: client.serviceDateMs === undefined,
-			maxDropShare: options.maxDropShare,
-		});
-	} catch (error) {
-		if (error instanceof ListShrankError) throw listShrank(context, error);
-		throw asNodeError(context, error);
-	}
+	const diff = diffWith(context, client, { state, reading, plan, options }, watched.diff);
 	const { changes, next } = await complete(context, watched, diff, budget);
-	let wanted = changes.filter((change) => options.changes.includes(change.change));
 	const passes = watched.passes;
-	if (passes) wanted = wanted.filter((change) => passes(context, change));
+	const wanted = changes.filter(
+		(change) => options.changes.includes(change.change) && (!passes || passes(context, change)),
+	);
 
 	const receivedAt = new Date().toISOString();
 	const check = state?.checks ?? 0;
@@ -154,16 +137,40 @@ async function pollOnce<
 		writeState(staticData, next);
 		return items;
 	}
-	if (items.length === 0) {
-		const sample = await sampleRecord(client, watched, plan, reading);
-		// Marked, so that nobody takes an old record for a change.
-		if (sample)
-			items.push({
-				...watched.item(watched.sample(sample), receivedAt, options.simplify, check),
-				sample: SAMPLE_NOTE,
-			});
-	}
+	const sample = items.length === 0 && (await sampleRecord(client, watched, plan, reading));
+	// Marked, so that nobody takes an old record for a change.
+	if (sample)
+		items.push({
+			...watched.item(watched.sample(sample), receivedAt, options.simplify, check),
+			sample: SAMPLE_NOTE,
+		});
 	return items.slice(0, TEST_EVENT_ITEMS);
+}
+
+/**
+ * The diff of this answer against the state, on one clock: Trio's own (its successful answer's
+ * Date) where the transport believes it, else n8n's.
+ */
+function diffWith<State extends SyncState<unknown>, Reading, Diff>(
+	context: IPollFunctions,
+	client: TrioClient,
+	input: { state: State | undefined; reading: Reading; plan: PollPlan; options: PollSettings },
+	diff: (state: State | undefined, reading: Reading, options: DiffOptions) => Diff,
+): Diff {
+	const { state, reading, plan, options } = input;
+	const serviceNow = client.serviceNow();
+	try {
+		return diff(sinceOnServiceClock(state, serviceNow && serviceNow - Date.now()), reading, {
+			full: plan.full,
+			emitExisting: options.emitExisting,
+			notAfter: serviceNowPlusMargin(client),
+			localClock: client.serviceDateMs === undefined,
+			maxDropShare: options.maxDropShare,
+		});
+	} catch (error) {
+		if (error instanceof ListShrankError) throw listShrank(context, error);
+		throw asNodeError(context, error);
+	}
 }
 
 /**
@@ -185,6 +192,15 @@ function unreported(
 		remembered.add(record.fingerprint);
 	}
 	return { unreadable, reported: [...remembered] };
+}
+
+/**
+ * When a first check that Trio turned away for now began watching: the next check takes the
+ * baseline, outputting what changed after this moment (everything, with Output Current … on).
+ * The moment is n8n's: a failed answer's Date may be a gateway's, on a clock of its own.
+ */
+function watchingSince(options: PollSettings): string | null {
+	return options.emitExisting ? null : readStamp(new Date().toISOString()) || null;
 }
 
 /** Whether a failure passes on its own (n8n's timed causes: Trio busy, down or slow for now). */

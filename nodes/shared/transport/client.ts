@@ -222,59 +222,15 @@ export class TrioClient {
 
 		for (let attempt = 0; ; attempt++) {
 			const startedAt = await this.pacer.nextCall();
-			let response: RawResponse;
-			let raw: Buffer;
-			// The timeout is an idle timeout: the headers must come within twice it, and the body
-			// may pause that long between bytes. A body that keeps arriving is read to its end, up
-			// to a ceiling for the whole exchange, so a trickle cannot hold the node for ever.
-			const clock = deadlineClock();
-			const endBy =
-				clock.now() + Math.max(2 * idleMs, this.options.maxExchangeMs ?? MAX_EXCHANGE_MS);
+			let answer: { response: RawResponse; raw: Buffer };
 			try {
 				this.stats.requests++;
-				response = (await beforeDeadline(
-					this.functions.helpers.httpRequestWithAuthentication.call(
-						this.functions,
-						TRIO_CREDENTIAL_TYPE,
-						options,
-					) as Promise<RawResponse>,
-					Math.min(endBy, clock.now() + 2 * idleMs),
-					clock,
-				)) as RawResponse;
-				raw = await readBody(
-					response.body,
-					{
-						maxBytes: this.options.maxResponseBytes ?? MAX_RESPONSE_BYTES,
-						idleMs,
-						endBy,
-						clock,
-					},
-					response.headers,
-				);
+				answer = await this.exchange(options, idleMs);
 			} catch (error) {
-				const code = errorCode(error);
-				if (!code) throw this.unexpected(error, request, path);
-				const reachedService = !NOT_SENT_CODES.has(code);
-				if (
-					code !== 'ERESPONSETOOLARGE' &&
-					(idempotent || !reachedService) &&
-					attempt < this.retry.maxRetries
-				) {
-					this.stats.retries++;
-					await this.pacer.wait(backoffDelay(attempt, this.retry));
-					continue;
-				}
-				throw connectionError(this.node, {
-					code,
-					method: request.method,
-					path,
-					itemIndex: request.itemIndex,
-					outcomeUnknown: reachedService && !idempotent && code !== 'ERESPONSETOOLARGE',
-					timedOut: isTimeoutCode(code),
-					secret: this.secret,
-				});
+				await this.afterNoAnswer(error, { request, path, idempotent, attempt });
+				continue;
 			}
-
+			const { response, raw } = answer;
 			const body = parseBody(raw, response.headers ?? {});
 			if (response.statusCode !== 429) this.pacer.accepted(startedAt);
 			if (response.statusCode >= 200 && response.statusCode < 300) {
@@ -310,6 +266,64 @@ export class TrioClient {
 				retryAfter,
 			);
 		}
+	}
+
+	/**
+	 * One exchange: the answer's headers, then its body. The timeout is an idle timeout: the
+	 * headers must come within twice it, and the body may pause that long between bytes. A body
+	 * that keeps arriving is read to its end, up to a ceiling for the whole exchange, so a trickle
+	 * cannot hold the node for ever.
+	 */
+	private async exchange(
+		options: ReturnType<typeof httpOptions>,
+		idleMs: number,
+	): Promise<{ response: RawResponse; raw: Buffer }> {
+		const clock = deadlineClock();
+		const endBy = clock.now() + Math.max(2 * idleMs, this.options.maxExchangeMs ?? MAX_EXCHANGE_MS);
+		const response = (await beforeDeadline(
+			this.functions.helpers.httpRequestWithAuthentication.call(
+				this.functions,
+				TRIO_CREDENTIAL_TYPE,
+				options,
+			) as Promise<RawResponse>,
+			Math.min(endBy, clock.now() + 2 * idleMs),
+			clock,
+		)) as RawResponse;
+		const maxBytes = this.options.maxResponseBytes ?? MAX_RESPONSE_BYTES;
+		const raw = await readBody(response.body, { maxBytes, idleMs, endBy, clock }, response.headers);
+		return { response, raw };
+	}
+
+	/**
+	 * An exchange that brought no answer: waits before the next try when one is safe (never for
+	 * an answer too large, nor for a create that may have reached the service), else throws.
+	 */
+	private async afterNoAnswer(
+		error: unknown,
+		at: { request: TrioRequest; path: string; idempotent: boolean; attempt: number },
+	): Promise<void> {
+		const { request, path, idempotent, attempt } = at;
+		const code = errorCode(error);
+		if (!code) throw this.unexpected(error, request, path);
+		const reachedService = !NOT_SENT_CODES.has(code);
+		if (
+			code !== 'ERESPONSETOOLARGE' &&
+			(idempotent || !reachedService) &&
+			attempt < this.retry.maxRetries
+		) {
+			this.stats.retries++;
+			await this.pacer.wait(backoffDelay(attempt, this.retry));
+			return;
+		}
+		throw connectionError(this.node, {
+			code,
+			method: request.method,
+			path,
+			itemIndex: request.itemIndex,
+			outcomeUnknown: reachedService && !idempotent && code !== 'ERESPONSETOOLARGE',
+			timedOut: isTimeoutCode(code),
+			secret: this.secret,
+		});
 	}
 
 	private unexpected(error: unknown, request: TrioRequest, path: string): Error {
