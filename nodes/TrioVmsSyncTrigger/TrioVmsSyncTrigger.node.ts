@@ -18,7 +18,8 @@ import { TRIO_CREDENTIAL_TYPE } from '../shared/credentials';
 import { outputProperty, SIMPLIFIED_JOB_FIELDS_IN_WORDS } from '../shared/jobOutput';
 import { SIMPLE_SUBMISSION_FIELDS_IN_WORDS } from '../shared/submissionOutput';
 import { JOB_STATUS_OPTIONS, US_STATE_OPTIONS } from '../shared/serviceFacts';
-import { DEFAULT_MAX_DROP_PERCENT, SUBMISSION_CHANGES } from './diff';
+import { SUBMISSION_CHANGES } from './diff';
+import { DEFAULT_MAX_DROP_PERCENT } from './shortList';
 import { pollTrio } from './poll';
 import { DEFAULT_FULL_LIST_EVERY, DEFAULT_OVERLAP_SECONDS } from './watermark';
 

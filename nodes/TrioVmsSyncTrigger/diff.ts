@@ -12,8 +12,10 @@ import {
 	sameJobEntry,
 	type JobEntry,
 	type JobState,
+	type SubmissionEntry,
 	type SubmissionState,
 } from './state';
+import { DEFAULT_MAX_DROP_PERCENT, guardAgainstShortList } from './shortList';
 import { isForgotten, isStaleCopy, nextState, nextWatermark, type DiffOptions } from './watermark';
 
 type JobChangeType = 'opened' | 'updated' | 'closed' | 'openPositionsChanged';
@@ -29,6 +31,13 @@ export interface JobChange {
 	previous?: IDataObject;
 	/** For `closed`: what the state remembered about the job. */
 	last?: JobEntry;
+	/** Trio made the change without moving the job's stamp past what was seen (items.ts). */
+	stampStood?: true;
+}
+
+/** `{ stampStood: true }` when Trio's stamp is none or not past `seen`, else nothing. */
+function stood(stamp: string | null, seen: string | null): { stampStood?: true } {
+	return stamp === null || (seen !== null && stamp <= seen) ? { stampStood: true } : {};
 }
 
 /** A known job a full list did not hold: `GET /Job/{number}` decides what it means. */
@@ -63,39 +72,6 @@ export interface JobDiff {
 	 * word about any job.
 	 */
 	control?: number;
-}
-
-/** Below this many known jobs the share rule does not apply: a few closures can be most of them. */
-const MIN_JOBS_FOR_DROP_RULE = 10;
-export const DEFAULT_MAX_DROP_PERCENT = 50;
-
-/** A full list that lost too many known jobs at once: most likely cut short, not mass closure. */
-export class ListShrankError extends Error {
-	constructor(
-		readonly missing: number,
-		readonly known: number,
-	) {
-		super(`The full job list lacks ${missing} of the ${known} jobs known so far`);
-	}
-}
-
-/**
- * Refuses a full list that lacks `share` of the known jobs or more (10 of 20 at 50%): most
- * likely cut short. Jobs already known to be left out of the list while Trio calls them open
- * do not count, or they would refuse every full list once there are enough of them.
- */
-function guardAgainstShortList(state: JobState, seen: Set<number>, share: number): void {
-	if (share >= 1) return;
-	const omitted = new Set(state.omitted);
-	let known = 0;
-	let missing = 0;
-	for (const number of state.entries.numbers()) {
-		if (omitted.has(number)) continue;
-		known++;
-		if (!seen.has(number)) missing++;
-	}
-	if (known >= MIN_JOBS_FOR_DROP_RULE && missing > 0 && missing >= share * known)
-		throw new ListShrankError(missing, known);
 }
 
 function jobEntry(record: JobRecord, openPositions: number | null): JobEntry {
@@ -153,60 +129,93 @@ export function diffJobs(
 		);
 		// Unchanged entries keep their stored string (nothing to encode again).
 		if (!before || !sameJobEntry(before, entry)) entries.set(record.number, entry);
-		if (!state) {
-			if (options.emitExisting && !before)
-				changes.push({ change: 'opened', number: record.number, job: record.raw });
-			continue;
-		}
-		if (!before) {
-			if (!isForgotten(state, record.stamp))
-				changes.push({ change: 'opened', number: record.number, job: record.raw });
-			continue;
-		}
-		if (record.stamp !== before.stamp || record.status !== before.status) {
-			const previous: IDataObject = {};
-			if (record.stamp !== before.stamp) previous.ModifiedDateUtc = displayStamp(before.stamp);
-			if (record.status !== before.status) previous.JobStatus = before.status;
-			changes.push({ change: 'updated', number: record.number, job: record.raw, previous });
-		}
-		if (
-			options.full &&
-			before.openPositions !== null &&
-			record.openPositions !== null &&
-			record.openPositions !== before.openPositions
-		) {
-			changes.push({
-				change: 'openPositionsChanged',
-				number: record.number,
-				job: record.raw,
-				previous: { NumberOfCurrentOpenPositions: before.openPositions },
-			});
-		}
+		// Listed twice while taking a baseline: the first copy said all there is.
+		if (!before) changes.push(...opening(state, record, options.emitExisting));
+		else if (state) changes.push(...changesOfKnownJob(record, before, options.full));
 	}
 
-	const absent: JobAbsence[] = [];
 	const control = options.full
 		? listing.find((record) => record.status !== 'Closed')?.number
 		: undefined;
-	let missing = (state?.missing ?? []).filter((number) => !seen.has(number));
-	let omitted = (state?.omitted ?? []).filter((number) => !seen.has(number));
-	if (options.full && state) {
-		// What each job left out means is settled by its own lookup (settleAbsentJobs).
-		missing = [];
-		omitted = [];
-		for (const number of previousEntries.numbers()) {
-			if (seen.has(number)) continue;
-			const last = entries.get(number);
-			if (last) absent.push({ number, last });
-		}
-	}
-
+	const { absent, missing, omitted } = leftOut(state, previousEntries, entries, seen, options.full);
 	return {
 		changes,
 		absent,
 		...(control === undefined ? {} : { control }),
 		next: nextState('jobs', state, { watermark, entries, missing, omitted }, listing, options),
 	};
+}
+
+/**
+ * A job the state does not know: opened, unless it was forgotten at the size limit; with no
+ * state yet (a new baseline), only noted unless the user asked for the current jobs.
+ */
+function opening(
+	state: JobState | undefined,
+	record: JobRecord,
+	emitExisting: boolean,
+): JobChange[] {
+	if (!state)
+		return emitExisting ? [{ change: 'opened', number: record.number, job: record.raw }] : [];
+	if (isForgotten(state, record.stamp)) return [];
+	// A job reopened under a stamp already seen is told apart by the check (items.ts).
+	const change: JobChange = { change: 'opened', number: record.number, job: record.raw };
+	return [{ ...change, ...stood(record.stamp, state.watermark) }];
+}
+
+/** What changed in a known job the list holds: its stamp or status, and its open positions. */
+function changesOfKnownJob(record: JobRecord, before: JobEntry, full: boolean): JobChange[] {
+	const changes: JobChange[] = [];
+	const kept = stood(record.stamp, before.stamp);
+	if (record.stamp !== before.stamp || record.status !== before.status) {
+		const previous: IDataObject = {};
+		if (record.stamp !== before.stamp) previous.ModifiedDateUtc = displayStamp(before.stamp);
+		if (record.status !== before.status) previous.JobStatus = before.status;
+		changes.push({ change: 'updated', number: record.number, job: record.raw, previous, ...kept });
+	}
+	// Counts are current only in the full list.
+	if (
+		full &&
+		before.openPositions !== null &&
+		record.openPositions !== null &&
+		record.openPositions !== before.openPositions
+	) {
+		changes.push({
+			change: 'openPositionsChanged',
+			number: record.number,
+			job: record.raw,
+			previous: { NumberOfCurrentOpenPositions: before.openPositions },
+			...kept,
+		});
+	}
+	return changes;
+}
+
+/**
+ * The known jobs a list did not hold: after a full list, every one is to be looked up (what each
+ * means is settled by its own lookup, settleAbsentJobs); after a cheap poll, the jobs still
+ * missing or left out stay so.
+ */
+function leftOut(
+	state: JobState | undefined,
+	previousEntries: JobState['entries'],
+	entries: JobState['entries'],
+	seen: Set<number>,
+	full: boolean,
+): { absent: JobAbsence[]; missing: number[]; omitted: number[] } {
+	const absent: JobAbsence[] = [];
+	if (!full || !state)
+		return {
+			absent,
+			missing: (state?.missing ?? []).filter((number) => !seen.has(number)),
+			omitted: (state?.omitted ?? []).filter((number) => !seen.has(number)),
+		};
+	for (const number of previousEntries.numbers()) {
+		if (seen.has(number)) continue;
+		const last = entries.get(number);
+		if (last) absent.push({ number, last });
+	}
+	return { absent, missing: [], omitted: [] };
 }
 
 /**
@@ -237,11 +246,43 @@ export interface SubmissionChange {
 	number: number;
 	submission: IDataObject;
 	previous?: IDataObject;
+	/** Trio changed the status without moving the stamp past what was seen (items.ts). */
+	stampStood?: true;
 }
 
 export interface SubmissionDiff {
 	changes: SubmissionChange[];
 	next: SubmissionState;
+}
+
+/** What one listed submission says against what was remembered of it, if anything. */
+function submissionChange(
+	state: SubmissionState | undefined,
+	record: SubmissionRecord,
+	before: SubmissionEntry | undefined,
+	emitExisting: boolean,
+): SubmissionChange | undefined {
+	const { number, raw: submission } = record;
+	if (!state)
+		return emitExisting && !before ? { change: 'created', number, submission } : undefined;
+	if (!before) {
+		// Taking a pending baseline: what changed before the trigger began watching is noted.
+		if (state.baselinePending && isForgotten(state, record.stamp)) return undefined;
+		const forgotten = state.forgottenNumber !== null && number <= state.forgottenNumber;
+		return { change: forgotten ? 'statusChanged' : 'created', number, submission };
+	}
+	if (record.statusCode === before.statusCode && record.status === before.status) return undefined;
+	return {
+		change: 'statusChanged',
+		number,
+		submission,
+		previous: {
+			Status: before.status,
+			StatusCode: before.statusCode,
+			ModifiedDateUTC: displayStamp(before.stamp),
+		},
+		...stood(record.stamp, before.stamp),
+	};
 }
 
 /**
@@ -277,34 +318,8 @@ export function diffSubmissions(
 				statusCode: record.statusCode,
 				status: record.status,
 			});
-		if (!state) {
-			if (options.emitExisting && !before)
-				changes.push({ change: 'created', number: record.number, submission: record.raw });
-			continue;
-		}
-		if (!before) {
-			// Taking a pending baseline: what changed before the trigger began watching is noted.
-			if (state.baselinePending && isForgotten(state, record.stamp)) continue;
-			const forgotten = state.forgottenNumber !== null && record.number <= state.forgottenNumber;
-			changes.push({
-				change: forgotten ? 'statusChanged' : 'created',
-				number: record.number,
-				submission: record.raw,
-			});
-			continue;
-		}
-		if (record.statusCode !== before.statusCode || record.status !== before.status) {
-			changes.push({
-				change: 'statusChanged',
-				number: record.number,
-				submission: record.raw,
-				previous: {
-					Status: before.status,
-					StatusCode: before.statusCode,
-					ModifiedDateUTC: displayStamp(before.stamp),
-				},
-			});
-		}
+		const change = submissionChange(state, record, before, options.emitExisting);
+		if (change) changes.push(change);
 	}
 
 	return {

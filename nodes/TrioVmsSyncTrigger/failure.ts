@@ -6,10 +6,18 @@
  * the answer's status, and guesses a 403 permanent. Older n8n never reads the property, so it is
  * stamped on the error as plain data (n8n-workflow 1.x's error constructors drop the option).
  *
- * The causes, as n8n defines them: `rate-limited`, `quota-exhausted` and
+ * The causes, as n8n defines them (n8n-workflow's TIMED_CAUSES and ACTIONABLE_CAUSES, the split
+ * its scheduler's back-off reads; the back-off itself ships with n8n's server, not in n8n-core
+ * 2.41's or n8n-workflow's files): `rate-limited`, `quota-exhausted` and
  * `temporarily-unavailable` come back on their own, so n8n waits (at least `retryAfterMs`) and
- * tries again on its curve; `credential-invalid`, `configuration-invalid` and `node-defect` need
- * someone to act, so n8n waits its longest between tries.
+ * tries again on its curve from 5 s; `credential-invalid`, `configuration-invalid` and
+ * `node-defect` need someone to act, so n8n waits its longest (30 minutes) from the first failure.
+ *
+ * Only what is known is declared as needing someone: a refusal the status names, a setting out
+ * of range, a request Trio calls malformed. A failure the trigger cannot classify (no status, no
+ * connection code, an error of no known kind) is not known to need anyone, and most such
+ * failures pass (a gateway's odd answer, a hiccup of the network stack), so it is declared
+ * `temporarily-unavailable`: n8n tries again soon, and backs off if it goes on.
  */
 import { NodeApiError, type Failure } from 'n8n-workflow';
 
@@ -61,18 +69,18 @@ function failureOfRequest(error: NodeApiError, watch: WatchKind): Failure {
 	if (status >= 400) return { cause: 'configuration-invalid' };
 	// An answer larger than any of Trio's comes from another address than Trio's.
 	if (connectionCode(error) === 'ERESPONSETOOLARGE') return { cause: 'configuration-invalid' };
-	// No answer: a refused or broken connection, a name that did not resolve.
-	if (connectionCode(error)) return { cause: 'temporarily-unavailable' };
-	return { cause: 'node-defect' };
+	// No answer (a refused or broken connection, a name that did not resolve), or a failure
+	// without a status or code: nothing says someone has to act.
+	return { cause: 'temporarily-unavailable' };
 }
 
 /**
  * The error a check throws, with why it failed: what the step that threw it declared, else what
- * the request's failure says, else a defect of the node (nothing else is left to fail).
+ * the request's failure says, else a failure passing for now (nothing known says otherwise).
  */
 export function withFailure(error: unknown, watch: WatchKind): Error {
 	const thrown = error instanceof Error ? error : new Error(String(error));
 	if (isDeclared(thrown)) return thrown;
 	if (thrown instanceof NodeApiError) return declared(thrown, failureOfRequest(thrown, watch));
-	return declared(thrown, { cause: 'node-defect' });
+	return declared(thrown, { cause: 'temporarily-unavailable' });
 }

@@ -4,14 +4,21 @@
  * Trio sent it, and `changeKey` last. Pure.
  *
  * n8n's durable scheduler may run a poll twice; both runs start from the same saved state and
- * emit the same changes. `changeKey` is the same for the same change in every run of one check
- * and in every process, and differs for every other change, so a Remove Duplicates node keyed on
- * it drops only the repeats, as the webhook trigger's `deliveryKey` does for deliveries. It
- * holds the record's number, the change, its stamp and what changed, and, after `#`, the number
- * of the check (the count of checks saved before it, kept in the state): Trio changes open
- * positions without moving the stamp, and a job closed, reopened and closed again may keep one
- * stamp, so only the check tells such changes apart; every run of one check starts from the
- * same saved state, so it gives the same number.
+ * emit the same changes. `changeKey` is the same for the same change in every run and in every
+ * process, and differs for every other change, so a Remove Duplicates node keyed on it drops
+ * only the repeats, as the webhook trigger's `deliveryKey` does for deliveries. It is made of the
+ * change itself: the record's number, the change, the record's own stamp (`ModifiedDateUtc`)
+ * and what it changed to (status, open positions), so it stays the same whatever state n8n
+ * restores, and a different change with a stamp of its own never shares it.
+ *
+ * Trio changes open positions without moving the stamp, and a job closed and reopened may keep
+ * one, so two changes can carry the very same content (2 -> 1 -> 2 -> 1 open positions). A
+ * change whose stamp did not move past the one the trigger had seen (`stampStood`), or a
+ * closure Trio only answered "not found" for, adds, after `#`, the number of the check that
+ * found it (the count of checks saved before it, kept in the state): every run of one check
+ * starts from the same saved state, so it gives the same number. Where it stops: n8n restoring a
+ * state older than the last one saved sets that number back, so such a change (and only such a
+ * change) can then repeat the key of an earlier one with the very same content.
  */
 import type { IDataObject } from 'n8n-workflow';
 
@@ -75,34 +82,39 @@ function stampText(value: unknown): string {
 	return stampOf(value) ?? '';
 }
 
-/** The same job change of one check gives the same key wherever and however often it is emitted. */
+/** The key's parts joined, and the check's number when the content alone may repeat. */
+function keyOf(parts: unknown[], stampStood: boolean, check: number): string {
+	const key = parts.join(':');
+	return stampStood ? `${key}#${check}` : key;
+}
+
+/** A job change's key: its own content, and the check when Trio's stamp stood still. */
 function jobChangeKey(change: JobChange, check: number): string {
 	const job = change.job ?? {};
-	const stamp =
-		change.change === 'closed' && change.last
-			? (change.last.stamp ?? '')
-			: stampText(fieldOf(job, 'ModifiedDateUtc'));
-	const parts = ['job', change.number, change.change, stamp];
-	if (change.change === 'updated') parts.push(String(fieldOf(job, 'JobStatus') ?? ''));
+	const own = stampText(fieldOf(job, 'ModifiedDateUtc'));
+	if (change.change === 'closed') {
+		// Trio's record of the closure has a stamp of its own, unless the closure kept the last one.
+		const last = change.last?.stamp ?? '';
+		return keyOf(['job', change.number, 'closed', own || last], !own || own === last, check);
+	}
+	const parts = ['job', change.number, change.change, own];
+	if (change.change === 'updated' || change.change === 'opened')
+		parts.push(String(fieldOf(job, 'JobStatus') ?? ''));
 	if (change.change === 'openPositionsChanged')
 		parts.push(String(fieldOf(job, 'NumberOfCurrentOpenPositions') ?? ''));
-	return `${parts.join(':')}#${check}`;
+	return keyOf(parts, change.stampStood === true || !own, check);
 }
 
 function submissionChangeKey(change: SubmissionChange, check: number): string {
 	const { submission } = change;
-	const parts = [
-		'submission',
-		change.number,
-		change.change,
-		stampText(fieldOf(submission, 'ModifiedDateUTC')),
-	];
+	const own = stampText(fieldOf(submission, 'ModifiedDateUTC'));
+	const parts = ['submission', change.number, change.change, own];
 	if (change.change === 'statusChanged')
 		parts.push(
 			String(fieldOf(submission, 'StatusCode') ?? ''),
 			String(fieldOf(submission, 'Status') ?? ''),
 		);
-	return `${parts.join(':')}#${check}`;
+	return keyOf(parts, change.stampStood === true || !own, check);
 }
 
 /** `check`: the number of the check that found the change (its state's count of saved checks). */

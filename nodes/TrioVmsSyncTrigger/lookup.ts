@@ -5,13 +5,16 @@
  * restarts, `{}`, a message, a status the specification does not name, another job's record)
  * is no answer, and no answer never closes a job.
  *
- * A "not found" in the service's own shape is still only believed while Trio finds a job its
- * list calls open (the control, asked once when a lookup answered 404): a framework or gateway
- * whose route no longer matches answers problem details too, for every job. When the control is
- * not found either, the check fails and says so; when the control gives no clear answer, the
- * jobs stay missing and are asked about again.
+ * A "not found" in the service's own shape is still only believed while Trio finds the jobs it
+ * has: a framework or gateway whose route no longer matches answers problem details too, for
+ * every job. A lookup of this check that got a job's own record shows that it does; else Trio is
+ * asked about a job its list calls open (the control). When the control is not found either, the
+ * check fails and says so; when the control gives no clear answer, the jobs stay missing and are
+ * asked about again. When the list holds no open job to ask about, nothing can show that Trio's
+ * "not found" is its word: the check fails and says so, and the jobs come out as closed at the
+ * first check that can tell.
  */
-import type { IPollFunctions } from 'n8n-workflow';
+import { NodeApiError, type IPollFunctions, type JsonObject } from 'n8n-workflow';
 
 import { answerOf } from '../shared/failureMarks';
 import { isRecord } from '../shared/listAnswer';
@@ -19,6 +22,7 @@ import { fieldOf } from '../shared/recordFields';
 import { PATHS } from '../shared/serviceFacts';
 import { TrioClient } from '../shared/transport';
 import type { PollBudget } from './budget';
+import { declared } from './failure';
 import { settleAbsentJobs, type JobChange, type JobDiff, type JobLookup } from './diff';
 import type { JobState } from './state';
 
@@ -107,14 +111,64 @@ function withoutNotFound(lookups: Map<number, JobLookup>): void {
 			lookups.set(number, { outcome: 'unanswered' });
 }
 
-/** Trio did not find a job its own list calls open: none of its 404s closes a job. */
-export class NotFoundRefutedError extends Error {
+/** Whether a lookup of this check got a job's own record: Trio finds the jobs it has. */
+function foundOne(lookups: Map<number, JobLookup>): boolean {
+	for (const lookup of lookups.values())
+		if (lookup.outcome === 'open' || (lookup.outcome === 'closed' && !lookup.notFound)) return true;
+	return false;
+}
+
+/** Trio's "not found" cannot be believed: none of its 404s closes a job, and the check says why. */
+export class NotFoundDoubtedError extends Error {
 	constructor(
-		readonly control: number,
-		readonly notFound: number,
+		/** The job of Trio's list it did not find either; undefined: its list holds no open job. */
+		readonly control: number | undefined,
+		/** The jobs the list left out that Trio answered "not found" for. */
+		readonly notFound: number[],
 	) {
-		super(`Trio VMS answered "not found" for job ${control}, which its job list calls open`);
+		super(
+			control === undefined
+				? `Trio VMS answered "not found" for jobs its list left out, and its list holds no open job to check that answer against`
+				: `Trio VMS answered "not found" for job ${control}, which its job list calls open`,
+		);
 	}
+}
+
+/** Up to this many job numbers are named in a failure's message. */
+const NAMED_JOBS = 10;
+
+function named(numbers: number[]): string {
+	const listed = numbers.slice(0, NAMED_JOBS).join(', ');
+	const more = numbers.length - NAMED_JOBS;
+	if (numbers.length === 1) return `job ${listed}`;
+	return more > 0 ? `jobs ${listed} and ${more} more` : `jobs ${listed}`;
+}
+
+/**
+ * The check's failure when Trio's "not found" cannot be believed, in the user's words. Either
+ * way Trio's lookups or its list say something they will not keep saying (a job opens, a route
+ * is mended), so n8n tries again on its curve.
+ */
+export function notFoundDoubted(
+	context: IPollFunctions,
+	error: NotFoundDoubtedError,
+): NodeApiError {
+	const jobs = named(error.notFound);
+	const failure =
+		error.control === undefined
+			? new NodeApiError(context.getNode(), {} as JsonObject, {
+					message: `Trio VMS answered "not found" for ${jobs}, which its job list no longer holds, and the list holds no open job to check that answer against: none was reported closed`,
+					description:
+						'A gateway in front of Trio can answer "not found" for every job, so the Sync Trigger believes Trio\'s "not found" only while Trio finds a job its list calls open. Nothing was output and the trigger still remembers these jobs; its next check asks again. Once a job is open in Trio (or Trio answers with the jobs\' own records), each closed job comes out once.',
+					httpCode: '404',
+				})
+			: new NodeApiError(context.getNode(), {} as JsonObject, {
+					message: `Trio VMS answered "not found" even for job ${error.control}, which its job list calls open, so its "not found" for ${error.notFound.length === 1 ? 'the job' : `the ${error.notFound.length} jobs`} the list left out says nothing about them: none was reported closed`,
+					description:
+						'Nothing was output and the trigger still remembers what it had seen; its next check asks again. Trio, or a gateway in front of it, is answering job lookups (GET /api/v3/Job/{number}) with 404 for jobs it has: if this goes on, tell Trio support.',
+					httpCode: '404',
+				});
+	return declared(failure, { cause: 'temporarily-unavailable' });
 }
 
 /**
@@ -137,15 +191,14 @@ export async function lookUpAbsentJobs(
 		if (!allows()) break;
 		lookups.set(number, judgeLookup(number, await askAbout(client, number)));
 	}
-	const notFound = [...lookups.values()].filter(
-		(lookup) => lookup.outcome === 'closed' && lookup.notFound,
-	).length;
-	if (notFound > 0) {
-		const verdict =
-			diff.control === undefined || !allows()
-				? 'doubtful'
-				: judgeControl(diff.control, await askAbout(client, diff.control));
-		if (verdict === 'refuted') throw new NotFoundRefutedError(diff.control as number, notFound);
+	const notFound = [...lookups]
+		.filter(([, lookup]) => lookup.outcome === 'closed' && lookup.notFound)
+		.map(([number]) => number);
+	if (notFound.length > 0 && !foundOne(lookups)) {
+		const { control } = diff;
+		if (control === undefined) throw new NotFoundDoubtedError(undefined, notFound);
+		const verdict = allows() ? judgeControl(control, await askAbout(client, control)) : 'doubtful';
+		if (verdict === 'refuted') throw new NotFoundDoubtedError(control, notFound);
 		if (verdict === 'doubtful') withoutNotFound(lookups);
 	}
 	return settleAbsentJobs(diff, lookups);

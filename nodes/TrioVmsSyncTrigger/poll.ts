@@ -35,7 +35,7 @@ import { isTimedOut, submissionListNotOffered } from '../shared/failureMarks';
 import { TrioClient } from '../shared/transport';
 import { fieldOf } from '../shared/recordFields';
 import { FIRST_CHECK_BUDGET_MS, pollBudget, type PollBudget } from './budget';
-import { ListShrankError } from './diff';
+import { ListShrankError } from './shortList';
 import { declared, withFailure } from './failure';
 import { unreadableItem } from './items';
 import { isRecord, UnreadableAnswerError } from '../shared/listAnswer';
@@ -49,8 +49,8 @@ import {
 	type SyncState,
 	type WatchKind,
 } from './state';
-import { NotFoundRefutedError } from './lookup';
-import { planPoll, type PollPlan } from './watermark';
+import { NotFoundDoubtedError, notFoundDoubted } from './lookup';
+import { planPoll, sinceOnServiceClock, type DiffOptions, type PollPlan } from './watermark';
 import { JOBS, SUBMISSIONS, type ListedRecord, type Outcome, type Watched } from './watched';
 
 /** Said on the one existing record Fetch Test Event shows when nothing has changed. */
@@ -111,30 +111,16 @@ async function pollOnce<
 	} catch (error) {
 		if (!firstCheck || !isForNow(withFailure(error, watched.kind)))
 			throw asNodeError(context, error);
-		// Trio busy or slow just now: Publish goes through, and the next check takes the baseline,
-		// outputting what changed after this moment (everything, with Output Current … on).
-		const since = options.emitExisting ? null : moment(client);
-		writeState(staticData, pendingBaseline(watched.kind, since));
+		writeState(staticData, pendingBaseline(watched.kind, watchingSince(options)));
 		return [];
 	}
 	const reading = readOrFail(context, () => watched.read(body));
-	let diff: Diff;
-	try {
-		diff = watched.diff(state, reading, {
-			full: plan.full,
-			emitExisting: options.emitExisting,
-			notAfter: serviceNowPlusMargin(client),
-			localClock: client.serviceDateMs === undefined,
-			maxDropShare: options.maxDropShare,
-		});
-	} catch (error) {
-		if (error instanceof ListShrankError) throw listShrank(context, error);
-		throw asNodeError(context, error);
-	}
+	const diff = diffWith(context, client, { state, reading, plan, options }, watched.diff);
 	const { changes, next } = await complete(context, watched, diff, budget);
-	let wanted = changes.filter((change) => options.changes.includes(change.change));
 	const passes = watched.passes;
-	if (passes) wanted = wanted.filter((change) => passes(context, change));
+	const wanted = changes.filter(
+		(change) => options.changes.includes(change.change) && (!passes || passes(context, change)),
+	);
 
 	const receivedAt = new Date().toISOString();
 	const check = state?.checks ?? 0;
@@ -151,16 +137,40 @@ async function pollOnce<
 		writeState(staticData, next);
 		return items;
 	}
-	if (items.length === 0) {
-		const sample = await sampleRecord(client, watched, plan, reading);
-		// Marked, so that nobody takes an old record for a change.
-		if (sample)
-			items.push({
-				...watched.item(watched.sample(sample), receivedAt, options.simplify, check),
-				sample: SAMPLE_NOTE,
-			});
-	}
+	const sample = items.length === 0 && (await sampleRecord(client, watched, plan, reading));
+	// Marked, so that nobody takes an old record for a change.
+	if (sample)
+		items.push({
+			...watched.item(watched.sample(sample), receivedAt, options.simplify, check),
+			sample: SAMPLE_NOTE,
+		});
 	return items.slice(0, TEST_EVENT_ITEMS);
+}
+
+/**
+ * The diff of this answer against the state, on one clock: Trio's own (its successful answer's
+ * Date) where the transport believes it, else n8n's.
+ */
+function diffWith<State extends SyncState<unknown>, Reading, Diff>(
+	context: IPollFunctions,
+	client: TrioClient,
+	input: { state: State | undefined; reading: Reading; plan: PollPlan; options: PollSettings },
+	diff: (state: State | undefined, reading: Reading, options: DiffOptions) => Diff,
+): Diff {
+	const { state, reading, plan, options } = input;
+	const serviceNow = client.serviceNow();
+	try {
+		return diff(sinceOnServiceClock(state, serviceNow && serviceNow - Date.now()), reading, {
+			full: plan.full,
+			emitExisting: options.emitExisting,
+			notAfter: serviceNowPlusMargin(client),
+			localClock: client.serviceDateMs === undefined,
+			maxDropShare: options.maxDropShare,
+		});
+	} catch (error) {
+		if (error instanceof ListShrankError) throw listShrank(context, error);
+		throw asNodeError(context, error);
+	}
 }
 
 /**
@@ -184,18 +194,25 @@ function unreported(
 	return { unreadable, reported: [...remembered] };
 }
 
+/**
+ * When a first check that Trio turned away for now began watching: the next check takes the
+ * baseline, outputting what changed after this moment (everything, with Output Current … on).
+ * The moment is n8n's: a failed answer's Date may be a gateway's, on a clock of its own.
+ */
+function watchingSince(options: PollSettings): string | null {
+	return options.emitExisting ? null : readStamp(new Date().toISOString()) || null;
+}
+
 /** Whether a failure passes on its own (n8n's timed causes: Trio busy, down or slow for now). */
 function isForNow(error: Error): boolean {
 	const cause = (error as { failure?: { cause?: unknown } }).failure?.cause;
 	return cause === 'rate-limited' || cause === 'temporarily-unavailable';
 }
 
-/** Now on the service's clock (its last answer's Date, of any status), else n8n's, as a stamp. */
-function moment(client: TrioClient): string | null {
-	return readStamp(new Date(client.serviceNow() ?? Date.now()).toISOString()) || null;
-}
-
-/** The service's own time (its Date header) plus a margin, else n8n's, as a normal-form stamp. */
+/**
+ * The service's own time (the Date of its successful answer, when within the transport's bound of
+ * n8n's clock) plus a margin, else n8n's, as a normal-form stamp.
+ */
 function serviceNowPlusMargin(client: TrioClient): string | null {
 	const now = client.serviceDateMs ?? Date.now();
 	return readStamp(new Date(now + FUTURE_MARGIN_MS).toISOString()) || null;
@@ -281,21 +298,9 @@ async function complete<Change, State, Diff extends Outcome<Change, State>>(
 	try {
 		return await watched.complete(context, diff, budget);
 	} catch (error) {
-		if (error instanceof NotFoundRefutedError) throw notFoundRefuted(context, error);
+		if (error instanceof NotFoundDoubtedError) throw notFoundDoubted(context, error);
 		throw asNodeError(context, error);
 	}
-}
-
-function notFoundRefuted(context: IPollFunctions, error: NotFoundRefutedError): NodeApiError {
-	const jobs = error.notFound === 1 ? 'the job' : `the ${error.notFound} jobs`;
-	const refused = new NodeApiError(context.getNode(), {} as JsonObject, {
-		message: `Trio VMS answered "not found" even for job ${error.control}, which its job list calls open, so its "not found" for ${jobs} the list left out says nothing about them: none was reported closed`,
-		description:
-			'Nothing was output and the trigger still remembers what it had seen; its next check asks again. Trio, or a gateway in front of it, is answering job lookups (GET /api/v3/Job/{number}) with 404 for jobs it has: if this goes on, tell Trio support.',
-		httpCode: '404',
-	});
-	// Trio's lookups misbehave for now; the next check asks again.
-	return declared(refused, { cause: 'temporarily-unavailable' });
 }
 
 /** The most recently modified record, from this poll's answer or, when it was empty, the full list. */

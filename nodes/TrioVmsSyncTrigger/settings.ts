@@ -9,7 +9,7 @@ import {
 	type IPollFunctions,
 } from 'n8n-workflow';
 
-import { DEFAULT_MAX_DROP_PERCENT } from './diff';
+import { DEFAULT_MAX_DROP_PERCENT } from './shortList';
 import { declared } from './failure';
 import type { WatchKind } from './state';
 import { DEFAULT_FULL_LIST_EVERY, DEFAULT_OVERLAP_SECONDS } from './watermark';

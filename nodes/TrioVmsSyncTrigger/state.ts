@@ -9,8 +9,9 @@
  *
  * - `wm`: the watermark, the newest ModifiedDateUtc the service itself has sent (never n8n's clock);
  * - `n`: polls since the last full list;
- * - `s`: checks saved so far: each check's items carry it in their `changeKey` (see items.ts), so
- *   two runs of one check (from the same saved state) give the same keys and two checks never do;
+ * - `s`: checks saved so far: an item whose change Trio made without moving the record's stamp
+ *   carries it in its `changeKey` (see items.ts), so two runs of one check (from the same saved
+ *   state) give the same key and two checks do not;
  * - `m`: jobs missing from the last full list whose own lookup (`GET /Job/{number}`) gave no
  *   answer: they are asked about again at the next full list, never closed on a failed lookup;
  * - `o`: jobs missing from the last full list that their lookup still calls Open or On Hold:
@@ -20,7 +21,8 @@
  * - `fn`: the highest number among records forgotten at the size limit (see forgottenNumber);
  * - `r`: fingerprints of unreadable records already reported (each is reported once);
  * - `b`: 1 while the baseline is still to be taken: the first check could not read the list
- *   (Trio busy or slow at that moment), so it remembered only when it began watching (`f`);
+ *   (Trio busy or slow at that moment), so it remembered only when it began watching (`f`, on
+ *   n8n's clock: the failed answer's Date may be a gateway's);
  *   the next check takes the baseline, and a record changed after that moment is new to it;
  * - `e`: one short string per record. Jobs: `stamp|status|open positions|state|profession`
  *   (plus `|state name` when the job has no state abbreviation), submissions:
@@ -63,8 +65,9 @@ export interface SyncState<Entry> {
 	watermark: string | null;
 	pollsSinceFullList: number;
 	/**
-	 * Checks saved so far. A check's items are keyed with the count it started from: every run
-	 * of that check starts from the same saved state and so from the same count.
+	 * Checks saved so far. A change Trio made without moving the record's stamp is keyed with the
+	 * count its check started from: every run of that check starts from the same saved state and
+	 * so from the same count.
 	 */
 	checks: number;
 	entries: RememberedRecords<Entry>;
@@ -284,9 +287,10 @@ export function storeState(state: JobState | SubmissionState, limit = MAX_ENTRIE
 
 /**
  * The state of a trigger whose first check could not read the list: nothing known, and watching
- * since `since` (Trio's clock when it answered, else n8n's), so that the check that takes the
- * baseline outputs what changed after it, as `opened` (`created`), and only notes the rest;
- * `since` null (Output Current Jobs on First Check on): every record is output.
+ * since `since`, on n8n's clock (a failed answer's Date may be a gateway's), so that the check
+ * that takes the baseline outputs what changed after it on Trio's clock (sinceOnServiceClock),
+ * as `opened` (`created`), and only notes the rest; `since` null (Output Current Jobs on First
+ * Check on): every record is output.
  */
 export function pendingBaseline(kind: WatchKind, since: string | null): JobState | SubmissionState {
 	return {

@@ -4,7 +4,7 @@
  * listed record is an older copy, and the state a diff leaves behind, the same way for jobs and
  * submissions.
  */
-import { isOlder, laterStamp, stampMs } from './records';
+import { isOlder, laterStamp, readStamp, stampMs } from './records';
 import type { SyncState } from './state';
 
 /** A full list every 10 polls: at n8n's default of one poll a minute, counts are ≤ 10 min old. */
@@ -131,4 +131,19 @@ export function nextState<Entry>(
 export function isForgotten(state: SyncState<unknown> | undefined, stamp: string | null): boolean {
 	const floor = state?.forgottenUpTo ?? null;
 	return floor !== null && stamp !== null && stamp <= floor;
+}
+
+/**
+ * A pending baseline's moment is written on n8n's clock: the first check had no successful answer
+ * from Trio to read a time from (a failed answer's Date may be a gateway's). The check that takes
+ * the baseline reads it on Trio's clock, moved by how far Trio's clock (the Date of this check's
+ * successful answer) is from n8n's; without a Date to believe, as it is.
+ */
+export function sinceOnServiceClock<State extends SyncState<unknown>>(
+	state: State | undefined,
+	serviceAheadMs: number | undefined,
+): State | undefined {
+	if (!state?.baselinePending || state.forgottenUpTo === null || !serviceAheadMs) return state;
+	const moved = readStamp(new Date(stampMs(state.forgottenUpTo) + serviceAheadMs).toISOString());
+	return moved ? { ...state, forgottenUpTo: moved } : state;
 }

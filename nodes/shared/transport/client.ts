@@ -47,6 +47,7 @@ import {
 } from './retry';
 import { fillPath, httpOptions, type TrioRequest } from './request';
 import { blockedAddress, blockedAddressError, refusedBeforeSending } from './ssrf';
+import { ServiceClock } from './serviceClock';
 
 export type TrioFunctions =
 	IExecuteFunctions | ILoadOptionsFunctions | IHookFunctions | IWebhookFunctions | IPollFunctions;
@@ -97,14 +98,8 @@ export class TrioClient {
 	/** Counts what actually went over the wire; benchmarks and tests read it. */
 	readonly stats = { requests: 0, retries: 0 };
 
-	/**
-	 * The service's own clock at its last successful answer (its Date header), so a caller can
-	 * tell a timestamp in the future from the service's point of view; undefined without one.
-	 */
-	serviceDateMs: number | undefined;
-
-	/** The Date header of the last answer of any status, and when (this process's monotonic clock). */
-	private answeredAt: { dateMs: number; at: number } | undefined;
+	/** Trio's clock: only its own successful answers set it (serviceClock.ts). */
+	private readonly clock = new ServiceClock();
 
 	constructor(
 		private readonly functions: TrioFunctions,
@@ -139,13 +134,21 @@ export class TrioClient {
 	}
 
 	/**
-	 * The service's clock now, from the Date header of its last answer (of any status) plus the
-	 * time since on this process's monotonic clock: one clock for every worker, whatever their own
-	 * say. Undefined before any answer with a date.
+	 * The service's own clock at its last successful answer (its Date header), so a caller can
+	 * tell a timestamp in the future from the service's point of view. Undefined until Trio has
+	 * answered 2xx with a Date within MAX_CLOCK_SKEW_MS of n8n's clock: the caller then uses n8n's.
+	 */
+	get serviceDateMs(): number | undefined {
+		return this.clock.lastDateMs;
+	}
+
+	/**
+	 * The service's clock now, from the Date header of its last successful answer plus the time
+	 * since on this process's monotonic clock: one clock for every worker, whatever their own say.
+	 * Undefined as serviceDateMs is: never from a failed answer, which a gateway may have written.
 	 */
 	serviceNow(): number | undefined {
-		const answered = this.answeredAt;
-		return answered && answered.dateMs + (performance.now() - answered.at);
+		return this.clock.now();
 	}
 
 	private async root(itemIndex?: number): Promise<string> {
@@ -219,67 +222,19 @@ export class TrioClient {
 
 		for (let attempt = 0; ; attempt++) {
 			const startedAt = await this.pacer.nextCall();
-			let response: RawResponse;
-			let raw: Buffer;
-			// The timeout is an idle timeout: the headers must come within twice it, and the body
-			// may pause that long between bytes. A body that keeps arriving is read to its end, up
-			// to a ceiling for the whole exchange, so a trickle cannot hold the node for ever.
-			const clock = deadlineClock();
-			const endBy =
-				clock.now() + Math.max(2 * idleMs, this.options.maxExchangeMs ?? MAX_EXCHANGE_MS);
+			let answer: { response: RawResponse; raw: Buffer };
 			try {
 				this.stats.requests++;
-				response = (await beforeDeadline(
-					this.functions.helpers.httpRequestWithAuthentication.call(
-						this.functions,
-						TRIO_CREDENTIAL_TYPE,
-						options,
-					) as Promise<RawResponse>,
-					Math.min(endBy, clock.now() + 2 * idleMs),
-					clock,
-				)) as RawResponse;
-				raw = await readBody(
-					response.body,
-					{
-						maxBytes: this.options.maxResponseBytes ?? MAX_RESPONSE_BYTES,
-						idleMs,
-						endBy,
-						clock,
-					},
-					response.headers,
-				);
+				answer = await this.exchange(options, idleMs);
 			} catch (error) {
-				const code = errorCode(error);
-				if (!code) throw this.unexpected(error, request, path);
-				const reachedService = !NOT_SENT_CODES.has(code);
-				if (
-					code !== 'ERESPONSETOOLARGE' &&
-					(idempotent || !reachedService) &&
-					attempt < this.retry.maxRetries
-				) {
-					this.stats.retries++;
-					await this.pacer.wait(backoffDelay(attempt, this.retry));
-					continue;
-				}
-				throw connectionError(this.node, {
-					code,
-					method: request.method,
-					path,
-					itemIndex: request.itemIndex,
-					outcomeUnknown: reachedService && !idempotent && code !== 'ERESPONSETOOLARGE',
-					timedOut: isTimeoutCode(code),
-					secret: this.secret,
-				});
+				await this.afterNoAnswer(error, { request, path, idempotent, attempt });
+				continue;
 			}
-
+			const { response, raw } = answer;
 			const body = parseBody(raw, response.headers ?? {});
-			const answeredDate = Date.parse(String(response.headers?.date ?? ''));
-			if (Number.isFinite(answeredDate))
-				this.answeredAt = { dateMs: answeredDate, at: performance.now() };
 			if (response.statusCode !== 429) this.pacer.accepted(startedAt);
 			if (response.statusCode >= 200 && response.statusCode < 300) {
-				const serviceDate = Date.parse(String(response.headers?.date ?? ''));
-				if (Number.isFinite(serviceDate)) this.serviceDateMs = serviceDate;
+				this.clock.answered(response.headers?.date);
 				return body as T;
 			}
 
@@ -312,6 +267,64 @@ export class TrioClient {
 				retryAfter,
 			);
 		}
+	}
+
+	/**
+	 * One exchange: the answer's headers, then its body. The timeout is an idle timeout: the
+	 * headers must come within twice it, and the body may pause that long between bytes. A body
+	 * that keeps arriving is read to its end, up to a ceiling for the whole exchange, so a trickle
+	 * cannot hold the node for ever.
+	 */
+	private async exchange(
+		options: ReturnType<typeof httpOptions>,
+		idleMs: number,
+	): Promise<{ response: RawResponse; raw: Buffer }> {
+		const clock = deadlineClock();
+		const endBy = clock.now() + Math.max(2 * idleMs, this.options.maxExchangeMs ?? MAX_EXCHANGE_MS);
+		const response = (await beforeDeadline(
+			this.functions.helpers.httpRequestWithAuthentication.call(
+				this.functions,
+				TRIO_CREDENTIAL_TYPE,
+				options,
+			) as Promise<RawResponse>,
+			Math.min(endBy, clock.now() + 2 * idleMs),
+			clock,
+		)) as RawResponse;
+		const maxBytes = this.options.maxResponseBytes ?? MAX_RESPONSE_BYTES;
+		const raw = await readBody(response.body, { maxBytes, idleMs, endBy, clock }, response.headers);
+		return { response, raw };
+	}
+
+	/**
+	 * An exchange that brought no answer: waits before the next try when one is safe (never for
+	 * an answer too large, nor for a create that may have reached the service), else throws.
+	 */
+	private async afterNoAnswer(
+		error: unknown,
+		at: { request: TrioRequest; path: string; idempotent: boolean; attempt: number },
+	): Promise<void> {
+		const { request, path, idempotent, attempt } = at;
+		const code = errorCode(error);
+		if (!code) throw this.unexpected(error, request, path);
+		const reachedService = !NOT_SENT_CODES.has(code);
+		if (
+			code !== 'ERESPONSETOOLARGE' &&
+			(idempotent || !reachedService) &&
+			attempt < this.retry.maxRetries
+		) {
+			this.stats.retries++;
+			await this.pacer.wait(backoffDelay(attempt, this.retry));
+			return;
+		}
+		throw connectionError(this.node, {
+			code,
+			method: request.method,
+			path,
+			itemIndex: request.itemIndex,
+			outcomeUnknown: reachedService && !idempotent && code !== 'ERESPONSETOOLARGE',
+			timedOut: isTimeoutCode(code),
+			secret: this.secret,
+		});
 	}
 
 	private unexpected(error: unknown, request: TrioRequest, path: string): Error {

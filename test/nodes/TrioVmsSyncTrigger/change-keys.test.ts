@@ -3,7 +3,10 @@
  * key in every run of one check (so a Remove Duplicates node keyed on it drops n8n's repeats),
  * and every other change gets a key of its own, including changes that undo each other while
  * Trio keeps the job's last-changed time (spec 2.3: open positions change without moving it; a
- * job closed and reopened may keep one stamp).
+ * job closed and reopened may keep one stamp). And whatever state n8n restores: a key is made of
+ * the change itself (the record's number, the change, its own stamp and what it changed to), so
+ * a check run again from an older saved state gives a different change a key of its own and the
+ * same change the same key.
  */
 import type { IDataObject } from 'n8n-workflow';
 
@@ -108,5 +111,47 @@ describe('changeKey', () => {
 		const keys = [down, up, downAgain].map((result) => result.items[0]?.changeKey);
 		expect(keys.every((key) => typeof key === 'string')).toBe(true);
 		expect(new Set(keys).size).toBe(3);
+	});
+
+	test('a state restored from an older one: a different closure of the same job gets a key of its own', async () => {
+		const first = trigger();
+		server.respond({ json: TWELVE });
+		await first.poll();
+		const older = first.workflowStaticData();
+
+		// Closed at 11:00, reopened at 12:00, closed again at 13:00.
+		const closedAt = (time: string) => ({
+			json: job(1, { JobStatus: 'Closed', ModifiedDateUtc: `2026-03-01T${time}:00Z` }),
+		});
+		const closure = await checkTwice(older, [{ json: withJob1(null) }, closedAt('11:00')]);
+		expect(closure.changes).toEqual(['1:closed']);
+		const reopened = await checkTwice(closure.saved, [
+			{ json: withJob1({ ModifiedDateUtc: '2026-03-01T12:00:00Z' }) },
+		]);
+		expect(reopened.changes).toEqual(['1:opened']);
+
+		// n8n restores the older state: its checks count from where they did then.
+		const again = await checkTwice(older, [{ json: withJob1(null) }, closedAt('13:00')]);
+		expect(again.changes).toEqual(['1:closed']);
+		expect(again.second).toEqual(again.first);
+		expect(again.first[0]).not.toEqual(closure.first[0]);
+		expect(new Set([...closure.first, ...reopened.first, ...again.first]).size).toBe(3);
+	});
+
+	test('a state restored from an older one: the same change found again has the same key', async () => {
+		const first = trigger();
+		server.respond({ json: TWELVE });
+		await first.poll();
+		const older = first.workflowStaticData();
+		const quiet = await checkTwice(older, [{ json: TWELVE }]);
+		expect(quiet.changes).toEqual([]);
+
+		const updated = { json: withJob1({ ModifiedDateUtc: '2026-03-01T11:00:00Z' }) };
+		const found = await checkTwice(quiet.saved, [updated]);
+		expect(found.changes).toEqual(['1:updated']);
+		// n8n restores the state saved before the quiet check: the same update, found again.
+		const refound = await checkTwice(older, [updated]);
+		expect(refound.changes).toEqual(['1:updated']);
+		expect(refound.first).toEqual(found.first);
 	});
 });

@@ -51,18 +51,20 @@ describe('Sync Trigger: the first check, while Publish waits', () => {
 		]);
 	});
 
-	test("the same on a scheduled first check: it notes when it began watching (on Trio's clock), and the check that takes the baseline outputs what opened after that, and only that", async () => {
+	test("the same on a scheduled first check: it notes when it began watching (on n8n's clock: a failed answer's Date is never read), and the check that takes the baseline outputs what opened after that, and only that", async () => {
 		const poller = trigger();
+		const before = Date.now();
 		const busy = await whileBusy(() => poller.poll());
 		expect([busy.error, busy.items, busy.saved]).toEqual([undefined, [], true]);
-		// Trio's clock: its Date header, and the moments since on this process's own clock.
-		expect(poller.staticData().sync).toMatchObject({
-			b: 1,
-			f: expect.stringMatching(/^2026-03-01T10:3\d:/),
-		});
+		// Not the 429's Date (10:30 on 1 March): n8n's clock, while the check ran.
+		const since = Date.parse((poller.staticData().sync as { f: string }).f.slice(0, 23) + 'Z');
+		expect(poller.staticData().sync).toMatchObject({ b: 1 });
+		expect(since).toBeGreaterThanOrEqual(before);
+		expect(since).toBeLessThanOrEqual(Date.now());
 
-		// Job 13 opened meanwhile (after 10:30 on Trio's clock); the twelve are older.
-		server.respond({ json: [...TWELVE, job(13, { ModifiedDateUtc: LATER })] });
+		// Job 13 opened meanwhile (after the failed check); the twelve are older.
+		const opened = new Date(Date.now() + 1_000).toISOString();
+		server.respond({ json: [...TWELVE, job(13, { ModifiedDateUtc: opened })] });
 		const baseline = await poller.poll();
 		expect(baseline.error).toBeUndefined();
 		expect(baseline.items.map((item) => [item.change, item.Number])).toEqual([['opened', 13]]);
@@ -70,7 +72,7 @@ describe('Sync Trigger: the first check, while Publish waits', () => {
 		expect(poller.staticData().sync).not.toHaveProperty('f');
 
 		// From then on as ever: a job reopened under an old stamp is opened again.
-		const thirteen = job(13, { ModifiedDateUtc: LATER });
+		const thirteen = job(13, { ModifiedDateUtc: opened });
 		server.respond(
 			{ json: [...TWELVE.slice(1), thirteen] },
 			{ json: job(1, { JobStatus: 'Closed' }) },

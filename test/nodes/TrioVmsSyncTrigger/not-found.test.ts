@@ -4,7 +4,8 @@
  * framework or gateway gives for a route it no longer matches) while nine jobs leave the list.
  * The trigger asks Trio about a job its list calls open (the control); Trio does not find that
  * one either, so the check closes none and fails saying so; once Trio answers again, each
- * closure comes out once.
+ * closure comes out once. With no open job left in the list there is nothing to ask instead: the
+ * check says so rather than keeping the jobs silently.
  */
 import { startSandbox, type RunningSandbox } from '../../../sandbox';
 import { watchJobs } from '../../support/listed-jobs';
@@ -81,5 +82,48 @@ describe('Sync Trigger: a 404 Trio gives for open jobs too', () => {
 		expect(result.error).toBeUndefined();
 		expect(result.items.filter((item) => item.change === 'closed')).toHaveLength(9);
 		expect(result.items[0]).toMatchObject({ change: 'closed', Number: first, JobStatus: 'Closed' });
+	});
+
+	test('the list holds no open job and every lookup answers 404: nothing is believed, the check fails naming the jobs, and each closure comes out once Trio answers', async () => {
+		sandbox.reset({ jobs: 4 });
+		const poller = trigger();
+		expect((await poller.poll()).error).toBeUndefined();
+		const before = poller.staticData();
+		const known = sandbox.store.listJobs().map((job) => job.Number);
+		for (const number of known) await scenario(sandbox, 'POST', `/jobs/${number}/close`, {});
+		expect(sandbox.store.listJobs()).toEqual([]);
+
+		sandbox.setFaults(EVERY_LOOKUP_NOT_FOUND);
+		const unchecked = await poller.poll();
+		expect(unchecked.items).toEqual([]);
+		expect(unchecked.error?.message).toBe(
+			`Trio VMS answered "not found" for jobs ${known.join(', ')}, which its job list no longer holds, and the list holds no open job to check that answer against: none was reported closed`,
+		);
+		expect(unchecked.error).toMatchObject({ failure: { cause: 'temporarily-unavailable' } });
+		expect(poller.staticData()).toEqual(before);
+
+		sandbox.clearFaults();
+		const answered = await poller.poll();
+		expect(answered.error).toBeUndefined();
+		expect(answered.items.map((item) => [item.change, item.Number])).toEqual(
+			known.map((number) => ['closed', number]),
+		);
+		expect((await poller.poll()).items).toEqual([]);
+	});
+
+	test('the list holds no open job, but Trio gives the other jobs their own records: its 404 for one is its word', async () => {
+		sandbox.reset({ jobs: 4 });
+		const poller = trigger();
+		await poller.poll();
+		const known = sandbox.store.listJobs().map((job) => job.Number);
+		for (const number of known) await scenario(sandbox, 'POST', `/jobs/${number}/close`, {});
+		sandbox.setFaults({
+			endpoints: { [`GET /api/v3/Job/${known[0]}`]: { failNext: 1, failStatus: 404 } },
+		});
+		const result = await poller.poll();
+		expect(result.error).toBeUndefined();
+		expect(result.items.map((item) => [item.change, item.Number])).toEqual(
+			known.map((number) => ['closed', number]),
+		);
 	});
 });

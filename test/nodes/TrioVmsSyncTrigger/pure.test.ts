@@ -5,10 +5,10 @@
 import {
 	diffJobs,
 	diffSubmissions,
-	ListShrankError,
 	settleAbsentJobs,
 	type JobLookup,
 } from '../../../nodes/TrioVmsSyncTrigger/diff';
+import { ListShrankError } from '../../../nodes/TrioVmsSyncTrigger/shortList';
 import { planPoll } from '../../../nodes/TrioVmsSyncTrigger/watermark';
 import {
 	changedJob,
@@ -672,6 +672,26 @@ describe('items and filters', () => {
 			previousStatusCode: 1,
 			changeKey: 'submission:9:statusChanged::3:Offered#4',
 		});
+	});
+
+	it('keys a change on its own content, and adds the check only where Trio kept the stamp', () => {
+		const updated = { Number: 3, JobStatus: 'OnHold', ModifiedDateUtc: T2 };
+		const key = (change: Parameters<typeof jobItem>[0], check: number) =>
+			jobItem(change, at, true, check).changeKey;
+		// A stamp of its own: the same key whichever check finds it.
+		const moved = { change: 'updated' as const, number: 3, job: updated };
+		expect(key(moved, 4)).toBe(`job:3:updated:${norm(T2)}:OnHold`);
+		expect(key(moved, 9)).toBe(key(moved, 4));
+		// The stamp stood still: only the check tells it from an earlier change alike.
+		const kept = { ...moved, stampStood: true as const };
+		expect(key(kept, 4)).toBe(`job:3:updated:${norm(T2)}:OnHold#4`);
+		// A closure: Trio's record of it has a stamp of its own, else the last one and the check.
+		const last = { stamp: norm(T1), status: 'Open', openPositions: 1, ...NO_PLACE };
+		const closedRecord = { Number: 3, JobStatus: 'Closed', ModifiedDateUtc: T2 };
+		expect(key({ change: 'closed', number: 3, job: closedRecord, last }, 4)).toBe(
+			`job:3:closed:${norm(T2)}`,
+		);
+		expect(key({ change: 'closed', number: 3, last }, 4)).toBe(`job:3:closed:${norm(T1)}#4`);
 	});
 
 	it('builds a closed item from the job Trio gave, or the last known one, in its letter case', () => {
