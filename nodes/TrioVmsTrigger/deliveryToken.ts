@@ -11,11 +11,24 @@
  * credential's API key. While no hash is stored, a delivery is accepted if its token is such an
  * HMAC and was issued within the last FRESH_SECONDS: long enough for n8n to save the hash, short
  * enough that an old token (rotated away, or from before a deactivation) is refused.
+ *
+ * The issue time is read on the issuing process's clock and the window on the receiving one's.
+ * In queue mode those are different processes, often on different machines, whose clocks need
+ * not agree to the second; so the window is widened by CLOCK_SKEW_SECONDS on both sides: a token
+ * may seem issued up to that far in the future, or that much longer ago. A token issued further
+ * out is still refused by its issue time alone, before the credential is read.
  */
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 
 /** How long a token is accepted on its own, before n8n has saved the hash of it. */
 export const FRESH_SECONDS = 120;
+
+/**
+ * How far the clock of the process that issued a token may be from the receiving process's,
+ * either way: five minutes, the tolerance clusters commonly allow (Kerberos's default) and well
+ * above what NTP-synchronised machines drift apart.
+ */
+export const CLOCK_SKEW_SECONDS = 300;
 
 /** Whose tokens: one workflow's trigger node, in one scope (production or test). */
 export interface TokenOwner {
@@ -55,23 +68,23 @@ export function tokenIssuedAt(token: unknown): number | undefined {
 }
 
 /**
- * Whether a token's own issue time lies within the last FRESH_SECONDS and not before
- * `notBeforeMs`: the check that needs no key. A token failing it is refused without reading the
+ * Whether a token's own issue time lies within the last FRESH_SECONDS (give or take
+ * CLOCK_SKEW_SECONDS) and not before `notBeforeMs`: the check that needs no key. A token failing it is refused without reading the
  * credential, so a stream of made-up tokens costs no credential decryption each.
  */
 export function mayBeFresh(token: unknown, nowMs: number, notBeforeMs = 0): boolean {
 	const issuedMs = tokenIssuedAt(token);
 	return (
 		issuedMs !== undefined &&
-		issuedMs <= nowMs + 5_000 &&
-		nowMs - issuedMs <= FRESH_SECONDS * 1000 &&
+		issuedMs <= nowMs + CLOCK_SKEW_SECONDS * 1000 &&
+		nowMs - issuedMs <= (FRESH_SECONDS + CLOCK_SKEW_SECONDS) * 1000 &&
 		issuedMs >= notBeforeMs
 	);
 }
 
 /**
- * Whether a token was issued for this owner with this key within the last FRESH_SECONDS, and
- * not before `notBeforeMs` (the node's last deactivation in this process, if any).
+ * Whether a token was issued for this owner with this key within the last FRESH_SECONDS (give
+ * or take CLOCK_SKEW_SECONDS), and not before `notBeforeMs` (the node's last deactivation in this process, if any).
  */
 export function isFreshToken(
 	apiKey: string,

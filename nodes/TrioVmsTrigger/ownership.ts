@@ -26,6 +26,7 @@ import { jsonParse, sleep, type IHookFunctions } from 'n8n-workflow';
 
 import type { TrioEventName } from '../shared/events';
 import { isRecord } from '../shared/listAnswer';
+import { blockedAddress } from '../shared/transport';
 import type { WebhookRegistration } from '../shared/webhookRegistrations';
 import { hashToken, triggerIdentity } from './deliveryToken';
 import { apiKeyOf, selectedEvents, tokenOwner } from './nodeContext';
@@ -234,20 +235,11 @@ async function probeOldAddress(context: IHookFunctions, url: string): Promise<Pr
 		return { kind: 'answered', status: response.statusCode ?? 0, body: response.body };
 	} catch (error) {
 		const reason = error instanceof Error ? error.message : String(error);
-		return isSsrfRefusal(error)
+		// n8n's SSRF protection refused it, found along n8n's whole error chain.
+		return blockedAddress(error)
 			? { kind: 'noAnswer', reason, blocked: true }
 			: { kind: 'noAnswer', reason };
 	}
-}
-
-/** Whether n8n's SSRF protection refused the request (SsrfBlockedIpError, SsrfBlockedHostnameError), possibly wrapped. */
-function isSsrfRefusal(error: unknown): boolean {
-	let current: unknown = error;
-	for (let depth = 0; depth < 5 && current instanceof Error; depth++) {
-		if (/^Ssrf/.test(current.name)) return true;
-		current = (current as { cause?: unknown }).cause;
-	}
-	return false;
 }
 
 /** Why the old address could not tell, for the log. */

@@ -14,13 +14,18 @@
  * writes it there, and it reads a row and writes the whole row back without a lock, so a removal
  * can be undone by another process's write. So a look must never be able to leave behind what a
  * later look reads as a hold:
- * - a hold is two values per time window, written together in one call: the window's mark and its
- *   seal (the seal names the minute the hold began);
- * - a look asks for the mark alone; only when the mark is there does it ask for the seal, and
- *   whatever it added that turned out not to be a hold, it takes away again. What one look leaves
- *   when its removal is undone (a mark without a seal) is therefore never a hold.
- * - a look never removes or clears anything else, and reads the row's size first (without
- *   writing): an empty row holds nothing, and nothing is written.
+ * - a hold is three values per time window, written together in one call: the window's mark and
+ *   two of the window's CODE_SIZE code values, the pair naming the minute the hold began;
+ * - a look asks for the mark alone; only when the mark is there does it ask for the window's code
+ *   values, all of them in one call, and whatever it added it takes away again. What a look leaves
+ *   when its removal is undone is a mark alone, or every code value of the window: never exactly
+ *   two, so never read as a hold. A window whose code values are neither none nor one pair (a
+ *   look's leftovers, with or without a hold beneath them) is read in the windows around it,
+ *   nearest first (a hold covering it covers one of each two, up to RINGS windows away); a look
+ *   that finds no hold there takes the leftovers away, and one that cannot tell refuses without
+ *   naming a start it does not know.
+ * - a look removes only what looks left behind, never clears the row, and reads the row's size
+ *   first (without writing): an empty row holds nothing, and nothing is written.
  * Holds and looks use one clock, this n8n process's own (never Trio's or a gateway's Date, which
  * can be off by hours or say 1970): a hold covers its windows widened by CLOCK_TOLERANCE_MS on
  * both sides, for n8n processes whose clocks differ.
@@ -52,6 +57,29 @@ export const CLOCK_TOLERANCE_MS = 15 * 60_000;
 /** The store keeps no times: a hold is written as the WINDOW_MS windows it covers. */
 const WINDOW_MS = 5 * 60_000;
 const MINUTE_MS = 60_000;
+
+/** How many windows a hold covers (span below): always this many. */
+const SPAN_WINDOWS = (UNCERTAIN_CREATE_MS + 2 * CLOCK_TOLERANCE_MS) / WINDOW_MS + 1;
+
+/**
+ * How far around a window a look reads when the window itself cannot tell: every hold covering a
+ * window also covers at least one of the two windows this far from it, up to this distance.
+ */
+const RINGS = Math.floor((SPAN_WINDOWS - 1) / 2);
+
+/** How many minutes a hold covering one window can have begun in (beginnings below). */
+const BEGINNINGS = (WINDOW_MS + UNCERTAIN_CREATE_MS + 2 * CLOCK_TOLERANCE_MS) / MINUTE_MS;
+
+/** The pairs of code values, one per minute a hold covering a window can have begun in. */
+const PAIRS: ReadonlyArray<readonly [number, number]> = (() => {
+	const pairs: Array<[number, number]> = [];
+	for (let b = 1; pairs.length < BEGINNINGS; b++)
+		for (let a = 0; a < b && pairs.length < BEGINNINGS; a++) pairs.push([a, b]);
+	return pairs;
+})();
+
+/** Code values per window: enough for a pair per minute a hold can have begun in. */
+const CODE_SIZE = Math.max(...PAIRS.flat()) + 1;
 
 /** A row of this node alone: a Remove Duplicates node (scope workflow, or its own node) never shares it. */
 const SCOPE = 'node' as const;
@@ -171,16 +199,6 @@ export class CreateMemory {
 		return `${this.context.workflowId}\n${this.key(createKey)}`;
 	}
 
-	/** A hold's mark in one window: a look asks for it first. */
-	private static mark(key: string, window: number): string {
-		return `${key} held ${window}`;
-	}
-
-	/** A hold's seal in one window, naming the minute the hold began: only holds write it. */
-	private static seal(key: string, window: number, minute: number): string {
-		return `${key} held ${window} since ${minute}`;
-	}
-
 	/**
 	 * Runs `work` when no other create with this key runs in this process, so two executions on
 	 * one worker never send the same create at once, however long its exchange lasts.
@@ -255,48 +273,23 @@ export class CreateMemory {
 	}
 
 	/**
-	 * Asks the row whether a hold covers now, and takes away again what the asking added where
-	 * it found none: the mark alone, or the mark and the seals it asked for.
+	 * Asks the row whether a hold covers now: the window's mark, then (only when it is there) the
+	 * window's code values. Takes away what the asking added, and the mark too when no hold wrote
+	 * it (an earlier look's, whose removal was undone).
 	 */
 	private async look(row: DuplicateStore, key: string): Promise<HoldState> {
-		const now = this.context.now();
-		const window = Math.floor(now / WINDOW_MS);
-		const mark = CreateMemory.mark(key, window);
+		const window = Math.floor(this.context.now() / WINDOW_MS);
+		const mark = markOf(key, window);
 		if ((await row.checkProcessedAndRecord([mark], SCOPE, STORE_OPTIONS)).new.length) {
 			await row.removeProcessed([mark], SCOPE, STORE_OPTIONS);
 			return { held: false };
 		}
-		// A hold covering this window began within these minutes (on any n8n clock within the
-		// tolerance): one seal among them is there if the mark is a hold's.
-		const first = Math.floor(
-			(now - WINDOW_MS - UNCERTAIN_CREATE_MS - CLOCK_TOLERANCE_MS) / MINUTE_MS,
-		);
-		const last = Math.floor((now + WINDOW_MS + CLOCK_TOLERANCE_MS) / MINUTE_MS);
-		const seals = new Map<string, number>();
-		for (let minute = first; minute <= last; minute++)
-			seals.set(CreateMemory.seal(key, window, minute), minute);
-		const asked = await row.checkProcessedAndRecord([...seals.keys()], SCOPE, STORE_OPTIONS);
-		const added = asked.new.map(String);
-		const began = asked.processed.map((seal) => seals.get(String(seal)) ?? Infinity);
-		if (!began.length) {
-			await row.removeProcessed([mark, ...added], SCOPE, STORE_OPTIONS);
-			return { held: false };
-		}
-		if (added.length) await row.removeProcessed(added, SCOPE, STORE_OPTIONS);
-		const since = Math.min(...began) * MINUTE_MS;
-		return { held: true, since, until: CreateMemory.holdEnd(since + MINUTE_MS - 1) };
-	}
-
-	/** The windows a hold that began at `since` covers, and when its refusal ends at the latest. */
-	private static span(since: number): { first: number; last: number } {
-		return {
-			first: Math.floor((since - CLOCK_TOLERANCE_MS) / WINDOW_MS),
-			last: Math.floor((since + UNCERTAIN_CREATE_MS + CLOCK_TOLERANCE_MS) / WINDOW_MS),
-		};
-	}
-
-	private static holdEnd(since: number): number {
-		return (CreateMemory.span(since).last + 1) * WINDOW_MS;
+		const here = await askWindows(row, key, [window], false);
+		const reading = here.readings[0];
+		if (reading.kind === 'unclear') return await lookAround(row, key, window, here.added);
+		const taken = reading.kind === 'none' ? [mark, ...here.added] : here.added;
+		if (taken.length) await row.removeProcessed(taken, SCOPE, STORE_OPTIONS);
+		return reading.kind === 'hold' ? heldSince([reading.minute], window) : { held: false };
 	}
 
 	/**
@@ -307,11 +300,7 @@ export class CreateMemory {
 	async hold(createKey: string): Promise<{ since: number; until: number; notShared?: NotShared }> {
 		const key = this.key(createKey);
 		const now = this.context.now();
-		const minute = Math.floor(now / MINUTE_MS);
-		const { first, last } = CreateMemory.span(now);
-		const entries: string[] = [];
-		for (let window = first; window <= last; window++)
-			entries.push(CreateMemory.mark(key, window), CreateMemory.seal(key, window, minute));
+		const entries = holdValues(key, now);
 		let failure: string | undefined;
 		const written = await this.serially(async (row) => {
 			// Another process writing the row at the same moment may put back the row it read before
@@ -343,12 +332,151 @@ export class CreateMemory {
 					: { offered: false };
 		const local: LocalHold = {
 			since: now,
-			until: Math.max(now + UNCERTAIN_CREATE_MS, CreateMemory.holdEnd(now)),
+			until: Math.max(now + UNCERTAIN_CREATE_MS, holdEnd(now)),
 			notShared,
 		};
 		setNewest(this.process.uncertainCreates, key, local, MAX_REMEMBERED);
 		return local;
 	}
+}
+
+/** The windows a hold that began at `since` covers. */
+function span(since: number): { first: number; last: number } {
+	return {
+		first: Math.floor((since - CLOCK_TOLERANCE_MS) / WINDOW_MS),
+		last: Math.floor((since + UNCERTAIN_CREATE_MS + CLOCK_TOLERANCE_MS) / WINDOW_MS),
+	};
+}
+
+/** When the refusal of a hold that began at `since` ends at the latest. */
+function holdEnd(since: number): number {
+	return (span(since).last + 1) * WINDOW_MS;
+}
+
+/** The first and last minute a hold covering `window` can have begun in. */
+function beginnings(window: number): { first: number; last: number } {
+	const first = Math.ceil(
+		(window * WINDOW_MS - UNCERTAIN_CREATE_MS - CLOCK_TOLERANCE_MS) / MINUTE_MS,
+	);
+	return { first, last: first + BEGINNINGS - 1 };
+}
+
+function covers(minute: number, window: number): boolean {
+	const { first, last } = span(minute * MINUTE_MS);
+	return first <= window && window <= last;
+}
+
+/** A hold's mark in one window: a look asks for it first. */
+function markOf(key: string, window: number): string {
+	return `${key} held ${window}`;
+}
+
+/** The window's code values: a hold writes the two naming the minute it began, a look asks all. */
+function codesOf(key: string, window: number): string[] {
+	return Array.from({ length: CODE_SIZE }, (_, index) => `${key} held ${window} code ${index}`);
+}
+
+/** What a hold that began at `since` writes: in each window it covers, its mark and its pair. */
+function holdValues(key: string, since: number): string[] {
+	const minute = Math.floor(since / MINUTE_MS);
+	const { first, last } = span(since);
+	const values: string[] = [];
+	for (let window = first; window <= last; window++) {
+		const codes = codesOf(key, window);
+		const [a, b] = PAIRS[minute - beginnings(window).first];
+		values.push(markOf(key, window), codes[a], codes[b]);
+	}
+	return values;
+}
+
+/**
+ * What one window says: no hold's code values (`none`), exactly one hold's pair with its mark
+ * (`hold`, and the minute it began), or anything else (`unclear`: a look's leftovers, with or
+ * without a hold beneath them, or holds on top of each other).
+ */
+type WindowReading = { kind: 'none' } | { kind: 'hold'; minute: number } | { kind: 'unclear' };
+
+function readWindow(window: number, marked: boolean, present: number[]): WindowReading {
+	if (!present.length) return { kind: 'none' };
+	const pair =
+		present.length === 2 ? PAIRS.findIndex(([a, b]) => a === present[0] && b === present[1]) : -1;
+	if (!marked || pair < 0) return { kind: 'unclear' };
+	return { kind: 'hold', minute: beginnings(window).first + pair };
+}
+
+/** Asks the row, in one call, for the code values (and marks, `withMarks`) of `windows`. */
+async function askWindows(
+	row: DuplicateStore,
+	key: string,
+	windows: number[],
+	withMarks: boolean,
+): Promise<{ readings: WindowReading[]; added: string[] }> {
+	const asked = windows.map((window) => ({
+		window,
+		mark: withMarks ? markOf(key, window) : undefined,
+		codes: codesOf(key, window),
+	}));
+	const values = asked.flatMap(({ mark, codes }) => (mark ? [mark, ...codes] : codes));
+	const answer = await row.checkProcessedAndRecord(values, SCOPE, STORE_OPTIONS);
+	const present = new Set(answer.processed.map(String));
+	const readings = asked.map(({ window, mark, codes }) =>
+		readWindow(
+			window,
+			mark === undefined || present.has(mark),
+			codes.flatMap((code, index) => (present.has(code) ? [index] : [])),
+		),
+	);
+	return { readings, added: answer.new.map(String) };
+}
+
+/** The hold the minutes name (their earliest start, their latest end), seen in `window`. */
+function heldSince(minutes: number[], window: number): HoldState {
+	const since = Math.min(...minutes) * MINUTE_MS;
+	const ends = minutes.map((minute) => holdEnd(minute * MINUTE_MS + MINUTE_MS - 1));
+	return { held: true, since, until: Math.max((window + 1) * WINDOW_MS, ...ends) };
+}
+
+/**
+ * What a ring of windows around `window` says of it: the holds in them that cover it, no hold
+ * (when none of them shows one that does), or undefined when a window of the ring cannot tell.
+ */
+function ringVerdict(readings: WindowReading[], window: number): HoldState | undefined {
+	const minutes = readings.flatMap((reading) =>
+		reading.kind === 'hold' && covers(reading.minute, window) ? [reading.minute] : [],
+	);
+	if (minutes.length) return heldSince(minutes, window);
+	return readings.every((reading) => reading.kind !== 'unclear') ? { held: false } : undefined;
+}
+
+/**
+ * Reads a window that cannot tell (`unclear`) in the windows around it, nearest first: every hold
+ * covering it covers one of each ring's two windows. Takes away what the asking added (in the
+ * window itself too: `addedHere`) and, when
+ * no hold covers the window, the leftovers in it; when no ring can tell, the create is refused
+ * without a start, until the latest end a hold covering the window can have.
+ */
+async function lookAround(
+	row: DuplicateStore,
+	key: string,
+	window: number,
+	addedHere: string[],
+): Promise<HoldState> {
+	const added = [...addedHere];
+	let verdict: HoldState | undefined;
+	for (let distance = 1; distance <= RINGS && !verdict; distance++) {
+		const ring = await askWindows(row, key, [window - distance, window + distance], true);
+		added.push(...ring.added);
+		verdict = ringVerdict(ring.readings, window);
+	}
+	verdict ??= {
+		held: true,
+		until: holdEnd(beginnings(window).last * MINUTE_MS + MINUTE_MS - 1),
+	};
+	const leftovers =
+		'held' in verdict && !verdict.held ? [markOf(key, window), ...codesOf(key, window)] : [];
+	if (added.length || leftovers.length)
+		await row.removeProcessed([...added, ...leftovers], SCOPE, STORE_OPTIONS);
+	return verdict;
 }
 
 function utcTime(ms: number): string {
@@ -376,6 +504,13 @@ export function isHeldCreate(error: unknown): boolean {
 	return error instanceof NodeOperationError && error.context?.[HELD_CREATE] === true;
 }
 
+const KNOWN_HOLD =
+	'An earlier create of it failed in a way that leaves it unknown whether Trio VMS created it (a server error from Trio VMS or on the way to it, or a connection broken after sending): it may have been created, and sending it again could create it twice.';
+
+/** A hold whose start is unknown: the memory's row cannot tell it from what looks left. */
+const UNSURE_HOLD =
+	"This node's memory in n8n's database cannot tell whether an earlier create of it failed in a way that leaves it unknown whether Trio VMS created it (what the node took away from its memory was put back by another n8n process's write, and no longer tells one from the other), so it refuses rather than risk creating it twice.";
+
 export function refusedCreate(
 	node: INode,
 	what: string,
@@ -388,7 +523,7 @@ export function refusedCreate(
 		`Not sent: this node holds a create of the same ${what}${since}; check in Trio VMS`,
 		{
 			itemIndex,
-			description: `An earlier create of it failed in a way that leaves it unknown whether Trio VMS created it (a server error from Trio VMS or on the way to it, or a connection broken after sending): it may have been created, and sending it again could create it twice. ${memoryScope(hold.notShared)} Look for it in Trio VMS, or run Get Many; this refusal ends by ${utcTime(hold.until)} at the latest, after which it can be sent again if it is not there.`,
+			description: `${hold.since === undefined ? UNSURE_HOLD : KNOWN_HOLD} ${memoryScope(hold.notShared)} Look for it in Trio VMS, or run Get Many; this refusal ends by ${utcTime(hold.until)} at the latest, after which it can be sent again if it is not there.`,
 		},
 	);
 	refusal.context[HELD_CREATE] = true;

@@ -9,3 +9,4 @@ export { INTERACTIVE_CLIENT, TrioClient, type TrioClientOptions } from './client
 export type { TrioRequest } from './request';
 export type { MultipartPart } from './multipart';
 export { DEFAULT_RETRY_POLICY, worstCaseMs } from './retry';
+export { blockedAddress } from './ssrf';

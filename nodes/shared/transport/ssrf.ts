@@ -7,6 +7,8 @@
 import type { INode } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { errorChain } from '../errorChain';
+
 export interface BlockedAddress {
 	/** The host name the request was for, when n8n names it. */
 	hostname?: string;
@@ -30,38 +32,31 @@ const REFUSAL_TEXTS: Array<[RegExp, Refusal]> = [
 	[/blocked because the destination hostname is restricted/i, 'hostname'],
 ];
 
-/** n8n wraps the refusal (NodeApiError around SsrfBlockedIpError), so the whole chain is read. */
-function* chain(error: unknown): Generator<Record<string, unknown>> {
-	let current: unknown = error;
-	for (let depth = 0; depth < 5 && current && typeof current === 'object'; depth++) {
-		yield current as Record<string, unknown>;
-		current = (current as { cause?: unknown }).cause;
-	}
-}
-
 function text(value: unknown): string | undefined {
 	return typeof value === 'string' && value ? value : undefined;
 }
 
-function refusalByName(link: Record<string, unknown>): Refusal | undefined {
+function refusalByName(link: Readonly<Record<string, unknown>>): Refusal | undefined {
 	const className = (link.constructor as { name?: unknown } | undefined)?.name;
 	for (const name of [text(link.name), text(className)])
 		if (name && Object.hasOwn(REFUSAL_NAMES, name)) return REFUSAL_NAMES[name];
 	return undefined;
 }
 
-function refusalByText(link: Record<string, unknown>): Refusal | undefined {
+function refusalByText(link: Readonly<Record<string, unknown>>): Refusal | undefined {
 	const message = text(link.message) ?? '';
 	return REFUSAL_TEXTS.find(([pattern]) => pattern.test(message))?.[1];
 }
 
 /**
- * The refusal of n8n's SSRF protection in an error from a request helper, if it is one. Known by
- * the error's class name; its message is read only when no error in the chain is named so, since
- * n8n may reword it.
+ * The refusal of n8n's SSRF protection in an error from a request helper, if it is one, found
+ * anywhere along n8n's error chain (`cause`, `errorResponse`, `reason`: errorChain.ts), as n8n
+ * wraps it: a NodeApiError around SsrfBlockedIpError, a thrown object holding it, a rejection's
+ * reason. Known by the error's class name; its message is read only when no error in the chain is
+ * named so, since n8n may reword it.
  */
 export function blockedAddress(error: unknown): BlockedAddress | undefined {
-	const links = [...chain(error)];
+	const links = errorChain(error);
 	const byName = links.some((link) => refusalByName(link) !== undefined);
 	let found: BlockedAddress | undefined;
 	for (const link of links) {

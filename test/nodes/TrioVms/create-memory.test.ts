@@ -8,10 +8,13 @@ import {
 	CreateMemory,
 	forgetUncertainCreates,
 	holdAdvice,
+	refusedCreate,
 	UNCERTAIN_CREATE_MS,
+	type HoldState,
 } from '../../../nodes/TrioVms/helpers/createMemory';
 import { ProcessedDataStorage, useProcessedDataStorage } from '../../../harness/engine/engine';
 import { startDeduplicationService, storeHelpersFor } from '../../../harness/engine/deduplication';
+import { workflowNode } from '../../support/workflow-node';
 
 const WORKFLOW = 'wf-memory';
 const NODE = 'node-1';
@@ -40,16 +43,16 @@ describe('writes to the shared row', () => {
 		expect(storage.rows.size).toBe(0);
 	});
 
-	it('a hold writes 18 values in 2 to 4 writes; a look at a row holding something else writes twice and leaves it as it was', async () => {
+	it('a hold writes 27 values (a mark and a pair of codes in each of 9 windows) in 2 to 4 writes; a look at a row holding something else writes twice and leaves it as it was', async () => {
 		await memory(() => START).hold(what(1));
-		expect(storage.entryCount(WORKFLOW, NODE)).toBe(18);
+		expect(storage.entryCount(WORKFLOW, NODE)).toBe(27);
 		expect(storage.writes).toBeGreaterThanOrEqual(2);
 		expect(storage.writes).toBeLessThanOrEqual(4);
 		forgetUncertainCreates();
 		const writes = storage.writes;
 		expect(await memory(() => START).state(what(2))).toEqual({ held: false });
 		expect(storage.writes - writes).toBe(2);
-		expect(storage.entryCount(WORKFLOW, NODE)).toBe(18);
+		expect(storage.entryCount(WORKFLOW, NODE)).toBe(27);
 	});
 
 	it('concurrent holds and looks of one process lose no hold', async () => {
@@ -257,5 +260,79 @@ describe('one clock, and looks that never make or unmake a hold (issue 39 points
 			"n8n's database failed while this node wrote its memory of it (Connection terminated unexpectedly), so only this n8n remembers it while it runs: other workers and a restart of n8n will not hold it back.",
 		);
 		expect(advice).not.toMatch(/older n8n/);
+	});
+});
+
+describe('looks left behind by undone clean-ups (issue 47 item 5)', () => {
+	/** 12:02:30, the moment of the report: the window 12:00-12:05. */
+	const AT = START + 30_000;
+	const baseline = async () => {
+		await memory(() => START).hold(what(0)); // the row holds something, so looks ask it
+		forgetUncertainCreates();
+		return storage.entryCount(WORKFLOW, NODE);
+	};
+	/** Another process's write puts back the row as it was before every removal. */
+	const undone = () => ({ ...storeHelpersFor(WORKFLOW, NODE), removeProcessed: async () => {} });
+	const lookAt = async (at: number, helpers: unknown = storeHelpersFor(WORKFLOW, NODE)) => {
+		forgetUncertainCreates();
+		return await memory(() => at, helpers).state(what(1));
+	};
+	const node = workflowNode('Trio VMS', 'n8n-nodes-trio-vms.trioVms');
+	const endsBy = (state: HoldState) =>
+		/ends by (\d\d:\d\d) UTC/.exec(
+			String(refusedCreate(node, what(1), state as never, 0).description),
+		)?.[1];
+
+	it('never say a start or an end they do not know, and never an end already past', async () => {
+		await baseline();
+		const helpers = undone();
+		let refusals = 0;
+		for (let look = 0; look < 10; look++) {
+			const state = await lookAt(AT, helpers);
+			if (!('held' in state) || !state.held) continue;
+			refusals++;
+			// Nothing was ever held for this create: no start is known.
+			expect(state.since).toBeUndefined();
+			expect(state.until).toBeGreaterThan(AT);
+			const refusal = refusedCreate(node, what(1), state, 0);
+			expect(refusal.message).not.toMatch(/since/);
+			expect(endsBy(state)! >= '12:05').toBe(true);
+		}
+		// Once the windows around are littered too, a look cannot tell and refuses, as above.
+		expect(refusals).toBeGreaterThan(0);
+	});
+
+	it('leave the next six looks free', async () => {
+		await baseline();
+		const helpers = undone();
+		for (let look = 0; look < 6; look++) expect(await lookAt(AT, helpers)).toEqual({ held: false });
+	});
+
+	it('are taken away by the next look whose clean-up holds, which finds nothing held', async () => {
+		const entries = await baseline();
+		const helpers = undone();
+		for (let look = 0; look < 2; look++) await lookAt(AT, helpers);
+		expect(storage.entryCount(WORKFLOW, NODE)).toBeGreaterThan(entries);
+		expect(await lookAt(AT + 60_000)).toEqual({ held: false });
+		expect(storage.entryCount(WORKFLOW, NODE)).toBe(entries);
+		expect(await lookAt(AT + 90_000)).toEqual({ held: false });
+		expect(storage.entryCount(WORKFLOW, NODE)).toBe(entries);
+	});
+
+	it('do not hide a hold, nor change the start and end it says', async () => {
+		await baseline();
+		const began = START + 60_000 + 15_000; // 12:03:15
+		await memory(() => began).hold(what(1));
+		forgetUncertainCreates();
+		const exact = await lookAt(AT + 60_000);
+		expect(exact).toMatchObject({ held: true, since: START + 60_000 });
+		// Looks at 12:03:30 whose clean-ups are undone, then one whose clean-up holds.
+		const helpers = undone();
+		for (let look = 0; look < 3; look++) await lookAt(AT + 60_000, helpers);
+		const entries = storage.entryCount(WORKFLOW, NODE);
+		const found = await lookAt(AT + 90_000);
+		expect(found).toEqual(exact);
+		// What this look asked, it took away.
+		expect(storage.entryCount(WORKFLOW, NODE)).toBeLessThanOrEqual(entries);
 	});
 });

@@ -24,7 +24,12 @@ import {
 	simplifySubmission,
 } from '../../../nodes/shared/submissionOutput';
 import { deliveryMemory, memoryKey } from '../../../nodes/TrioVmsTrigger/dedup';
-import { hashToken, tokenIssuedAt } from '../../../nodes/TrioVmsTrigger/deliveryToken';
+import {
+	CLOCK_SKEW_SECONDS,
+	FRESH_SECONDS,
+	hashToken,
+	tokenIssuedAt,
+} from '../../../nodes/TrioVmsTrigger/deliveryToken';
 import { BODY_WAIT } from '../../../nodes/TrioVmsTrigger/judge';
 import { ABSENCE_CONFIRMATION } from '../../../nodes/TrioVmsTrigger/ownership';
 import { TestCredentialsHelper } from '../../../harness/engine/credentials-helper';
@@ -1069,6 +1074,54 @@ describe('receiving deliveries', () => {
 			expect(reads).toHaveBeenCalled();
 		} finally {
 			reads.mockRestore();
+		}
+	});
+
+	/** Activates as a process whose clock is `aheadMs` ahead of this one would (queue mode). */
+	async function activatedOnClockAhead(aheadMs: number): Promise<TriggerHooks> {
+		const realNow = Date.now.bind(Date);
+		const clock = jest.spyOn(Date, 'now').mockImplementation(() => realNow() + aheadMs);
+		try {
+			return await activeHooks(['Job Update']);
+		} finally {
+			clock.mockRestore();
+		}
+	}
+
+	it('accepts a fresh token issued by a process whose clock is 6 s or 2 min ahead, before its hash is saved', async () => {
+		for (const aheadMs of [6_000, 120_000]) {
+			const hooks = await activatedOnClockAhead(aheadMs);
+			const delivery = await hooks.deliver({
+				query: { event: 'Job Update', token: await tokenOf(hooks) },
+				body: PAYLOADS['Job Update'],
+				staticData: {},
+			});
+			expect(delivery.status).toBeUndefined();
+			expect(delivery.workflowData?.[0]).toHaveLength(1);
+			await hooks.deactivate();
+		}
+	});
+
+	it('refuses a real token issued far outside the window by its issue time, without reading the credential', async () => {
+		const skewMs = CLOCK_SKEW_SECONDS * 1000;
+		const oldestMs = (FRESH_SECONDS + CLOCK_SKEW_SECONDS) * 1000;
+		for (const aheadMs of [skewMs + 60_000, -oldestMs - 60_000]) {
+			const hooks = await activatedOnClockAhead(aheadMs);
+			const token = await tokenOf(hooks);
+			const reads = jest.spyOn(TestCredentialsHelper.prototype, 'getDecrypted');
+			try {
+				const delivery = await hooks.deliver({
+					query: { event: 'Job Update', token },
+					body: PAYLOADS['Job Update'],
+					staticData: {},
+				});
+				expect(delivery.status).toBe(403);
+				expect(delivery.workflowData).toBeUndefined();
+				expect(reads).not.toHaveBeenCalled();
+			} finally {
+				reads.mockRestore();
+			}
+			await hooks.deactivate();
 		}
 	});
 

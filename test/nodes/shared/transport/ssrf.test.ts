@@ -1,5 +1,5 @@
 import { SsrfBlockedHostnameError, SsrfBlockedIpError } from '@n8n/backend-network';
-import { NodeApiError } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError, type JsonObject } from 'n8n-workflow';
 
 import { blockedAddress, blockedAddressError } from '../../../../nodes/shared/transport/ssrf';
 import { workflowNode } from '../../../support/workflow-node';
@@ -92,6 +92,79 @@ describe("n8n's SSRF refusals", () => {
 				new Error('The request was blocked because the destination hostname is restricted'),
 			),
 		).toEqual({ hostname: undefined, ip: undefined, deniedHostname: true });
+	});
+
+	describe("along n8n's whole error chain (cause, errorResponse, reason)", () => {
+		const refusal = () => new SsrfBlockedIpError('10.0.0.7', 'trio.internal');
+		const found = { hostname: 'trio.internal', ip: '10.0.0.7', deniedHostname: false };
+
+		it('under errorResponse: a refusal that arrives as data, which a NodeError keeps there', () => {
+			// Serialised on its way (no longer an Error), so n8n-workflow's NodeError keeps it
+			// under errorResponse, not cause.
+			const serialised = {
+				name: 'SsrfBlockedIpError',
+				message: 'Blocked',
+				extra: { ip: '10.0.0.7', hostname: 'trio.internal' },
+			};
+			const wrapped = new NodeOperationError(node, serialised as unknown as JsonObject);
+			expect(wrapped.cause).toBeUndefined();
+			expect(wrapped.errorResponse).toBe(serialised);
+			expect(blockedAddress(wrapped)).toEqual(found);
+			expect(blockedAddress({ message: 'Request failed', errorResponse: refusal() })).toEqual(
+				found,
+			);
+		});
+
+		it('under reason: a rejected request whose reason NodeApiError reads', () => {
+			// NodeApiError(node, { reason }) keeps the object under errorResponse and the refusal
+			// under its reason: two levels n8n walks, neither of them a cause.
+			const wrapped = new NodeApiError(node, {
+				message: 'Request failed',
+				reason: refusal(),
+			} as unknown as JsonObject);
+			expect(wrapped.cause).toBeUndefined();
+			expect(wrapped.message).toBe('Request failed');
+			expect(blockedAddress(wrapped)).toEqual(found);
+			expect(blockedAddress({ status: 'rejected', reason: refusal() })).toEqual(found);
+		});
+
+		it('under cause, errorResponse and reason mixed, however deep n8n reads', () => {
+			const mixed = {
+				message: 'outer',
+				cause: { message: 'middle', errorResponse: { message: 'inner', reason: refusal() } },
+			};
+			expect(blockedAddress(mixed)).toEqual(found);
+			// Five levels below the error are read, as n8n reads them; the sixth is not.
+			const nested = (depth: number): unknown => {
+				let error: unknown = refusal();
+				for (let level = 0; level < depth; level++)
+					error = {
+						message: `level ${level}`,
+						[['cause', 'errorResponse', 'reason'][level % 3]]: error,
+					};
+				return error;
+			};
+			expect(blockedAddress(nested(5))).toEqual(found);
+			expect(blockedAddress(nested(6))).toBeUndefined();
+		});
+
+		it('by its message too when nothing in the chain is named so, and through cycles', () => {
+			const plain = new Error(
+				'The request was blocked because the destination hostname is restricted',
+			);
+			expect(blockedAddress({ message: 'x', reason: { errorResponse: plain } })).toEqual({
+				hostname: undefined,
+				ip: undefined,
+				deniedHostname: true,
+			});
+			const looped: Record<string, unknown> = { message: 'loop' };
+			looped.cause = { errorResponse: looped, reason: refusal() };
+			expect(blockedAddress(looped)).toEqual(found);
+			const endless: Record<string, unknown> = { message: 'loop' };
+			endless.cause = endless;
+			endless.reason = { errorResponse: endless };
+			expect(blockedAddress(endless)).toBeUndefined();
+		});
 	});
 
 	it('leave every other failure alone', () => {
