@@ -137,11 +137,14 @@ async function pollOnce<
 		writeState(staticData, next);
 		return items;
 	}
-	const sample = items.length === 0 && (await sampleRecord(client, watched, plan, reading));
+	const preferred = (record: IDataObject) =>
+		watched.samplePreferred?.(record, options.changes) === true;
+	const sample =
+		items.length === 0 && (await sampleRecord(client, watched, plan, reading, preferred));
 	// Marked, so that nobody takes an old record for a change.
 	if (sample)
 		items.push({
-			...watched.item(watched.sample(sample), receivedAt, options.simplify, check),
+			...watched.item(watched.sample(sample, options.changes), receivedAt, options.simplify, check),
 			sample: SAMPLE_NOTE,
 		});
 	return items.slice(0, TEST_EVENT_ITEMS);
@@ -309,6 +312,7 @@ async function sampleRecord(
 	watched: { kind: WatchKind; path: string; stampField: string },
 	plan: PollPlan,
 	reading: ListReading<ListedRecord>,
+	preferred: (record: IDataObject) => boolean,
 ): Promise<IDataObject | undefined> {
 	let candidates: Array<{ stamp: string | null; raw: IDataObject }> = reading.records;
 	if (candidates.length === 0 && !plan.full) {
@@ -317,8 +321,9 @@ async function sampleRecord(
 			.filter(isRecord)
 			.map((raw) => ({ stamp: stampOf(fieldOf(raw, watched.stampField)), raw }));
 	}
+	const wanted = candidates.filter((record) => preferred(record.raw));
 	let best: { stamp: string | null; raw: IDataObject } | undefined;
-	for (const record of candidates)
+	for (const record of wanted.length ? wanted : candidates)
 		if (!best || (record.stamp ?? '') > (best.stamp ?? '')) best = record;
 	return best?.raw;
 }

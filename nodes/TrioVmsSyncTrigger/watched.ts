@@ -72,8 +72,12 @@ export interface Watched<
 	passes?(context: IPollFunctions, change: Change): boolean;
 	/** `check`: the count of saved checks the state held when this check started (see items.ts). */
 	item(change: Change, receivedAt: string, simplify: boolean, check: number): IDataObject;
-	/** Fetch Test Event's sample, when nothing changed. */
-	sample(record: IDataObject): Change;
+	/**
+	 * Fetch Test Event's sample, when nothing changed: a change of a kind the node is set to
+	 * output, of the newest record, or of the newest `preferred` one where Trio lists one.
+	 */
+	sample(record: IDataObject, changes: readonly string[]): Change;
+	samplePreferred?(record: IDataObject, changes: readonly string[]): boolean;
 }
 
 /** A sample's number, so its changeKey names the record shown (0 when it has none). */
@@ -128,5 +132,13 @@ export const SUBMISSIONS: Watched<SubmissionRecord, SubmissionChange, Submission
 	listAdvice:
 		"Trio VMS may not offer the list of submissions to this API key: the way to list them is not part of Trio's published API. Nothing was output and the trigger still remembers what it had seen. To follow submissions, use the Trio VMS Trigger with the Submission Update event instead.",
 	item: submissionItem,
-	sample: (submission) => ({ change: 'created', number: numberOf(submission), submission }),
+	// With Changes = only Status Changed (the offer-approval recipe), the sample is a status
+	// change, of an offer where Trio lists one: what the workflow after it is built for.
+	sample: (submission, changes) => ({
+		change: changes.includes('created') ? 'created' : 'statusChanged',
+		number: numberOf(submission),
+		submission,
+	}),
+	samplePreferred: (submission, changes) =>
+		!changes.includes('created') && fieldOf(submission, 'Status') === 'Offered',
 };

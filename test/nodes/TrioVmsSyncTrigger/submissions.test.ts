@@ -228,6 +228,23 @@ describe('Sync Trigger, first run, filters and Fetch Test Event', () => {
 		expect(submissions.staticData()).toEqual({});
 	});
 
+	test('Fetch Test Event with Changes = only Status Changed shows a status change, of an offer where Trio lists one (issue 46)', async () => {
+		const offers = withStatus(['Offered'], new Set());
+		expect(offers.length).toBeGreaterThan(0);
+		const onlyStatus = poller({ watch: 'submissions', submissionChanges: ['statusChanged'] });
+		const sample = await onlyStatus.poll({ mode: 'manual' });
+		expect(sample.error).toBeUndefined();
+		expect(sample.items).toHaveLength(1);
+		expect(sample.items[0]).toMatchObject({ change: 'statusChanged', Status: 'Offered' });
+		expect(offers).toContain(sample.items[0].Number);
+		expect(onlyStatus.staticData()).toEqual({});
+		// Where Trio lists no offer, the newest submission as it is: nothing is made up.
+		for (const number of offers) sandbox.store.submissions.delete(number);
+		const noOffer = await onlyStatus.poll({ mode: 'manual' });
+		expect(noOffer.items[0]).toMatchObject({ change: 'statusChanged' });
+		expect(noOffer.items[0].Status).not.toBe('Offered');
+	});
+
 	test('a refused poll and a wrong option fail loudly and keep the state', async () => {
 		const trigger = poller({ watch: 'jobs' });
 		await trigger.poll();
