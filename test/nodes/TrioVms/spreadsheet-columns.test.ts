@@ -240,9 +240,7 @@ describe('Submission Create from spreadsheet columns', () => {
 		const { error } = await t.run(SUBMIT_ROWS, {
 			input: [rowA, { ...rowB, 'job number': ' ', row_number: 3 }],
 		});
-		expect(errorText(error).message).toBe(
-			'"job number" is required but empty (sheet row 3)',
-		);
+		expect(errorText(error).message).toBe('"job number" is required but empty (sheet row 3)');
 	});
 
 	it('names a field no column gives, with the columns the row has', async () => {

@@ -95,7 +95,10 @@ describe('Submission: Create', () => {
 		const again = await t.run(parameters, { inputBinary: [pdfFile] });
 		expect(again.error).toBeUndefined();
 		expect(Object.keys(again.output[0].json)).toEqual([...SIMPLE_SUBMISSION_FIELDS, '_trio']);
-		expect(again.output[0].json._trio).toMatchObject({ action: 'already submitted', matchCount: 1 });
+		expect(again.output[0].json._trio).toMatchObject({
+			action: 'already submitted',
+			matchCount: 1,
+		});
 	});
 
 	it('sends every form field and the profile file once, and returns the submission (Raw)', async () => {
