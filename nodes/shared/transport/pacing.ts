@@ -60,6 +60,8 @@ interface SharedPace {
 	/** Start times (ms since the epoch) of every call, and of the calls accepted; oldest first. */
 	starts: number[];
 	accepted: number[];
+	/** When the last refusal at the budget's edge came. */
+	lastEdgeAt?: number;
 }
 
 const remembered = new Map<string, SharedPace>();
@@ -115,35 +117,53 @@ export function slower(
 }
 
 /**
- * The budget a refusal at `refusedAt` teaches, given the calls accepted before it and the budget
- * in force (if any); undefined when there is nothing to learn (no interval, or no call accepted in
- * it: others used up the limit). Pure.
+ * A refusal at the budget's edge within this many windows of the one before slows the budget; a
+ * lone one does not (see learnedBudget).
+ */
+const EDGE_WINDOWS = 3;
+
+/**
+ * The budget a refusal at `refusedAt` teaches, given the calls accepted before it, the budget in
+ * force (if any) and when the last refusal at its edge came; `current` when there is nothing to
+ * learn (no interval, or no call accepted in it: others used up the limit). Pure.
  *
  * Unpaced, the calls accepted within the Retry-After interval before the refusal are the budget.
  * Paced, a refusal with fewer calls in the interval than the budget allows means the limit is
  * lower than learned (or shared): those calls become the budget. A refusal at the budget's edge
- * means arrivals strayed further than the margin: the margin grows by a step, up to PACE_MARGIN,
- * and beyond it the budget loses a call.
+ * means a call arrived later than the margin allows for. On a busy machine a call can leave
+ * hundreds of milliseconds after it started, more than any margin could cover at a price worth
+ * paying, and such a stray is rare: a lone refusal at the edge leaves the budget as it is (it
+ * costs one Retry-After, where a slower budget would cost a share of every window after it). A
+ * second within EDGE_WINDOWS windows means the service's window counts longer than learned: the
+ * margin grows by a step, up to PACE_MARGIN, and beyond it the budget loses a call.
  */
 export function learnedBudget(
 	acceptedStarts: readonly number[],
 	refusedAt: number,
 	retryAfterMs: number,
 	current?: CallBudget,
-): CallBudget | undefined {
-	if (!(retryAfterMs > 0)) return current;
+	lastEdgeAt?: number,
+): { budget: CallBudget | undefined; edge: boolean } {
+	const unchanged = { budget: current, edge: false };
+	if (!(retryAfterMs > 0)) return unchanged;
 	const since = refusedAt - retryAfterMs;
 	const accepted = acceptedStarts.filter((start) => start > since && start <= refusedAt).length;
-	if (accepted === 0) return current;
+	if (accepted === 0) return unchanged;
 	const fresh = { calls: accepted, windowMs: retryAfterMs, marginMs: retryAfterMs * MARGIN_STEP };
-	if (current === undefined) return fresh;
+	if (current === undefined) return { budget: fresh, edge: false };
 	// What the budget in force lets start in the interval besides the refused call.
 	const allowed = (current.calls * retryAfterMs) / (current.windowMs + current.marginMs) - 1;
-	if (accepted < Math.floor(allowed)) return slower(current, fresh);
+	if (accepted < Math.floor(allowed)) return { budget: slower(current, fresh), edge: false };
+	const span = current.windowMs + current.marginMs;
+	if (lastEdgeAt === undefined || refusedAt - lastEdgeAt > EDGE_WINDOWS * span)
+		return { budget: current, edge: true };
 	const step = current.windowMs * MARGIN_STEP;
-	if (current.windowMs + current.marginMs + step <= current.windowMs * PACE_MARGIN + 1e-9)
-		return { ...current, marginMs: current.marginMs + step };
-	return current.calls > 1 ? { ...current, calls: current.calls - 1 } : current;
+	if (span + step <= current.windowMs * PACE_MARGIN + 1e-9)
+		return { budget: { ...current, marginMs: current.marginMs + step }, edge: true };
+	return {
+		budget: current.calls > 1 ? { ...current, calls: current.calls - 1 } : current,
+		edge: true,
+	};
 }
 
 export class CallPacer {
@@ -186,6 +206,11 @@ export class CallPacer {
 		earlier.budget = slower(earlier.budget, this.shared.budget);
 		earlier.starts = merged(earlier.starts, this.shared.starts);
 		earlier.accepted = merged(earlier.accepted, this.shared.accepted);
+		earlier.lastEdgeAt = Math.max(
+			earlier.lastEdgeAt ?? -Infinity,
+			this.shared.lastEdgeAt ?? -Infinity,
+		);
+		if (earlier.lastEdgeAt === -Infinity) delete earlier.lastEdgeAt;
 		this.shared = earlier;
 		this.noteBudget();
 		setNewest(remembered, key, earlier, MAX_REMEMBERED);
@@ -213,7 +238,15 @@ export class CallPacer {
 	/** The service refused the call started at `startedAt`, asking for `retryAfterMs`. */
 	refused(startedAt: number, retryAfterMs: number): void {
 		const shared = this.shared;
-		shared.budget = learnedBudget(shared.accepted, startedAt, retryAfterMs, shared.budget);
+		const { budget, edge } = learnedBudget(
+			shared.accepted,
+			startedAt,
+			retryAfterMs,
+			shared.budget,
+			shared.lastEdgeAt,
+		);
+		shared.budget = budget;
+		if (edge) shared.lastEdgeAt = startedAt;
 		this.noteBudget();
 	}
 

@@ -23,32 +23,45 @@ const SECOND = { windowMs: 1_000, marginMs: 1_000 * MARGIN_STEP };
 describe('learnedBudget', () => {
 	it('takes the calls accepted within the Retry-After interval as the budget, with the margin', () => {
 		const starts = Array.from({ length: 20 }, (_, index) => 10_000 + index * 7);
-		expect(learnedBudget(starts, 10_150, 1_000)).toEqual({ calls: 20, ...SECOND });
+		expect(learnedBudget(starts, 10_150, 1_000).budget).toEqual({ calls: 20, ...SECOND });
 	});
 
 	it('counts only the calls inside the interval before the refusal', () => {
 		const starts = [1_000, 1_500, 8_100, 8_500, 8_900];
-		expect(learnedBudget(starts, 9_000, 1_000)).toEqual({ calls: 3, ...SECOND });
+		expect(learnedBudget(starts, 9_000, 1_000).budget).toEqual({ calls: 3, ...SECOND });
 	});
 
 	it('learns nothing when no call was accepted in the interval, or no interval was given', () => {
 		const current = { calls: 5, ...SECOND };
-		expect(learnedBudget([1_000], 9_000, 1_000)).toBeUndefined();
-		expect(learnedBudget([], 9_000, 1_000, current)).toBe(current);
-		expect(learnedBudget([8_900], 9_000, 0)).toBeUndefined();
+		expect(learnedBudget([1_000], 9_000, 1_000).budget).toBeUndefined();
+		expect(learnedBudget([], 9_000, 1_000, current).budget).toBe(current);
+		expect(learnedBudget([8_900], 9_000, 0).budget).toBeUndefined();
 	});
 
-	it('slows the budget in force: to fewer calls, a wider margin, then one call less', () => {
+	it('slows the budget in force: to fewer calls, or after a second refusal at its edge a wider margin, then one call less', () => {
 		const current = { calls: 20, ...SECOND };
 		// Far fewer calls than the budget allows were accepted, and still refused: those are the limit.
 		const few = Array.from({ length: 10 }, (_, index) => 9_000 + index * 90);
-		expect(learnedBudget(few, 9_950, 1_000, current)).toEqual({ calls: 10, ...SECOND });
-		// Refused at the budget's edge (19 in the interval): the arrivals strayed past the margin.
+		expect(learnedBudget(few, 9_950, 1_000, current)).toEqual({
+			budget: { calls: 10, ...SECOND },
+			edge: false,
+		});
+		// Refused at the budget's edge (19 in the interval): a call arrived later than the margin
+		// allows for. A lone one, or one long after the last, leaves the budget as it is.
 		const edge = Array.from({ length: 19 }, (_, index) => 9_000 + index * 50);
-		const wider = learnedBudget(edge, 9_960, 1_000, current);
+		expect(learnedBudget(edge, 9_960, 1_000, current)).toEqual({ budget: current, edge: true });
+		expect(learnedBudget(edge, 9_960, 1_000, current, 5_000)).toEqual({
+			budget: current,
+			edge: true,
+		});
+		// A second within three windows: the service's window counts longer than learned.
+		const wider = learnedBudget(edge, 9_960, 1_000, current, 8_000).budget;
 		expect(wider).toEqual({ calls: 20, windowMs: 1_000, marginMs: 2 * SECOND.marginMs });
-		// The margin is as wide as it may grow: the budget loses a call instead.
-		expect(learnedBudget(edge, 9_960, 1_000, wider)).toEqual({ ...wider, calls: 19 });
+		// The margin as wide as it may grow (5%): the budget loses a call instead.
+		expect(learnedBudget(edge, 9_960, 1_000, wider, 8_000).budget).toEqual({
+			...wider,
+			calls: 19,
+		});
 	});
 });
 
@@ -62,8 +75,11 @@ describe('CallPacer', () => {
 		const pacer = new CallPacer(200);
 		refusedAfterBurst(pacer, 20, 50_000);
 		expect(pacer.budget).toEqual({ calls: 20, ...SECOND });
-		// 40 accepted in the interval: more than the budget would allow, so the edge, not a faster limit.
+		// 40 accepted in the interval: more than the budget would allow, so its edge, not a faster
+		// limit; the second such refusal within three windows widens the margin.
 		refusedAfterBurst(pacer, 40, 60_000);
+		expect(pacer.budget).toEqual({ calls: 20, ...SECOND });
+		refusedAfterBurst(pacer, 40, 61_500);
 		expect(pacer.budget?.calls).toBe(20);
 		expect(pacer.budget?.marginMs).toBe(2 * SECOND.marginMs);
 		refusedAfterBurst(pacer, 10, 70_000);
@@ -139,8 +155,8 @@ describe('against the sliding-window limit', () => {
 		const clock = useVirtualClock();
 		const arrivals: number[] = [];
 		let refusals = 0;
+		const pacer = new CallPacer();
 		try {
-			const pacer = new CallPacer();
 			pacer.share(paceKey(`bulk-${Math.random()}`, 'credential'));
 			for (let index = 0; index < CALLS;) {
 				const { workMs, arrivesMs, answeredMs } = call(index, rng);
@@ -166,7 +182,7 @@ describe('against the sliding-window limit', () => {
 		// LIMIT more each time a window has passed (as bench/real-n8n counts it).
 		const span = arrivals[arrivals.length - 1] - arrivals[0];
 		const capacity = LIMIT * (Math.floor(span / WINDOW_MS) + 1);
-		return { share: CALLS / capacity, refusals };
+		return { share: CALLS / capacity, refusals, budget: pacer.budget };
 	}
 
 	it('keeps at least 95% of the limit over 1,000 calls, some slower than an even spacing', async () => {
@@ -195,6 +211,21 @@ describe('against the sliding-window limit', () => {
 		});
 		expect(share).toBeGreaterThanOrEqual(0.95);
 		expect(refusals).toBe(1);
+	});
+
+	it('keeps its budget when a rare call arrives long after it started: one refusal each, not a slower pace', async () => {
+		// Every 300th call leaves 250 ms after it started (n8n descheduled on a busy machine): more
+		// than the margin covers, so the call 20 later is refused, but nothing else is.
+		const { refusals, budget } = await bulk((index, rng) => {
+			const arrivesMs = index % 300 === 299 ? 250 : rng.int(0, 3);
+			return { workMs: rng.int(1, 8), arrivesMs, answeredMs: arrivesMs + rng.int(1, 6) };
+		});
+		expect(refusals).toBe(1 + 3);
+		expect(budget).toEqual({
+			calls: LIMIT,
+			windowMs: WINDOW_MS,
+			marginMs: WINDOW_MS * MARGIN_STEP,
+		});
 	});
 });
 
