@@ -16,6 +16,13 @@
  * under a budget the next calls start at once, until the window holds as many as it may, and
  * make the slot up.
  *
+ * A call is counted from its start, though the service counts it where it arrives, which may be
+ * later: counted from its answer it could never be refused for arriving late, but every call
+ * would then hold its slot for its whole exchange, a resume upload over a slow line for seconds.
+ * A margin covers the usual difference; a call that arrives later still (a busy n8n can send a
+ * call hundreds of milliseconds after it started) costs one Retry-After, and a lone such refusal
+ * does not slow the budget.
+ *
  * A learned budget is never made faster while in use (a later refusal can only slow it), and it
  * lives as long as one execution: the next node of the same execution, using the same service
  * and API key, starts with it (and with the calls already in its window) instead of learning it
@@ -35,8 +42,8 @@ export const MARGIN_STEP = 0.025;
 
 /**
  * The longest a budget's window may grow with its margin, as a multiple of the Retry-After it was
- * learned from: a refusal at the budget's edge (arrivals strayed further than the margin) widens
- * the margin by one step up to this; beyond it, such a refusal takes one call off the budget.
+ * learned from: refusals at the budget's edge that come close together widen the margin by one
+ * step up to this; beyond it, such a refusal takes one call off the budget.
  * No call ever waits longer than this for its turn (retry.ts budgets time with it).
  */
 export const PACE_MARGIN = 1.05;
