@@ -249,7 +249,7 @@ function goals(results: {
 		});
 	}
 	if (results.bulk) {
-		const { trio, httpRequest, rows, runs, limit } = results.bulk;
+		const { trio, httpRequest, trioUnlimited, rows, runs, limit } = results.bulk;
 		const scaled = (spread: Spread, by: number): Spread => ({
 			median: spread.median * by,
 			min: spread.min * by,
@@ -257,29 +257,34 @@ function goals(results: {
 			samples: spread.samples.map((value) => value * by),
 		});
 		const side = (name: string, each: BulkSide) =>
-			`${name} ${range(scaled(each.share, 100))}% (${fmt(each.acceptedPerSecond.median, 1)} accepted calls/s, ${range(each.rateLimited)} x 429, ${fmt(each.rowsPerSecond.median, 1)} rows/s, wall ${range(scaled(each.wallMs, 1 / 1000), 1)} s)`;
+			`${name} ${range(scaled(each.share, 100))}% (${fmt(each.acceptedPerSecond.median, 1)} accepted calls/s, ${range(each.rateLimited)} x 429, ${fmt(each.requestsPerRow.median, 2)} requests per row, ${fmt(each.rowsPerSecond.median, 1)} rows/s, wall ${range(scaled(each.wallMs, 1 / 1000), 1)} s)`;
 		const generic = side('HTTP Request', httpRequest);
 		list.push({
-			figure: `Bulk submissions, ${rows} rows, ${runs} runs per side (Find or Create, then Create with a ${fmt(results.bulk.pdfBytes / 1e6)} MB PDF), limit ${limit.limit} per ${limit.windowMs} ms answered 429 + Retry-After, Trio VMS defaults: accepted API calls as a share of what the limit allows`,
-			measured: `${side('Trio VMS', trio)} vs ${generic}; share package / generic ${fmt(trio.share.median / httpRequest.share.median, 2)}x`,
-			goal: '>= 90% of the limit',
+			figure: `Bulk submissions, a sheet of ${rows} rows (every 20th a bad e-mail), ${runs} runs per side (one Trio VMS node, Submission Create from Spreadsheet Columns with a ${fmt(results.bulk.pdfBytes / 1e6)} MB resume from a folder; HTTP Request nodes sent the good rows), limit ${limit.limit} per ${limit.windowMs} ms answered 429 + Retry-After: accepted API calls as a share of what the limit allows`,
+			measured: `${side('Trio VMS', trio)} vs ${generic}; share package / generic ${fmt(trio.share.median / httpRequest.share.median, 2)}x; the Trio VMS flow without the limit: ${fmt(trioUnlimited.acceptedPerSecond.median, 1)} calls/s (${range(trioUnlimited.acceptedPerSecond)}), ${fmt((trioUnlimited.acceptedPerSecond.median * limit.windowMs) / limit.limit / 10, 0)}% of the limit's rate`,
+			goal: '>= 95% of the limit',
 			ratio: trio.share.median / httpRequest.share.median,
-			met: trio.share.median >= 0.9,
+			met: trio.share.median >= 0.95,
 			bar: {
-				label: `bulk ${rows} rows: 90% / share of the limit`,
-				value: 0.9 / trio.share.median,
-				low: 0.9 / trio.share.max,
-				high: 0.9 / trio.share.min,
+				label: `bulk ${rows} rows: 95% / share of the limit`,
+				value: 0.95 / trio.share.median,
+				low: 0.95 / trio.share.max,
+				high: 0.95 / trio.share.min,
 				note: `(${fmt(trio.share.median * 100)}%; HTTP Request ${fmt(httpRequest.share.median * 100)}%, ${fmt(httpRequest.rowsPerSecond.median, 1)} rows/s)`,
 			},
 		});
 		const losses = (each: BulkSide) =>
 			`lost ${each.lost}, duplicated ${each.duplicated}${each.extraCandidates ? `, ${each.extraCandidates} extra candidates` : ''}${each.otherErrors ? `, ${each.otherErrors} other error answers` : ''}${each.failedRuns ? `, ${each.failedRuns} failed run(s)` : ''}`;
-		const bad = trio.lost + trio.duplicated;
+		const bad =
+			trio.lost +
+			trio.duplicated +
+			trio.badSent +
+			trio.goodNotSubmitted +
+			(trio.badRows - trio.badReported);
 		list.push({
-			figure: `Bulk submissions: rows lost and submissions duplicated over ${runs} x ${rows} rows per side`,
-			measured: `Trio VMS ${losses(trio)}; vs HTTP Request ${losses(httpRequest)}`,
-			goal: '0 lost, 0 duplicated',
+			figure: `Bulk submissions: rows lost, submissions duplicated and bad rows answered 'not submitted' over ${runs} x ${rows} rows per side`,
+			measured: `Trio VMS ${losses(trio)}, bad rows ${trio.badReported} of ${trio.badRows} answered 'not submitted' (${trio.badSent} sent, ${trio.goodNotSubmitted} good rows not answered 'submitted'); vs HTTP Request ${losses(httpRequest)}`,
+			goal: "0 lost, 0 duplicated, every bad row answered 'not submitted' and none sent",
 			ratio: bad / (rows * runs),
 			met: bad === 0,
 		});

@@ -80,6 +80,7 @@ function webhookNode(
 	path: string,
 	responseMode: 'onReceived' | 'lastNode',
 	typeVersion = 2,
+	responseData: 'noData' | 'allEntries' = 'noData',
 ): NodeJson {
 	return node({
 		name: 'Webhook',
@@ -90,7 +91,7 @@ function webhookNode(
 			httpMethod: 'POST',
 			path,
 			responseMode,
-			...(responseMode === 'lastNode' ? { responseData: 'noData' } : {}),
+			...(responseMode === 'lastNode' ? { responseData } : {}),
 			options: {},
 		},
 	});
@@ -218,13 +219,22 @@ export async function httpGetManyWorkflow(
 
 // ------------------------------------------------------------------ bulk submissions
 
-/** The nodes both bulk flows share: the rows from the request body, and the PDF per row. */
+/** The nodes both bulk flows share: the rows (a sheet's, by its column names) from the request body. */
 const ROWS_NODE = 'Rows';
 const CANDIDATE_NODE = 'Candidate';
 
-function bulkHead(path: string): NodeJson[] {
+/** The sheet's columns, as quick start 2 in the README names them. */
+export const SHEET = {
+	firstName: 'First Name',
+	lastName: 'Last Name',
+	email: 'Email',
+	jobNumber: 'Job Number',
+	resumeFile: 'Resume File',
+} as const;
+
+function bulkHead(path: string, responseData: 'noData' | 'allEntries' = 'noData'): NodeJson[] {
 	return [
-		webhookNode(path, 'lastNode'),
+		webhookNode(path, 'lastNode', 2, responseData),
 		node(
 			{
 				name: ROWS_NODE,
@@ -249,58 +259,40 @@ const readPdfNode = (pdfPath: string, x: number): NodeJson =>
 		x,
 	);
 
-const rowField = (field: string) => `={{ $('${ROWS_NODE}').item.json.${field} }}`;
+const rowField = (column: string) =>
+	`={{ $('${ROWS_NODE}').item.json[${JSON.stringify(column)}] }}`;
 
 /**
- * Webhook (the rows in its body) -> Split Out -> Trio VMS candidate: Find or Create -> Read the
- * PDF -> Trio VMS submission: Create, the Trio nodes with their defaults.
+ * The flow of the README's quick start 2: Webhook (the sheet's rows in its body) -> Split Out ->
+ * one Trio VMS node, Submission: Create with Values From = Spreadsheet Columns, Columns on Map
+ * Automatically, Resume From a folder on disk (`resumeFolder`, each row's Resume File in it), and
+ * the rest at its defaults (Output: Row With Result). The webhook answers every row with its
+ * result.
  */
 export async function bulkWorkflow(
 	n8n: N8nInstance,
 	credential: CredentialRef,
-	pdfPath: string,
+	resumeFolder: string,
 ): Promise<Created> {
 	const path = `bench-bulk-trio-${randomUUID().slice(0, 8)}`;
 	const id = await createAndActivate(
 		n8n,
 		workflow('bench bulk submissions Trio VMS', [
-			...bulkHead(path),
+			...bulkHead(path, 'allEntries'),
 			node(
 				{
-					name: CANDIDATE_NODE,
-					type: ACTION_TYPE,
-					typeVersion: 1,
-					parameters: {
-						resource: 'candidate',
-						operation: 'findOrCreate',
-						email: rowField('email'),
-						firstName: rowField('firstName'),
-						lastName: rowField('lastName'),
-						additionalFields: {},
-						options: {},
-					},
-					credentials: { trioVmsApi: credential },
-				},
-				400,
-			),
-			readPdfNode(pdfPath, 600),
-			node(
-				{
-					name: 'Submission',
+					name: ACTION_NODE,
 					type: ACTION_TYPE,
 					typeVersion: 1,
 					parameters: {
 						resource: 'submission',
 						operation: 'create',
-						job: { __rl: true, value: rowField('jobNumber'), mode: 'number' },
-						candidateNumber: `={{ $('${CANDIDATE_NODE}').item.json.number }}`,
-						binaryPropertyName: 'data',
-						additionalFields: {},
-						options: {},
+						valuesFrom: 'columns',
+						resumeFolder,
 					},
 					credentials: { trioVmsApi: credential },
 				},
-				800,
+				400,
 			),
 		]),
 	);
@@ -347,7 +339,7 @@ export async function httpBulkWorkflow(
 						...keyHeader,
 						sendBody: true,
 						specifyBody: 'json',
-						jsonBody: `={{ JSON.stringify({ firstName: $json.firstName, lastName: $json.lastName, email1: $json.email }) }}`,
+						jsonBody: `={{ JSON.stringify({ firstName: $json[${JSON.stringify(SHEET.firstName)}], lastName: $json[${JSON.stringify(SHEET.lastName)}], email1: $json[${JSON.stringify(SHEET.email)}] }) }}`,
 						options: {},
 					},
 				},
@@ -368,7 +360,7 @@ export async function httpBulkWorkflow(
 						contentType: 'multipart-form-data',
 						bodyParameters: {
 							parameters: [
-								{ name: 'JobNumber', value: rowField('jobNumber') },
+								{ name: 'JobNumber', value: rowField(SHEET.jobNumber) },
 								{
 									name: 'CandidateNumber',
 									value: `={{ $('${CANDIDATE_NODE}').item.json.number }}`,

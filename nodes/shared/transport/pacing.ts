@@ -1,44 +1,77 @@
 /**
- * How far apart the transport starts its calls.
+ * When the transport may start its next call.
  *
  * Trio limits calls (how many over what time is not published) and refuses the rest with 429
  * and a Retry-After in whole seconds. A client that sends as fast as it can until refused, then
  * waits out the Retry-After, loses the rounding on every refusal: at 20 calls a second it sends
  * 20 calls in about 150 ms, is refused, and waits a whole second where the first slot would
  * have freed after 850 ms (87% of the limit, measured in bench/real-n8n). So a refusal also
- * teaches a pace: the calls the service accepted within the Retry-After interval before it
- * refused, spread over that interval with a margin. The following calls keep that pace and meet
- * the limit rarely, if ever, again.
+ * teaches a budget: as many calls as the service accepted within the Retry-After interval before
+ * it refused, within any such interval (plus a margin). The following calls keep that budget and
+ * meet the limit rarely, if ever, again.
  *
- * A learned pace is never made faster while in use (a later refusal can only slow it), and it
+ * A budget, not an even spacing: the service counts calls in a window, not the gaps between
+ * them. A call slower than the even spacing (a resume upload, n8n's own work between two items)
+ * would lose its slot for good under a fixed pause (89-91% of the limit in the bulk benchmark);
+ * under a budget the next calls start at once, until the window holds as many as it may, and
+ * make the slot up.
+ *
+ * A call is counted from its start, though the service counts it where it arrives, which may be
+ * later: counted from its answer it could never be refused for arriving late, but every call
+ * would then hold its slot for its whole exchange, a resume upload over a slow line for seconds.
+ * A margin covers the usual difference; a call that arrives later still (a busy n8n can send a
+ * call hundreds of milliseconds after it started) costs one Retry-After, and a lone such refusal
+ * does not slow the budget.
+ *
+ * A learned budget is never made faster while in use (a later refusal can only slow it), and it
  * lives as long as one execution: the next node of the same execution, using the same service
- * and API key, starts at it instead of learning it again with one more refusal. A new execution
- * starts unpaced, so a limit that was hit once does not slow workflows for ever.
+ * and API key, starts with it (and with the calls already in its window) instead of learning it
+ * again with one more refusal. A new execution starts unpaced, so a limit that was hit once does
+ * not slow workflows for ever.
  */
 import { sleep } from 'n8n-workflow';
 
 import { setNewest } from '../boundedMap';
 
 /**
- * The learned pause exceeds the measured one by this much: calls start at the client but are
- * counted where they arrive, and 5% of the interval (50 ms a second) absorbs the arrival jitter
- * of a busy n8n without giving up more than 5% of the limit.
+ * The margin a budget's window starts with, as a share of the window: calls start at the client
+ * but are counted where they arrive, and 2.5% (25 ms a second) absorbs the arrival jitter of a
+ * busy n8n while giving up no more than 2.5% of the limit.
+ */
+export const MARGIN_STEP = 0.025;
+
+/**
+ * The longest a budget's window may grow with its margin, as a multiple of the Retry-After it was
+ * learned from: refusals at the budget's edge that come close together widen the margin by one
+ * step up to this; beyond it, such a refusal takes one call off the budget.
+ * No call ever waits longer than this for its turn (retry.ts budgets time with it).
  */
 export const PACE_MARGIN = 1.05;
 
-/** Accepted calls remembered for learning; more than any limit the interval can count. */
-const ACCEPTED_HISTORY = 1_000;
+/** Calls remembered for learning and for the window; more than any limit the interval can count. */
+const HISTORY = 1_000;
 
-/** Executions whose learned pace is kept; the oldest is forgotten first. */
+/** Executions whose learned budget is kept; the oldest is forgotten first. */
 const MAX_REMEMBERED = 200;
 
-const remembered = new Map<string, number>();
+/** At most `calls` calls start within any `windowMs + marginMs`. */
+export interface CallBudget {
+	calls: number;
+	windowMs: number;
+	marginMs: number;
+}
 
-/**
- * When the last paced call of a shared pace started: the next node of the execution keeps the
- * pause after the previous node's last call too, instead of starting with a call right after it.
- */
-const lastStarts = new Map<string, number>();
+/** What the pacers of one execution and credential share: the budget, and the calls started. */
+interface SharedPace {
+	budget: CallBudget | undefined;
+	/** Start times (ms since the epoch) of every call, and of the calls accepted; oldest first. */
+	starts: number[];
+	accepted: number[];
+	/** When the last refusal at the budget's edge came. */
+	lastEdgeAt?: number;
+}
+
+const remembered = new Map<string, SharedPace>();
 
 /** The time a pacer reads and waits on. */
 export interface PacerClock {
@@ -67,81 +100,183 @@ export function paceKey(executionId: string, credentialKey: string): string {
 	return `${executionId}\n${credentialKey}`;
 }
 
+/** Adds a time to a history, forgetting the oldest beyond HISTORY. */
+function remember(times: number[], time: number): void {
+	times.push(time);
+	if (times.length > HISTORY) times.shift();
+}
+
+/** Two histories as one, oldest first, the newest HISTORY kept. */
+const merged = (a: readonly number[], b: readonly number[]) =>
+	[...a, ...b].sort((x, y) => x - y).slice(-HISTORY);
+
+/** Calls a millisecond a budget allows. */
+const rate = (budget: CallBudget) => budget.calls / (budget.windowMs + budget.marginMs);
+
+/** The slower of two budgets (the first when they are as fast). */
+export function slower(
+	a: CallBudget | undefined,
+	b: CallBudget | undefined,
+): CallBudget | undefined {
+	if (a === undefined) return b;
+	if (b === undefined) return a;
+	return rate(b) < rate(a) ? b : a;
+}
+
 /**
- * The pause (ms) that spreads the calls accepted in the `retryAfterMs` before a refusal over
- * that interval, with PACE_MARGIN; undefined when none were accepted (nothing to learn from:
- * others used up the limit). Pure.
+ * A refusal at the budget's edge within this many windows of the one before slows the budget; a
+ * lone one does not (see learnedBudget).
  */
-export function learnedPause(
+const EDGE_WINDOWS = 3;
+
+/**
+ * The budget a refusal at `refusedAt` teaches, given the calls accepted before it, the budget in
+ * force (if any) and when the last refusal at its edge came; `current` when there is nothing to
+ * learn (no interval, or no call accepted in it: others used up the limit). Pure.
+ *
+ * Unpaced, the calls accepted within the Retry-After interval before the refusal are the budget.
+ * Paced, a refusal with fewer calls in the interval than the budget allows means the limit is
+ * lower than learned (or shared): those calls become the budget. A refusal at the budget's edge
+ * means a call arrived later than the margin allows for. On a busy machine a call can leave
+ * hundreds of milliseconds after it started, more than any margin could cover at a price worth
+ * paying, and such a stray is rare: a lone refusal at the edge leaves the budget as it is (it
+ * costs one Retry-After, where a slower budget would cost a share of every window after it). A
+ * second within EDGE_WINDOWS windows means the service's window counts longer than learned: the
+ * margin grows by a step, up to PACE_MARGIN, and beyond it the budget loses a call.
+ */
+export function learnedBudget(
 	acceptedStarts: readonly number[],
 	refusedAt: number,
 	retryAfterMs: number,
-): number | undefined {
-	if (!(retryAfterMs > 0)) return undefined;
+	current?: CallBudget,
+	lastEdgeAt?: number,
+): { budget: CallBudget | undefined; edge: boolean } {
+	const unchanged = { budget: current, edge: false };
+	if (!(retryAfterMs > 0)) return unchanged;
 	const since = refusedAt - retryAfterMs;
 	const accepted = acceptedStarts.filter((start) => start > since && start <= refusedAt).length;
-	if (accepted === 0) return undefined;
-	return Math.ceil((retryAfterMs * PACE_MARGIN) / accepted);
+	if (accepted === 0) return unchanged;
+	const fresh = { calls: accepted, windowMs: retryAfterMs, marginMs: retryAfterMs * MARGIN_STEP };
+	if (current === undefined) return { budget: fresh, edge: false };
+	// What the budget in force lets start in the interval besides the refused call.
+	const allowed = (current.calls * retryAfterMs) / (current.windowMs + current.marginMs) - 1;
+	if (accepted < Math.floor(allowed)) return { budget: slower(current, fresh), edge: false };
+	const span = current.windowMs + current.marginMs;
+	if (lastEdgeAt === undefined || refusedAt - lastEdgeAt > EDGE_WINDOWS * span)
+		return { budget: current, edge: true };
+	const step = current.windowMs * MARGIN_STEP;
+	if (span + step <= current.windowMs * PACE_MARGIN + 1e-9)
+		return { budget: { ...current, marginMs: current.marginMs + step }, edge: true };
+	return {
+		budget: current.calls > 1 ? { ...current, calls: current.calls - 1 } : current,
+		edge: true,
+	};
 }
 
 export class CallPacer {
 	private lastStartedAt = 0;
 
-	private key: string | undefined;
+	private shared: SharedPace = { budget: undefined, starts: [], accepted: [] };
 
-	private readonly acceptedStarts: number[] = [];
-
-	/** How often a call waited for its turn, and the pause learned from refusals; tests read it. */
+	/**
+	 * How often a call waited for its turn, and the average pause the learned budget keeps (its
+	 * window and margin over its calls; 0 unpaced); tests and benchmarks read it.
+	 */
 	readonly stats = { waits: 0, learnedPauseMs: 0 };
 
 	private readonly clock: PacerClock = currentClock;
 
-	/** @param minPauseMs the user's Pause Between Requests: the pace never goes below it. */
+	/** @param minPauseMs the user's Pause Between Requests: calls never start closer than this. */
 	constructor(private readonly minPauseMs = 0) {}
+
+	/** The budget in force, if one was learned. */
+	get budget(): CallBudget | undefined {
+		return this.shared.budget;
+	}
 
 	/** Waits `ms` on the pacer's clock (the transport's retries wait here too). */
 	async wait(ms: number): Promise<void> {
 		await this.clock.sleep(ms);
 	}
 
-	/** Shares the pace under `key` (see paceKey): adopts one learned earlier in the execution. */
+	/**
+	 * Shares the pace under `key` (see paceKey): adopts a budget learned earlier in the execution
+	 * (or hands on its own, whichever is slower), and counts the calls the other pacers started.
+	 */
 	share(key: string): void {
-		this.key = key;
 		const earlier = remembered.get(key);
-		if (earlier !== undefined && earlier > this.stats.learnedPauseMs) this.setLearned(earlier);
-		this.lastStartedAt = Math.max(this.lastStartedAt, lastStarts.get(key) ?? 0);
+		if (earlier === undefined) {
+			setNewest(remembered, key, this.shared, MAX_REMEMBERED);
+			return;
+		}
+		if (earlier === this.shared) return;
+		earlier.budget = slower(earlier.budget, this.shared.budget);
+		earlier.starts = merged(earlier.starts, this.shared.starts);
+		earlier.accepted = merged(earlier.accepted, this.shared.accepted);
+		earlier.lastEdgeAt = Math.max(
+			earlier.lastEdgeAt ?? -Infinity,
+			this.shared.lastEdgeAt ?? -Infinity,
+		);
+		if (earlier.lastEdgeAt === -Infinity) delete earlier.lastEdgeAt;
+		this.shared = earlier;
+		this.noteBudget();
+		setNewest(remembered, key, earlier, MAX_REMEMBERED);
 	}
 
 	/** Waits for the call's turn; returns when it started (ms since the epoch). */
 	async nextCall(): Promise<number> {
-		const pause = Math.max(this.minPauseMs, this.stats.learnedPauseMs);
-		if (pause > 0 && this.lastStartedAt > 0) {
-			const wait = this.lastStartedAt + pause - this.clock.now();
-			if (wait > 0) {
-				this.stats.waits++;
-				await this.clock.sleep(wait);
-			}
+		for (;;) {
+			const wait = this.turnIn(this.clock.now());
+			if (wait <= 0) break;
+			this.stats.waits++;
+			await this.clock.sleep(wait);
 		}
-		this.lastStartedAt = this.clock.now();
-		if (this.key !== undefined && this.stats.learnedPauseMs > 0)
-			setNewest(lastStarts, this.key, this.lastStartedAt, MAX_REMEMBERED);
-		return this.lastStartedAt;
+		const startedAt = this.clock.now();
+		this.lastStartedAt = startedAt;
+		remember(this.shared.starts, startedAt);
+		return startedAt;
 	}
 
 	/** The service answered the call started at `startedAt` with something other than 429. */
 	accepted(startedAt: number): void {
-		this.acceptedStarts.push(startedAt);
-		if (this.acceptedStarts.length > ACCEPTED_HISTORY) this.acceptedStarts.shift();
+		remember(this.shared.accepted, startedAt);
 	}
 
 	/** The service refused the call started at `startedAt`, asking for `retryAfterMs`. */
 	refused(startedAt: number, retryAfterMs: number): void {
-		const pause = learnedPause(this.acceptedStarts, startedAt, retryAfterMs);
-		if (pause !== undefined && pause > this.stats.learnedPauseMs) this.setLearned(pause);
+		const shared = this.shared;
+		const { budget, edge } = learnedBudget(
+			shared.accepted,
+			startedAt,
+			retryAfterMs,
+			shared.budget,
+			shared.lastEdgeAt,
+		);
+		shared.budget = budget;
+		if (edge) shared.lastEdgeAt = startedAt;
+		this.noteBudget();
 	}
 
-	private setLearned(pauseMs: number): void {
-		this.stats.learnedPauseMs = pauseMs;
-		if (this.key !== undefined) setNewest(remembered, this.key, pauseMs, MAX_REMEMBERED);
+	/** How long (ms) until a call may start at `now`; 0 or less: at once. */
+	private turnIn(now: number): number {
+		let wait = 0;
+		if (this.minPauseMs > 0 && this.lastStartedAt > 0)
+			wait = this.lastStartedAt + this.minPauseMs - now;
+		const { budget, starts } = this.shared;
+		if (budget === undefined) return wait;
+		const span = budget.windowMs + budget.marginMs;
+		// The calls started within the span: when there are as many as the budget allows, the
+		// next waits until the oldest that must leave the span has left it.
+		let inSpan = 0;
+		while (inSpan < starts.length && starts[starts.length - 1 - inSpan] > now - span) inSpan++;
+		if (inSpan >= budget.calls)
+			wait = Math.max(wait, starts[starts.length - budget.calls] + span - now);
+		return wait;
+	}
+
+	private noteBudget(): void {
+		const budget = this.shared.budget;
+		this.stats.learnedPauseMs =
+			budget === undefined ? 0 : Math.ceil((budget.windowMs + budget.marginMs) / budget.calls);
 	}
 }
