@@ -3,7 +3,7 @@
  * first, so that the last suite to start is a short one and neither worker idles at the end
  * while the other finishes a long one. Jest's own order needs timings of an earlier run on the
  * same machine and path, which a fresh clone does not have; these are the seconds of
- * docs/real-n8n.md's table for the second pass (a whole run, two at a time), and only their
+ * docs/real-n8n.md's suite table (a whole run, two at a time), and only their
  * order matters. A suite not listed goes first, so a new, unmeasured one never lands at the end.
  */
 const Sequencer = require('@jest/test-sequencer').default;
