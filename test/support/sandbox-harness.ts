@@ -9,6 +9,8 @@ import type {
 	INodeParameters,
 } from 'n8n-workflow';
 
+import { SecurityConfig } from '@n8n/config';
+import { Container } from '@n8n/di';
 import { startSandbox, type RequestRecord, type RunningSandbox } from '../../sandbox';
 import { runNode, trioCredentials, type RunNodeOptions } from '../../harness/engine/engine';
 import { forgetUncertainCreates } from '../../nodes/TrioVms/helpers/createMemory';
@@ -197,4 +199,20 @@ export function errorText(error: unknown): {
 		itemIndex: record.context?.itemIndex,
 		httpCode: record.httpCode,
 	};
+}
+
+/**
+ * Lets n8n's file helpers read only below `folder` for the test file (n8n's own
+ * N8N_RESTRICT_FILE_ACCESS_TO, set on its SecurityConfig), and puts the setting back afterwards.
+ */
+export function restrictFileAccessTo(folder: string): void {
+	let before: string;
+	beforeAll(() => {
+		const security = Container.get(SecurityConfig);
+		before = security.restrictFileAccessTo;
+		security.restrictFileAccessTo = folder;
+	});
+	afterAll(() => {
+		Container.get(SecurityConfig).restrictFileAccessTo = before;
+	});
 }

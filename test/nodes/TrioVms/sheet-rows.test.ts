@@ -10,13 +10,11 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import { SecurityConfig } from '@n8n/config';
-import { Container } from '@n8n/di';
 import type { IDataObject, INode, INodeParameters } from 'n8n-workflow';
 
 import { NODE_UNDER_TEST } from '../../../harness/engine/engine';
 import { PATHS } from '../../../nodes/shared/serviceFacts';
-import { PDF, useSandbox } from '../../support/sandbox-harness';
+import { PDF, restrictFileAccessTo, useSandbox } from '../../support/sandbox-harness';
 
 const t = useSandbox({ jobs: 20 });
 
@@ -26,15 +24,7 @@ mkdirSync(folder);
 for (const name of ['ana.pdf', 'ben.pdf', 'cruz.pdf', 'dee.pdf', 'eli.pdf', 'fay.pdf', 'gus.pdf'])
 	writeFileSync(join(folder, name), PDF);
 
-let restrictBefore: string;
-beforeAll(() => {
-	const security = Container.get(SecurityConfig);
-	restrictBefore = security.restrictFileAccessTo;
-	security.restrictFileAccessTo = readable;
-});
-afterAll(() => {
-	Container.get(SecurityConfig).restrictFileAccessTo = restrictBefore;
-});
+restrictFileAccessTo(readable);
 
 const SUBMIT_SHEET: INodeParameters = {
 	resource: 'submission',

@@ -14,7 +14,13 @@ import { InstanceSettings } from 'n8n-core';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { PATHS } from '../../../nodes/shared/serviceFacts';
-import { PDF, PDF_FILE, errorText, useSandbox } from '../../support/sandbox-harness';
+import {
+	PDF,
+	PDF_FILE,
+	errorText,
+	restrictFileAccessTo,
+	useSandbox,
+} from '../../support/sandbox-harness';
 
 const t = useSandbox({ jobs: 20 });
 
@@ -32,15 +38,7 @@ writeFileSync(join(folder, 'omar.pdf'), PDF);
 writeFileSync(join(otherFolder, 'secret.pdf'), PDF);
 symlinkSync(join(otherFolder, 'secret.pdf'), join(folder, 'link-out.pdf'));
 
-let restrictBefore: string;
-beforeAll(() => {
-	const security = Container.get(SecurityConfig);
-	restrictBefore = security.restrictFileAccessTo;
-	security.restrictFileAccessTo = readable;
-});
-afterAll(() => {
-	Container.get(SecurityConfig).restrictFileAccessTo = restrictBefore;
-});
+restrictFileAccessTo(readable);
 
 function openJobs(): number[] {
 	return t.sandbox.store
