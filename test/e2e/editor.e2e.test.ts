@@ -66,11 +66,25 @@ const runnable = fs.existsSync(CHROMIUM) || canInstall || CI;
 	let context: BrowserContext;
 	let page: Page;
 	let profile: string;
+	let home: string;
 
 	beforeAll(async () => {
 		const executablePath = await ensureChromium();
 		sandbox = await startSandbox({ port: 0, seed: 11, jobs: 24, quiet: true });
-		n8n = await startN8n({ line: '2.x', tarball: await packPackage() });
+		// Quick start 2's step 1 done: the resumes in ~/.n8n-files/resumes, n8n's home its user folder
+		// (so that `~` is one folder for n8n's file rules and for the node).
+		home = fs.mkdtempSync(path.join(os.tmpdir(), 'trio-editor-home-'));
+		fs.mkdirSync(path.join(home, '.n8n-files', 'resumes'), { recursive: true });
+		fs.copyFileSync(
+			path.join(REPO_ROOT, 'examples', 'sample-data', 'resumes', 'jane-doe-rn.pdf'),
+			path.join(home, '.n8n-files', 'resumes', 'jane-doe-rn.pdf'),
+		);
+		n8n = await startN8n({
+			line: '2.x',
+			tarball: await packPackage(),
+			userFolder: home,
+			env: { HOME: home },
+		});
 		profile = fs.mkdtempSync(path.join(os.tmpdir(), 'trio-editor-chromium-'));
 		context = await chromium.launchPersistentContext(profile, {
 			executablePath,
@@ -97,6 +111,7 @@ const runnable = fs.existsSync(CHROMIUM) || canInstall || CI;
 		if (profile) fs.rmSync(profile, { recursive: true, force: true });
 		await n8n?.stop();
 		await sandbox?.stop();
+		if (home) fs.rmSync(home, { recursive: true, force: true });
 	});
 
 	/** Toasts come and go on their own schedule; they never belong in a picture. */
