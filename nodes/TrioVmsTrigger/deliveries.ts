@@ -19,15 +19,18 @@ import {
 	bodyStalled,
 	bodyTooLarge,
 	declaredLength,
-	deliveryItems,
-	judgeDelivery,
-	judgeToken,
 	MAX_DELIVERY_BYTES,
 	singleQueryValue,
-	tokenMatches,
-} from './judge';
+} from './deliveryRequest';
+import { deliveryItems, judgeDelivery, judgeToken } from './judge';
 import { PROBE_PARAMETER, probeReply } from './registrationUrls';
-import { hashToken, isFreshToken, mayBeFresh, triggerIdentity } from './deliveryToken';
+import {
+	hashToken,
+	isFreshToken,
+	mayBeFresh,
+	tokenMatches,
+	triggerIdentity,
+} from './deliveryToken';
 import {
 	lastDeactivation,
 	readScope,
