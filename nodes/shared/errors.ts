@@ -10,7 +10,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import { isPermissionRefusal, markOutcomeUnknown, markTimedOut } from './failureMarks';
 import { redact, withoutSecret } from './secrets';
 import { bounded } from './serviceMessage';
-import { answerInWords, hintForStatus, statusText, type FailureContext } from './statusWords';
+import { errorAnswerInWords, hintForStatus, statusText, type FailureContext } from './statusWords';
 
 /** The most of the answer's body an error keeps for the execution's data. */
 const MAX_KEPT_BODY_CHARS = 2_000;
@@ -39,7 +39,7 @@ export function serviceError(node: INode, failure: ServiceFailure): NodeApiError
 	// The key is taken out of the whole body first: what is read from it is cut to length, and a
 	// cut must never leave part of a key behind.
 	const body = withoutSecret(failure.body, secret);
-	const words = answerInWords({
+	const words = errorAnswerInWords({
 		status,
 		body,
 		context,

@@ -257,7 +257,7 @@ function headlineOf(
 }
 
 /** What an error answer says, ready for a NodeApiError's message and description. */
-export interface AnswerInWords {
+export interface ErrorAnswerInWords {
 	/** The headline, the key taken out. */
 	headline: string;
 	/** The field errors the headline does not carry, a line each. */
@@ -277,13 +277,13 @@ const MAX_FIELD_NAMES_CHARS = 500;
  * Reads an error answer's body (the key already taken out of it) into words: its first field
  * error or its reason as the headline, the other field errors, and what to do.
  */
-export function answerInWords(answer: {
+export function errorAnswerInWords(answer: {
 	status: number;
 	body: unknown;
 	context: FailureContext;
 	retryAfterMs?: number;
 	secret?: string;
-}): AnswerInWords {
+}): ErrorAnswerInWords {
 	const { status, body, context, secret } = answer;
 	const { message, fieldErrors } = readServiceMessage(body);
 	const fields = fieldErrorsInWords(fieldErrors, context.fieldLabels);
