@@ -31,7 +31,7 @@ import type { ScopeState } from './state';
  */
 export const REGISTRATION_CALLS_AT_ONCE = 4;
 
-export async function step<T>(node: INode, name: string, work: () => Promise<T>): Promise<T> {
+async function step<T>(node: INode, name: string, work: () => Promise<T>): Promise<T> {
 	try {
 		return await work();
 	} catch (error) {

@@ -60,7 +60,7 @@ export function mayResendAfterAnswer(status: number, idempotent: boolean): boole
 }
 
 /** Whether a request whose exchange failed with this code may have reached the service. */
-export function mayHaveReachedService(code: string): boolean {
+function mayHaveReachedService(code: string): boolean {
 	return !NOT_SENT_CODES.has(code);
 }
 
