@@ -15,7 +15,8 @@ import {
 } from 'n8n-workflow';
 
 import { TRIO_CREDENTIAL_TYPE } from '../shared/credentials';
-import { outputProperty, SIMPLIFIED_JOB_FIELDS_IN_WORDS } from '../shared/jobOutput';
+import { SIMPLIFIED_JOB_FIELDS_IN_WORDS } from '../shared/jobOutput';
+import { outputProperty } from '../shared/outputProperty';
 import { SIMPLE_SUBMISSION_FIELDS_IN_WORDS } from '../shared/submissionOutput';
 import { JOB_STATUS_OPTIONS, US_STATE_OPTIONS } from '../shared/serviceFacts';
 import { SUBMISSION_CHANGES } from './diff';

@@ -11,6 +11,7 @@
  *   4. compare with the remembered state (diff), refusing a job list cut short
  *   5. jobs: ask `GET /Job/{number}` about each known job the full list left out
  *   6. emit the wanted changes; remember the new state, unless this is Fetch Test Event
+ *      (testEvent.ts: a sample when nothing changed)
  *
  * Every request happens before the state is written: a failure loses nothing and the next poll
  * tries again.
@@ -33,13 +34,12 @@ import {
 
 import { isTimedOut, submissionListNotOffered } from '../shared/failureMarks';
 import { TrioClient } from '../shared/transport';
-import { fieldOf } from '../shared/recordFields';
 import { FIRST_CHECK_BUDGET_MS, pollBudget, type PollBudget } from './budget';
 import { ListShrankError } from './shortList';
 import { declared, withFailure } from './failure';
 import { unreadableItem } from './items';
-import { isRecord, UnreadableAnswerError } from '../shared/listAnswer';
-import { listOf, readStamp, stampOf, type ListReading, type UnreadableRecord } from './records';
+import { UnreadableAnswerError } from '../shared/listAnswer';
+import { readStamp, type ListReading, type UnreadableRecord } from './records';
 import { settings, type PollSettings } from './settings';
 import {
 	pendingBaseline,
@@ -51,14 +51,8 @@ import {
 } from './state';
 import { NotFoundDoubtedError, notFoundDoubted } from './lookup';
 import { planPoll, sinceOnServiceClock, type DiffOptions, type PollPlan } from './watermark';
+import { testEventItems } from './testEvent';
 import { JOBS, SUBMISSIONS, type ListedRecord, type Outcome, type Watched } from './watched';
-
-/** Said on the one existing record Fetch Test Event shows when nothing has changed. */
-const SAMPLE_NOTE =
-	'Example only: there is no new change to show, so this is an existing record showing what the trigger outputs';
-
-/** Fetch Test Event shows a sample of what a poll emits, never the whole list. */
-const TEST_EVENT_ITEMS = 3;
 
 /** A stamp this far beyond the service's own clock does not move the watermark. */
 const FUTURE_MARGIN_MS = 60 * 60_000;
@@ -137,17 +131,12 @@ async function pollOnce<
 		writeState(staticData, next);
 		return items;
 	}
-	const preferred = (record: IDataObject) =>
-		watched.samplePreferred?.(record, options.changes) === true;
-	const sample =
-		items.length === 0 && (await sampleRecord(client, watched, plan, reading, preferred));
-	// Marked, so that nobody takes an old record for a change.
-	if (sample)
-		items.push({
-			...watched.item(watched.sample(sample, options.changes), receivedAt, options.simplify, check),
-			sample: SAMPLE_NOTE,
-		});
-	return items.slice(0, TEST_EVENT_ITEMS);
+	return await testEventItems(
+		client,
+		watched,
+		{ plan, reading, options, receivedAt, check },
+		items,
+	);
 }
 
 /**
@@ -304,26 +293,4 @@ async function complete<Change, State, Diff extends Outcome<Change, State>>(
 		if (error instanceof NotFoundDoubtedError) throw notFoundDoubted(context, error);
 		throw asNodeError(context, error);
 	}
-}
-
-/** The most recently modified record, from this poll's answer or, when it was empty, the full list. */
-async function sampleRecord(
-	client: TrioClient,
-	watched: { kind: WatchKind; path: string; stampField: string },
-	plan: PollPlan,
-	reading: ListReading<ListedRecord>,
-	preferred: (record: IDataObject) => boolean,
-): Promise<IDataObject | undefined> {
-	let candidates: Array<{ stamp: string | null; raw: IDataObject }> = reading.records;
-	if (candidates.length === 0 && !plan.full) {
-		const body = await client.request({ method: 'GET', path: watched.path });
-		candidates = listOf(body, watched.kind === 'jobs' ? 'job' : 'submission')
-			.filter(isRecord)
-			.map((raw) => ({ stamp: stampOf(fieldOf(raw, watched.stampField)), raw }));
-	}
-	const wanted = candidates.filter((record) => preferred(record.raw));
-	let best: { stamp: string | null; raw: IDataObject } | undefined;
-	for (const record of wanted.length ? wanted : candidates)
-		if (!best || (record.stamp ?? '') > (best.stamp ?? '')) best = record;
-	return best?.raw;
 }

@@ -9,7 +9,8 @@ import {
 
 import { TRIO_CREDENTIAL_TYPE } from '../shared/credentials';
 import { TRIO_EVENT_NAMES, TRIO_EVENTS } from '../shared/events';
-import { outputProperty, SIMPLIFIED_JOB_FIELDS_IN_WORDS } from '../shared/jobOutput';
+import { SIMPLIFIED_JOB_FIELDS_IN_WORDS } from '../shared/jobOutput';
+import { outputProperty } from '../shared/outputProperty';
 import { SIMPLE_SHIFT_FIELDS_IN_WORDS } from '../shared/shiftOutput';
 import { SIMPLE_SUBMISSION_FIELDS_IN_WORDS } from '../shared/submissionOutput';
 import { DEFAULT_WINDOW, MAX_WINDOW } from './dedup';

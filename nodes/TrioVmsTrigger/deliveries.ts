@@ -12,6 +12,7 @@ import {
 } from 'n8n-workflow';
 
 import { setNewest } from '../shared/boundedMap';
+import type { TrioEventName } from '../shared/events';
 import { DEFAULT_WINDOW, deliveryEntities, deliveryFingerprint, deliveryMemory } from './dedup';
 import { apiKeyOf, selectedEvents, tokenOwner, triggerKey } from './nodeContext';
 import {
@@ -19,15 +20,18 @@ import {
 	bodyStalled,
 	bodyTooLarge,
 	declaredLength,
-	deliveryItems,
-	judgeDelivery,
-	judgeToken,
 	MAX_DELIVERY_BYTES,
 	singleQueryValue,
-	tokenMatches,
-} from './judge';
+} from './deliveryRequest';
+import { deliveryItems, judgeDelivery, judgeToken, type DeliveryVerdict } from './judge';
 import { PROBE_PARAMETER, probeReply } from './registrationUrls';
-import { hashToken, isFreshToken, mayBeFresh, triggerIdentity } from './deliveryToken';
+import {
+	hashToken,
+	isFreshToken,
+	mayBeFresh,
+	tokenMatches,
+	triggerIdentity,
+} from './deliveryToken';
 import {
 	lastDeactivation,
 	readScope,
@@ -39,7 +43,6 @@ import {
 export async function receiveDelivery(context: IWebhookFunctions): Promise<IWebhookResponseData> {
 	const scope = scopeForMode(context.getMode());
 	const stored = readScope(context.getWorkflowStaticData('node'), scope);
-	const request = context.getRequestObject();
 	const respond = (status: number, body: IDataObject): IWebhookResponseData => {
 		context.getResponseObject().status(status).json(body);
 		return { noWebhookResponse: true };
@@ -65,27 +68,7 @@ export async function receiveDelivery(context: IWebhookFunctions): Promise<IWebh
 		return respond(refusal.status, { message: refusal.message });
 	}
 
-	let rawBody = (request as { rawBody?: Buffer }).rawBody;
-	if (rawBody === undefined) {
-		const unread = await bodyNotReadByN8n(request);
-		if (unread?.kind === 'refuse') {
-			context.logger.warn(
-				`Trio VMS Trigger refused a delivery (${unread.status}): ${unread.message}`,
-			);
-			return respond(unread.status, { message: unread.message });
-		}
-		rawBody = unread?.bytes;
-	}
-	const verdict = judgeDelivery({
-		expectedTokenHash: accepted,
-		query: context.getQueryData(),
-		contentType: request.headers['content-type'],
-		contentLength: request.headers['content-length'],
-		parsedBody: context.getBodyData(),
-		rawBody,
-		selectedEvents: selectedEvents(context),
-	});
-
+	const verdict = await judgeRequest(context, accepted);
 	if (verdict.kind === 'refuse') {
 		context.logger.warn(
 			`Trio VMS Trigger refused a delivery (${verdict.status}): ${verdict.message}`,
@@ -98,13 +81,9 @@ export async function receiveDelivery(context: IWebhookFunctions): Promise<IWebh
 	}
 
 	const fingerprint = deliveryFingerprint(verdict.event, verdict.payload);
-	if (context.getNodeParameter('options.ignoreDuplicates', true) as boolean) {
-		const window = duplicateWindowOf(context);
-		const about = deliveryEntities(verdict.event, verdict.payload);
-		if (deliveryMemory.seen(triggerKey(context, scope), fingerprint, window, about)) {
-			context.logger.info(`Trio VMS Trigger dropped a duplicate "${verdict.event}" delivery`);
-			return respond(200, { received: true, duplicate: true });
-		}
+	if (isDuplicate(context, scope, verdict, fingerprint)) {
+		context.logger.info(`Trio VMS Trigger dropped a duplicate "${verdict.event}" delivery`);
+		return respond(200, { received: true, duplicate: true });
 	}
 
 	warnIfAddressMoved(context, stored?.webhookUrl);
@@ -118,6 +97,45 @@ export async function receiveDelivery(context: IWebhookFunctions): Promise<IWebh
 		simplify: simplifyOn(context),
 	});
 	return { workflowData: [context.helpers.returnJsonArray(items)] };
+}
+
+/**
+ * The verdict on a request whose token is accepted: its body read (from n8n, or from the request
+ * when n8n did not read it, within the limits) and judged by judge.ts.
+ */
+async function judgeRequest(
+	context: IWebhookFunctions,
+	accepted: readonly string[],
+): Promise<DeliveryVerdict> {
+	const request = context.getRequestObject();
+	let rawBody = (request as { rawBody?: Buffer }).rawBody;
+	if (rawBody === undefined) {
+		const unread = await bodyNotReadByN8n(request);
+		if (unread?.kind === 'refuse') return unread;
+		rawBody = unread?.bytes;
+	}
+	return judgeDelivery({
+		expectedTokenHash: accepted,
+		query: context.getQueryData(),
+		contentType: request.headers['content-type'],
+		contentLength: request.headers['content-length'],
+		parsedBody: context.getBodyData(),
+		rawBody,
+		selectedEvents: selectedEvents(context),
+	});
+}
+
+/** Whether Ignore Duplicate Deliveries is on and this delivery was seen within the window. */
+function isDuplicate(
+	context: IWebhookFunctions,
+	scope: RegistrationScope,
+	verdict: { event: TrioEventName; payload: unknown },
+	fingerprint: string,
+): boolean {
+	if (!(context.getNodeParameter('options.ignoreDuplicates', true) as boolean)) return false;
+	const window = duplicateWindowOf(context);
+	const about = deliveryEntities(verdict.event, verdict.payload);
+	return deliveryMemory.seen(triggerKey(context, scope), fingerprint, window, about);
 }
 
 /**

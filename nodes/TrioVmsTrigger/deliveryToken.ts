@@ -17,6 +17,8 @@
  * not agree to the second; so the window is widened by CLOCK_SKEW_SECONDS on both sides: a token
  * may seem issued up to that far in the future, or that much longer ago. A token issued further
  * out is still refused by its issue time alone, before the credential is read.
+ *
+ * A received token is compared with the stored hashes in constant time (tokenMatches).
  */
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 
@@ -109,4 +111,28 @@ export function triggerIdentity(apiKey: string, owner: TokenOwner): string {
 	return createHmac('sha256', apiKey)
 		.update(`trio-vms-trigger-identity|${owner.workflowId ?? ''}|${owner.nodeId}|${owner.scope}`)
 		.digest('hex');
+}
+
+function digest(value: string): Buffer {
+	return createHash('sha256').update(value, 'utf8').digest();
+}
+
+/**
+ * Constant-time comparison of the received token with the stored hash of the expected one.
+ * Comparing hashes never depends on (or reveals) the tokens' lengths.
+ */
+export function tokenMatches(
+	expectedHash: string | readonly string[] | undefined,
+	received: unknown,
+): boolean {
+	if (typeof received !== 'string' || received.length === 0) return false;
+	const hashes = typeof expectedHash === 'string' ? [expectedHash] : (expectedHash ?? []);
+	const received256 = digest(received);
+	let matched = false;
+	// Every accepted hash is compared, so the time taken does not say which one matched.
+	for (const hash of hashes) {
+		if (typeof hash !== 'string' || !/^[0-9a-f]{64}$/.test(hash)) continue;
+		if (timingSafeEqual(Buffer.from(hash, 'hex'), received256)) matched = true;
+	}
+	return matched;
 }

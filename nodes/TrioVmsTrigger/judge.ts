@@ -10,8 +10,8 @@
  *   6. items: the payload plus `event` and `receivedAt`; checked against the event's schema
  *
  * Everything here is pure so it can be tested without n8n; deliveries.ts wires it to the request.
+ * What the request carries is read by deliveryRequest.ts, the token checked by deliveryToken.ts.
  */
-import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IDataObject } from 'n8n-workflow';
 
 import { isTrioEventName, TRIO_EVENTS, type TrioEventName } from '../shared/events';
@@ -21,77 +21,16 @@ import { describeIssues } from '../shared/schemas';
 import { simplifyShift } from '../shared/shiftOutput';
 import { simplifySubmission } from '../shared/submissionOutput';
 import { deliveryFingerprint } from './dedup';
-
-// ------------------------------------------------------------------ verification
-
-function digest(value: string): Buffer {
-	return createHash('sha256').update(value, 'utf8').digest();
-}
-
-/**
- * Constant-time comparison of the received token with the stored hash of the expected one.
- * Comparing hashes never depends on (or reveals) the tokens' lengths.
- */
-export function tokenMatches(
-	expectedHash: string | readonly string[] | undefined,
-	received: unknown,
-): boolean {
-	if (typeof received !== 'string' || received.length === 0) return false;
-	const hashes = typeof expectedHash === 'string' ? [expectedHash] : (expectedHash ?? []);
-	const received256 = digest(received);
-	let matched = false;
-	// Every accepted hash is compared, so the time taken does not say which one matched.
-	for (const hash of hashes) {
-		if (typeof hash !== 'string' || !/^[0-9a-f]{64}$/.test(hash)) continue;
-		if (timingSafeEqual(Buffer.from(hash, 'hex'), received256)) matched = true;
-	}
-	return matched;
-}
-
-/** A query parameter as one string: repeated parameters (arrays) or nested objects do not count. */
-export function singleQueryValue(query: unknown, name: string): string | undefined {
-	if (!query || typeof query !== 'object') return undefined;
-	const value = (query as Record<string, unknown>)[name];
-	return typeof value === 'string' ? value : undefined;
-}
-
-export type BodyReading = { ok: true; value: unknown } | { ok: false; reason: string };
-
-function isJsonContentType(contentType: string | undefined): boolean {
-	if (!contentType) return false;
-	const type = contentType.split(';')[0].trim().toLowerCase();
-	return type === 'application/json' || type.endsWith('+json');
-}
-
-function parseJsonText(text: string): BodyReading {
-	if (text.trim() === '')
-		return { ok: false, reason: 'The body is empty; a JSON body is expected' };
-	try {
-		return { ok: true, value: JSON.parse(text.replace(/^\uFEFF/, '')) as unknown };
-	} catch {
-		return { ok: false, reason: 'The body is not JSON' };
-	}
-}
-
-/**
- * The delivery's JSON, read from the raw bytes when n8n kept them (so the content type does
- * not matter: JSON sent as text/plain is accepted, a form post or plain text is not), else
- * from what n8n parsed for an application/json request.
- */
-export function readJsonBody(input: {
-	contentType?: string;
-	parsedBody: unknown;
-	rawBody?: Buffer | string;
-}): BodyReading {
-	const { contentType, parsedBody, rawBody } = input;
-	if (rawBody !== undefined && rawBody !== null) {
-		return parseJsonText(Buffer.isBuffer(rawBody) ? rawBody.toString('utf8') : String(rawBody));
-	}
-	if (typeof parsedBody === 'string') return parseJsonText(parsedBody);
-	if (isJsonContentType(contentType) && parsedBody !== undefined)
-		return { ok: true, value: parsedBody };
-	return { ok: false, reason: 'The body is empty or not JSON' };
-}
+import {
+	bodyTooLarge,
+	declaredLength,
+	MAX_DELIVERY_BYTES,
+	MAX_PAYLOAD_DEPTH,
+	nestsDeeperThan,
+	readJsonBody,
+	singleQueryValue,
+} from './deliveryRequest';
+import { tokenMatches } from './deliveryToken';
 
 // ------------------------------------------------------------------ items
 
@@ -251,58 +190,6 @@ export function deliveryItems(
 }
 
 // ------------------------------------------------------------------ the whole check
-
-/** Deeper than any payload of the spec (three levels) by far; deeper ones are refused. */
-export const MAX_PAYLOAD_DEPTH = 64;
-
-/** Whether a value nests objects or lists deeper than `max`, found without recursion. */
-export function nestsDeeperThan(value: unknown, max: number): boolean {
-	const stack: Array<[unknown, number]> = [[value, 0]];
-	while (stack.length) {
-		const [current, depth] = stack.pop() as [unknown, number];
-		if (current === null || typeof current !== 'object') continue;
-		if (depth >= max) return true;
-		for (const child of Object.values(current as Record<string, unknown>)) {
-			if (child !== null && typeof child === 'object') stack.push([child, depth + 1]);
-		}
-	}
-	return false;
-}
-
-/**
- * The largest body a delivery may have: 2 MiB. A job with a long description is a few
- * kilobytes and a Per Diem Shift Opened batch about 600 bytes a shift, so this holds thousands
- * of shifts; a bigger body is refused (413) before it is parsed, not handed to the workflow.
- * n8n itself reads up to N8N_PAYLOAD_SIZE_MAX (16 MiB by default) for the content types it parses.
- */
-export const MAX_DELIVERY_BYTES = 2 * 1024 * 1024;
-
-/**
- * How long the trigger waits for a body n8n did not read (another content type, or none):
- * the service expects an answer within 10 seconds, so a body still arriving after 30 is not
- * a delivery in progress. Tests shorten it; nothing else changes it.
- */
-export const BODY_WAIT = { ms: 30_000 };
-
-function megabytes(bytes: number): string {
-	return `${(bytes / (1024 * 1024)).toFixed(1).replace(/\.0$/, '')} MB`;
-}
-
-export function bodyTooLarge(bytes: number | undefined): string {
-	return `The body is ${bytes === undefined ? 'larger than' : `${megabytes(bytes)}, more than`} ${megabytes(MAX_DELIVERY_BYTES)}, the most a Trio VMS delivery may have; it was not read`;
-}
-
-export function bodyStalled(): string {
-	return `The body did not arrive within ${Math.round(BODY_WAIT.ms / 1000)} s; the delivery was not read`;
-}
-
-/** The size a request says it has (Content-Length), when it says one. */
-export function declaredLength(header: unknown): number | undefined {
-	const text = Array.isArray(header) ? header[0] : header;
-	if (typeof text !== 'string' || !/^\d+$/.test(text.trim())) return undefined;
-	return Number(text.trim());
-}
-
 export type DeliveryVerdict =
 	| { kind: 'refuse'; status: 403 | 400 | 408 | 413; message: string }
 	| { kind: 'ignore'; message: string }

@@ -169,6 +169,73 @@ function deactivation(registration: WebhookRegistration): RegistrationRequest {
 	return asRequest(registration, { Name: registration.Name || 'n8n', IsActive: false });
 }
 
+/** What planSync reads while it decides each event, and the plan whose movedAway it fills. */
+interface Matching {
+	listing: WebhookRegistration[];
+	byId: Map<string, WebhookRegistration>;
+	/** Registrations already taken by an event. */
+	claimed: Set<string>;
+	stored: ScopeState | undefined;
+	base: string | undefined;
+	webhookUrl: string;
+	/** The hash of the token in force, when one is stored. */
+	inForce: string | undefined;
+	plan: SyncPlan;
+}
+
+/**
+ * The registration an event reuses: the one stored for it while it is still this node's (one
+ * that moved away is noted in the plan), else one at this node's URL serving the event,
+ * preferring an active one at the URL in force. Undefined when there is none.
+ */
+function reusableFor(event: TrioEventName, matching: Matching): WebhookRegistration | undefined {
+	const { listing, byId, claimed, stored, base, webhookUrl, inForce, plan } = matching;
+	const storedId = stored?.ids[event];
+	let match = storedId && !claimed.has(storedId) ? byId.get(storedId) : undefined;
+	// A remembered Id is reused only while its URL is still this node's: another n8n (the
+	// original of a copied database, or a copy) may have repointed it to itself since.
+	if (match && !ownsRegistration(match, base, stored)) {
+		plan.movedAway.push({
+			event,
+			id: match.Id,
+			to: urlBase(match.Url) ?? String(match.Url ?? 'no address'),
+			active: isActive(match),
+		});
+		match = undefined;
+	}
+	if (match) return match;
+	const candidates = listing.filter(
+		(registration) =>
+			!claimed.has(registration.Id) &&
+			urlBase(registration.Url) === base &&
+			servesEvent(registration, event),
+	);
+	return (
+		candidates.find(
+			(registration) =>
+				isActive(registration) && isCurrentUrl(registration.Url, webhookUrl, event, inForce),
+		) ??
+		candidates.find(isActive) ??
+		candidates[0]
+	);
+}
+
+/** Whether a registration is already the desired one: active, its URL in force, same name and event. */
+function isAsDesired(
+	match: WebhookRegistration,
+	desired: RegistrationRequest,
+	event: TrioEventName,
+	matching: Matching,
+): boolean {
+	return (
+		match.IsActive === true &&
+		isCurrentUrl(match.Url, matching.webhookUrl, event, matching.inForce) &&
+		match.Name === desired.Name &&
+		(match.Events ?? []).length === 1 &&
+		(match.Events ?? [])[0] === desired.Events[0]
+	);
+}
+
 /**
  * What `create` has to do. Each selected event reuses, in this order, the registration stored
  * for it (while it is still this node's, see ownership.ts), or one at this node's URL for that
@@ -203,6 +270,7 @@ export function planSync(input: {
 		movedAway: [],
 	};
 	const decided: Array<PlannedSave & { same: boolean }> = [];
+	const matching: Matching = { listing, byId, claimed, stored, base, webhookUrl, inForce, plan };
 
 	for (const event of events) {
 		const desired: RegistrationRequest = {
@@ -211,45 +279,13 @@ export function planSync(input: {
 			Events: [registrationString(event)],
 			IsActive: true,
 		};
-		const storedId = stored?.ids[event];
-		let match = storedId && !claimed.has(storedId) ? byId.get(storedId) : undefined;
-		// A remembered Id is reused only while its URL is still this node's: another n8n (the
-		// original of a copied database, or a copy) may have repointed it to itself since.
-		if (match && !ownsRegistration(match, base, stored)) {
-			plan.movedAway.push({
-				event,
-				id: match.Id,
-				to: urlBase(match.Url) ?? String(match.Url ?? 'no address'),
-				active: isActive(match),
-			});
-			match = undefined;
-		}
-		if (!match) {
-			const candidates = listing.filter(
-				(registration) =>
-					!claimed.has(registration.Id) &&
-					urlBase(registration.Url) === base &&
-					servesEvent(registration, event),
-			);
-			match =
-				candidates.find(
-					(registration) =>
-						isActive(registration) && isCurrentUrl(registration.Url, webhookUrl, event, inForce),
-				) ??
-				candidates.find(isActive) ??
-				candidates[0];
-		}
+		const match = reusableFor(event, matching);
 		if (!match) {
 			decided.push({ event, request: desired, same: false });
 			continue;
 		}
 		claimed.add(match.Id);
-		const same =
-			match.IsActive === true &&
-			isCurrentUrl(match.Url, webhookUrl, event, inForce) &&
-			match.Name === desired.Name &&
-			(match.Events ?? []).length === 1 &&
-			(match.Events ?? [])[0] === desired.Events[0];
+		const same = isAsDesired(match, desired, event, matching);
 		decided.push({ event, request: { Id: match.Id, ...desired }, same });
 	}
 	if (inForce && decided.every((decision) => decision.same)) {

@@ -1,16 +1,10 @@
 /**
- * Carries out what planner.ts decides (I/O): the trigger's three webhook methods, each reading
- * what it needs from n8n, asking the planner, and talking to the service through the shared
- * registration requests. Every failure names the step, because n8n's activation error shows
+ * The trigger's three webhook methods (I/O), each reading what it needs from n8n and asking
+ * planner.ts: whether every registration is in place, activation (carried out by carryOut.ts),
+ * and best-effort removal. Every failure names the step, because n8n's activation error shows
  * only the message.
  */
-import {
-	NodeApiError,
-	NodeOperationError,
-	type IHookFunctions,
-	type INode,
-	type Logger,
-} from 'n8n-workflow';
+import { NodeOperationError, type IHookFunctions, type INode, type Logger } from 'n8n-workflow';
 
 import { mapWithLimit } from '../shared/limitedConcurrency';
 import { TRIO_CREDENTIAL_TYPE, type TrioCredentialData } from '../shared/credentials';
@@ -20,15 +14,11 @@ import type { TrioEventName } from '../shared/events';
 import { PUBLIC_ADDRESS_FIX, undeliverableReason } from '../shared/publicAddress';
 import { INTERACTIVE_CLIENT, TrioClient } from '../shared/transport';
 import {
-	asRequest,
-	deactivateRegistration,
-	isGone,
-	listRegistrations,
 	listWebhookEvents,
-	saveRegistration,
 	type RegistrationRequest,
 	type WebhookRegistration,
 } from '../shared/webhookRegistrations';
+import { carryOut, readListing, REGISTRATION_CALLS_AT_ONCE, switchOff } from './carryOut';
 import { issueToken } from './deliveryToken';
 import { apiKeyOf, currentWebhookUrl, selectedEvents, tokenOwner, triggerKey } from './nodeContext';
 import { ownState } from './ownership';
@@ -49,29 +39,6 @@ import {
 	type RegistrationScope,
 	type ScopeState,
 } from './state';
-
-/**
- * Registration calls in flight at once. Activation with all 15 events waited for 15 round trips
- * one after another; a few at a time cuts that to about four while staying far below what any
- * web service allows one client (the service's rate limit is not published; a 429 is retried).
- * mapWithLimit waits for every call it started before it reports the first failure: a rollback
- * must see every registration that was created, including those that finished after it.
- */
-const REGISTRATION_CALLS_AT_ONCE = 4;
-
-async function step<T>(node: INode, name: string, work: () => Promise<T>): Promise<T> {
-	try {
-		return await work();
-	} catch (error) {
-		throw explainFailure(node, name, error);
-	}
-}
-
-function readListing(client: TrioClient, node: INode): Promise<WebhookRegistration[]> {
-	return step(node, 'Reading the webhook registrations from Trio VMS', () =>
-		listRegistrations(client),
-	);
-}
 
 /**
  * The service's event list, or undefined when it cannot be read for a reason other than
@@ -135,7 +102,6 @@ async function refuseUnreachableAddress(
 		},
 	);
 }
-
 /** create: registers, re-activates or repoints one registration per selected event. */
 export async function activateRegistrations(context: IHookFunctions): Promise<void> {
 	const node = context.getNode();
@@ -155,26 +121,7 @@ export async function activateRegistrations(context: IHookFunctions): Promise<vo
 		'activate',
 	);
 	const client = new TrioClient(context, INTERACTIVE_CLIENT);
-
-	// Both reads at once; the listing's failure is the one reported when both fail.
-	const [listingRead, serviceEvents] = await Promise.allSettled([
-		readListing(client, node),
-		readServiceEvents(client, node, context.logger),
-	]);
-	if (listingRead.status === 'rejected') throw listingRead.reason;
-	if (serviceEvents.status === 'rejected') throw serviceEvents.reason;
-	const listing = listingRead.value;
-	const { strings, missing } = resolveRegistrationStrings(events, serviceEvents.value);
-	if (missing.length) {
-		throw new NodeOperationError(
-			node,
-			`Trio VMS does not offer ${missing.map((event) => `"${event}"`).join(', ')} to your agency. Remove ${missing.length === 1 ? 'it' : 'them'} from Events, or ask your MSP contact to turn ${missing.length === 1 ? 'it' : 'them'} on.`,
-			{
-				description:
-					"The Trio VMS node's Webhook resource, Get Available Events, lists the events your agency can register.",
-			},
-		);
-	}
+	const { listing, strings } = await readForActivation(client, node, context.logger, events);
 
 	// Used only if anything must be written: then every registration gets it (see planSync).
 	const token = issueToken(await apiKeyOf(context), tokenOwner(context, scope), Date.now());
@@ -188,11 +135,7 @@ export async function activateRegistrations(context: IHookFunctions): Promise<vo
 		nameFor: (event) => registrationName(workflowName, event, scope),
 		registrationString: (event) => strings.get(event) ?? event,
 	});
-	for (const moved of plan.movedAway) {
-		context.logger.warn(
-			`Trio VMS Trigger: the registration for "${moved.event}" (${moved.id}) that this workflow made now sends to ${moved.to}${moved.active ? '' : ' and is switched off'}, not here: another n8n with a copy of this workflow (a staging copy of this database, for example) took it over, or it was changed in Trio. This workflow registers again here and leaves that one alone; switch it off in Trio if nothing should receive at ${moved.to}.`,
-		);
-	}
+	warnMovedAway(plan, context.logger);
 	const state = await carryOut(
 		plan,
 		{ client, node, logger: context.logger, webhookUrl },
@@ -203,89 +146,42 @@ export async function activateRegistrations(context: IHookFunctions): Promise<vo
 	writeScope(staticData, scope, state);
 }
 
-interface PlanRun {
-	client: TrioClient;
-	node: INode;
-	logger: Logger;
-	webhookUrl: string;
-}
-
 /**
- * Saves, confirms and deactivates what the plan says. On failure it switches off what it
- * created, so a failed activation leaves nothing active behind, and rethrows.
+ * What activation reads from the service, both at once: the registrations listed, and each
+ * selected event's registration string. Fails when the service does not offer an event.
  */
-async function carryOut(
-	plan: SyncPlan,
-	run: PlanRun,
-	saveProgress: (state: ScopeState) => void,
-): Promise<ScopeState> {
-	const { client, node, logger, webhookUrl } = run;
-	const state: ScopeState = { webhookUrl, tokenHash: plan.tokenHash, ids: {} };
-	if (plan.tokenIssuedAt !== undefined) state.tokenIssuedAt = plan.tokenIssuedAt;
-	for (const { event, id } of plan.unchanged) state.ids[event] = id;
-	const created: string[] = [];
-	try {
-		const unconfirmed: TrioEventName[] = [];
-		await mapWithLimit(plan.save, REGISTRATION_CALLS_AT_ONCE, async ({ event, request }) => {
-			const name = request.Id
-				? `Re-activating the Trio VMS webhook registration for "${event}"`
-				: `Registering the Trio VMS webhook for "${event}"`;
-			const { id } = await step(node, name, () => saveRegistration(client, request));
-			if (id) {
-				state.ids[event] = id;
-				if (!request.Id) created.push(id);
-			} else {
-				unconfirmed.push(event);
-			}
-			saveProgress(state);
-		});
-		if (unconfirmed.length) {
-			// The service answered without an Id: find the new registrations by their URL.
-			const relisted = await readListing(client, node);
-			for (const event of unconfirmed) {
-				const wanted = plan.save.find((save) => save.event === event)?.request.Url;
-				const found = relisted.find((registration) => registration.Url === wanted);
-				if (!found) {
-					throw new NodeOperationError(
-						node,
-						`Registering the Trio VMS webhook for "${event}" failed: the service did not confirm it. Publish the workflow again; if this repeats, check the registrations with the Trio VMS node (Webhook, Get Many).`,
-					);
-				}
-				state.ids[event] = found.Id;
-				created.push(found.Id);
-			}
-		}
-		await mapWithLimit(plan.deactivate, REGISTRATION_CALLS_AT_ONCE, (request) =>
-			switchOff(client, node, request),
+async function readForActivation(
+	client: TrioClient,
+	node: INode,
+	logger: Logger,
+	events: TrioEventName[],
+): Promise<{ listing: WebhookRegistration[]; strings: Map<TrioEventName, string> }> {
+	// Both reads at once; the listing's failure is the one reported when both fail.
+	const [listingRead, serviceEvents] = await Promise.allSettled([
+		readListing(client, node),
+		readServiceEvents(client, node, logger),
+	]);
+	if (listingRead.status === 'rejected') throw listingRead.reason;
+	if (serviceEvents.status === 'rejected') throw serviceEvents.reason;
+	const { strings, missing } = resolveRegistrationStrings(events, serviceEvents.value);
+	if (missing.length) {
+		throw new NodeOperationError(
+			node,
+			`Trio VMS does not offer ${missing.map((event) => `"${event}"`).join(', ')} to your agency. Remove ${missing.length === 1 ? 'it' : 'them'} from Events, or ask your MSP contact to turn ${missing.length === 1 ? 'it' : 'them'} on.`,
+			{
+				description:
+					"The Trio VMS node's Webhook resource, Get Available Events, lists the events your agency can register.",
+			},
 		);
-	} catch (error) {
-		for (const save of plan.save) {
-			const id = state.ids[save.event];
-			if (!id || !created.includes(id)) continue;
-			try {
-				await switchOff(client, node, asRequest(save.request, { Id: id }));
-			} catch (rollbackError) {
-				logger.warn(
-					`Trio VMS Trigger: could not switch off registration ${id} after registering failed while the workflow was published: ${(rollbackError as Error).message}`,
-				);
-			}
-		}
-		throw error instanceof NodeApiError || error instanceof NodeOperationError
-			? error
-			: new NodeOperationError(node, error instanceof Error ? error : new Error(String(error)));
 	}
-	return state;
+	return { listing: listingRead.value, strings };
 }
 
-async function switchOff(client: TrioClient, node: INode, request: RegistrationRequest) {
-	try {
-		await deactivateRegistration(client, request);
-	} catch (error) {
-		if (isGone(error)) return;
-		throw explainFailure(
-			node,
-			`Switching off the webhook registration "${request.Name}" (${request.Id ?? 'no Id'})`,
-			error,
+/** Says which of this workflow's registrations now send elsewhere, and are left alone. */
+function warnMovedAway(plan: SyncPlan, logger: Logger): void {
+	for (const moved of plan.movedAway) {
+		logger.warn(
+			`Trio VMS Trigger: the registration for "${moved.event}" (${moved.id}) that this workflow made now sends to ${moved.to}${moved.active ? '' : ' and is switched off'}, not here: another n8n with a copy of this workflow (a staging copy of this database, for example) took it over, or it was changed in Trio. This workflow registers again here and leaves that one alone; switch it off in Trio if nothing should receive at ${moved.to}.`,
 		);
 	}
 }

@@ -6,12 +6,7 @@
  *
  * At most ten fields, n8n's guideline for a simplified output.
  */
-import type {
-	IDataObject,
-	IDisplayOptions,
-	INodeProperties,
-	INodePropertyOptions,
-} from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
 import { fieldOf, hasField } from './recordFields';
 import { isRecord } from './listAnswer';
@@ -161,31 +156,4 @@ export function shapeJob(
 	if (output === 'raw') return job;
 	if (output === 'fields') return pickJobFields(job, fields);
 	return simplifyJob(job);
-}
-
-/**
- * The one output control of all three nodes, worded alike: Output, Simplified or Raw (the action
- * node adds Selected Fields). n8n's own nodes that offer more than a switch (Gmail, Microsoft
- * Outlook) name it so.
- */
-export function outputProperty(options: {
-	simplified: string;
-	extra?: INodePropertyOptions[];
-	displayOptions?: IDisplayOptions;
-}): INodeProperties {
-	return {
-		displayName: 'Output',
-		name: 'output',
-		type: 'options',
-		// Always holds a choice; marked so for n8n's lint, which asks optional fields into Options.
-		required: true,
-		default: 'simple',
-		description: 'How much of each record to output',
-		...(options.displayOptions ? { displayOptions: options.displayOptions } : {}),
-		options: [
-			{ name: 'Simplified', value: 'simple', description: options.simplified },
-			{ name: 'Raw', value: 'raw', description: 'Every detail Trio sends' },
-			...(options.extra ?? []),
-		],
-	};
 }

@@ -5,7 +5,7 @@
  */
 import { CANDIDATE_COLUMNS } from '../../nodes/TrioVms/actions/candidate/candidateParameters';
 import { SUBMISSION_COLUMNS } from '../../nodes/TrioVms/actions/submission/submissionParameters';
-import { fieldsByName, resembledField } from '../../nodes/TrioVms/helpers/columns';
+import { fieldsByName, resembledField } from '../../nodes/TrioVms/helpers/misspelling';
 import { readRepoFile, section, tableRows } from './markdown';
 
 const examples = tableRows(section(readRepoFile('docs/operations.md'), 'Columns of your own')).map(

@@ -11,7 +11,8 @@ import {
 	type INodePropertyOptions,
 } from 'n8n-workflow';
 
-import { JOB_FIELDS, outputProperty, SIMPLIFIED_JOB_FIELDS_IN_WORDS } from '../../shared/jobOutput';
+import { JOB_FIELDS, SIMPLIFIED_JOB_FIELDS_IN_WORDS } from '../../shared/jobOutput';
+import { outputProperty } from '../../shared/outputProperty';
 import { SIMPLE_SUBMISSION_FIELDS_IN_WORDS } from '../../shared/submissionOutput';
 import type { TrioOperation, TrioResource } from './node.type';
 

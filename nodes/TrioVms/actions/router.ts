@@ -67,6 +67,40 @@ function itemError(
 }
 
 /**
+ * The operation the node's Resource and Operation name, refused when it does not exist or an AI
+ * agent may not run it; a hint when a list is read once per input item.
+ */
+function chosenOperation(context: IExecuteFunctions, itemCount: number): TrioOperation {
+	const resource = context.getNodeParameter('resource', 0) as TrioResource;
+	const operation = context.getNodeParameter('operation', 0) as string;
+	const run = OPERATIONS[resource]?.[operation];
+	if (!run) {
+		throw new NodeOperationError(
+			context.getNode(),
+			`The operation "${operation}" of "${resource}" is not supported`,
+		);
+	}
+
+	if (refusesForAgents(context, resource)) {
+		throw new NodeOperationError(
+			context.getNode(),
+			'Webhook registrations cannot be managed by an AI agent',
+			{
+				description:
+					'Use the Trio VMS node (not as a tool) or the Trio VMS Trigger to manage webhook registrations. Agents can read jobs, find and create candidates, and work with submissions.',
+			},
+		);
+	}
+	if (itemCount > 1 && LIST_OPERATIONS.has(`${resource}.${operation}`)) {
+		context.addExecutionHints({
+			message: `This node ran ${itemCount} times, once for each input item, and read the same list each time. To read it once, turn on Execute Once in the node's settings.`,
+			location: 'outputPane',
+		});
+	}
+	return run;
+}
+
+/**
  * `continueOnFail` is the node's "On Error" setting, read by the node's execute(): n8n's
  * community-node lint asks execute() itself to read it, and it is one value for every item.
  */
@@ -75,32 +109,7 @@ export async function router(
 	continueOnFail: boolean,
 ): Promise<INodeExecutionData[][]> {
 	const items = this.getInputData();
-	const resource = this.getNodeParameter('resource', 0) as TrioResource;
-	const operation = this.getNodeParameter('operation', 0) as string;
-	const run = OPERATIONS[resource]?.[operation];
-	if (!run) {
-		throw new NodeOperationError(
-			this.getNode(),
-			`The operation "${operation}" of "${resource}" is not supported`,
-		);
-	}
-
-	if (refusesForAgents(this, resource)) {
-		throw new NodeOperationError(
-			this.getNode(),
-			'Webhook registrations cannot be managed by an AI agent',
-			{
-				description:
-					'Use the Trio VMS node (not as a tool) or the Trio VMS Trigger to manage webhook registrations. Agents can read jobs, find and create candidates, and work with submissions.',
-			},
-		);
-	}
-	if (items.length > 1 && LIST_OPERATIONS.has(`${resource}.${operation}`)) {
-		this.addExecutionHints({
-			message: `This node ran ${items.length} times, once for each input item, and read the same list each time. To read it once, turn on Execute Once in the node's settings.`,
-			location: 'outputPane',
-		});
-	}
+	const run = chosenOperation(this, items.length);
 
 	const options = this.getNodeParameter('options', 0, {}) as IDataObject;
 	const client = new TrioClient(this, { pauseBetweenCallsMs: pauseFrom(options) });

@@ -4,7 +4,7 @@
  * matter, as users name columns "First Name", "first_name" or "FIRST NAME"); Map Each Column
  * Manually takes the values the user dragged into each field. Either way the values then go
  * through the same checks as the fields typed in the node, and every message names the column and
- * the row.
+ * the row. Which unmatched column is a misspelt field is misspelling.ts's one rule.
  */
 import type {
 	FieldType,
@@ -15,9 +15,10 @@ import type {
 	ResourceMapperFields,
 } from 'n8n-workflow';
 
+import { comparableName, fieldsByName, resembledField, type NamedField } from './misspelling';
 import { ParameterError } from './validation';
 
-export interface ColumnField {
+export interface ColumnField extends NamedField {
 	/** The key in the mapped value and in the code. */
 	id: string;
 	/** The field's name as the user sees it, and the column name that matches it best. */
@@ -32,11 +33,6 @@ export interface ColumnField {
 
 /** Columns that n8n's own nodes add to rows, never a user's data (Google Sheets' row number). */
 const ROW_BOOKKEEPING = new Set(['rownumber']);
-
-/** A column or field name reduced to what matters: letters and digits, lower case. */
-function comparableName(name: string): string {
-	return name.toLowerCase().replace(/[^a-z0-9]/g, '');
-}
 
 /** The resource mapper's field list, as its `resourceMapperMethod` returns it. */
 export function mapperFields(fields: ColumnField[]): ResourceMapperFields {
@@ -143,109 +139,6 @@ export function listedNames(names: string[], noun = 'columns'): string {
 	return shown.length > 1 ? `${shown.slice(0, -1).join(', ')} and ${shown.at(-1)}` : shown.join('');
 }
 
-/** The number of single-letter edits (a letter added, removed, changed, or two swapped) from a to b. */
-function editDistance(a: string, b: string): number {
-	const rows = Array.from({ length: a.length + 1 }, (_, i) =>
-		Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)),
-	);
-	for (let i = 1; i <= a.length; i++) {
-		for (let j = 1; j <= b.length; j++) {
-			const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-			rows[i][j] = Math.min(rows[i - 1][j] + 1, rows[i][j - 1] + 1, rows[i - 1][j - 1] + cost);
-			if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
-				rows[i][j] = Math.min(rows[i][j], rows[i - 2][j - 2] + 1);
-		}
-	}
-	return rows[a.length][b.length];
-}
-
-/**
- * The words of a name, lower case: split at spaces, punctuation, digits and inner capitals, so
- * "First Name", "first_name" and "firstName" all have the words "first" and "name".
- */
-function wordsOf(name: string): string[] {
-	return name
-		.replace(/([a-z])([A-Z])/g, '$1 $2')
-		.toLowerCase()
-		.split(/[^a-z]+/)
-		.filter(Boolean);
-}
-
-/** How many edits a name or a word of `length` letters may be from another to be its misspelling. */
-function editsAllowed(length: number): number {
-	return length >= 9 ? 2 : 1;
-}
-
-/**
- * The words a field's names are made of, and the names themselves as one word each ("jobnumber"),
- * for a column written without spaces.
- */
-function wordsOfField(field: ColumnField, byName: Map<string, ColumnField>): Set<string> {
-	const names = [field.id, field.displayName, ...(field.aliases ?? [])];
-	const words = new Set(names.flatMap(wordsOf));
-	for (const name of names) words.add(comparableName(name));
-	for (const [known, owner] of byName) if (owner === field) words.add(known);
-	return words;
-}
-
-/**
- * Whether the words of a column are a field's words with at least one misspelt: each word is one
- * of the field's or a letter off one (two for words of 9 letters or more; words of one or two
- * letters are never taken as misspelt). A word of the column's own ("Second", "Alt", "home") or
- * none misspelt (the field's words in another order, "License State") is no misspelling.
- */
-function hasMisspeltWord(words: string[], fieldWords: Set<string>): boolean {
-	let misspelt = false;
-	for (const word of words) {
-		if (fieldWords.has(word)) continue;
-		const near = [...fieldWords].some(
-			(known) =>
-				word.length >= 3 &&
-				known.length >= 3 &&
-				Math.abs(known.length - word.length) <= editsAllowed(word.length) &&
-				editDistance(word, known) <= editsAllowed(word.length),
-		);
-		if (!near) return false;
-		misspelt = true;
-	}
-	return misspelt;
-}
-
-/**
- * The field a column name is a misspelling of, the one rule: a name with no digit, one edit away
- * from a field's name (letter case, spaces and punctuation aside) for names of 5 to 8 letters, two
- * for longer ones, whose words are the field's with one or more misspelt ("Emial", "Strat Date",
- * "Job Nmber"). Anything else is a column of the sheet's own: a number added ("Phone 2",
- * "Lastname1"), a word of its own added ("Second Email", "Phone (home)"), the field's words
- * reordered ("License State"), or a name shorter than 5 letters ("Date", "Rate": too alike to
- * tell). Undefined when it is a misspelling of none.
- */
-export function resembledField(
-	column: string,
-	byName: Map<string, ColumnField>,
-): ColumnField | undefined {
-	const name = comparableName(column);
-	if (name.length < 5 || name.length > 60 || /\d/.test(name)) return undefined;
-	const allowed = editsAllowed(name.length);
-	const words = wordsOf(column);
-	for (const [known, field] of byName) {
-		if (Math.abs(known.length - name.length) > allowed || known.length < 5) continue;
-		if (editDistance(name, known) > allowed) continue;
-		if (hasMisspeltWord(words, wordsOfField(field, byName))) return field;
-	}
-	return undefined;
-}
-
-/** Each name a column may have to match a field (its id, name and aliases, compared), to its field. */
-export function fieldsByName(fields: ColumnField[]): Map<string, ColumnField> {
-	const byName = new Map<string, ColumnField>();
-	for (const field of fields) {
-		for (const name of [field.id, field.displayName, ...(field.aliases ?? [])])
-			byName.set(comparableName(name), field);
-	}
-	return byName;
-}
-
 export interface RowValues {
 	/** The value of each field the row gives, by field id. */
 	values: Record<string, unknown>;
@@ -266,7 +159,6 @@ function rowName(json: IDataObject, itemIndex: number): string {
 	const sheetRow = Number(json.row_number);
 	return `sheet row ${Number.isInteger(sheetRow) && sheetRow > 0 ? sheetRow : itemIndex + 2}`;
 }
-
 /**
  * The item's values for `fields`, from the row's columns (Map Automatically) or from the values
  * mapped in the node (Map Each Column Manually).
@@ -280,20 +172,37 @@ export function readRow(
 	const json = context.getInputData()[itemIndex]?.json ?? {};
 	const row = rowName(json, itemIndex);
 	const mode = context.getNodeParameter('columns.mappingMode', itemIndex, 'autoMapInputData');
+	if (mode === 'defineBelow') return readMappedValues(context, itemIndex, fields, row);
+	return readColumns(json, fields, otherColumns, row);
+}
+
+/** Map Each Column Manually: the values mapped in the node, for the fields it knows. */
+function readMappedValues(
+	context: IExecuteFunctions,
+	itemIndex: number,
+	fields: ColumnField[],
+	row: string,
+): RowValues {
 	const byId = new Map(fields.map((field) => [field.id, field]));
+	const mapped = (context.getNodeParameter('columns.value', itemIndex, {}) ?? {}) as IDataObject;
+	const values: Record<string, unknown> = {};
+	for (const [id, value] of Object.entries(mapped)) if (byId.has(id)) values[id] = value;
+	return {
+		values,
+		row,
+		label: (id) => byId.get(id)?.displayName ?? id,
+		where: () => row,
+	};
+}
 
-	if (mode === 'defineBelow') {
-		const mapped = (context.getNodeParameter('columns.value', itemIndex, {}) ?? {}) as IDataObject;
-		const values: Record<string, unknown> = {};
-		for (const [id, value] of Object.entries(mapped)) if (byId.has(id)) values[id] = value;
-		return {
-			values,
-			row,
-			label: (id) => byId.get(id)?.displayName ?? id,
-			where: () => row,
-		};
-	}
-
+/** Map Automatically: each column of the row matched to a field by name, stopping as otherColumns says. */
+function readColumns(
+	json: IDataObject,
+	fields: ColumnField[],
+	otherColumns: unknown,
+	row: string,
+): RowValues {
+	const byId = new Map(fields.map((field) => [field.id, field]));
 	const byName = fieldsByName(fields);
 	const values: Record<string, unknown> = {};
 	const columnOf = new Map<string, string>();
@@ -317,23 +226,7 @@ export function readRow(
 		columnOf.set(field.id, column);
 		values[field.id] = value;
 	}
-	const stopping =
-		otherColumns === 'ignore'
-			? []
-			: otherColumns === 'error'
-				? unmatched
-				: unmatched.filter((column) => resembledField(column, byName));
-	if (stopping.length) {
-		const like = otherColumns === 'error' ? undefined : resembledField(stopping[0], byName);
-		// The message opens with the first column's name, as every ParameterError opens with its field.
-		const first = quoted(stopping[0]);
-		const others = listedNames(stopping).slice(first.length).trimStart();
-		throw new ParameterError(
-			first.slice(1, -1),
-			`${others ? `${others} match` : 'matches'} no field${like ? ` (is it "${like.displayName}"?)` : ''} (${row}). The fields are: ${fields.map((field) => field.displayName).join(', ')}`,
-			otherColumns === 'error' ? `${RENAME} ${KEEP_OWN_COLUMNS}` : RENAME,
-		);
-	}
+	stopOnUnmatched(unmatched, fields, byName, otherColumns, row);
 	return {
 		values,
 		row,
@@ -343,6 +236,35 @@ export function readRow(
 				? row
 				: `${row}: no column is named so; the row's columns are ${listedNames(Object.keys(json))}`,
 	};
+}
+
+/**
+ * Throws for the columns that match no field and stop the row: none with Ignore Them, every one
+ * with Stop With an Error, the misspelt ones (misspelling.ts) otherwise.
+ */
+function stopOnUnmatched(
+	unmatched: string[],
+	fields: ColumnField[],
+	byName: Map<string, ColumnField>,
+	otherColumns: unknown,
+	row: string,
+): void {
+	const stopping =
+		otherColumns === 'ignore'
+			? []
+			: otherColumns === 'error'
+				? unmatched
+				: unmatched.filter((column) => resembledField(column, byName));
+	if (!stopping.length) return;
+	const like = otherColumns === 'error' ? undefined : resembledField(stopping[0], byName);
+	// The message opens with the first column's name, as every ParameterError opens with its field.
+	const first = quoted(stopping[0]);
+	const others = listedNames(stopping).slice(first.length).trimStart();
+	throw new ParameterError(
+		first.slice(1, -1),
+		`${others ? `${others} match` : 'matches'} no field${like ? ` (is it "${like.displayName}"?)` : ''} (${row}). The fields are: ${fields.map((field) => field.displayName).join(', ')}`,
+		otherColumns === 'error' ? `${RENAME} ${KEEP_OWN_COLUMNS}` : RENAME,
+	);
 }
 
 /**

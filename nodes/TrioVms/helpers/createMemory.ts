@@ -33,6 +33,13 @@
  * The shared memory may be wrong only towards refusing: it stops a create with an error the user
  * sees, and never answers "already submitted" (only Trio's list, or this process's own record of
  * Trio's answer, does that).
+ *
+ * Why one module, over the 350 lines every other module keeps to: it is one concern, the memory
+ * of creates, and its parts are one encoding read and written together. A hold's windows, its
+ * code values, the looks that must never leave a hold behind, the clock they share and the
+ * refusal words that name a hold's start all depend on one another's exact choices; split, a
+ * change to one (a window's length, what a look removes) could no longer be checked against the
+ * others in one reading. createOnce.ts uses it; rowResult.ts only asks whether a failure is a hold.
  */
 import type { INode, ICheckProcessedOptions } from 'n8n-workflow';
 import { NodeOperationError, sleep } from 'n8n-workflow';

@@ -6,8 +6,6 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { answerInWords, isRecord, readList } from '../../shared/listAnswer';
 
-export { isRecord };
-
 /**
  * The items of a list response, by the one rule of shared/listAnswer.ts; an empty answer is an
  * empty list (nothing to output).

@@ -157,6 +157,14 @@ export async function beforeDeadline<T>(
 	return await new IdleDeadline(Math.max(1, deadline - clock.now()), deadline, clock).race(work);
 }
 
+/** The failure of an answer larger than the node reads. */
+function tooLarge(maxBytes: number): TransportLimitError {
+	return new TransportLimitError(
+		'ERESPONSETOOLARGE',
+		`the answer is larger than ${maxBytes} bytes`,
+	);
+}
+
 export interface ReadLimits {
 	maxBytes: number;
 	/** Given up when no byte arrives for this long. */
@@ -182,11 +190,9 @@ export async function readBody(
 		if (body === undefined || body === null) return Buffer.alloc(0);
 		return Buffer.isBuffer(body) ? body : Buffer.from(String(body), 'utf8');
 	}
-	const tooLarge = () =>
-		new TransportLimitError('ERESPONSETOOLARGE', `the answer is larger than ${maxBytes} bytes`);
 	const declared = declaredLength(headers);
 	if (declared !== undefined && declared > maxBytes) {
-		const error = tooLarge();
+		const error = tooLarge(maxBytes);
 		body.destroy(error);
 		throw error;
 	}
@@ -195,7 +201,25 @@ export async function readBody(
 		limits.endBy,
 		limits.clock ?? REAL_DEADLINE_CLOCK,
 	);
-	const reading = new Promise<Buffer>((resolve, reject) => {
+	const reading = collect(body, declared, maxBytes, deadline);
+	const read = deadline.race(reading);
+	// On any failure (deadline, size, broken stream) the connection is closed, not left reading.
+	read.catch(() => body.destroy());
+	return await read;
+}
+
+/**
+ * The bytes of a stream, into one buffer of the declared length while it holds, as chunks
+ * otherwise; refused once they pass maxBytes, and never half a body when the stream closes early.
+ * Each byte that arrives moves the idle deadline on.
+ */
+function collect(
+	body: Readable,
+	declared: number | undefined,
+	maxBytes: number,
+	deadline: IdleDeadline,
+): Promise<Buffer> {
+	return new Promise<Buffer>((resolve, reject) => {
 		let whole = declared ? Buffer.allocUnsafe(declared) : undefined;
 		const chunks: Buffer[] = [];
 		let size = 0;
@@ -205,7 +229,7 @@ export async function readBody(
 			const at = size;
 			size += buffer.length;
 			if (size > maxBytes) {
-				const error = tooLarge();
+				const error = tooLarge(maxBytes);
 				body.destroy(error);
 				reject(error);
 				return;
@@ -239,10 +263,6 @@ export async function readBody(
 		});
 		body.on('error', reject);
 	});
-	const read = deadline.race(reading);
-	// On any failure (deadline, size, broken stream) the connection is closed, not left reading.
-	read.catch(() => body.destroy());
-	return await read;
 }
 
 /** The body as JSON when it looks like JSON, as text otherwise; undefined when empty. */

@@ -37,48 +37,31 @@ import {
 } from './body';
 import {
 	backoffDelay,
+	createOutcomeUnknown,
 	DEFAULT_RETRY_POLICY,
 	errorCode,
+	honouredRetryAfter,
 	isTimeoutCode,
-	NOT_SENT_CODES,
+	mayResendAfterAnswer,
+	mayResendAfterNoAnswer,
 	parseRetryAfter,
-	RETRYABLE_STATUSES,
 	type RetryPolicy,
 } from './retry';
 import { fillPath, httpOptions, type TrioRequest } from './request';
+import type { TrioClientOptions } from './options';
 import { blockedAddress, blockedAddressError, refusedBeforeSending } from './ssrf';
 import { ServiceClock } from './serviceClock';
 
 export type TrioFunctions =
 	IExecuteFunctions | ILoadOptionsFunctions | IHookFunctions | IWebhookFunctions | IPollFunctions;
 
-export interface TrioClientOptions {
-	/**
-	 * Wait at least this long between the start of two calls (the service asks callers to pause).
-	 * After a 429 the client may pace itself slower than this (pacing.ts), never faster.
-	 */
-	pauseBetweenCallsMs?: number;
-	retry?: Partial<RetryPolicy>;
-	/**
-	 * Idle timeout: the answer's headers must come within twice this, and its body may pause
-	 * this long between bytes; a body that keeps arriving is read up to maxExchangeMs.
-	 */
-	timeoutMs?: number;
-	/** The longest a whole exchange may take while bytes keep arriving (default MAX_EXCHANGE_MS). */
-	maxExchangeMs?: number;
-	/** The largest answer read (default MAX_RESPONSE_BYTES). */
-	maxResponseBytes?: number;
+/** One try of a request: what was asked, where, whether it may be repeated, which try it is. */
+interface Attempt {
+	request: TrioRequest;
+	path: string;
+	idempotent: boolean;
+	attempt: number;
 }
-
-/**
- * For calls someone is waiting on (a dropdown, a list search, a workflow's activation): one quick
- * retry, and a Retry-After longer than two seconds is not waited out, so an outage shows within
- * seconds instead of after the default policy's minute of backoff.
- */
-export const INTERACTIVE_CLIENT: TrioClientOptions = {
-	retry: { maxRetries: 1, maxDelayMs: 2_000, maxRetryAfterMs: 2_000 },
-	timeoutMs: 15_000,
-};
 
 interface RawResponse {
 	statusCode: number;
@@ -237,36 +220,49 @@ export class TrioClient {
 				this.clock.answered(response.headers?.date);
 				return body as T;
 			}
-
-			const retryAfter = parseRetryAfter(response.headers?.['retry-after']);
-			const honouredRetryAfter =
-				retryAfter === undefined ? undefined : Math.min(retryAfter, this.retry.maxRetryAfterMs);
-			if (response.statusCode === 429 && honouredRetryAfter !== undefined)
-				this.pacer.refused(startedAt, honouredRetryAfter);
-
-			// A 429 is a refusal before any work, so even a create may be sent again.
-			const retryable =
-				RETRYABLE_STATUSES.has(response.statusCode) && (idempotent || response.statusCode === 429);
-			if (retryable && attempt < this.retry.maxRetries) {
-				const delay = honouredRetryAfter ?? backoffDelay(attempt, this.retry);
-				this.stats.retries++;
-				await this.pacer.wait(delay);
-				continue;
-			}
-			throw markRetryAfter(
-				serviceError(this.node, {
-					status: response.statusCode,
-					body,
-					method: request.method,
-					path,
-					itemIndex: request.itemIndex,
-					context: { creates: !idempotent, ...request.context },
-					secret: this.secret,
-					retryAfterMs: retryAfter,
-				}),
-				retryAfter,
-			);
+			await this.afterErrorAnswer(response, body, startedAt, {
+				request,
+				path,
+				idempotent,
+				attempt,
+			});
 		}
+	}
+
+	/**
+	 * An error answer: learns the pace from a 429, waits before the next try when the request may
+	 * be sent again (retry.ts decides which), else throws the answer as a NodeApiError.
+	 */
+	private async afterErrorAnswer(
+		response: RawResponse,
+		body: unknown,
+		startedAt: number,
+		at: Attempt,
+	): Promise<void> {
+		const { request, path, idempotent, attempt } = at;
+		const retryAfter = parseRetryAfter(response.headers?.['retry-after']);
+		const honoured = honouredRetryAfter(retryAfter, this.retry);
+		if (response.statusCode === 429 && honoured !== undefined)
+			this.pacer.refused(startedAt, honoured);
+
+		if (mayResendAfterAnswer(response.statusCode, idempotent) && attempt < this.retry.maxRetries) {
+			this.stats.retries++;
+			await this.pacer.wait(honoured ?? backoffDelay(attempt, this.retry));
+			return;
+		}
+		throw markRetryAfter(
+			serviceError(this.node, {
+				status: response.statusCode,
+				body,
+				method: request.method,
+				path,
+				itemIndex: request.itemIndex,
+				context: { creates: !idempotent, ...request.context },
+				secret: this.secret,
+				retryAfterMs: retryAfter,
+			}),
+			retryAfter,
+		);
 	}
 
 	/**
@@ -299,19 +295,11 @@ export class TrioClient {
 	 * An exchange that brought no answer: waits before the next try when one is safe (never for
 	 * an answer too large, nor for a create that may have reached the service), else throws.
 	 */
-	private async afterNoAnswer(
-		error: unknown,
-		at: { request: TrioRequest; path: string; idempotent: boolean; attempt: number },
-	): Promise<void> {
+	private async afterNoAnswer(error: unknown, at: Attempt): Promise<void> {
 		const { request, path, idempotent, attempt } = at;
 		const code = errorCode(error);
 		if (!code) throw this.unexpected(error, request, path);
-		const reachedService = !NOT_SENT_CODES.has(code);
-		if (
-			code !== 'ERESPONSETOOLARGE' &&
-			(idempotent || !reachedService) &&
-			attempt < this.retry.maxRetries
-		) {
+		if (mayResendAfterNoAnswer(code, idempotent) && attempt < this.retry.maxRetries) {
 			this.stats.retries++;
 			await this.pacer.wait(backoffDelay(attempt, this.retry));
 			return;
@@ -321,7 +309,7 @@ export class TrioClient {
 			method: request.method,
 			path,
 			itemIndex: request.itemIndex,
-			outcomeUnknown: reachedService && !idempotent && code !== 'ERESPONSETOOLARGE',
+			outcomeUnknown: createOutcomeUnknown(code, idempotent),
 			timedOut: isTimeoutCode(code),
 			secret: this.secret,
 		});

@@ -5,7 +5,7 @@
  */
 import type { IDataObject, IHttpRequestMethods, IHttpRequestOptions } from 'n8n-workflow';
 
-import type { FailureContext } from '../errors';
+import type { FailureContext } from '../statusWords';
 import { encodeMultipart, type MultipartPart } from './multipart';
 
 type QueryValue = string | number | boolean | undefined;

@@ -2,7 +2,7 @@
  * Retry arithmetic: which failures may be tried again, how long to wait (Retry-After, or
  * exponential backoff with jitter), which connection failures mean the request never left and
  * which mean no answer came in time (errors.ts marks those: failureMarks.ts), and the longest one
- * request may take with all of it.
+ * request may take with all of it; and which request is sent again after which failure.
  */
 import { DEFAULT_IDLE_TIMEOUT_MS, MAX_EXCHANGE_MS } from './body';
 import { PACE_MARGIN } from './pacing';
@@ -23,10 +23,10 @@ export const DEFAULT_RETRY_POLICY: RetryPolicy = {
 };
 
 /** Answers worth asking again (for a create, only 429: it is refused before any work). */
-export const RETRYABLE_STATUSES = new Set([429, 502, 503, 504]);
+const RETRYABLE_STATUSES = new Set([429, 502, 503, 504]);
 
 /** Connection failures where the request is known not to have reached the service. */
-export const NOT_SENT_CODES = new Set([
+const NOT_SENT_CODES = new Set([
 	'ECONNREFUSED',
 	'ENOTFOUND',
 	'EAI_AGAIN',
@@ -50,6 +50,43 @@ const BROKEN_CODES = new Set([
 	'UND_ERR_SOCKET',
 	...TIMEOUT_CODES,
 ]);
+
+/**
+ * Whether a request that got this error answer may be sent again: an idempotent one on any
+ * answer worth asking again, a create only on a 429 (a refusal before any work).
+ */
+export function mayResendAfterAnswer(status: number, idempotent: boolean): boolean {
+	return RETRYABLE_STATUSES.has(status) && (idempotent || status === 429);
+}
+
+/** Whether a request whose exchange failed with this code may have reached the service. */
+function mayHaveReachedService(code: string): boolean {
+	return !NOT_SENT_CODES.has(code);
+}
+
+/**
+ * Whether a request whose exchange failed with this code may be sent again: never after an
+ * answer too large (it would be as large again), a create only when it never left.
+ */
+export function mayResendAfterNoAnswer(code: string, idempotent: boolean): boolean {
+	return code !== 'ERESPONSETOOLARGE' && (idempotent || !mayHaveReachedService(code));
+}
+
+/**
+ * Whether a create whose exchange failed with this code has an unknown outcome: it may have
+ * reached the service, and the failure is not an answer that was read but too large.
+ */
+export function createOutcomeUnknown(code: string, idempotent: boolean): boolean {
+	return !idempotent && mayHaveReachedService(code) && code !== 'ERESPONSETOOLARGE';
+}
+
+/** The Retry-After the client waits out: the service's, shortened to the policy's longest. */
+export function honouredRetryAfter(
+	retryAfterMs: number | undefined,
+	policy: RetryPolicy,
+): number | undefined {
+	return retryAfterMs === undefined ? undefined : Math.min(retryAfterMs, policy.maxRetryAfterMs);
+}
 
 /** Whether a connection failure's code means that no answer came in time. */
 export function isTimeoutCode(code: string): boolean {

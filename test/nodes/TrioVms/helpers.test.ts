@@ -25,7 +25,8 @@ import {
 	pathInFolder,
 	resumeFolderPath,
 } from '../../../nodes/TrioVms/helpers/resumePaths';
-import { listedNames, resembledField } from '../../../nodes/TrioVms/helpers/columns';
+import { listedNames } from '../../../nodes/TrioVms/helpers/columns';
+import { resembledField } from '../../../nodes/TrioVms/helpers/misspelling';
 import { jobLabel, matchesFilter } from '../../../nodes/TrioVms/helpers/search';
 import {
 	ParameterError,

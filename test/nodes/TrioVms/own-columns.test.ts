@@ -8,12 +8,8 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { CANDIDATE_COLUMNS } from '../../../nodes/TrioVms/actions/candidate/candidateParameters';
 import { SUBMISSION_COLUMNS } from '../../../nodes/TrioVms/actions/submission/submissionParameters';
-import {
-	fieldsByName,
-	readRow,
-	resembledField,
-	type ColumnField,
-} from '../../../nodes/TrioVms/helpers/columns';
+import { readRow, type ColumnField } from '../../../nodes/TrioVms/helpers/columns';
+import { fieldsByName, resembledField } from '../../../nodes/TrioVms/helpers/misspelling';
 import { ParameterError } from '../../../nodes/TrioVms/helpers/validation';
 
 const SUBMISSION = fieldsByName(SUBMISSION_COLUMNS);

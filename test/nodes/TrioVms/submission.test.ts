@@ -6,7 +6,7 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { SIMPLE_SUBMISSION_FIELDS } from '../../../nodes/shared/submissionOutput';
 import { SANDBOX_WITHDRAW_REASONS } from '../../../sandbox';
 import { runWorkflow, type RunNodeOptions } from '../../../harness/engine/engine';
-import { statusText } from '../../../nodes/shared/errors';
+import { statusText } from '../../../nodes/shared/statusWords';
 import { byNumber, DOCX, errorText, PDF, useSandbox } from '../../support/sandbox-harness';
 
 const t = useSandbox({ jobs: 40 });

@@ -10,15 +10,16 @@ import {
 	buildItems,
 	judgeDelivery,
 	judgeToken,
+	validatePayload,
+} from '../../../nodes/TrioVmsTrigger/judge';
+import {
 	MAX_DELIVERY_BYTES,
 	MAX_PAYLOAD_DEPTH,
 	nestsDeeperThan,
 	readJsonBody,
 	singleQueryValue,
-	tokenMatches,
-	validatePayload,
-} from '../../../nodes/TrioVmsTrigger/judge';
-import { hashToken } from '../../../nodes/TrioVmsTrigger/deliveryToken';
+} from '../../../nodes/TrioVmsTrigger/deliveryRequest';
+import { hashToken, tokenMatches } from '../../../nodes/TrioVmsTrigger/deliveryToken';
 import { openedItem, PAYLOADS } from '../../support/trigger-payloads';
 
 const TOKEN = 'a'.repeat(64);

@@ -30,7 +30,7 @@ import {
 	hashToken,
 	tokenIssuedAt,
 } from '../../../nodes/TrioVmsTrigger/deliveryToken';
-import { BODY_WAIT } from '../../../nodes/TrioVmsTrigger/judge';
+import { BODY_WAIT } from '../../../nodes/TrioVmsTrigger/deliveryRequest';
 import { ABSENCE_CONFIRMATION } from '../../../nodes/TrioVmsTrigger/ownership';
 import { TestCredentialsHelper } from '../../../harness/engine/credentials-helper';
 import { trioCredentials } from '../../../harness/engine/engine';

@@ -1,10 +1,6 @@
 /** How the service's error bodies become messages, hints and NodeApiErrors (pure functions). */
-import {
-	connectionError,
-	hintForStatus,
-	serviceError,
-	statusText,
-} from '../../../nodes/shared/errors';
+import { connectionError, serviceError } from '../../../nodes/shared/errors';
+import { hintForStatus, statusText } from '../../../nodes/shared/statusWords';
 import { isOutcomeUnknown, isTimedOut } from '../../../nodes/shared/failureMarks';
 import { redact } from '../../../nodes/shared/secrets';
 import {

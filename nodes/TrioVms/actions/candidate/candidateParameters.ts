@@ -204,10 +204,23 @@ function candidateFromValues(
 	);
 	if (alcoholFree !== undefined) body.isAlcoholFree = alcoholFree;
 
+	const entries = licenseEntriesOf(values, labels);
+	const licenses = check('licenseList', () => checkedLicenses(entries));
+	if (licenses.length) body.stateLicenses = licenses;
+
+	// The shared schema is the service's rule book: nothing it refuses is sent.
+	const checked = candidateCreateSchema.safeParse(body);
+	if (!checked.success) throw parameterErrorFromZod(checked.error, LABELS);
+	return body;
+}
+
+/** Each license given, typed in State Licenses or listed at once, with where it was given. */
+function licenseEntriesOf(
+	values: CandidateValues,
+	labels: CandidateLabels,
+): Array<{ entry: IDataObject; where: string }> {
 	const licenseEntries = values.licenseEntries;
-	const licenses: CandidateStateLicense[] = [];
-	const seen = new Set<string>();
-	const entries = [
+	return [
 		...(Array.isArray(licenseEntries) ? (licenseEntries as IDataObject[]) : []).map(
 			(entry, index) => ({
 				entry,
@@ -219,35 +232,35 @@ function candidateFromValues(
 			where: `${labels.licenseList} (license ${index + 1})`,
 		})),
 	];
-	check('licenseList', () => {
-		for (const { entry, where } of entries) {
-			// A spreadsheet row with fewer licenses than columns leaves whole entries empty.
-			if (isBlank(entry.state) && isBlank(entry.expirationDate)) continue;
-			if (isBlank(entry.state))
-				throw new ParameterError(`${where}: State`, 'is required but empty');
-			const state = stateAbbreviation(entry.state, `${where}: State`);
-			if (seen.has(state)) {
-				throw new ParameterError(
-					'State Licenses',
-					`list ${state} more than once; give one license per state`,
-				);
-			}
-			seen.add(state);
-			const license: CandidateStateLicense = {
-				state,
-				isCompact: optionalBoolean(entry.isCompact, `${where}: Compact License`) ?? false,
-			};
-			const expirationDate = toDateOnly(entry.expirationDate, `${where}: Expiration Date`);
-			if (expirationDate !== undefined) license.expirationDate = expirationDate;
-			licenses.push(license);
-		}
-	});
-	if (licenses.length) body.stateLicenses = licenses;
+}
 
-	// The shared schema is the service's rule book: nothing it refuses is sent.
-	const checked = candidateCreateSchema.safeParse(body);
-	if (!checked.success) throw parameterErrorFromZod(checked.error, LABELS);
-	return body;
+/** The licenses, each checked, empty entries left out, one per state. */
+function checkedLicenses(
+	entries: Array<{ entry: IDataObject; where: string }>,
+): CandidateStateLicense[] {
+	const licenses: CandidateStateLicense[] = [];
+	const seen = new Set<string>();
+	for (const { entry, where } of entries) {
+		// A spreadsheet row with fewer licenses than columns leaves whole entries empty.
+		if (isBlank(entry.state) && isBlank(entry.expirationDate)) continue;
+		if (isBlank(entry.state)) throw new ParameterError(`${where}: State`, 'is required but empty');
+		const state = stateAbbreviation(entry.state, `${where}: State`);
+		if (seen.has(state)) {
+			throw new ParameterError(
+				'State Licenses',
+				`list ${state} more than once; give one license per state`,
+			);
+		}
+		seen.add(state);
+		const license: CandidateStateLicense = {
+			state,
+			isCompact: optionalBoolean(entry.isCompact, `${where}: Compact License`) ?? false,
+		};
+		const expirationDate = toDateOnly(entry.expirationDate, `${where}: Expiration Date`);
+		if (expirationDate !== undefined) license.expirationDate = expirationDate;
+		licenses.push(license);
+	}
+	return licenses;
 }
 
 /**

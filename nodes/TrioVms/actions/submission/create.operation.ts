@@ -8,7 +8,7 @@ import {
 
 import { submissionCreateFieldsSchema, type SubmissionCreateFields } from '../../../shared/schemas';
 import { PATHS } from '../../../shared/serviceFacts';
-import { statusText } from '../../../shared/errors';
+import { statusText } from '../../../shared/statusWords';
 import { submissionListNotOffered } from '../../../shared/failureMarks';
 import type { MultipartPart, TrioClient } from '../../../shared/transport';
 import {

@@ -2,7 +2,8 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { nameOfListItem } from '../../../shared/schemas';
 import { PATHS } from '../../../shared/serviceFacts';
-import { isRecord, listOrEmpty } from '../../helpers/output';
+import { isRecord } from '../../../shared/listAnswer';
+import { listOrEmpty } from '../../helpers/output';
 import { optionsCollection, shownUnder } from '../common.descriptions';
 import type { OperationExecute } from '../node.type';
 

@@ -2,7 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { isTrioEventName, TRIO_EVENTS } from '../../../shared/events';
 import { listWebhookEvents } from '../../../shared/webhookRegistrations';
-import { isRecord } from '../../helpers/output';
+import { isRecord } from '../../../shared/listAnswer';
 import { optionsCollection, shownUnder } from '../common.descriptions';
 import type { OperationExecute } from '../node.type';
 import { ADMIN_NOTICE } from './webhookParameters';

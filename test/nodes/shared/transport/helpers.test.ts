@@ -1,8 +1,12 @@
-/** The transport's pure helpers: Retry-After, backoff and path filling. */
+/** The transport's pure helpers: Retry-After, backoff, what is sent again, and path filling. */
 import { fillPath } from '../../../../nodes/shared/transport/request';
 import {
 	backoffDelay,
+	createOutcomeUnknown,
 	DEFAULT_RETRY_POLICY,
+	honouredRetryAfter,
+	mayResendAfterAnswer,
+	mayResendAfterNoAnswer,
 	parseRetryAfter,
 	type RetryPolicy,
 } from '../../../../nodes/shared/transport/retry';
@@ -77,6 +81,43 @@ describe('backoffDelay', () => {
 
 	it('never exceeds maxDelayMs with the default policy, however many attempts', () => {
 		expect(backoffDelay(60, DEFAULT_RETRY_POLICY, () => 1)).toBe(DEFAULT_RETRY_POLICY.maxDelayMs);
+	});
+});
+
+describe('which request is sent again', () => {
+	it.each([
+		[429, true, true],
+		[429, false, true],
+		[502, true, true],
+		[503, false, false],
+		[504, true, true],
+		[500, true, false],
+		[404, true, false],
+	])('after an answer %i (idempotent %s): %s', (status, idempotent, expected) => {
+		expect(mayResendAfterAnswer(status, idempotent)).toBe(expected);
+	});
+
+	it.each([
+		['ECONNREFUSED', false, true, false],
+		['ENOTFOUND', true, true, false],
+		['ECONNRESET', true, true, false],
+		['ECONNRESET', false, false, true],
+		['ETIMEDOUT', false, false, true],
+		['ERESPONSETOOLARGE', true, false, false],
+		['ERESPONSETOOLARGE', false, false, false],
+	])(
+		'after no answer (%s, idempotent %s): sent again %s, outcome unknown %s',
+		(code, idempotent, resent, unknown) => {
+			expect(mayResendAfterNoAnswer(code, idempotent)).toBe(resent);
+			expect(createOutcomeUnknown(code, idempotent)).toBe(unknown);
+		},
+	);
+
+	it('waits out a Retry-After no longer than the policy allows', () => {
+		const policy = { ...DEFAULT_RETRY_POLICY, maxRetryAfterMs: 2_000 };
+		expect(honouredRetryAfter(undefined, policy)).toBeUndefined();
+		expect(honouredRetryAfter(1_500, policy)).toBe(1_500);
+		expect(honouredRetryAfter(9_000, policy)).toBe(2_000);
 	});
 });
 
