@@ -114,7 +114,7 @@ const merged = (a: readonly number[], b: readonly number[]) =>
 const rate = (budget: CallBudget) => budget.calls / (budget.windowMs + budget.marginMs);
 
 /** The slower of two budgets (the first when they are as fast). */
-export function slower(
+function slower(
 	a: CallBudget | undefined,
 	b: CallBudget | undefined,
 ): CallBudget | undefined {
