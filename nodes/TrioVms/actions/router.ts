@@ -151,7 +151,7 @@ export async function router(
 	}
 	if (rowsFailed > 0) {
 		this.addExecutionHints({
-			message: `${rowsFailed} of ${items.length} rows ${rowsFailed === 1 ? 'was' : 'were'} not submitted: "Trio Result" says "not submitted" and "Trio Problem" says why. The other rows went on.`,
+			message: `${rowsFailed} of ${items.length} rows ${rowsFailed === 1 ? 'was' : 'were'} not submitted: "Trio Result" says "not submitted" and "Trio Problem" says why.${rowsFailed < items.length ? ' The other rows went on.' : ''}`,
 			location: 'outputPane',
 		});
 	}
