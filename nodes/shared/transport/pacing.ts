@@ -114,10 +114,7 @@ const merged = (a: readonly number[], b: readonly number[]) =>
 const rate = (budget: CallBudget) => budget.calls / (budget.windowMs + budget.marginMs);
 
 /** The slower of two budgets (the first when they are as fast). */
-function slower(
-	a: CallBudget | undefined,
-	b: CallBudget | undefined,
-): CallBudget | undefined {
+function slower(a: CallBudget | undefined, b: CallBudget | undefined): CallBudget | undefined {
 	if (a === undefined) return b;
 	if (b === undefined) return a;
 	return rate(b) < rate(a) ? b : a;
