@@ -21,11 +21,11 @@ const SAMPLE_NOTE =
 /** Fetch Test Event shows a sample of what a poll emits, never the whole list. */
 const TEST_EVENT_ITEMS = 3;
 
-export /**
+/**
  * Fetch Test Event: the check's items, or when it found none, a record of the list as a sample,
  * at most TEST_EVENT_ITEMS of them.
  */
-async function testEventItems<
+export async function testEventItems<
 	Entry extends ListedRecord,
 	Change extends { change: string },
 	State extends JobState | SubmissionState,
