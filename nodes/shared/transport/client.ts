@@ -210,6 +210,7 @@ export class TrioClient {
 				this.stats.requests++;
 				answer = await this.exchange(options, idleMs);
 			} catch (error) {
+				this.pacer.ended(startedAt);
 				await this.afterNoAnswer(error, { request, path, idempotent, attempt });
 				continue;
 			}

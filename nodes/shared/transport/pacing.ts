@@ -16,12 +16,15 @@
  * under a budget the next calls start at once, until the window holds as many as it may, and
  * make the slot up.
  *
- * A call is counted from its start, though the service counts it where it arrives, which may be
- * later: counted from its answer it could never be refused for arriving late, but every call
- * would then hold its slot for its whole exchange, a resume upload over a slow line for seconds.
- * A margin covers the usual difference; a call that arrives later still (a busy n8n can send a
- * call hundreds of milliseconds after it started) costs one Retry-After, and a lone such refusal
- * does not slow the budget.
+ * A call holds its place in the window from its start until its answer, and from then on counts
+ * as made at its answer. The service counts a call where it arrives, which is after the client
+ * started it and before the answer came: counted from its start, a call that left late (a busy
+ * n8n can send a call hundreds of milliseconds after it started) made the call a window later
+ * arrive too soon and cost a whole Retry-After second (17 such refusals per 1,000 rows in the
+ * bulk benchmark, about 10% of the limit); counted from its answer, no call can arrive too soon.
+ * What that costs is each call's exchange time once per window: a few milliseconds for most
+ * calls, the upload's time for a resume (about 2% of the limit in the bulk benchmark). One
+ * execution sends its calls one after another, so a slow exchange slows it anyway.
  *
  * A learned budget is never made faster while in use (a later refusal can only slow it), and it
  * lives as long as one execution: the next node of the same execution, using the same service
@@ -34,11 +37,20 @@ import { sleep } from 'n8n-workflow';
 import { setNewest } from '../boundedMap';
 
 /**
- * The margin a budget's window starts with, as a share of the window: calls start at the client
- * but are counted where they arrive, and 2.5% (25 ms a second) absorbs the arrival jitter of a
- * busy n8n while giving up no more than 2.5% of the limit.
+ * The margin a budget's window starts with, as a share of the window: calls count from their
+ * answers, so arrival jitter needs none; 0.5% (5 ms a second) covers the service counting a
+ * window's edge on a clock that ticks differently from n8n's.
+ */
+export const FIRST_MARGIN = 0.005;
+
+/**
+ * How much a margin grows after refusals at the budget's edge that come close together, as a
+ * share of the window (see learnedBudget).
  */
 export const MARGIN_STEP = 0.025;
+
+/** How often a call waiting for a place held by calls still in flight looks again (ms). */
+const IN_FLIGHT_RECHECK_MS = 5;
 
 /**
  * The longest a budget's window may grow with its margin, as a multiple of the Retry-After it was
@@ -61,11 +73,19 @@ export interface CallBudget {
 	marginMs: number;
 }
 
+/** One call's place in the window: from its start, and counted as made when its answer came. */
+interface Place {
+	startedAt: number;
+	/** When the call's answer (or its failure) came, ms since the epoch; Infinity while in flight. */
+	countsFrom: number;
+}
+
 /** What the pacers of one execution and credential share: the budget, and the calls started. */
 interface SharedPace {
 	budget: CallBudget | undefined;
-	/** Start times (ms since the epoch) of every call, and of the calls accepted; oldest first. */
-	starts: number[];
+	/** Every call's place, oldest first. */
+	places: Place[];
+	/** Start times (ms since the epoch) of the calls accepted, oldest first. */
 	accepted: number[];
 	/** When the last refusal at the budget's edge came. */
 	lastEdgeAt?: number;
@@ -100,15 +120,18 @@ export function paceKey(executionId: string, credentialKey: string): string {
 	return `${executionId}\n${credentialKey}`;
 }
 
-/** Adds a time to a history, forgetting the oldest beyond HISTORY. */
-function remember(times: number[], time: number): void {
-	times.push(time);
-	if (times.length > HISTORY) times.shift();
+/** Adds an entry to a history, forgetting the oldest beyond HISTORY. */
+function remember<T>(history: T[], entry: T): void {
+	history.push(entry);
+	if (history.length > HISTORY) history.shift();
 }
 
-/** Two histories as one, oldest first, the newest HISTORY kept. */
-const merged = (a: readonly number[], b: readonly number[]) =>
-	[...a, ...b].sort((x, y) => x - y).slice(-HISTORY);
+/** Two histories as one, oldest first by `key`, the newest HISTORY kept. */
+function merged<T>(a: readonly T[], b: readonly T[], key: (entry: T) => number): T[] {
+	return [...a, ...b].sort((x, y) => key(x) - key(y)).slice(-HISTORY);
+}
+
+const itself = (time: number) => time;
 
 /** Calls a millisecond a budget allows. */
 const rate = (budget: CallBudget) => budget.calls / (budget.windowMs + budget.marginMs);
@@ -153,7 +176,7 @@ export function learnedBudget(
 	const since = refusedAt - retryAfterMs;
 	const accepted = acceptedStarts.filter((start) => start > since && start <= refusedAt).length;
 	if (accepted === 0) return unchanged;
-	const fresh = { calls: accepted, windowMs: retryAfterMs, marginMs: retryAfterMs * MARGIN_STEP };
+	const fresh = { calls: accepted, windowMs: retryAfterMs, marginMs: retryAfterMs * FIRST_MARGIN };
 	if (current === undefined) return { budget: fresh, edge: false };
 	// What the budget in force lets start in the interval besides the refused call.
 	const allowed = (current.calls * retryAfterMs) / (current.windowMs + current.marginMs) - 1;
@@ -173,7 +196,7 @@ export function learnedBudget(
 export class CallPacer {
 	private lastStartedAt = 0;
 
-	private shared: SharedPace = { budget: undefined, starts: [], accepted: [] };
+	private shared: SharedPace = { budget: undefined, places: [], accepted: [] };
 
 	/**
 	 * How often a call waited for its turn, and the average pause the learned budget keeps (its
@@ -208,8 +231,8 @@ export class CallPacer {
 		}
 		if (earlier === this.shared) return;
 		earlier.budget = slower(earlier.budget, this.shared.budget);
-		earlier.starts = merged(earlier.starts, this.shared.starts);
-		earlier.accepted = merged(earlier.accepted, this.shared.accepted);
+		earlier.places = merged(earlier.places, this.shared.places, (place) => place.startedAt);
+		earlier.accepted = merged(earlier.accepted, this.shared.accepted, itself);
 		earlier.lastEdgeAt = Math.max(
 			earlier.lastEdgeAt ?? -Infinity,
 			this.shared.lastEdgeAt ?? -Infinity,
@@ -230,17 +253,30 @@ export class CallPacer {
 		}
 		const startedAt = this.clock.now();
 		this.lastStartedAt = startedAt;
-		remember(this.shared.starts, startedAt);
+		remember(this.shared.places, { startedAt, countsFrom: Infinity });
 		return startedAt;
+	}
+
+	/**
+	 * The call started at `startedAt` ended without an answer (the connection failed): it counts
+	 * as made now. An answer is told with accepted or refused.
+	 */
+	ended(startedAt: number): void {
+		const place = this.shared.places.find(
+			(each) => each.startedAt === startedAt && each.countsFrom === Infinity,
+		);
+		if (place) place.countsFrom = this.clock.now();
 	}
 
 	/** The service answered the call started at `startedAt` with something other than 429. */
 	accepted(startedAt: number): void {
+		this.ended(startedAt);
 		remember(this.shared.accepted, startedAt);
 	}
 
 	/** The service refused the call started at `startedAt`, asking for `retryAfterMs`. */
 	refused(startedAt: number, retryAfterMs: number): void {
+		this.ended(startedAt);
 		const shared = this.shared;
 		const { budget, edge } = learnedBudget(
 			shared.accepted,
@@ -259,16 +295,19 @@ export class CallPacer {
 		let wait = 0;
 		if (this.minPauseMs > 0 && this.lastStartedAt > 0)
 			wait = this.lastStartedAt + this.minPauseMs - now;
-		const { budget, starts } = this.shared;
+		const { budget, places } = this.shared;
 		if (budget === undefined) return wait;
 		const span = budget.windowMs + budget.marginMs;
-		// The calls started within the span: when there are as many as the budget allows, the
-		// next waits until the oldest that must leave the span has left it.
-		let inSpan = 0;
-		while (inSpan < starts.length && starts[starts.length - 1 - inSpan] > now - span) inSpan++;
-		if (inSpan >= budget.calls)
-			wait = Math.max(wait, starts[starts.length - budget.calls] + span - now);
-		return wait;
+		// The places held within the span (calls in flight included): when there are as many as
+		// the budget allows, the next call waits until the oldest that must leave the span has left
+		// it, or, where that one is still in flight, looks again shortly.
+		const held = places
+			.map((place) => place.countsFrom)
+			.filter((countsFrom) => countsFrom > now - span)
+			.sort((a, b) => a - b);
+		if (held.length < budget.calls) return wait;
+		const leaving = held[held.length - budget.calls];
+		return Math.max(wait, leaving === Infinity ? IN_FLIGHT_RECHECK_MS : leaving + span - now);
 	}
 
 	private noteBudget(): void {

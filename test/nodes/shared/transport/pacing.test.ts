@@ -7,6 +7,7 @@ import type { INodeParameters } from 'n8n-workflow';
 
 import {
 	CallPacer,
+	FIRST_MARGIN,
 	learnedBudget,
 	MARGIN_STEP,
 	paceKey,
@@ -18,7 +19,9 @@ import { Rng } from '../../../../sandbox/random';
 import { byNumber, useSandbox } from '../../../support/sandbox-harness';
 import { useVirtualClock } from '../../../support/virtual-clock';
 
-const SECOND = { windowMs: 1_000, marginMs: 1_000 * MARGIN_STEP };
+const SECOND = { windowMs: 1_000, marginMs: 1_000 * FIRST_MARGIN };
+/** One step wider (see learnedBudget). */
+const STEP_MS = 1_000 * MARGIN_STEP;
 
 describe('learnedBudget', () => {
 	it('takes the calls accepted within the Retry-After interval as the budget, with the margin', () => {
@@ -56,7 +59,7 @@ describe('learnedBudget', () => {
 		});
 		// A second within three windows: the service's window counts longer than learned.
 		const wider = learnedBudget(edge, 9_960, 1_000, current, 8_000).budget;
-		expect(wider).toEqual({ calls: 20, windowMs: 1_000, marginMs: 2 * SECOND.marginMs });
+		expect(wider).toEqual({ calls: 20, windowMs: 1_000, marginMs: SECOND.marginMs + STEP_MS });
 		// The margin as wide as it may grow (5%): the budget loses a call instead.
 		expect(learnedBudget(edge, 9_960, 1_000, wider, 8_000).budget).toEqual({
 			...wider,
@@ -81,10 +84,11 @@ describe('CallPacer', () => {
 		expect(pacer.budget).toEqual({ calls: 20, ...SECOND });
 		refusedAfterBurst(pacer, 40, 61_500);
 		expect(pacer.budget?.calls).toBe(20);
-		expect(pacer.budget?.marginMs).toBe(2 * SECOND.marginMs);
+		expect(pacer.budget?.marginMs).toBe(SECOND.marginMs + STEP_MS);
 		refusedAfterBurst(pacer, 10, 70_000);
 		expect(pacer.budget?.calls).toBe(10);
-		expect(pacer.stats.learnedPauseMs).toBe(Math.ceil(1_025 / 10));
+		// The new, slower budget is learned afresh, with the first margin.
+		expect(pacer.stats.learnedPauseMs).toBe(Math.ceil((1_000 + SECOND.marginMs) / 10));
 	});
 
 	it('hands a learned budget and its calls to the next pacer of the same execution, service and key only', async () => {
@@ -185,16 +189,16 @@ describe('against the sliding-window limit', () => {
 		return { share: CALLS / capacity, refusals, budget: pacer.budget };
 	}
 
-	it('keeps at least 95% of the limit over 1,000 calls, some slower than an even spacing', async () => {
-		// At 20 a second an even spacing is 50 ms. Every tenth call is an upload answered after
-		// 60 to 150 ms, and before every hundredth n8n works 400 ms: an even spacing loses the
-		// rest of each of those for good.
+	it('keeps at least 95% of the limit over the calls of a sheet: a resume upload every third call, n8n busy now and then', async () => {
+		// The bulk flow's calls: find the candidate, create it, then the submission with its resume,
+		// answered after 10 to 30 ms (the sandbox answers it within 3 ms: the rest is n8n sending it);
+		// before every hundredth call n8n works 400 ms.
 		const { share, refusals } = await bulk((index, rng) => {
 			const arrivesMs = rng.int(0, 5);
 			return {
 				workMs: index % 100 === 99 ? 400 : rng.int(2, 10),
 				arrivesMs,
-				answeredMs: arrivesMs + (index % 10 === 9 ? rng.int(60, 150) : rng.int(1, 10)),
+				answeredMs: arrivesMs + (index % 3 === 2 ? rng.int(10, 30) : rng.int(1, 10)),
 			};
 		});
 		expect(share).toBeGreaterThanOrEqual(0.95);
@@ -202,9 +206,7 @@ describe('against the sliding-window limit', () => {
 		expect(refusals).toBe(1);
 	});
 
-	it('meets the limit rarely when calls arrive up to 20 ms after they start, and keeps at least 95% of it', async () => {
-		// Fast calls, each arriving 0 to 20 ms after its start: the margin (25 ms a second) covers
-		// what they stray.
+	it('never meets the limit again when calls arrive up to 20 ms after they start, and keeps at least 95% of it', async () => {
 		const { share, refusals } = await bulk((_, rng) => {
 			const arrivesMs = rng.int(0, 20);
 			return { workMs: rng.int(1, 8), arrivesMs, answeredMs: arrivesMs + rng.int(1, 6) };
@@ -213,19 +215,32 @@ describe('against the sliding-window limit', () => {
 		expect(refusals).toBe(1);
 	});
 
-	it('keeps its budget when a rare call arrives long after it started: one refusal each, not a slower pace', async () => {
-		// Every 300th call leaves 250 ms after it started (n8n descheduled on a busy machine): more
-		// than the margin covers, so the call 20 later is refused, but nothing else is.
+	it('keeps its budget and is never refused again when a rare call arrives long after it started', async () => {
 		const { refusals, budget } = await bulk((index, rng) => {
 			const arrivesMs = index % 300 === 299 ? 250 : rng.int(0, 3);
 			return { workMs: rng.int(1, 8), arrivesMs, answeredMs: arrivesMs + rng.int(1, 6) };
 		});
-		expect(refusals).toBe(1 + 3);
+		expect(refusals).toBe(1);
 		expect(budget).toEqual({
 			calls: LIMIT,
 			windowMs: WINDOW_MS,
-			marginMs: WINDOW_MS * MARGIN_STEP,
+			marginMs: WINDOW_MS * FIRST_MARGIN,
 		});
+	});
+
+	it("gives up a slow call's exchange time once per window: a slow upload in the same place of every window", async () => {
+		// What counting from the answer costs at worst: every tenth call answered after 60 to 150
+		// ms, so with 20 calls a window each place that holds an upload holds one in every window.
+		const { share, refusals } = await bulk((index, rng) => {
+			const arrivesMs = rng.int(0, 5);
+			return {
+				workMs: index % 100 === 99 ? 400 : rng.int(2, 10),
+				arrivesMs,
+				answeredMs: arrivesMs + (index % 10 === 9 ? rng.int(60, 150) : rng.int(1, 10)),
+			};
+		});
+		expect(share).toBeGreaterThanOrEqual(0.85);
+		expect(refusals).toBe(1);
 	});
 });
 
@@ -285,7 +300,7 @@ describe('inside n8n against a rate limit', () => {
 		// of the first burst until the margin has passed, and then takes LIMIT calls at once
 		// (calls take no time on this clock) and waits a window and the margin before the next
 		// LIMIT, across both nodes: 90 calls in six windows.
-		const span = 1_000 + 1_000 * MARGIN_STEP;
+		const span = 1_000 + 1_000 * FIRST_MARGIN;
 		expect(waits).toEqual([1_000, span - 1_000, span, span, span, span].slice(0, 5));
 	});
 });
