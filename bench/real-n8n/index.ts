@@ -17,15 +17,20 @@ import { makePdf, startSandboxProcess } from '../support';
 import { chartSvg, renderPng, type Bar } from './chart';
 import {
 	BULK_LIMIT,
-	measureActivation,
 	measureBulk,
+	measureBulkScale,
+	storeRowsReader,
+	type BulkResult,
+	type BulkSide,
+	type ScaleStep,
+} from './bulk';
+import {
+	measureActivation,
 	measureGetMany,
 	measureIngestion,
 	measureRefusal,
 	prepareIngestion,
 	type ActivationResult,
-	type BulkResult,
-	type BulkSide,
 	type GetManyResult,
 	type IngestionResult,
 	type IngestionSetup,
@@ -52,6 +57,7 @@ export const REAL_N8N_IDS = [
 	'get-many',
 	'activation',
 	'bulk',
+	'scale',
 ] as const;
 export type RealN8nId = (typeof REAL_N8N_IDS)[number];
 
@@ -66,6 +72,8 @@ export interface RealN8nOptions {
 	bulkRows: number;
 	/** Measured bulk-submission runs per side (fewer than `runs`: a 1,000-row run takes minutes). */
 	bulkRuns: number;
+	/** Sheet sizes of the scale measure (the bulk flow without the limit), smallest first. */
+	scaleRows: number[];
 	only: RealN8nId[];
 	/** Results folder; undefined writes nothing. */
 	outDir: string | undefined;
@@ -88,6 +96,12 @@ const fmt = (value: number, digits = 0) => value.toFixed(digits);
 const range = (spread: Spread, digits = 0) =>
 	`${fmt(spread.median, digits)} (${fmt(spread.min, digits)}-${fmt(spread.max, digits)})`;
 const mib = (bytes: number) => bytes / 1_048_576;
+const scaled = (spread: Spread, by: number): Spread => ({
+	median: spread.median * by,
+	min: spread.min * by,
+	max: spread.max * by,
+	samples: spread.samples.map((value) => value * by),
+});
 
 /** Ratio of medians with the range of per-round ratios, lower is better. */
 function ratioBar(label: string, ours: Spread, theirs: Spread, invert: boolean, note: string): Bar {
@@ -109,6 +123,7 @@ function goals(results: {
 	getMany?: GetManyResult;
 	activation?: ActivationResult;
 	bulk?: BulkResult;
+	scale?: ScaleStep[];
 }): Goal[] {
 	const list: Goal[] = [];
 	for (const [ingestion, setting] of [
@@ -250,12 +265,6 @@ function goals(results: {
 	}
 	if (results.bulk) {
 		const { trio, httpRequest, trioUnlimited, rows, runs, limit } = results.bulk;
-		const scaled = (spread: Spread, by: number): Spread => ({
-			median: spread.median * by,
-			min: spread.min * by,
-			max: spread.max * by,
-			samples: spread.samples.map((value) => value * by),
-		});
 		const side = (name: string, each: BulkSide) =>
 			`${name} ${range(scaled(each.share, 100))}% (${fmt(each.acceptedPerSecond.median, 1)} accepted calls/s, ${range(each.rateLimited)} x 429, ${fmt(each.requestsPerRow.median, 2)} requests per row, ${fmt(each.rowsPerSecond.median, 1)} rows/s, wall ${range(scaled(each.wallMs, 1 / 1000), 1)} s)`;
 		const generic = side('HTTP Request', httpRequest);
@@ -287,6 +296,46 @@ function goals(results: {
 			goal: "0 lost, 0 duplicated, every bad row answered 'not submitted' and none sent",
 			ratio: bad / (rows * runs),
 			met: bad === 0,
+		});
+	}
+	if (results.bulk) {
+		const { trio, trioUnlimited, runs } = results.bulk;
+		const writes = trio.storeWrites + trioUnlimited.storeWrites;
+		list.push({
+			figure: `Bulk submissions: runs that wrote to n8n's database for the create memory (its duplicate store), of the ${runs * 2} Trio VMS runs with and without the limit (no create's outcome was unknown: a 429 is a refusal)`,
+			measured: `${writes} of ${runs * 2}; peak RSS of n8n ${range(scaled(trio.peakRss, 1 / 1_048_576))} MiB under the limit, ${range(scaled(trioUnlimited.peakRss, 1 / 1_048_576))} MiB without`,
+			goal: 'none',
+			ratio: writes / (runs * 2),
+			met: writes === 0,
+		});
+	}
+	const scale = results.scale ?? [];
+	if (scale.length > 1) {
+		const first = scale[0];
+		const last = scale[scale.length - 1];
+		const reference = scale.find((step) => step.rows >= 1000 && step !== last) ?? first;
+		const own = (step: ScaleStep) => Math.max(0, step.trio.rssGrowth - step.rowsOnly.rssGrowth);
+		const steps = scale
+			.map(
+				(step) =>
+					`${step.rows} rows ${fmt(step.trio.wallMs / 1000, 1)} s = ${fmt(step.trio.msPerRow, 1)} ms per row, RSS +${fmt(mib(step.trio.rssGrowth))} MiB (n8n's own flow +${fmt(mib(step.rowsOnly.rssGrowth))}), lost ${step.trio.lost}, duplicated ${step.trio.duplicated}, database ${step.trio.storeWritten ? 'written' : 'not written'}`,
+			)
+			.join('; ');
+		const timeRatio = last.trio.msPerRow / reference.trio.msPerRow;
+		list.push({
+			figure: `Bulk submissions without the limit at ${scale.map((step) => step.rows).join(', ')} rows: time per row at ${last.rows} rows against ${reference.rows}`,
+			measured: steps,
+			goal: 'linear: at most 1.15x the time per row',
+			ratio: timeRatio,
+			met: timeRatio <= 1.15 && scale.every((step) => !step.trio.lost && !step.trio.duplicated),
+		});
+		const memoryRatio = (own(last) + 1_048_576) / (own(first) + 1_048_576);
+		list.push({
+			figure: `Bulk submissions without the limit: peak RSS growth beyond n8n's own flow over the same rows, ${last.rows} rows against ${first.rows}`,
+			measured: `${fmt(mib(own(last)))} MiB against ${fmt(mib(own(first)))} MiB (the Trio VMS flow +${fmt(mib(last.trio.rssGrowth))} against +${fmt(mib(first.trio.rssGrowth))} MiB)`,
+			goal: 'flat: at most 1.5x, or both under 32 MiB',
+			ratio: memoryRatio,
+			met: memoryRatio <= 1.5 || Math.max(own(first), own(last)) < 32 * 1_048_576,
 		});
 	}
 	return list;
@@ -401,8 +450,7 @@ export async function runRealN8n(options: RealN8nOptions): Promise<boolean> {
 				`\nBulk submissions, ${options.bulkRows} rows, limit ${BULK_LIMIT.limit} per ${BULK_LIMIT.windowMs} ms: Trio VMS nodes vs HTTP Request nodes (retry on fail)`,
 			);
 			results.bulk = await measureBulk(
-				n8n,
-				sandbox,
+				{ n8n, sandbox, storeRows: storeRowsReader(n8n, install.nodeBinary) },
 				plainRef,
 				{
 					rows: options.bulkRows,
@@ -410,6 +458,17 @@ export async function runRealN8n(options: RealN8nOptions): Promise<boolean> {
 					pdfPath: bulkPdf,
 					pdfBytes: BULK_PDF_BYTES,
 				},
+				log,
+			);
+		}
+		if (wanted('scale')) {
+			console.log(
+				`\nBulk submissions without the limit at ${options.scaleRows.join(', ')} rows, each beside n8n's own flow over the same rows (Webhook, Split Out, No Operation)`,
+			);
+			results.scale = await measureBulkScale(
+				{ n8n, sandbox, storeRows: storeRowsReader(n8n, install.nodeBinary) },
+				plainRef,
+				{ sizes: options.scaleRows, pdfPath: bulkPdf },
 				log,
 			);
 		}
@@ -485,6 +544,7 @@ export async function runRealN8n(options: RealN8nOptions): Promise<boolean> {
 			ingestionDeliveries: options.deliveries,
 			bulkRows: options.bulkRows,
 			bulkRuns: options.bulkRuns,
+			scaleRows: options.scaleRows,
 			sandboxJobs: SANDBOX_JOBS,
 		},
 		goals: list.map(({ bar: _bar, ...goal }) => goal),

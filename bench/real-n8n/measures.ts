@@ -3,18 +3,13 @@
  * with this package's node and with n8n's generic node on the same instance, alternating which
  * side goes first, and returns every sample.
  */
-import { basename, dirname } from 'node:path';
-
 import type { ExecutionRecord, N8nInstance } from '../../harness/n8n';
 import { callJson, type SandboxProcess } from '../support';
 import { percentile, sampleMax, sleep, spread, type Spread } from './stats';
 import {
-	SHEET,
 	ACTION_NODE,
 	HTTP_NODE,
-	bulkWorkflow,
 	getManyWorkflow,
-	httpBulkWorkflow,
 	httpGetManyWorkflow,
 	triggerWorkflow,
 	webhookWorkflow,
@@ -22,7 +17,7 @@ import {
 	type CredentialRef,
 } from './workflows';
 
-type Log = (line: string) => void;
+export type Log = (line: string) => void;
 
 interface Registration {
 	Id: string;
@@ -55,7 +50,7 @@ function permutations<T>(names: T[]): T[][] {
  * reversed per round, the middle one always ran after a heavy run and the HTTP Request node half
  * the time after the light Simplified one. Use a multiple of the order count (2 or 6) as rounds.
  */
-async function alternate<T>(
+export async function alternate<T>(
 	rounds: number,
 	sides: Record<string, () => Promise<T>>,
 	log: Log,
@@ -125,7 +120,11 @@ async function post(url: string, body: string): Promise<{ status: number; ms: nu
 }
 
 /** Waits (bounded) until n8n has no unfinished execution among the workflow's newest 250. */
-async function drained(n8n: N8nInstance, workflowId: string, timeoutMs = 120_000): Promise<void> {
+export async function drained(
+	n8n: N8nInstance,
+	workflowId: string,
+	timeoutMs = 120_000,
+): Promise<void> {
 	const deadline = Date.now() + timeoutMs;
 	for (;;) {
 		const page = await n8n.api<{ data: ExecutionRecord[] }>(
@@ -683,310 +682,5 @@ export async function measureActivation(
 		registrationSpan: spread(span),
 		servicePerPost: spread(perPost),
 		posts,
-	};
-}
-
-// ------------------------------------------------------------------ bulk submissions
-
-/** The sandbox's rate limit on every API call during a bulk run. */
-export const BULK_LIMIT = { limit: 20, windowMs: 1000 };
-
-/**
- * The most calls the sandbox's sliding window lets through in a span: `limit` at once, and
- * `limit` more each time a window has passed. Dividing by the span alone would overstate short
- * runs (a 4 s run can take 100 calls at 20 per s: 125%).
- */
-const capacity = (spanMs: number) =>
-	BULK_LIMIT.limit * (Math.floor(spanMs / BULK_LIMIT.windowMs) + 1);
-
-interface BulkRun {
-	rows: number;
-	/** Answered by the workflow's webhook (when its last node finished), ms. */
-	wallMs: number;
-	/** The workflow's answer: 200 when every node went through. */
-	status: number;
-	/** API calls the sandbox answered other than 429, and 429s. */
-	accepted: number;
-	rateLimited: number;
-	/** Other answers of 400 or more (or dropped). */
-	otherErrors: number;
-	/** First API call's start to last API call's end at the sandbox, ms. */
-	spanMs: number;
-	/** Accepted calls as a share of what the limit lets through in that span (see capacity). */
-	share: number;
-	lost: number;
-	duplicated: number;
-	/** Candidates created beyond one per row. */
-	extraCandidates: number;
-	/** API calls (429s included) per row sent. */
-	requestsPerRow: number;
-	/** Bad rows (a bad e-mail) in the sheet; of them, answered 'not submitted', and sent anyway. */
-	badRows: number;
-	badReported: number;
-	badSent: number;
-	/** Good rows the workflow answered other than 'submitted' (the Trio side answers each row). */
-	goodNotSubmitted: number;
-	/** The start of the workflow's answer when it was not 200. */
-	error?: string;
-	/** Answers per route and status, e.g. "POST /api/v3/Candidate 429": 15. */
-	answers: Record<string, number>;
-}
-
-export interface BulkSide {
-	share: Spread;
-	/** Rows submitted (exactly once or more) per second of the workflow's wall time. */
-	rowsPerSecond: Spread;
-	acceptedPerSecond: Spread;
-	wallMs: Spread;
-	rateLimited: Spread;
-	otherErrors: number;
-	lost: number;
-	duplicated: number;
-	extraCandidates: number;
-	requestsPerRow: Spread;
-	badRows: number;
-	badReported: number;
-	badSent: number;
-	goodNotSubmitted: number;
-	failedRuns: number;
-}
-
-export interface BulkResult {
-	runs: number;
-	rows: number;
-	limit: typeof BULK_LIMIT;
-	pdfBytes: number;
-	trio: BulkSide;
-	httpRequest: BulkSide;
-	/**
-	 * The Trio side without the limit: the flow's own pace on this machine, which bounds what
-	 * any pace can reach under the limit.
-	 */
-	trioUnlimited: BulkSide;
-}
-
-interface LoggedRequest {
-	time: string;
-	path: string;
-	route: string | null;
-	status: number | null;
-	durationMs: number;
-}
-
-interface Row {
-	email: string;
-	firstName: string;
-	lastName: string;
-	jobNumber: number;
-	/** Its e-mail is no e-mail address: the row must come back 'not submitted', nothing sent. */
-	bad: boolean;
-}
-
-/** A row as the sheet of quick start 2 has it, by its column names. */
-const sheetRow = (row: Row, resumeFile: string) => ({
-	[SHEET.firstName]: row.firstName,
-	[SHEET.lastName]: row.lastName,
-	[SHEET.email]: row.email,
-	[SHEET.jobNumber]: row.jobNumber,
-	[SHEET.resumeFile]: resumeFile,
-});
-
-/** Every 20th row has a bad e-mail: 5% of the sheet. */
-const BAD_ROW_EVERY = 20;
-
-/** Open jobs of the sandbox for the rows, found before any fault is set. */
-async function openJobs(sandbox: SandboxProcess, count: number): Promise<number[]> {
-	const list = await callJson<Array<{ Number: number; JobStatus?: string }>>(
-		`${sandbox.apiUrl}/Job`,
-		{ key: sandbox.key },
-	);
-	const open = list.filter((job) => job.JobStatus === 'Open').map((job) => job.Number);
-	if (open.length < count) throw new Error(`the sandbox has only ${open.length} open jobs`);
-	return open.slice(0, count);
-}
-
-async function bulkOnce(
-	n8n: N8nInstance,
-	sandbox: SandboxProcess,
-	target: Created,
-	rows: Row[],
-	resumeFile: string,
-	limited = true,
-): Promise<BulkRun> {
-	await callJson(`${sandbox.url}/_sandbox/faults`, {
-		method: 'PUT',
-		body: { endpoints: limited ? { '*': { rateLimit: BULK_LIMIT } } : {} },
-	});
-	await callJson(`${sandbox.url}/_sandbox/requests`, { method: 'DELETE' });
-	const started = performance.now();
-	const response = await fetch(target.url, {
-		method: 'POST',
-		headers: { 'Content-Type': 'application/json' },
-		body: JSON.stringify({ rows: rows.map((row) => sheetRow(row, resumeFile)) }),
-		// Bounded: the limit allows the run in rows * 4 calls / 20 per s; plenty more on top.
-		signal: AbortSignal.timeout(120_000 + rows.length * 2_000),
-	}).catch(() => undefined);
-	const answer = (await response?.text()) ?? 'no answer';
-	const wallMs = performance.now() - started;
-	await drained(n8n, target.id, 120_000);
-	await callJson(`${sandbox.url}/_sandbox/faults`, { method: 'DELETE' });
-
-	const log = (await callJson<LoggedRequest[]>(`${sandbox.url}/_sandbox/requests`)).filter(
-		(entry) => entry.path.startsWith('/api/'),
-	);
-	const rateLimited = log.filter((entry) => entry.status === 429).length;
-	const accepted = log.filter((entry) => entry.status !== null && entry.status !== 429);
-	const otherErrors = log.filter(
-		(entry) => entry.status === null || (entry.status >= 400 && entry.status !== 429),
-	).length;
-	const answers: Record<string, number> = {};
-	for (const entry of log) {
-		const key = `${entry.route ?? entry.path} ${entry.status ?? 'dropped'}`;
-		answers[key] = (answers[key] ?? 0) + 1;
-	}
-	const starts = log.map((entry) => Date.parse(entry.time));
-	const ends = log.map((entry) => Date.parse(entry.time) + entry.durationMs);
-	const spanMs = log.length ? Math.max(...ends) - Math.min(...starts) : NaN;
-
-	// What reached the service: the rows' candidates (by e-mail) and their submissions.
-	const candidates = await callJson<Array<{ number: number; email1: string }>>(
-		`${sandbox.url}/_sandbox/candidates`,
-	);
-	const submissions = await callJson<Array<{ JobNumber: number; CandidateNumber: number }>>(
-		`${sandbox.apiUrl}/Submission`,
-		{ key: sandbox.key },
-	);
-	let lost = 0;
-	let duplicated = 0;
-	let extraCandidates = 0;
-	let badSent = 0;
-	for (const row of rows) {
-		const numbers = new Set(
-			candidates.filter((each) => each.email1 === row.email).map((each) => each.number),
-		);
-		extraCandidates += Math.max(0, numbers.size - 1);
-		const count = submissions.filter(
-			(each) => numbers.has(each.CandidateNumber) && each.JobNumber === row.jobNumber,
-		).length;
-		if (row.bad) {
-			if (count > 0 || numbers.size > 0) badSent++;
-			continue;
-		}
-		if (count === 0) lost++;
-		duplicated += Math.max(0, count - 1);
-	}
-	// Each row's result, when the workflow answers its rows (the Trio side: Row With Result).
-	const results = new Map<string, unknown>();
-	try {
-		const answered = JSON.parse(answer) as unknown;
-		if (Array.isArray(answered))
-			for (const each of answered as Array<Record<string, unknown>>)
-				results.set(String(each[SHEET.email]), each['Trio Result']);
-	} catch {
-		// Not JSON: no results to read.
-	}
-	const badRows = rows.filter((row) => row.bad);
-	const badReported = badRows.filter((row) => results.get(row.email) === 'not submitted').length;
-	const goodNotSubmitted = results.size
-		? rows.filter((row) => !row.bad && results.get(row.email) !== 'submitted').length
-		: 0;
-	return {
-		rows: rows.length,
-		wallMs,
-		status: response?.status ?? 0,
-		accepted: accepted.length,
-		rateLimited,
-		otherErrors,
-		spanMs,
-		share: accepted.length / capacity(spanMs),
-		lost,
-		duplicated,
-		extraCandidates,
-		requestsPerRow: log.length / rows.length,
-		badRows: badRows.length,
-		badReported,
-		badSent,
-		goodNotSubmitted,
-		...(response?.status === 200 ? {} : { error: answer.slice(0, 300) }),
-		answers,
-	};
-}
-
-const summariseBulk = (runs: BulkRun[]): BulkSide => {
-	const sum = (pick: (run: BulkRun) => number) => runs.reduce((total, run) => total + pick(run), 0);
-	return {
-		share: spread(runs.map((run) => run.share)),
-		rowsPerSecond: spread(runs.map((run) => ((run.rows - run.lost) * 1000) / run.wallMs)),
-		acceptedPerSecond: spread(runs.map((run) => (run.accepted * 1000) / run.spanMs)),
-		wallMs: spread(runs.map((run) => run.wallMs)),
-		rateLimited: spread(runs.map((run) => run.rateLimited)),
-		otherErrors: sum((run) => run.otherErrors),
-		lost: sum((run) => run.lost),
-		duplicated: sum((run) => run.duplicated),
-		extraCandidates: sum((run) => run.extraCandidates),
-		requestsPerRow: spread(runs.map((run) => run.requestsPerRow)),
-		badRows: sum((run) => run.badRows),
-		badReported: sum((run) => run.badReported),
-		badSent: sum((run) => run.badSent),
-		goodNotSubmitted: sum((run) => run.goodNotSubmitted),
-		failedRuns: runs.filter((run) => run.status !== 200).length,
-	};
-};
-
-export async function measureBulk(
-	n8n: N8nInstance,
-	sandbox: SandboxProcess,
-	credential: CredentialRef,
-	options: { rows: number; runs: number; pdfPath: string; pdfBytes: number },
-	log: Log,
-): Promise<BulkResult> {
-	const trio = await bulkWorkflow(n8n, credential, dirname(options.pdfPath));
-	const http = await httpBulkWorkflow(n8n, sandbox.apiUrl, sandbox.key, options.pdfPath);
-	const jobs = await openJobs(sandbox, 5);
-	let runNumber = 0;
-	// Fresh e-mails every run, so each run's rows are told apart from every other run's.
-	// The sheet has a bad e-mail every 20th row. The HTTP Request flow is sent its good rows only:
-	// it cannot tell a bad row but by sending it, and n8n's Retry On Fail would then retry Trio's
-	// 400 five times a node, which measures that setting rather than the pace.
-	const rowsFor = (side: 'trio' | 'http' | 'free'): Row[] => {
-		const prefix = `bulk-${++runNumber}-${side}`;
-		const sheet = Array.from({ length: options.rows }, (_, index) => {
-			const bad = (index + 1) % BAD_ROW_EVERY === 0;
-			return {
-				email: bad
-					? `${prefix}-${index + 1} at bench.example`
-					: `${prefix}-${index + 1}@bench.example`,
-				firstName: `Row${index + 1}`,
-				lastName: `Bulk${runNumber}`,
-				jobNumber: jobs[index % jobs.length],
-				bad,
-			};
-		});
-		return side === 'http' ? sheet.filter((row) => !row.bad) : sheet;
-	};
-	const resumeFile = basename(options.pdfPath);
-	const runs = await alternate(
-		options.runs,
-		{
-			trio: () => bulkOnce(n8n, sandbox, trio, rowsFor('trio'), resumeFile),
-			httpRequest: () => bulkOnce(n8n, sandbox, http, rowsFor('http'), resumeFile),
-			trioUnlimited: () => bulkOnce(n8n, sandbox, trio, rowsFor('free'), resumeFile, false),
-		},
-		log,
-		(run) =>
-			`${(run.share * 100).toFixed(0)}% of the limit (${((run.accepted * 1000) / run.spanMs).toFixed(1)} accepted calls/s over ${(run.spanMs / 1000).toFixed(1)} s), ${run.accepted} accepted, ${run.rateLimited} x 429${run.otherErrors ? `, ${run.otherErrors} other errors` : ''}; ${run.requestsPerRow.toFixed(2)} requests per row; lost ${run.lost}, duplicated ${run.duplicated}${run.badRows ? `, bad rows ${run.badRows}: ${run.badReported} answered 'not submitted', ${run.badSent} sent` : ''}${run.goodNotSubmitted ? `, ${run.goodNotSubmitted} good rows not answered 'submitted'` : ''}${run.extraCandidates ? `, ${run.extraCandidates} extra candidates` : ''}; wall ${(run.wallMs / 1000).toFixed(1)} s${run.status !== 200 ? `, workflow answered ${run.status}: ${run.error ?? ''}` : ''}\n      answers: ${Object.entries(
-				run.answers,
-			)
-				.map(([key, count]) => `${key} x ${count}`)
-				.join(', ')}`,
-	);
-	return {
-		runs: options.runs,
-		rows: options.rows,
-		limit: BULK_LIMIT,
-		pdfBytes: options.pdfBytes,
-		trio: summariseBulk(runs.trio),
-		httpRequest: summariseBulk(runs.httpRequest),
-		trioUnlimited: summariseBulk(runs.trioUnlimited),
 	};
 }

@@ -299,6 +299,25 @@ export async function bulkWorkflow(
 	return { id, url: n8n.productionWebhookUrl('', path) };
 }
 
+/**
+ * n8n's own cost of the same sheet: Webhook -> Split Out -> No Operation, answering every row.
+ * What the bulk flow needs beyond this (time, memory) is the Trio VMS node's own.
+ */
+export async function rowsOnlyWorkflow(n8n: N8nInstance): Promise<Created> {
+	const path = `bench-bulk-rows-${randomUUID().slice(0, 8)}`;
+	const id = await createAndActivate(
+		n8n,
+		workflow('bench bulk rows alone', [
+			...bulkHead(path, 'allEntries'),
+			node(
+				{ name: 'No Operation', type: 'n8n-nodes-base.noOp', typeVersion: 1, parameters: {} },
+				400,
+			),
+		]),
+	);
+	return { id, url: n8n.productionWebhookUrl('', path) };
+}
+
 /** What a user sets on an HTTP Request node to live with 429s: n8n's own Retry On Fail. */
 const RETRY = { retryOnFail: true, maxTries: 5, waitBetweenTries: 1000 };
 
