@@ -6,39 +6,31 @@
  * resolvePath of the execution's helpers so that it swaps once it has answered for the cell.
  * Also: a hard link inside the folder to a file outside it is the same file, and is read.
  */
-import {
-	constants,
-	linkSync,
-	mkdirSync,
-	mkdtempSync,
-	renameSync,
-	symlinkSync,
-	writeFileSync,
-} from 'node:fs';
+import { constants, linkSync, mkdirSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import * as fileSystemHelpers from 'n8n-core/dist/execution-engine/node-execution-context/utils/file-system-helper-functions';
-import type { IDataObject, INodeParameters } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
 import { PATHS } from '../../../nodes/shared/serviceFacts';
-import { PDF, errorText, restrictFileAccessTo, useSandbox } from '../../support/sandbox-harness';
+import {
+	PDF,
+	errorText,
+	readableResumeFolders,
+	submitRowsFrom,
+	useSandbox,
+} from '../../support/sandbox-harness';
 
 const t = useSandbox({ jobs: 10 });
 
-const readable = mkdtempSync(join(tmpdir(), 'trio-swap-'));
-const folder = join(readable, 'resumes');
-const otherFolder = join(readable, 'other');
-mkdirSync(folder);
-mkdirSync(otherFolder);
+const { folder, otherFolder } = readableResumeFolders('trio-swap-');
 /** Not a resume of this sheet: a PDF n8n may read, outside the Resume Folder (told by its size). */
 const SECRET = Buffer.concat([PDF, Buffer.from('% secret\n')]);
 writeFileSync(join(otherFolder, 'secret.pdf'), SECRET);
 
 /** The size of the file Trio stored with the latest submission. */
 const storedFileSize = () => [...t.sandbox.store.submissions.values()].at(-1)?.file?.size;
-restrictFileAccessTo(readable);
 
 type Helpers = ReturnType<typeof fileSystemHelpers.getFileSystemHelperFunctions>;
 const realHelpers = fileSystemHelpers.getFileSystemHelperFunctions;
@@ -110,15 +102,7 @@ function asInN8nCore2_20(helpers: Helpers) {
 	delete (helpers as Partial<Helpers>).assertNoSymlinkInPath;
 }
 
-const SUBMIT_ROWS: INodeParameters = {
-	resource: 'submission',
-	operation: 'create',
-	output: 'simple',
-	valuesFrom: 'columns',
-	columns: { mappingMode: 'autoMapInputData', value: null },
-	resumeFrom: 'folder',
-	resumeFolder: folder,
-};
+const SUBMIT_ROWS = submitRowsFrom(folder);
 
 /** A row naming `cell`; what the run said, and the submissions that reached Trio. */
 async function submitWith(cell: string) {
@@ -153,30 +137,34 @@ describe('a folder of the path swapped for a link between the check and the read
 		expect(errorText(error).message).toBe(noFile('sub/secret.pdf'));
 	});
 
-	it('fails the read also where n8n opens a linked folder (as n8n-core 2.20.0): the node resolves the path again once it is open', async () => {
-		const sub = subFolder('sub-2-20');
+	/**
+	 * A row naming `<name>/secret.pdf`, read by n8n-core 2.20.0's open, with `<name>` swapped for
+	 * a link right after the check; with `swapBack`, swapped back once n8n has opened the file.
+	 */
+	async function swappedUnder2_20(name: string, swapBack: boolean) {
+		const sub = subFolder(name);
+		const cell = `${name}/secret.pdf`;
 		withHelpers((helpers) => {
 			asInN8nCore2_20(helpers);
-			afterCheckOf('sub-2-20/secret.pdf', sub.swapIn)(helpers);
-		});
-		const { error, sent } = await submitWith('sub-2-20/secret.pdf');
-		expect(sent).toEqual([]);
-		expect(errorText(error).message).toBe(noFile('sub-2-20/secret.pdf'));
-	});
-
-	it('the limit there: a link swapped in before the open and out again before the second look is read', async () => {
-		const sub = subFolder('sub-back');
-		withHelpers((helpers) => {
-			asInN8nCore2_20(helpers);
-			afterCheckOf('sub-back/secret.pdf', sub.swapIn)(helpers);
+			afterCheckOf(cell, sub.swapIn)(helpers);
 			const opening = helpers.createReadStream;
 			helpers.createReadStream = async (path) => {
 				const stream = await opening(path);
-				if (String(path).endsWith('sub-back/secret.pdf')) sub.swapOut();
+				if (swapBack && String(path).endsWith(cell)) sub.swapOut();
 				return stream;
 			};
 		});
-		const { error, sent } = await submitWith('sub-back/secret.pdf');
+		return { cell, ...(await submitWith(cell)) };
+	}
+
+	it('fails the read also where n8n opens a linked folder (as n8n-core 2.20.0): the node resolves the path again once it is open', async () => {
+		const { cell, error, sent } = await swappedUnder2_20('sub-2-20', false);
+		expect(sent).toEqual([]);
+		expect(errorText(error).message).toBe(noFile(cell));
+	});
+
+	it('the limit there: a link swapped in before the open and out again before the second look is read', async () => {
+		const { error, sent } = await swappedUnder2_20('sub-back', true);
 		expect(error).toBeUndefined();
 		expect(sent).toHaveLength(1);
 		expect(storedFileSize()).toBe(SECRET.length);
