@@ -9,6 +9,10 @@ import type {
 	INodeParameters,
 } from 'n8n-workflow';
 
+import { mkdirSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
 import { SecurityConfig } from '@n8n/config';
 import { Container } from '@n8n/di';
 import { startSandbox, type RequestRecord, type RunningSandbox } from '../../sandbox';
@@ -215,4 +219,35 @@ export function restrictFileAccessTo(folder: string): void {
 	afterAll(() => {
 		Container.get(SecurityConfig).restrictFileAccessTo = before;
 	});
+}
+
+/**
+ * A folder n8n may read for the test file (restrictFileAccessTo) holding a Resume Folder,
+ * `resumes`, and beside it `other`, whose files n8n may read but no resume cell may reach.
+ */
+export function readableResumeFolders(prefix: string) {
+	const readable = mkdtempSync(join(tmpdir(), prefix));
+	const folder = join(readable, 'resumes');
+	const otherFolder = join(readable, 'other');
+	mkdirSync(folder);
+	mkdirSync(otherFolder);
+	restrictFileAccessTo(readable);
+	return { readable, folder, otherFolder };
+}
+
+/**
+ * Submission Create from spreadsheet columns mapped automatically, resumes from `folder`. Output
+ * Simplified: a bad row stops the node, so each check's message is the node's error (with the
+ * default, Row With Result, it is the row's Trio Problem: sheet-rows.test.ts).
+ */
+export function submitRowsFrom(folder: string): INodeParameters {
+	return {
+		resource: 'submission',
+		operation: 'create',
+		output: 'simple',
+		valuesFrom: 'columns',
+		columns: { mappingMode: 'autoMapInputData', value: null },
+		resumeFrom: 'folder',
+		resumeFolder: folder,
+	};
 }

@@ -54,7 +54,8 @@ function noFileInFolder(
 }
 
 type FileHelpers = IExecuteFunctions['helpers'] & {
-	// n8n 2.x resolves links and `..` (realpath) and says which paths it refuses; n8n 1.x does neither.
+	// Recent n8n resolves links and `..` (realpath) and says which paths it refuses; older n8n
+	// (n8n-core 2.0.0, for one) does neither.
 	resolvePath?: (path: string) => Promise<string>;
 	isFilePathBlocked?: (path: string) => boolean;
 	getStoragePath?: () => string;
@@ -64,7 +65,7 @@ type FileHelpers = IExecuteFunctions['helpers'] & {
 export interface ResumeFolder {
 	typed: string;
 	path: string;
-	/** After n8n resolves links and `..` (n8n 2.x); `path` where n8n resolves nothing (1.x). */
+	/** After n8n resolves links and `..`; `path` where n8n resolves nothing for nodes (older n8n). */
 	resolved: string;
 	/** The folder `~` stands for, when the folder was typed with `~`. */
 	home?: string;
@@ -253,7 +254,17 @@ export interface ResumeFolderSetting {
 	fullPaths: boolean;
 }
 
-/** The cell's file, read through n8n's helpers, or the one failure of a cell that names no file n8n reads. */
+/**
+ * The cell's file, read through n8n's helpers, or the one failure of a cell that names no file n8n
+ * reads. n8n resolves the path (links and `..`) and the node judges that resolved path, then hands
+ * n8n exactly it to read: where n8n opens a path without following a link in any of its folders
+ * (n8n-core 2.41.1 and 1.122.48, in n8n 2.41 and 1.123.81), a folder swapped for a link between
+ * the judging and the reading makes the read fail. Where n8n's open follows a linked folder
+ * (n8n-core 2.20.0, 1.122.10), the node resolves the path again once the file is open and refuses
+ * it when that changed: a link swapped in before the open and out again before that second look
+ * is then read (n8n gives nodes no way to ask what an open file is). Where n8n resolves nothing
+ * for nodes (n8n-core 2.0.0), the path is read as it stands, and a link in it followed.
+ */
 async function bytesInFolder(
 	helpers: FileHelpers,
 	folder: ResumeFolder,
@@ -270,6 +281,17 @@ async function bytesInFolder(
 		const stream = await helpers.createReadStream(
 			resolved as Parameters<typeof helpers.createReadStream>[0],
 		);
+		const resolveAgain = helpers.resolvePath;
+		const unchanged =
+			!resolveAgain ||
+			(await resolveAgain(resolved).then(
+				(again) => again === resolved,
+				() => false,
+			));
+		if (!unchanged) {
+			stream.destroy();
+			throw new Error('the path changed between its check and its read');
+		}
 		return { data: await bytesOf(stream, PROFILE_FILE_MAX_BYTES) };
 	} catch (failure) {
 		return { failure };

@@ -18,7 +18,8 @@ import {
 	PDF,
 	PDF_FILE,
 	errorText,
-	restrictFileAccessTo,
+	readableResumeFolders,
+	submitRowsFrom,
 	useSandbox,
 } from '../../support/sandbox-harness';
 
@@ -28,17 +29,11 @@ const t = useSandbox({ jobs: 20 });
  * n8n may read everything under `readable`; the resumes are one folder of it and another folder
  * beside it holds a file n8n may read but that is no resume: no cell may reach it.
  */
-const readable = mkdtempSync(join(tmpdir(), 'trio-readable-'));
-const folder = join(readable, 'resumes');
-const otherFolder = join(readable, 'other');
-mkdirSync(folder);
-mkdirSync(otherFolder);
+const { readable, folder, otherFolder } = readableResumeFolders('trio-readable-');
 writeFileSync(join(folder, 'jane.pdf'), PDF);
 writeFileSync(join(folder, 'omar.pdf'), PDF);
 writeFileSync(join(otherFolder, 'secret.pdf'), PDF);
 symlinkSync(join(otherFolder, 'secret.pdf'), join(folder, 'link-out.pdf'));
-
-restrictFileAccessTo(readable);
 
 function openJobs(): number[] {
 	return t.sandbox.store
@@ -47,19 +42,7 @@ function openJobs(): number[] {
 		.map((job) => job.Number);
 }
 
-/**
- * Output Simplified: a bad row stops the node, so each check's message is the node's error (with
- * the default, Row With Result, it is the row's Trio Problem: sheet-rows.test.ts).
- */
-const SUBMIT_ROWS: INodeParameters = {
-	resource: 'submission',
-	operation: 'create',
-	output: 'simple',
-	valuesFrom: 'columns',
-	columns: { mappingMode: 'autoMapInputData', value: null },
-	resumeFrom: 'folder',
-	resumeFolder: folder,
-};
+const SUBMIT_ROWS = submitRowsFrom(folder);
 
 function rows(): IDataObject[] {
 	const [jobA, jobB] = openJobs();
