@@ -8,8 +8,30 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { RunningSandbox } from '../../sandbox';
+import { start } from '../sandbox/helpers';
 
 export type Json = Record<string, unknown>;
+
+/**
+ * The sandbox of one Sync Trigger test file: started once, seeded on the fixed reference day,
+ * and (unless `resetEach` is false) reset to `jobs` fresh jobs before each test, so no test sees
+ * another's history. `use` receives it once started; the file reads it inside its tests.
+ */
+export function useSyncSandbox(
+	jobs: number,
+	use: (sandbox: RunningSandbox) => void,
+	{ resetEach = true }: { resetEach?: boolean } = {},
+): void {
+	let sandbox: RunningSandbox;
+	beforeAll(async () => {
+		sandbox = await start({ jobs });
+		use(sandbox);
+	});
+	afterAll(async () => {
+		await sandbox.stop();
+	});
+	if (resetEach) beforeEach(() => sandbox.reset({ jobs }));
+}
 
 export async function scenario(
 	sandbox: RunningSandbox,

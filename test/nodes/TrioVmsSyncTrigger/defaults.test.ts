@@ -6,20 +6,13 @@
 import type { INodeParameters } from 'n8n-workflow';
 
 import { SIMPLIFIED_JOB_FIELDS } from '../../../nodes/shared/jobOutput';
-import { startSandbox, type RunningSandbox } from '../../../sandbox';
+import type { RunningSandbox } from '../../../sandbox';
 import { trioCredentials } from '../../../harness/engine/engine';
 import { pollTrigger, type PollTrigger } from '../../../harness/engine/poll';
-import { emittedKeys, scenario } from '../../support/sync-history';
+import { emittedKeys, scenario, useSyncSandbox } from '../../support/sync-history';
 
 let sandbox: RunningSandbox;
-
-beforeAll(async () => {
-	sandbox = await startSandbox({ quiet: true, jobs: 50, referenceDate: '2026-03-02T00:00:00Z' });
-});
-afterAll(async () => {
-	await sandbox.stop();
-});
-beforeEach(() => sandbox.reset({ jobs: 50 }));
+useSyncSandbox(50, (started) => (sandbox = started));
 
 /** A node as the editor adds it: only the parameters a test sets, every other one its default. */
 function newNode(parameters: INodeParameters = {}): PollTrigger {

@@ -4,23 +4,12 @@
  * sandbox, whose fault `dateOffsetMs` dates its answers as a gateway or proxy with a wrong clock
  * would: an hour ahead, or 1970.
  */
-import { startSandbox, type RunningSandbox } from '../../../sandbox';
+import type { RunningSandbox } from '../../../sandbox';
 import { watchJobs } from '../../support/listed-jobs';
-import { scenario } from '../../support/sync-history';
+import { scenario, useSyncSandbox } from '../../support/sync-history';
 
 let sandbox: RunningSandbox;
-
-beforeAll(async () => {
-	sandbox = await startSandbox({ quiet: true, jobs: 20, referenceDate: '2026-03-02T00:00:00Z' });
-});
-
-afterAll(async () => {
-	await sandbox.stop();
-});
-
-beforeEach(() => {
-	sandbox.reset({ jobs: 20 });
-});
+useSyncSandbox(20, (started) => (sandbox = started));
 
 const HOUR_AHEAD = 3_600_000;
 /** Dates every answer 1 January 1970 (the sandbox stops at the epoch). */

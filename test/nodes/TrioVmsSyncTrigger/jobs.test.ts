@@ -6,24 +6,17 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { startSandbox, type RunningSandbox } from '../../../sandbox';
+import type { RunningSandbox } from '../../../sandbox';
 import { trioCredentials } from '../../../harness/engine/engine';
 import { EVERY_JOB_CHANGE } from '../../support/listed-jobs';
 import { pollTrigger, type PollTrigger } from '../../../harness/engine/poll';
-import { emittedKeys, Ledger, scenario } from '../../support/sync-history';
+import { emittedKeys, Ledger, scenario, useSyncSandbox } from '../../support/sync-history';
 
 const EVERY = 3;
 const HOUR = 3_600_000;
 
 let sandbox: RunningSandbox;
-
-beforeAll(async () => {
-	sandbox = await startSandbox({ quiet: true, jobs: 1000, referenceDate: '2026-03-02T00:00:00Z' });
-});
-
-afterAll(async () => {
-	await sandbox.stop();
-});
+useSyncSandbox(1000, (started) => (sandbox = started), { resetEach: false });
 
 function isFullNext(poller: PollTrigger): boolean {
 	const sync = poller.staticData().sync as { n: number } | undefined;

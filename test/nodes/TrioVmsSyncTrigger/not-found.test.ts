@@ -7,23 +7,12 @@
  * closure comes out once. With no open job left in the list there is nothing to ask instead: the
  * check says so rather than keeping the jobs silently.
  */
-import { startSandbox, type RunningSandbox } from '../../../sandbox';
+import type { RunningSandbox } from '../../../sandbox';
 import { watchJobs } from '../../support/listed-jobs';
-import { scenario } from '../../support/sync-history';
+import { scenario, useSyncSandbox } from '../../support/sync-history';
 
 let sandbox: RunningSandbox;
-
-beforeAll(async () => {
-	sandbox = await startSandbox({ quiet: true, jobs: 60, referenceDate: '2026-03-02T00:00:00Z' });
-});
-
-afterAll(async () => {
-	await sandbox.stop();
-});
-
-beforeEach(() => {
-	sandbox.reset({ jobs: 60 });
-});
+useSyncSandbox(60, (started) => (sandbox = started));
 
 function trigger() {
 	return watchJobs(sandbox.url, {}, { apiKey: sandbox.key });
@@ -41,6 +30,20 @@ async function closeNine(): Promise<number[]> {
 		.map((job) => job.Number);
 	for (const number of gone) await scenario(sandbox, 'POST', `/jobs/${number}/close`, {});
 	return gone;
+}
+
+/** Once the faults are cleared, the next check reports each closure, and the one after none again. */
+async function expectClosedOnceTrioAnswers(
+	poller: ReturnType<typeof trigger>,
+	closed: number[],
+): Promise<void> {
+	sandbox.clearFaults();
+	const answered = await poller.poll();
+	expect(answered.error).toBeUndefined();
+	expect(answered.items.map((item) => [item.change, item.Number])).toEqual(
+		closed.map((number) => ['closed', number]),
+	);
+	expect((await poller.poll()).items).toEqual([]);
 }
 
 describe('Sync Trigger: a 404 Trio gives for open jobs too', () => {
@@ -62,13 +65,7 @@ describe('Sync Trigger: a 404 Trio gives for open jobs too', () => {
 		expect(sandbox.store.listJobs().map((job) => job.Number)).toContain(control);
 		expect(gone).not.toContain(control);
 
-		sandbox.clearFaults();
-		const answered = await poller.poll();
-		expect(answered.error).toBeUndefined();
-		expect(answered.items.map((item) => [item.change, item.Number])).toEqual(
-			gone.map((number) => ['closed', number]),
-		);
-		expect((await poller.poll()).items).toEqual([]);
+		await expectClosedOnceTrioAnswers(poller, gone);
 	});
 
 	test('a 404 Trio gives only for the jobs it no longer has still closes them: the control is found', async () => {
@@ -102,13 +99,7 @@ describe('Sync Trigger: a 404 Trio gives for open jobs too', () => {
 		expect(unchecked.error).toMatchObject({ failure: { cause: 'temporarily-unavailable' } });
 		expect(poller.staticData()).toEqual(before);
 
-		sandbox.clearFaults();
-		const answered = await poller.poll();
-		expect(answered.error).toBeUndefined();
-		expect(answered.items.map((item) => [item.change, item.Number])).toEqual(
-			known.map((number) => ['closed', number]),
-		);
-		expect((await poller.poll()).items).toEqual([]);
+		await expectClosedOnceTrioAnswers(poller, known);
 	});
 
 	test('the list holds no open job, but Trio gives the other jobs their own records: its 404 for one is its word', async () => {

@@ -5,24 +5,15 @@
  */
 import type { INodeParameters } from 'n8n-workflow';
 
-import { SANDBOX_WITHDRAW_REASONS, startSandbox, type RunningSandbox } from '../../../sandbox';
+import { SANDBOX_WITHDRAW_REASONS, type RunningSandbox } from '../../../sandbox';
 import { trioCredentials } from '../../../harness/engine/engine';
 import { EVERY_JOB_CHANGE } from '../../support/listed-jobs';
 import { pollTrigger, type PollTrigger } from '../../../harness/engine/poll';
 import { submit } from '../../sandbox/helpers';
-import { agency, emittedKeys, keys, scenario } from '../../support/sync-history';
+import { agency, emittedKeys, keys, scenario, useSyncSandbox } from '../../support/sync-history';
 
 let sandbox: RunningSandbox;
-
-beforeAll(async () => {
-	sandbox = await startSandbox({ quiet: true, jobs: 300, referenceDate: '2026-03-02T00:00:00Z' });
-});
-
-afterAll(async () => {
-	await sandbox.stop();
-});
-
-beforeEach(() => sandbox.reset({ jobs: 300 }));
+useSyncSandbox(300, (started) => (sandbox = started));
 
 function poller(parameters: INodeParameters): PollTrigger {
 	return pollTrigger({
