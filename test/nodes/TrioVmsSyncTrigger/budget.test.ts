@@ -158,19 +158,27 @@ function virtualClock(): void {
 	});
 }
 
+/**
+ * Polls with `budgetMs` while `gate` holds the list or a lookup (or trickles the list), and says
+ * whether the poll returned with the request still held. Should the poll wait for the request,
+ * the gate opens after 20 s so the poll ends and the test fails on `stillHeld`, not on its timeout.
+ */
+async function pollWhileHeld(poller: ReturnType<typeof trigger>, gate: Gate, budgetMs: number) {
+	const fallback = setTimeout(() => gate.release(), 20_000);
+	const cut = await poller.poll({ pollBudgetMs: budgetMs });
+	const stillHeld = !gate.released;
+	clearTimeout(fallback);
+	gate.release();
+	return { cut, stillHeld };
+}
+
 describe('Sync Trigger within the poll budget n8n gives it', () => {
 	test('a job list held past the budget: the poll gives up while it is still held, emits nothing, keeps the state, and the next poll emits the change once', async () => {
 		const poller = trigger();
 		expect((await poller.poll({ pollBudgetMs: 30_000 })).error).toBeUndefined();
 		const state = poller.staticData();
 		server.closed.add(7);
-		const held = server.hold('/api/v3/Job');
-		// Should the poll wait for the list, this lets it end so the test fails on the assertion.
-		const fallback = setTimeout(() => held.release(), 20_000);
-		const cut = await poller.poll({ pollBudgetMs: 2_000 });
-		const stillHeld = !held.released;
-		clearTimeout(fallback);
-		held.release();
+		const { cut, stillHeld } = await pollWhileHeld(poller, server.hold('/api/v3/Job'), 2_000);
 
 		expect(stillHeld).toBe(true);
 		expect(cut.error?.message).toBe(
@@ -193,13 +201,11 @@ describe('Sync Trigger within the poll budget n8n gives it', () => {
 		expect((await poller.poll({ pollBudgetMs: 30_000 })).error).toBeUndefined();
 		const state = poller.staticData();
 		server.closed.add(7);
-		const trickling = server.trickleList();
-		// Should the poll read the trickle to its end, this ends it so the test fails on the assertion.
-		const fallback = setTimeout(() => trickling.release(), 20_000);
-		const cut = await poller.poll({ pollBudgetMs: 4_000 });
-		const stillTrickling = !trickling.released;
-		clearTimeout(fallback);
-		trickling.release();
+		const { cut, stillHeld: stillTrickling } = await pollWhileHeld(
+			poller,
+			server.trickleList(),
+			4_000,
+		);
 
 		expect(stillTrickling).toBe(true);
 		expect(cut.error?.message).toBe(
@@ -268,12 +274,7 @@ describe('Sync Trigger within the poll budget n8n gives it', () => {
 		const poller = trigger();
 		await poller.poll({ pollBudgetMs: 30_000 });
 		for (const number of [2, 6, 11]) server.closed.add(number);
-		const held = server.hold('/api/v3/Job/6');
-		const fallback = setTimeout(() => held.release(), 20_000);
-		const cut = await poller.poll({ pollBudgetMs: 6_000 });
-		const stillHeld = !held.released;
-		clearTimeout(fallback);
-		held.release();
+		const { cut, stillHeld } = await pollWhileHeld(poller, server.hold('/api/v3/Job/6'), 6_000);
 
 		expect(stillHeld).toBe(true);
 		expect(cut.error).toBeUndefined();

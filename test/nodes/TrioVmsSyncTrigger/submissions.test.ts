@@ -5,7 +5,11 @@
  */
 import type { INodeParameters } from 'n8n-workflow';
 
-import { SANDBOX_WITHDRAW_REASONS, type RunningSandbox } from '../../../sandbox';
+import {
+	SANDBOX_WITHDRAW_REASONS,
+	type EndpointFault,
+	type RunningSandbox,
+} from '../../../sandbox';
 import { trioCredentials } from '../../../harness/engine/engine';
 import { EVERY_JOB_CHANGE } from '../../support/listed-jobs';
 import { pollTrigger, type PollTrigger } from '../../../harness/engine/poll';
@@ -31,6 +35,14 @@ function withStatus(statuses: string[], exclude: Set<number>): number[] {
 		.map((record) => record.submission)
 		.filter((s) => statuses.includes(s.Status) && !exclude.has(s.Number))
 		.map((s) => s.Number);
+}
+
+/** Closes the first job in `status` and gives Trio's own answer about that job the `fault`. */
+async function closeWithLookupFault(status: string, fault: EndpointFault) {
+	const job = sandbox.store.listJobs().find((each) => each.JobStatus === status)!;
+	await scenario(sandbox, 'POST', `/jobs/${job.Number}/close`, {});
+	sandbox.setFaults({ endpoints: { [`GET /api/v3/Job/${job.Number}`]: fault } });
+	return job;
 }
 
 describe('Sync Trigger, submissions', () => {
@@ -295,11 +307,7 @@ describe('Sync Trigger, what n8n and the service can do to it', () => {
 	test('a closed job the service no longer knows is emitted from what the trigger remembered', async () => {
 		const trigger = poller({ watch: 'jobs', output: 'raw', options: { fullListEvery: 1 } });
 		await trigger.poll();
-		const job = sandbox.store.listJobs().find((each) => each.JobStatus === 'OnHold')!;
-		await scenario(sandbox, 'POST', `/jobs/${job.Number}/close`, {});
-		sandbox.setFaults({
-			endpoints: { [`GET /api/v3/Job/${job.Number}`]: { failNext: 1, failStatus: 404 } },
-		});
+		const job = await closeWithLookupFault('OnHold', { failNext: 1, failStatus: 404 });
 		const result = await trigger.poll();
 		expect(result.error).toBeUndefined();
 		expect(result.items).toEqual([
@@ -323,12 +331,10 @@ describe('Sync Trigger, what n8n and the service can do to it', () => {
 	test("a 404 that is not Trio's own (a gateway's text while a backend restarts) closes nothing: the job stays missing and closes once Trio answers", async () => {
 		const trigger = poller({ watch: 'jobs', options: { fullListEvery: 1 } });
 		await trigger.poll();
-		const job = sandbox.store.listJobs().find((each) => each.JobStatus === 'Open')!;
-		await scenario(sandbox, 'POST', `/jobs/${job.Number}/close`, {});
-		sandbox.setFaults({
-			endpoints: {
-				[`GET /api/v3/Job/${job.Number}`]: { failNext: 1, failStatus: 404, failBody: 'text' },
-			},
+		const job = await closeWithLookupFault('Open', {
+			failNext: 1,
+			failStatus: 404,
+			failBody: 'text',
 		});
 		const doubt = await trigger.poll();
 		expect([doubt.error, doubt.items]).toEqual([undefined, []]);
@@ -342,11 +348,7 @@ describe('Sync Trigger, what n8n and the service can do to it', () => {
 	test('a job whose lookup fails is never closed on it: it stays known and is asked about again, and the trigger goes on', async () => {
 		const trigger = poller({ watch: 'jobs', options: { fullListEvery: 1 } });
 		await trigger.poll();
-		const job = sandbox.store.listJobs().find((each) => each.JobStatus === 'Open')!;
-		await scenario(sandbox, 'POST', `/jobs/${job.Number}/close`, {});
-		sandbox.setFaults({
-			endpoints: { [`GET /api/v3/Job/${job.Number}`]: { failNext: 8, failStatus: 500 } },
-		});
+		const job = await closeWithLookupFault('Open', { failNext: 8, failStatus: 500 });
 		const unanswered = await trigger.poll();
 		expect([unanswered.error, unanswered.items]).toEqual([undefined, []]);
 		expect((trigger.staticData().sync as { m?: number[] }).m).toEqual([job.Number]);
