@@ -168,13 +168,11 @@ export class Faults {
 				this.consume(fault, 'failNext') ||
 				(fault.failRate !== undefined && this.rng.chance(fault.failRate))
 			) {
-				const statuses =
-					fault.failStatus === undefined
-						? [503]
-						: Array.isArray(fault.failStatus)
-							? fault.failStatus
-							: [fault.failStatus];
-				return { kind: 'fail', status: this.rng.pick(statuses), body: fault.failBody ?? 'problem' };
+				return {
+					kind: 'fail',
+					status: this.failStatus(fault, 503),
+					body: fault.failBody ?? 'problem',
+				};
 			}
 		}
 		return { kind: 'pass' };
@@ -192,15 +190,18 @@ export class Faults {
 	failAfterHandler(keys: readonly string[]): number | undefined {
 		for (const [, fault] of this.entries(keys)) {
 			if (!this.consume(fault, 'failAfterHandlerNext')) continue;
-			const statuses =
-				fault.failStatus === undefined
-					? [504]
-					: Array.isArray(fault.failStatus)
-						? fault.failStatus
-						: [fault.failStatus];
-			return this.rng.pick(statuses);
+			return this.failStatus(fault, 504);
 		}
 		return undefined;
+	}
+
+	/**
+	 * The status a fault answers: drawn from its statuses, or from the kind's default. A single
+	 * status is drawn too, so the fault generator's sequence (and a seeded run) stays as it was.
+	 */
+	private failStatus(fault: EndpointFault, otherwise: number): number {
+		const { failStatus = otherwise } = fault;
+		return this.rng.pick(Array.isArray(failStatus) ? failStatus : [failStatus]);
 	}
 
 	/** Counts `failAfter` down; at 0 it fires once and is removed. */
