@@ -54,6 +54,11 @@ function job(number: number, modified: string | null, extra: Record<string, unkn
 	};
 }
 
+/** A listed submission as Trio sends it, with the fields the diff reads. */
+function sub(n: number, status: string, code: number, modified: string) {
+	return { Number: n, Status: status, StatusCode: code, ModifiedDateUTC: modified };
+}
+
 function jobs(...items: Array<ReturnType<typeof job>>) {
 	return readJobs(items).records;
 }
@@ -350,13 +355,6 @@ describe('diffJobs', () => {
 });
 
 describe('diffSubmissions', () => {
-	const sub = (n: number, status: string, code: number, modified: string) => ({
-		Number: n,
-		Status: status,
-		StatusCode: code,
-		ModifiedDateUTC: modified,
-	});
-
 	it('emits created for new submissions and statusChanged only when the status differs', () => {
 		const read = (...items: unknown[]) => readSubmissions(items).records;
 		const first = diffSubmissions(undefined, read(sub(1, 'Offered', 3, T1)), {
@@ -589,12 +587,6 @@ describe('stale copies, clocks and forgotten records', () => {
 	});
 
 	it('emits a submission forgotten at the size limit that changes again as statusChanged', () => {
-		const sub = (n: number, status: string, code: number, modified: string) => ({
-			Number: n,
-			Status: status,
-			StatusCode: code,
-			ModifiedDateUTC: modified,
-		});
 		const listing = [1, 2, 3, 4, 5].map((n) => sub(n, 'Submitted', 1, `2026-03-01T10:0${n}:00Z`));
 		const first = diffSubmissions(undefined, readSubmissions(listing).records, {
 			full: true,
