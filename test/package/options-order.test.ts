@@ -5,11 +5,7 @@
  * unsorted list fails until it is sorted or given a reason of its own.
  */
 import type { INodeProperties } from 'n8n-workflow';
-
-import { TrioVmsApi } from '../../credentials/TrioVmsApi.credentials';
-import { TrioVms } from '../../nodes/TrioVms/TrioVms.node';
-import { TrioVmsSyncTrigger } from '../../nodes/TrioVmsSyncTrigger/TrioVmsSyncTrigger.node';
-import { TrioVmsTrigger } from '../../nodes/TrioVmsTrigger/TrioVmsTrigger.node';
+import { PANELS } from '../support/panels';
 
 /** Lists kept in their own order, by label, with why. */
 const DELIBERATE_ORDER: Record<string, string> = {
@@ -48,12 +44,7 @@ function choices(where: string, properties: INodeProperties[]): Choice[] {
 	return found;
 }
 
-const ALL = [
-	...choices('Trio VMS', new TrioVms().description.properties),
-	...choices('Trio VMS Trigger', new TrioVmsTrigger().description.properties),
-	...choices('Trio VMS Sync Trigger', new TrioVmsSyncTrigger().description.properties),
-	...choices('Trio VMS API credential', new TrioVmsApi().properties),
-];
+const ALL = PANELS.flatMap(([where, properties]) => choices(where, properties));
 
 const alphabetical = (names: string[]) =>
 	[...names].sort((a, b) => a.localeCompare(b, undefined, { sensitivity: 'base' }));

@@ -5,11 +5,8 @@
  */
 import type { INodeProperties } from 'n8n-workflow';
 
-import { TrioVmsApi } from '../../../credentials/TrioVmsApi.credentials';
 import { optionalAmount } from '../../../nodes/TrioVms/helpers/validation';
-import { TrioVms } from '../../../nodes/TrioVms/TrioVms.node';
-import { TrioVmsSyncTrigger } from '../../../nodes/TrioVmsSyncTrigger/TrioVmsSyncTrigger.node';
-import { TrioVmsTrigger } from '../../../nodes/TrioVmsTrigger/TrioVmsTrigger.node';
+import { PANELS } from '../../support/panels';
 
 interface Found {
 	owner: string;
@@ -31,12 +28,7 @@ function allProperties(owner: string, properties: INodeProperties[]): Found[] {
 	return found;
 }
 
-const EVERY = [
-	...allProperties('Trio VMS', new TrioVms().description.properties),
-	...allProperties('Trio VMS Trigger', new TrioVmsTrigger().description.properties),
-	...allProperties('Trio VMS Sync Trigger', new TrioVmsSyncTrigger().description.properties),
-	...allProperties('Trio VMS API credential', new TrioVmsApi().properties),
-];
+const EVERY = PANELS.flatMap(([owner, properties]) => allProperties(owner, properties));
 
 function find(owner: string, name: string, resourceOperation?: [string, string]) {
 	return EVERY.find(
