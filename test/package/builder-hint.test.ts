@@ -22,6 +22,16 @@ function built(relative: string, exported: string): INodeType {
 	return new module[exported]();
 }
 
+/** Every parameter `name` of the node is shown as `displayName` and offers `option` by that name. */
+function expectOptionUnder(node: INodeType, name: string, displayName: string, option: string) {
+	const properties = node.description.properties.filter((property) => property.name === name);
+	expect(properties.length).toBeGreaterThan(0);
+	for (const property of properties) {
+		expect(property.displayName).toBe(displayName);
+		expect(property.options?.map((each) => each.name)).toContain(option);
+	}
+}
+
 const hintOf = (node: INodeType): IBuilderHint => {
 	const hint = node.description.builderHint;
 	if (!hint) throw new Error(`${node.description.name} has no builderHint`);
@@ -74,27 +84,13 @@ describe('builderHint in the built node descriptions', () => {
 			}
 		}
 		// The option the hints name exists under that name in the Sync Trigger and the action node.
-		const syncChanges = NODES.sync.description.properties.filter(
-			(property) => property.name === 'jobChanges',
-		);
-		expect(syncChanges.length).toBeGreaterThan(0);
-		for (const property of syncChanges) {
-			expect(property.displayName).toBe('Changes');
-			expect(property.options?.map((option) => option.name)).toContain('Opened');
-		}
+		expectOptionUnder(NODES.sync, 'jobChanges', 'Changes', 'Opened');
 		const candidateOperations = NODES.action.description.properties.find(
 			(property) =>
 				property.name === 'operation' &&
 				property.displayOptions?.show?.resource?.includes('candidate'),
 		);
 		expect(candidateOperations?.options?.map((option) => option.name)).toContain('Find or Create');
-		const valuesFrom = NODES.action.description.properties.filter(
-			(property) => property.name === 'valuesFrom',
-		);
-		expect(valuesFrom.length).toBeGreaterThan(0);
-		for (const property of valuesFrom) {
-			expect(property.displayName).toBe('Values From');
-			expect(property.options?.map((option) => option.name)).toContain('Spreadsheet Columns');
-		}
+		expectOptionUnder(NODES.action, 'valuesFrom', 'Values From', 'Spreadsheet Columns');
 	});
 });
