@@ -208,68 +208,64 @@ describe("settleOldAddress: n8n's 'not registered' moves registrations only when
 	const AFTER = 30_000;
 	const seen = (...entries: Array<[number, Sighting['verdict']]>): Sighting[] =>
 		entries.map(([atMs, verdict]) => ({ atMs, verdict }));
+	/** Settles on activation what the old address answered, each answer [at ms, verdict]. */
+	const activating = (...entries: Array<[number, Sighting['verdict']]>) =>
+		settleOldAddress(seen(...entries), 'activate', AFTER);
 
 	it("does not take one 'not registered' as proof: it is also what a restarting n8n says until it has published", () => {
-		expect(settleOldAddress(seen([1_000, 'nobodyThere']), 'activate', AFTER)).toEqual({
+		expect(activating([1_000, 'nobodyThere'])).toEqual({
 			settled: false,
 			probeAtMs: 31_000,
 		});
 	});
 
-	it("takes 'not registered' heard again after the confirmation time as proof that nobody is there", () => {
-		const settled = settleOldAddress(
-			seen([1_000, 'nobodyThere'], [31_000, 'nobodyThere']),
-			'activate',
-			AFTER,
-		);
-		expect(settled).toEqual({ settled: true, verdict: 'nobodyThere' });
-		expect(ownsStoredRegistrations('nobodyThere', 'activate')).toBe(true);
+	// The second answer, heard after the confirmation time, settles it either way.
+	it.each([
+		[
+			"takes 'not registered' heard again after the confirmation time as proof that nobody is there",
+			'nobodyThere',
+			true,
+		],
+		[
+			'lets production answer in between: a production that published meanwhile keeps its registrations',
+			'anotherN8n',
+			false,
+		],
+	] as const)('%s', (_name, second, owns) => {
+		const settled = activating([1_000, 'nobodyThere'], [31_000, second]);
+		expect(settled).toEqual({ settled: true, verdict: second });
+		expect(ownsStoredRegistrations(second, 'activate')).toBe(owns);
 	});
 
 	it('asks again when the second answer came too soon (the clock, not the count, decides)', () => {
-		expect(
-			settleOldAddress(seen([1_000, 'nobodyThere'], [20_000, 'nobodyThere']), 'activate', AFTER),
-		).toEqual({ settled: false, probeAtMs: 31_000 });
-	});
-
-	it('lets production answer in between: a production that published meanwhile keeps its registrations', () => {
-		const settled = settleOldAddress(
-			seen([1_000, 'nobodyThere'], [31_000, 'anotherN8n']),
-			'activate',
-			AFTER,
-		);
-		expect(settled).toEqual({ settled: true, verdict: 'anotherN8n' });
-		expect(ownsStoredRegistrations('anotherN8n', 'activate')).toBe(false);
+		expect(activating([1_000, 'nobodyThere'], [20_000, 'nobodyThere'])).toEqual({
+			settled: false,
+			probeAtMs: 31_000,
+		});
 	});
 
 	it('counts a failed second probe (production restarting again) as doubt', () => {
-		expect(
-			settleOldAddress(seen([1_000, 'nobodyThere'], [31_000, 'doubt']), 'activate', AFTER),
-		).toEqual({ settled: true, verdict: 'doubt' });
+		expect(activating([1_000, 'nobodyThere'], [31_000, 'doubt'])).toEqual({
+			settled: true,
+			verdict: 'doubt',
+		});
 	});
 
 	it("takes anything but 'not registered' at once, and gives up as doubt when the answers change under it", () => {
 		for (const verdict of ['sameN8n', 'anotherN8n', 'doubt'] as const) {
-			expect(settleOldAddress(seen([1_000, verdict]), 'activate', AFTER)).toEqual({
+			expect(activating([1_000, verdict])).toEqual({
 				settled: true,
 				verdict,
 			});
 		}
-		expect(
-			settleOldAddress(
-				seen([0, 'nobodyThere'], [10_000, 'anotherN8n'], [40_000, 'nobodyThere']),
-				'activate',
-				AFTER,
-			),
-		).toEqual({ settled: true, verdict: 'doubt' });
+		expect(activating([0, 'nobodyThere'], [10_000, 'anotherN8n'], [40_000, 'nobodyThere'])).toEqual(
+			{ settled: true, verdict: 'doubt' },
+		);
 		// Three answers that never span the time (a clock set back) are doubt, not a fourth probe.
-		expect(
-			settleOldAddress(
-				seen([0, 'nobodyThere'], [5_000, 'nobodyThere'], [6_000, 'nobodyThere']),
-				'activate',
-				AFTER,
-			),
-		).toEqual({ settled: true, verdict: 'doubt' });
+		expect(activating([0, 'nobodyThere'], [5_000, 'nobodyThere'], [6_000, 'nobodyThere'])).toEqual({
+			settled: true,
+			verdict: 'doubt',
+		});
 	});
 
 	it('needs no confirmation to deactivate: "not registered" never lets a deactivation switch them off', () => {
