@@ -96,6 +96,15 @@ export function useSandbox(options: { jobs?: number; seed?: number } = {}): Harn
 	return harness;
 }
 
+/** The least a Candidate: Create takes; a test about something else in a create spreads it. */
+export const SMALLEST_CANDIDATE_CREATE: INodeParameters = {
+	resource: 'candidate',
+	operation: 'create',
+	firstName: 'A',
+	lastName: 'B',
+	email: 'ab@agency.example',
+};
+
 /** The profile file the submission tests attach to every row. */
 export const PDF_FILE = { fileName: 'Jane_Doe_RN.pdf', mimeType: 'application/pdf', data: PDF };
 

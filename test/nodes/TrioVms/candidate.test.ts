@@ -1,7 +1,7 @@
 /** Candidate: Find by Email, Create and Find or Create, through n8n's engine against the sandbox. */
 import type { IDataObject } from 'n8n-workflow';
 
-import { errorText, useSandbox } from '../../support/sandbox-harness';
+import { errorText, SMALLEST_CANDIDATE_CREATE, useSandbox } from '../../support/sandbox-harness';
 
 const t = useSandbox();
 
@@ -255,11 +255,7 @@ describe('Candidate: Create', () => {
 
 	it('refuses the same state twice', async () => {
 		const { error } = await t.run({
-			resource: 'candidate',
-			operation: 'create',
-			firstName: 'A',
-			lastName: 'B',
-			email: 'ab@agency.example',
+			...SMALLEST_CANDIDATE_CREATE,
 			stateLicenses: { license: [{ state: 'TX' }, { state: '={{ "tx" }}' }] },
 		});
 		expect(errorText(error).message).toBe(

@@ -6,7 +6,12 @@ import type { INodeParameters } from 'n8n-workflow';
 
 import { runWorkflow } from '../../../harness/engine/engine';
 
-import { byNumber, errorText, useSandbox } from '../../support/sandbox-harness';
+import {
+	byNumber,
+	errorText,
+	SMALLEST_CANDIDATE_CREATE,
+	useSandbox,
+} from '../../support/sandbox-harness';
 import { useVirtualClock } from '../../support/virtual-clock';
 
 const t = useSandbox({ jobs: 10 });
@@ -20,13 +25,7 @@ describe('error statuses of the spec', () => {
 		t.sandbox.setFaults({
 			endpoints: { 'POST /api/v3/candidates': { failNext: 1, failStatus: 400 } },
 		});
-		const { error } = await t.run({
-			resource: 'candidate',
-			operation: 'create',
-			firstName: 'A',
-			lastName: 'B',
-			email: 'ab@agency.example',
-		});
+		const { error } = await t.run(SMALLEST_CANDIDATE_CREATE);
 		expect(errorText(error).message).toMatch(/^Trio VMS refused it: /);
 		expect(errorText(error).description).toContain(
 			'Trio VMS did not carry it out. Check the values in the node, and in the input data mapped into it, then run the node again.',
