@@ -39,19 +39,18 @@ import {
 	type JobState,
 } from '../../../nodes/TrioVmsSyncTrigger/state';
 import { bound, RememberedRecords } from '../../../nodes/TrioVmsSyncTrigger/rememberedRecords';
+import { job as listedJob } from '../../support/listed-jobs';
 
+/** A listed open job (as listed-jobs gives it) with what the filters read: Texas, RN, two open. */
 function job(number: number, modified: string | null, extra: Record<string, unknown> = {}) {
-	return {
-		Number: number,
-		Title: `Job ${number}`,
-		JobStatus: 'Open',
+	return listedJob(number, {
 		ModifiedDateUtc: modified,
 		NumberOfCurrentOpenPositions: 2,
 		StateAbbreviation: 'TX',
 		State: 'Texas',
 		Profession: 'RN',
 		...extra,
-	};
+	});
 }
 
 /** A listed submission as Trio sends it, with the fields the diff reads. */
