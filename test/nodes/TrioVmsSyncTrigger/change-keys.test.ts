@@ -52,23 +52,38 @@ async function checkTwice(
 	return { first: keys[0], second: keys[1], changes, saved: runs[1].workflowStaticData() };
 }
 
+/**
+ * Runs each step's check twice (checkTwice), each from the state the step before kept: every
+ * step gives its one change, and its second run the first run's keys. Returns the keys given.
+ */
+async function checkEachTwice(
+	saved: IDataObject,
+	steps: Array<{ answers: Array<{ json: unknown; status?: number }>; change: string }>,
+): Promise<unknown[]> {
+	const seen: unknown[] = [];
+	for (const step of steps) {
+		const check = await checkTwice(saved, step.answers);
+		expect(check.changes).toEqual([step.change]);
+		expect(check.second).toEqual(check.first);
+		seen.push(...check.first);
+		saved = check.saved;
+	}
+	return seen;
+}
+
 describe('changeKey', () => {
 	test('open positions 2 -> 1 -> 2 -> 1 under one stamp: three keys of their own, each repeated by a second run of its check', async () => {
 		const first = trigger();
 		server.respond({ json: TWELVE });
 		expect((await first.poll()).items).toEqual([]);
-		let saved = first.workflowStaticData();
 
-		const seen: unknown[] = [];
-		for (const positions of [1, 2, 1]) {
-			const check = await checkTwice(saved, [
-				{ json: withJob1({ NumberOfCurrentOpenPositions: positions }) },
-			]);
-			expect(check.changes).toEqual(['1:openPositionsChanged']);
-			expect(check.second).toEqual(check.first);
-			seen.push(...check.first);
-			saved = check.saved;
-		}
+		const seen = await checkEachTwice(
+			first.workflowStaticData(),
+			[1, 2, 1].map((positions) => ({
+				answers: [{ json: withJob1({ NumberOfCurrentOpenPositions: positions }) }],
+				change: '1:openPositionsChanged',
+			})),
+		);
 		expect(new Set(seen).size).toBe(3);
 	});
 
@@ -76,7 +91,6 @@ describe('changeKey', () => {
 		const first = trigger();
 		server.respond({ json: TWELVE });
 		expect((await first.poll()).items).toEqual([]);
-		let saved = first.workflowStaticData();
 
 		const closed = { json: job(1, { JobStatus: 'Closed' }) };
 		const steps = [
@@ -85,14 +99,7 @@ describe('changeKey', () => {
 			{ answers: [{ json: withJob1(null) }, closed], change: '1:closed' },
 			{ answers: [{ json: withJob1({}) }], change: '1:opened' },
 		];
-		const seen: unknown[] = [];
-		for (const step of steps) {
-			const check = await checkTwice(saved, step.answers);
-			expect(check.changes).toEqual([step.change]);
-			expect(check.second).toEqual(check.first);
-			seen.push(...check.first);
-			saved = check.saved;
-		}
+		const seen = await checkEachTwice(first.workflowStaticData(), steps);
 		expect(new Set(seen).size).toBe(4);
 	});
 
