@@ -84,6 +84,18 @@ function submissionPosts(): number {
 		).length;
 }
 
+/**
+ * Runs the sheet again from cleared requests: it succeeds with `posts` submissions taken. Gives
+ * the rows and each one's Trio Result.
+ */
+async function rerun(rows: IDataObject[], posts: number) {
+	t.clearRequests();
+	const { error, output } = await t.run(SUBMIT_SHEET, { input: rows });
+	expect(error).toBeUndefined();
+	expect(submissionPosts()).toBe(posts);
+	return { output, trioResults: output.map((item) => item.json['Trio Result']) };
+}
+
 describe('Row With Result: a sheet with bad rows among good ones', () => {
 	let input: IDataObject[];
 	let open: number[];
@@ -132,11 +144,7 @@ describe('Row With Result: a sheet with bad rows among good ones', () => {
 	});
 
 	it('sends nothing again on a re-run: the good rows come out as already submitted, the bad ones as before', async () => {
-		t.clearRequests();
-		const { error, output } = await t.run(SUBMIT_SHEET, { input });
-		expect(error).toBeUndefined();
-		expect(submissionPosts()).toBe(0);
-		expect(output.map((item) => item.json['Trio Result'])).toEqual([
+		expect((await rerun(input, 0)).trioResults).toEqual([
 			'already submitted',
 			'already submitted',
 			'not submitted',
@@ -158,11 +166,8 @@ describe('Row With Result: a sheet with bad rows among good ones', () => {
 						? { ...row, Email: 'gus.sheet@example.com' }
 						: row,
 		);
-		t.clearRequests();
-		const { error, output } = await t.run(SUBMIT_SHEET, { input: fixed });
-		expect(error).toBeUndefined();
-		expect(submissionPosts()).toBe(3);
-		expect(output.map((item) => item.json['Trio Result'])).toEqual([
+		const { output, trioResults } = await rerun(fixed, 3);
+		expect(trioResults).toEqual([
 			'already submitted',
 			'already submitted',
 			'submitted',
