@@ -1,6 +1,10 @@
 /** Job: Get and Get Many, run through n8n's engine against the sandbox. */
 import { SIMPLIFIED_JOB_FIELDS } from '../../../nodes/shared/jobOutput';
-import type { NodeExecutionHint } from 'n8n-workflow';
+import type {
+	INodeParameterResourceLocator,
+	INodeParameters,
+	NodeExecutionHint,
+} from 'n8n-workflow';
 
 import {
 	NODE_UNDER_TEST,
@@ -21,15 +25,15 @@ function openJobs() {
 	return t.sandbox.store.listJobs();
 }
 
+/** Job: Get of one job, as a locator gives it, with whatever else a test sets. */
+function getJob(job: INodeParameterResourceLocator, parameters: INodeParameters = {}) {
+	return t.run({ resource: 'job', operation: 'get', job, ...parameters });
+}
+
 describe('Job: Get', () => {
 	it('reads one job by number, with every field when Output is Raw', async () => {
 		const [first] = openJobs();
-		const { output, error } = await t.run({
-			resource: 'job',
-			operation: 'get',
-			job: byNumber(first.Number),
-			output: 'raw',
-		});
+		const { output, error } = await getJob(byNumber(first.Number), { output: 'raw' });
 		expect(error).toBeUndefined();
 		expect(output).toHaveLength(1);
 		expect(output[0].json).toMatchObject({
@@ -45,11 +49,7 @@ describe('Job: Get', () => {
 
 	it('outputs the simplified job by default: ten flat fields under the service names', async () => {
 		const [first] = openJobs();
-		const { output } = await t.run({
-			resource: 'job',
-			operation: 'get',
-			job: byNumber(first.Number),
-		});
+		const { output } = await getJob(byNumber(first.Number));
 		// A single job has no current open-position count: its open positions stand in, under the
 		// name every simplified job uses (issue 34).
 		expect(Object.keys(output[0].json)).toEqual([...SIMPLIFIED_JOB_FIELDS]);
@@ -59,10 +59,7 @@ describe('Job: Get', () => {
 
 	it('outputs only the selected fields, always with the job number', async () => {
 		const [first] = openJobs();
-		const { output } = await t.run({
-			resource: 'job',
-			operation: 'get',
-			job: byNumber(first.Number),
+		const { output } = await getJob(byNumber(first.Number), {
 			output: 'fields',
 			fields: ['Title', 'City'],
 		});
@@ -71,11 +68,7 @@ describe('Job: Get', () => {
 
 	it('takes the job picked from the list', async () => {
 		const [, second] = openJobs();
-		const { output } = await t.run({
-			resource: 'job',
-			operation: 'get',
-			job: fromList(second.Number),
-		});
+		const { output } = await getJob(fromList(second.Number));
 		expect(output[0].json.Number).toBe(second.Number);
 	});
 
