@@ -28,6 +28,11 @@ const TOKEN = 't0k3n';
 const nameFor = (event: string) => `n8n: Shifts (${event})`;
 const node = workflowNode('Trio VMS Trigger', 'x');
 
+/** What the trigger remembered of its registrations: their address, its token's hash, the Ids. */
+function remembered(webhookUrl: string, ids: ScopeState['ids'], token: string = TOKEN): ScopeState {
+	return { webhookUrl, tokenHash: hashToken(token), ids };
+}
+
 function reg(
 	id: string,
 	event: string,
@@ -153,11 +158,7 @@ describe('resolveRegistrationStrings', () => {
 });
 
 describe('checkInPlace (checkExists)', () => {
-	const stored: ScopeState = {
-		webhookUrl: URL_NOW,
-		tokenHash: hashToken(TOKEN),
-		ids: { 'Job Update': 'a', 'Submission Update': 'b' },
-	};
+	const stored = remembered(URL_NOW, { 'Job Update': 'a', 'Submission Update': 'b' });
 	const events = ['Job Update', 'Submission Update'] as const;
 	const listing = [
 		reg('a', 'Job Update'),
@@ -256,11 +257,7 @@ describe('planSync (create)', () => {
 	});
 
 	it('re-activates stored registrations instead of creating new ones', () => {
-		const stored: ScopeState = {
-			webhookUrl: URL_NOW,
-			tokenHash: hashToken(TOKEN),
-			ids: { 'Job Update': 'a', 'Submission Update': 'b' },
-		};
+		const stored = remembered(URL_NOW, { 'Job Update': 'a', 'Submission Update': 'b' });
 		const listing = [reg('a', 'Job Update'), reg('b', 'Submission Update', { IsActive: false })];
 		const plan = planSync({ ...base, listing, stored });
 		expect(plan.save).toEqual([
@@ -271,11 +268,7 @@ describe('planSync (create)', () => {
 	});
 
 	it('leaves correct registrations alone when nothing must be written, keeping the token in force', () => {
-		const stored: ScopeState = {
-			webhookUrl: URL_NOW,
-			tokenHash: hashToken(TOKEN),
-			ids: { 'Job Update': 'a', 'Submission Update': 'b' },
-		};
+		const stored = remembered(URL_NOW, { 'Job Update': 'a', 'Submission Update': 'b' });
 		const listing = [reg('a', 'Job Update'), reg('b', 'Submission Update')];
 		const plan = planSync({ ...base, token: 'a-fresh-token', listing, stored });
 		expect(plan.unchanged).toEqual([
@@ -287,11 +280,7 @@ describe('planSync (create)', () => {
 	});
 
 	it('rotates the token: when one registration must be written, all are written with the fresh token', () => {
-		const stored: ScopeState = {
-			webhookUrl: URL_NOW,
-			tokenHash: hashToken(TOKEN),
-			ids: { 'Job Update': 'a', 'Submission Update': 'b' },
-		};
+		const stored = remembered(URL_NOW, { 'Job Update': 'a', 'Submission Update': 'b' });
 		const listing = [reg('a', 'Job Update'), reg('b', 'Submission Update', { IsActive: false })];
 		const plan = planSync({ ...base, token: 'a-fresh-token', listing, stored });
 		expect(plan.unchanged).toEqual([]);
@@ -303,11 +292,7 @@ describe('planSync (create)', () => {
 	});
 
 	it('moves stored registrations to a changed n8n address', () => {
-		const stored: ScopeState = {
-			webhookUrl: URL_OLD,
-			tokenHash: hashToken(TOKEN),
-			ids: { 'Job Update': 'a' },
-		};
+		const stored = remembered(URL_OLD, { 'Job Update': 'a' });
 		const plan = planSync({
 			...base,
 			events: ['Job Update'],
@@ -346,11 +331,7 @@ describe('planSync (create)', () => {
 	});
 
 	it('switches off registrations of events no longer selected, keeping their fields', () => {
-		const stored: ScopeState = {
-			webhookUrl: URL_NOW,
-			tokenHash: hashToken(TOKEN),
-			ids: { 'Job Update': 'a', 'Per Diem Shift Opened': 'p' },
-		};
+		const stored = remembered(URL_NOW, { 'Job Update': 'a', 'Per Diem Shift Opened': 'p' });
 		const listing = [reg('a', 'Job Update'), reg('p', 'Per Diem Shift Opened')];
 		const plan = planSync({ ...base, events: ['Job Update'], listing, stored });
 		expect(plan.unchanged).toEqual([{ event: 'Job Update', id: 'a' }]);
@@ -358,7 +339,7 @@ describe('planSync (create)', () => {
 	});
 
 	it('switches off what is left at a previous address with the stored token, never foreign registrations', () => {
-		const stored: ScopeState = { webhookUrl: URL_OLD, tokenHash: hashToken(TOKEN), ids: {} };
+		const stored = remembered(URL_OLD, {});
 		const listing = [
 			reg('left', 'Job Update', {}, URL_OLD),
 			reg('foreign', 'Job Update', {}, URL_OLD, 'someone-else'),
@@ -374,11 +355,7 @@ describe('planSync (create)', () => {
 	it('never repoints a remembered registration that now points at another n8n: registers its own instead', () => {
 		// A staging copy took the registration over (production's address answered "not
 		// registered" while it restarted) and repointed it: production's memory still holds its Id.
-		const stored: ScopeState = {
-			webhookUrl: URL_NOW,
-			tokenHash: hashToken(TOKEN),
-			ids: { 'Job Update': 'a' },
-		};
+		const stored = remembered(URL_NOW, { 'Job Update': 'a' });
 		const listing = [reg('a', 'Job Update', {}, URL_STAGING, 'staging-token')];
 		const plan = planSync({ ...base, events: ['Job Update'], listing, stored });
 		expect(plan.unchanged).toEqual([]);
@@ -396,11 +373,7 @@ describe('planSync (create)', () => {
 	});
 
 	it('reports nothing as moved away when its registrations are where it left them, or at its previous address', () => {
-		const stored: ScopeState = {
-			webhookUrl: URL_NOW,
-			tokenHash: hashToken(TOKEN),
-			ids: { 'Job Update': 'a' },
-		};
+		const stored = remembered(URL_NOW, { 'Job Update': 'a' });
 		const listing = [reg('a', 'Job Update', {}, URL_NOW, TOKEN)];
 		expect(planSync({ ...base, events: ['Job Update'], listing, stored }).movedAway).toEqual([]);
 		expect(
@@ -410,11 +383,7 @@ describe('planSync (create)', () => {
 
 	it('never repoints a remembered registration at the remembered address that carries another token', () => {
 		// The original at the remembered address rotated its token after this copy was taken.
-		const stored: ScopeState = {
-			webhookUrl: URL_OLD,
-			tokenHash: hashToken(TOKEN),
-			ids: { 'Job Update': 'a' },
-		};
+		const stored = remembered(URL_OLD, { 'Job Update': 'a' });
 		const listing = [reg('a', 'Job Update', {}, URL_OLD, 'rotated-by-the-original')];
 		const plan = planSync({ ...base, events: ['Job Update'], listing, stored });
 		expect(plan.save.map((save) => save.request.Id)).toEqual([undefined]);
@@ -422,11 +391,7 @@ describe('planSync (create)', () => {
 	});
 
 	it('leaves a remembered registration whose URL cannot be read alone', () => {
-		const stored: ScopeState = {
-			webhookUrl: URL_NOW,
-			tokenHash: hashToken(TOKEN),
-			ids: { 'Job Update': 'a', 'Submission Update': 'b' },
-		};
+		const stored = remembered(URL_NOW, { 'Job Update': 'a', 'Submission Update': 'b' });
 		const listing = [
 			reg('a', 'Job Update', { Url: null }),
 			reg('b', 'Submission Update', { Url: 'not a url' }),
@@ -467,11 +432,7 @@ describe('planSync (create)', () => {
 
 describe('planRemoval (delete)', () => {
 	it('switches off stored and stray active registrations of this node only', () => {
-		const stored: ScopeState = {
-			webhookUrl: URL_OLD,
-			tokenHash: hashToken(TOKEN),
-			ids: { 'Job Update': 'a' },
-		};
+		const stored = remembered(URL_OLD, { 'Job Update': 'a' });
 		const listing = [
 			reg('a', 'Job Update', {}, URL_OLD),
 			reg('stray', 'Submission Update'),
@@ -490,11 +451,11 @@ describe('planRemoval (delete)', () => {
 	it('never switches off a remembered registration that another n8n has repointed to itself', () => {
 		// Production's Id, in a staging copy's memory; production repointed it back to itself
 		// (new token) after the copy had taken it over. Deactivating the copy must leave it on.
-		const stored: ScopeState = {
-			webhookUrl: URL_STAGING,
-			tokenHash: hashToken('staging-token'),
-			ids: { 'Job Update': 'a', 'Submission Update': 'b' },
-		};
+		const stored = remembered(
+			URL_STAGING,
+			{ 'Job Update': 'a', 'Submission Update': 'b' },
+			'staging-token',
+		);
 		const listing = [
 			reg('a', 'Job Update', {}, URL_NOW, 'production-token'),
 			reg('b', 'Submission Update', {}, URL_STAGING, 'staging-token'),
@@ -505,11 +466,7 @@ describe('planRemoval (delete)', () => {
 	});
 
 	it('switches off a remembered registration at the remembered address only with the remembered token', () => {
-		const stored: ScopeState = {
-			webhookUrl: URL_OLD,
-			tokenHash: hashToken(TOKEN),
-			ids: { 'Job Update': 'a', 'Submission Update': 'b' },
-		};
+		const stored = remembered(URL_OLD, { 'Job Update': 'a', 'Submission Update': 'b' });
 		const listing = [
 			reg('a', 'Job Update', {}, URL_OLD),
 			reg('b', 'Submission Update', {}, URL_OLD, 'another-token'),
