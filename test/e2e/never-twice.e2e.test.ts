@@ -25,10 +25,10 @@
  * The burst's knobs, on the one stack:
  * - TRIO_BURST_ROUNDS (default 3): the burst's rounds, each ending in a restart of every process.
  * - TRIO_BURST_WORKERS (default 1): the workers the burst runs on (issue 39 point 2 measured
- *   three), so its executions share n8n's database from that many processes. The stack has
- *   max(2, TRIO_BURST_WORKERS) workers; those beyond it are stopped before each burst and after
- *   each restart, so by default one worker runs up to ten executions at once (n8n's default
- *   worker concurrency), as before.
+ *   three), so its executions share n8n's database from that many processes. The stack starts
+ *   with max(2, TRIO_BURST_WORKERS) workers; those beyond it are stopped before the burst, and
+ *   its restarts start only TRIO_BURST_WORKERS workers, so by default one worker runs up to ten
+ *   executions at once (n8n's default worker concurrency), as before.
  * - TRIO_PG_DELAY_MS (default 0): a TCP proxy between n8n and PostgreSQL that delays every chunk
  *   that long each way (a managed database across a network). It applies to the burst only: the
  *   stack starts and runs the first three tests on the direct link (n8n's migrations over a
@@ -202,18 +202,21 @@ describeWithN8n('2.x', 'never twice across queue-mode workers and restarts (n8n 
 		stopped.add(index);
 	}
 
-	/** Stops every process and starts them all again on `database`; returns the seconds taken. */
-	async function restartEverything(): Promise<number> {
+	/**
+	 * Stops every process and starts them again on `database`, with `workers` workers (the burst
+	 * starts only its own); returns the seconds taken.
+	 */
+	async function restartEverything(workers = WORKERS): Promise<number> {
 		const started = Date.now();
 		await stack.stopProcesses();
-		stack = await stack.startAgain({ postgres: database });
+		stack = await stack.startAgain({ postgres: database, workers });
 		stopped.clear();
 		return (Date.now() - started) / 1000;
 	}
 
 	/** Exactly `count` workers running: every process restarted if fewer run, the extra stopped. */
 	async function runningWorkers(count: number): Promise<void> {
-		if (stack.workers.length - stopped.size < count) await restartEverything();
+		if (stack.workers.length - stopped.size < count) await restartEverything(count);
 		for (let index = stack.workers.length - 1; index >= 0; index--)
 			if (stack.workers.length - stopped.size > count && !stopped.has(index))
 				await stopWorker(index);
@@ -335,7 +338,7 @@ describeWithN8n('2.x', 'never twice across queue-mode workers and restarts (n8n 
 				PG_DELAY_MS,
 			);
 			database = { ...services!.postgres, host: '127.0.0.1', port: proxy.port };
-			await restartEverything();
+			await restartEverything(BURST_WORKERS);
 		}
 		await runningWorkers(BURST_WORKERS);
 		noteBurst(
@@ -372,8 +375,7 @@ describeWithN8n('2.x', 'never twice across queue-mode workers and restarts (n8n 
 				`round ${round} burst: ${refusedNow} of ${BURST} refused pairs refused by Trio; good pairs ${burst.map((items) => actionOf(items[1]).slice(0, 20)).join(',')}`,
 			);
 
-			await restartEverything();
-			await runningWorkers(BURST_WORKERS);
+			await restartEverything(BURST_WORKERS);
 			sandbox.store.reopenJob(heldJob.Number);
 			const again = await Promise.all(refused.map(async (pair) => await submit([pair])));
 			const againCheckOff = await Promise.all(
