@@ -355,9 +355,14 @@ export interface QueueStack {
 	/**
 	 * After stopProcesses(): the same stack started again on its database and folders, behind
 	 * the same proxy (the same public address) unless `newAddress`; `postgres` reaches the same
-	 * server another way (e.g. through a delaying proxy).
+	 * server another way (e.g. through a delaying proxy); `workers` starts that many workers
+	 * instead of the stack's count (the first ones, on their folders).
 	 */
-	startAgain(changes?: { newAddress?: boolean; postgres?: Postgres }): Promise<QueueStack>;
+	startAgain(changes?: {
+		newAddress?: boolean;
+		postgres?: Postgres;
+		workers?: number;
+	}): Promise<QueueStack>;
 }
 
 export async function startQueueStack(options: QueueStackOptions): Promise<QueueStack> {
@@ -490,6 +495,7 @@ export async function startQueueStack(options: QueueStackOptions): Promise<Queue
 			await startQueueStack({
 				...options,
 				postgres: changes.postgres ?? postgres,
+				workers: changes.workers ?? options.workers,
 				createDatabase: false,
 				rootFolder,
 				proxy: changes.newAddress ? undefined : proxy,

@@ -15,6 +15,7 @@ import { describeWithN8n } from '../../harness/availability';
 import { isAlive, killGroup, sleep } from '../../harness/exec';
 import { REPO_ROOT } from '../../harness/pack';
 import { pollUntil, waitUntil } from '../../harness/wait';
+import { inLine } from './fixtures/readme-text';
 
 const TSX = path.join(REPO_ROOT, 'node_modules', '.bin', 'tsx');
 const READY_TIMEOUT_MS = 180_000;
@@ -364,18 +365,10 @@ describeWithN8n('2.x', 'npm run demo', () => {
 					credentials: { trioVmsApi: { id: details.credential.id, name: 'Trio VMS account' } },
 				},
 			];
-			const chain = Object.fromEntries(
-				nodes
-					.slice(0, -1)
-					.map((node, index) => [
-						node.name,
-						{ main: [[{ node: nodes[index + 1].name, type: 'main', index: 0 }]] },
-					]),
-			);
 			const quickStart = await post<{ id: string }>('/workflows', {
 				name: 'Quick start 2 in the demo',
 				nodes,
-				connections: chain,
+				connections: inLine(nodes),
 				settings: { executionOrder: 'v1' },
 			});
 			await post(`/workflows/${quickStart.id}/activate`, {});
