@@ -40,7 +40,8 @@ const endpointFaultSchema = z
 		dropAfterHandlerNext: z.number().int().min(0).optional(),
 		/**
 		 * Run the handler (the change happens), then answer `failStatus` (default 504) as a gateway
-		 * that gave up waiting would: the client cannot tell whether anything was stored.
+		 * that gave up waiting would: the client cannot tell whether anything was stored. A 429
+		 * carries `Retry-After: 1`, as a gateway that rate-limits after forwarding answers.
 		 */
 		failAfterHandlerNext: z.number().int().min(0).optional(),
 		/** Make the handler throw an unexpected error: proves a 500 is answered, never a crash. */

@@ -33,6 +33,9 @@ export interface SandboxConfig {
 	allowHttpWebhooks: boolean;
 }
 
+/** The Retry-After, in seconds, of a 429 answered after the handler ran (failAfterHandlerNext). */
+const GATEWAY_RETRY_AFTER = '1';
+
 function countBy<T>(items: Iterable<T>, key: (item: T) => string): Record<string, number> {
 	const counts: Record<string, number> = {};
 	for (const item of items) counts[key(item)] = (counts[key(item)] ?? 0) + 1;
@@ -320,6 +323,12 @@ export class Sandbox {
 				if (gatewayStatus !== undefined) {
 					entry.fault = `failAfterHandler ${gatewayStatus} (handler answered ${result.status})`;
 					result = faultResult({ kind: 'fail', status: gatewayStatus, body: 'text' });
+					// A gateway that rate-limits after forwarding says when to come back, as every 429 here does.
+					if (gatewayStatus === 429)
+						result = {
+							...result,
+							headers: { ...result.headers, 'Retry-After': GATEWAY_RETRY_AFTER },
+						};
 				}
 			}
 		} catch (error) {
