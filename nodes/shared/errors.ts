@@ -26,6 +26,16 @@ export interface ServiceFailure {
 	secret?: string;
 	/** The wait the answer's Retry-After asked for, in ms (in full, however long the node waited). */
 	retryAfterMs?: number;
+	/**
+	 * Why the look for a create after a 429 failed (retry.ts states the rule): the create was not
+	 * sent again, and whether Trio stored it is unknown.
+	 */
+	lookFailed?: string;
+}
+
+/** The first words of the details of a create whose look after a 429 failed: the row's Trio Problem. */
+function lookFailedWords(reason: string): string {
+	return `A gateway in front of Trio can answer 429 after passing the request on, so before sending it again the node looked whether Trio had stored it, and the look failed (${reason}). It was not sent again, to avoid creating it twice: whether it was created is unknown. Check in Trio (for example with Get Many) before running this item again.`;
 }
 
 /**
@@ -47,8 +57,15 @@ export function serviceError(node: INode, failure: ServiceFailure): NodeApiError
 		secret,
 	});
 	// A refusal is made before any work: Trio stored nothing for it. A read has nothing to store.
-	const refused = status >= 400 && status < 500 && failure.method !== 'GET';
-	const advice = [refused ? 'Trio VMS did not carry it out.' : undefined, words.hint];
+	// A 429 whose look failed may have been forwarded first: nothing is known then.
+	const lookFailed = failure.lookFailed;
+	const refused =
+		status >= 400 && status < 500 && failure.method !== 'GET' && lookFailed === undefined;
+	const advice = [
+		refused ? 'Trio VMS did not carry it out.' : undefined,
+		// "Run again after the wait" would be wrong advice for a create that may exist.
+		lookFailed === undefined ? words.hint : undefined,
+	];
 	const technical = [
 		`Status: ${status} ${statusText(status)}`,
 		`Request: ${failure.method} ${failure.path}`,
@@ -56,6 +73,7 @@ export function serviceError(node: INode, failure: ServiceFailure): NodeApiError
 	];
 	const description = redact(
 		[
+			lookFailed === undefined ? undefined : lookFailedWords(lookFailed),
 			bounded(words.otherLines.join('\n'), MAX_KEPT_BODY_CHARS),
 			words.saidElsewhere,
 			advice.filter(Boolean).join(' '),
@@ -77,7 +95,7 @@ export function serviceError(node: INode, failure: ServiceFailure): NodeApiError
 	// Any 5xx may come after the service did the work: for a create, its outcome is unknown. A
 	// gateway's 502/504 says nothing about the service behind it, and a 500 can follow the store
 	// (the service failed while answering), so a look that finds nothing right after proves nothing.
-	if (status >= 500 && context.creates) markOutcomeUnknown(error);
+	if ((status >= 500 && context.creates) || lookFailed !== undefined) markOutcomeUnknown(error);
 	return error;
 }
 

@@ -42,12 +42,14 @@ import {
 	errorCode,
 	honouredRetryAfter,
 	isTimeoutCode,
+	looksBeforeResend,
 	mayResendAfterAnswer,
 	mayResendAfterNoAnswer,
 	parseRetryAfter,
 	type RetryPolicy,
 } from './retry';
 import { fillPath, httpOptions, type TrioRequest } from './request';
+import { lookBeforeResend } from './resendLook';
 import type { TrioClientOptions } from './options';
 import { blockedAddress, blockedAddressError, refusedBeforeSending } from './ssrf';
 import { ServiceClock } from './serviceClock';
@@ -221,49 +223,56 @@ export class TrioClient {
 				this.clock.answered(response.headers?.date);
 				return body as T;
 			}
-			await this.afterErrorAnswer(response, body, startedAt, {
+			const found = await this.afterErrorAnswer(response, body, startedAt, {
 				request,
 				path,
 				idempotent,
 				attempt,
 			});
+			if (found) return found.record as T;
 		}
 	}
 
 	/**
 	 * An error answer: learns the pace from a 429, waits before the next try when the request may
-	 * be sent again (retry.ts decides which), else throws the answer as a NodeApiError.
+	 * be sent again (retry.ts decides which), else throws the answer as a NodeApiError. A create's
+	 * look, after the wait, may find what it made: that record is returned instead of a next try.
 	 */
 	private async afterErrorAnswer(
 		response: RawResponse,
 		body: unknown,
 		startedAt: number,
 		at: Attempt,
-	): Promise<void> {
-		const { request, path, idempotent, attempt } = at;
+	): Promise<{ record: unknown } | undefined> {
+		const { request, idempotent, attempt } = at;
+		const status = response.statusCode;
 		const retryAfter = parseRetryAfter(response.headers?.['retry-after']);
 		const honoured = honouredRetryAfter(retryAfter, this.retry);
-		if (response.statusCode === 429 && honoured !== undefined)
-			this.pacer.refused(startedAt, honoured);
-
-		if (mayResendAfterAnswer(response.statusCode, idempotent) && attempt < this.retry.maxRetries) {
-			this.stats.retries++;
-			await this.pacer.wait(honoured ?? backoffDelay(attempt, this.retry));
-			return;
-		}
-		throw markRetryAfter(
-			serviceError(this.node, {
-				status: response.statusCode,
-				body,
-				method: request.method,
-				path,
-				itemIndex: request.itemIndex,
-				context: { creates: !idempotent, ...request.context },
-				secret: this.secret,
-				retryAfterMs: retryAfter,
-			}),
-			retryAfter,
-		);
+		if (status === 429 && honoured !== undefined) this.pacer.refused(startedAt, honoured);
+		const answerError = (lookFailed?: string) =>
+			markRetryAfter(
+				serviceError(this.node, {
+					status,
+					body,
+					method: request.method,
+					path: at.path,
+					itemIndex: request.itemIndex,
+					context: { creates: !idempotent, ...request.context },
+					secret: this.secret,
+					retryAfterMs: retryAfter,
+					lookFailed,
+				}),
+				retryAfter,
+			);
+		if (!mayResendAfterAnswer(status, idempotent) || attempt >= this.retry.maxRetries)
+			throw answerError();
+		await this.pacer.wait(honoured ?? backoffDelay(attempt, this.retry));
+		const found =
+			request.lookBeforeResend && looksBeforeResend(status, idempotent)
+				? await lookBeforeResend(request.lookBeforeResend, answerError)
+				: undefined;
+		if (!found) this.stats.retries++;
+		return found;
 	}
 
 	/**

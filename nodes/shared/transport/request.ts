@@ -26,6 +26,12 @@ export interface TrioRequest {
 	 * re-sent once they may have reached the service.
 	 */
 	idempotent?: boolean;
+	/**
+	 * For a create: whether Trio stored it anyway, looked at after a 429's wait and before the
+	 * create is sent again (retry.ts states the rule). The record found is the request's answer;
+	 * undefined sends it again; a failure ends the request unsent, its outcome unknown.
+	 */
+	lookBeforeResend?: () => Promise<unknown>;
 	itemIndex?: number;
 	context?: FailureContext;
 }

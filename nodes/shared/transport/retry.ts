@@ -3,6 +3,16 @@
  * exponential backoff with jitter), which connection failures mean the request never left and
  * which mean no answer came in time (errors.ts marks those: failureMarks.ts), and the longest one
  * request may take with all of it; and which request is sent again after which failure.
+ *
+ * The rule for a create after a 429. A 429 does not prove that nothing was stored: a gateway in
+ * front of Trio may rate-limit after it passed the request on. So once the Retry-After is waited
+ * out, a create that brings a look (TrioRequest.lookBeforeResend: the candidate's e-mail, the
+ * submissions modified since n8n's clock at the first send less a margin) is looked for first,
+ * one request per 429: found, that record is the create's answer and nothing is sent again;
+ * not found, the create is sent again; the look failing, it is not sent again and the error says
+ * that whether it was created is unknown (the memory of creates then holds it). Requests without
+ * a look (accept, decline, withdraw, a webhook's create) are sent again after a 429 as before.
+ * The look's own request is a read of its own, outside worstCaseMs's sum for one request.
  */
 import { DEFAULT_IDLE_TIMEOUT_MS, MAX_EXCHANGE_MS } from './body';
 import { PACE_MARGIN } from './pacing';
@@ -22,7 +32,7 @@ export const DEFAULT_RETRY_POLICY: RetryPolicy = {
 	maxRetryAfterMs: 60_000,
 };
 
-/** Answers worth asking again (for a create, only 429: it is refused before any work). */
+/** Answers worth asking again (for a create, only 429, and after a look when it brings one). */
 const RETRYABLE_STATUSES = new Set([429, 502, 503, 504]);
 
 /** Connection failures where the request is known not to have reached the service. */
@@ -53,10 +63,15 @@ const BROKEN_CODES = new Set([
 
 /**
  * Whether a request that got this error answer may be sent again: an idempotent one on any
- * answer worth asking again, a create only on a 429 (a refusal before any work).
+ * answer worth asking again, a create only on a 429 (after its look, when it brings one).
  */
 export function mayResendAfterAnswer(status: number, idempotent: boolean): boolean {
 	return RETRYABLE_STATUSES.has(status) && (idempotent || status === 429);
+}
+
+/** Whether a request that got this answer is looked for before it is sent again: a create after a 429. */
+export function looksBeforeResend(status: number, idempotent: boolean): boolean {
+	return status === 429 && !idempotent;
 }
 
 /** Whether a request whose exchange failed with this code may have reached the service. */
