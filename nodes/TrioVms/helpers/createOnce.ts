@@ -7,7 +7,9 @@
  * 3. the request, sent once; when it fails so that its outcome is unknown (a 5xx, or a connection
  *    broken after sending), the create is held, then looked for again: found, it is returned as
  *    created despite the error; not found, the error says whether it was created is unknown,
- *    never that it is safe.
+ *    never that it is safe. After a 429 the transport waits, then runs the create's look before
+ *    sending it again (retry.ts states the rule): found, it is returned as created despite the
+ *    429, since a gateway may rate-limit after it passed the create on.
  */
 import type { IDataObject } from 'n8n-workflow';
 
@@ -21,8 +23,13 @@ export interface CreateSteps {
 	itemIndex: number;
 	/** Trio's records of it, looked up before sending; omitted to create it again on purpose. */
 	existing?: () => Promise<IDataObject[]>;
-	/** Sends the create request once. */
-	send: () => Promise<IDataObject>;
+	/** Sends the create request once, handing the transport the look below when there is one. */
+	send: (lookBeforeResend?: () => Promise<IDataObject | undefined>) => Promise<IDataObject>;
+	/**
+	 * Looks, with one request, whether Trio stored the create it answered 429. `sentAtMs` is n8n's
+	 * clock just before the first send, never Trio's nor a gateway's.
+	 */
+	lookBeforeResend?: (sentAtMs: number) => Promise<IDataObject | undefined>;
 	/** Looks for what a create with an unknown outcome would have made. */
 	lookAgain?: () => Promise<IDataObject | undefined>;
 }
@@ -74,6 +81,27 @@ async function settled<T>(promise: Promise<T>): Promise<{ value: T } | { failure
 	);
 }
 
+const STORED_BEFORE_429 =
+	'Trio VMS answered 429 (Too Many Requests) after storing it: the node found it in Trio before sending it again, so it was not sent twice';
+
+/** Sends the create with its look, and says whether the look found it after a 429. */
+async function sendWithLook(
+	steps: CreateSteps,
+): Promise<{ value: IDataObject; foundAfter429: boolean } | { failure: unknown }> {
+	const { lookBeforeResend } = steps;
+	const sentAtMs = Date.now();
+	let foundAfter429 = false;
+	const look =
+		lookBeforeResend &&
+		(async () => {
+			const record = await lookBeforeResend(sentAtMs);
+			foundAfter429 = record !== undefined;
+			return record;
+		});
+	const attempt = await settled(steps.send(look));
+	return 'value' in attempt ? { value: attempt.value, foundAfter429 } : attempt;
+}
+
 export async function createOnce(client: TrioClient, steps: CreateSteps): Promise<CreateResult> {
 	const memory = await memoryOf(client, steps.itemIndex);
 	return await memory.oneAtATime(steps.what, async () => await runCreate(client, memory, steps));
@@ -98,9 +126,11 @@ async function runCreate(
 	if ('unreadable' in state) throw unreadableMemory(client.node, what, state.unreadable, itemIndex);
 	if (state.held) throw refusedCreate(client.node, what, state, itemIndex);
 
-	const attempt = await settled(steps.send());
+	const attempt = await sendWithLook(steps);
 	if ('value' in attempt) {
 		memory.made(what, attempt.value);
+		if (attempt.foundAfter429)
+			return { action: 'createdDespiteError', record: attempt.value, error: STORED_BEFORE_429 };
 		return { action: 'created', record: attempt.value };
 	}
 	const error = attempt.failure;

@@ -82,18 +82,40 @@ function candidateCreate(
 	return {
 		what: `candidate with the email ${body.email1.trim().toLowerCase()}`,
 		itemIndex,
-		send: async () => {
+		send: async (lookBeforeResend) => {
 			const created = await client.request({
 				method: 'POST',
 				path: PATHS.candidates,
 				body,
 				// Never repeated once it may have reached Trio: a second request could create the candidate twice.
 				idempotent: false,
+				lookBeforeResend,
 				itemIndex,
 			});
 			return objectOf(created, { ...(body as unknown as IDataObject) });
 		},
+		lookBeforeResend: async () => await candidateSent(client, body, itemIndex),
 	};
+}
+
+/**
+ * The candidate a create answered 429 may have stored, with one request (the e-mail as sent):
+ * the newest with this e-mail and the names sent. Create with Skip If Email Exists off may share
+ * its address with an older candidate of other names, who is not the one it made.
+ */
+async function candidateSent(
+	client: TrioClient,
+	body: CandidateCreateRequest,
+	itemIndex: number,
+): Promise<IDataObject | undefined> {
+	const sameAs = (candidate: IDataObject, field: 'firstName' | 'lastName') =>
+		String(fieldOf(candidate, field) ?? '')
+			.trim()
+			.toLowerCase() === body[field].trim().toLowerCase();
+	const found = (await lookUp(client, body.email1, itemIndex)).filter(
+		(candidate) => sameAs(candidate, 'firstName') && sameAs(candidate, 'lastName'),
+	);
+	return found.sort((a, b) => (candidateNumber(b) ?? 0) - (candidateNumber(a) ?? 0))[0];
 }
 
 /** Creates the candidate, whether or not one with this e-mail exists (Create with the check off). */

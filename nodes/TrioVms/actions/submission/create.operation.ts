@@ -42,7 +42,7 @@ import {
 } from '../common.descriptions';
 import type { OperationExecute, RowFailure } from '../node.type';
 import { fieldOf } from '../../../shared/recordFields';
-import { submissionIndexFor } from './submissionIndex';
+import { submissionIndexFor, submittedSince } from './submissionIndex';
 import {
 	additionalFieldsParameter,
 	agencyContactsParameter,
@@ -220,7 +220,9 @@ export const execute: OperationExecute = async function (itemIndex, client) {
 	});
 
 	const what = `submission of candidate ${candidateNumber} to job ${jobNumber}`;
-	const send = async () =>
+	const lookBeforeResend = async (sentAtMs: number) =>
+		await submittedSince(client, sentAtMs, { jobNumber, candidateNumber }, itemIndex);
+	const send = async (look?: () => Promise<IDataObject | undefined>) =>
 		objectOf(
 			await client.request({
 				method: 'POST',
@@ -228,6 +230,7 @@ export const execute: OperationExecute = async function (itemIndex, client) {
 				multipart: parts,
 				// Never repeated once it may have reached Trio: a second request could submit the candidate twice.
 				idempotent: false,
+				lookBeforeResend: look,
 				itemIndex,
 				context: { subject: `job ${jobNumber} or candidate ${candidateNumber}` },
 			}),
@@ -235,7 +238,7 @@ export const execute: OperationExecute = async function (itemIndex, client) {
 		);
 
 	if (options.skipIfAlreadySubmitted === false) {
-		const result = await createOnce(client, { what, itemIndex, send });
+		const result = await createOnce(client, { what, itemIndex, send, lookBeforeResend });
 		const { record } = result as { record: IDataObject };
 		return shaped(this, itemIndex, record, { action: 'created' });
 	}
@@ -253,6 +256,7 @@ export const execute: OperationExecute = async function (itemIndex, client) {
 			}
 		},
 		send,
+		lookBeforeResend,
 		lookAgain: async () => {
 			await index.load(itemIndex);
 			return (await index.find(jobNumber, candidateNumber, itemIndex))[0];

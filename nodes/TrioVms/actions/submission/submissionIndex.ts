@@ -14,6 +14,7 @@ import { fieldOf } from '../../../shared/recordFields';
 import { PATHS } from '../../../shared/serviceFacts';
 import type { TrioClient } from '../../../shared/transport';
 import { answerInWords, isRecord, readList } from '../../../shared/listAnswer';
+import { CLOCK_TOLERANCE_MS } from '../../helpers/createMemory';
 
 function wholeNumber(value: unknown): number | undefined {
 	if (typeof value === 'string' && !value.trim()) return undefined;
@@ -23,12 +24,19 @@ function wholeNumber(value: unknown): number | undefined {
 
 const pairKey = (jobNumber: number, candidateNumber: number) => `${jobNumber}/${candidateNumber}`;
 
-/** The submissions of a list answer; throws when the answer is not a list of submissions. */
-export function readSubmissionList(response: unknown): IDataObject[] {
+/** What an unreadable list leaves unknown, for Skip If Already Submitted's check. */
+const CHECK_UNKNOWN =
+	'so it is not known whether this candidate was already submitted to this job. Nothing was submitted; turn off "Skip If Already Submitted" to submit without this check.';
+
+/**
+ * The submissions of a list answer; throws when the answer is not a list of submissions, saying
+ * what that leaves `unknown` ("so it is not known whether ...").
+ */
+export function readSubmissionList(response: unknown, unknown = CHECK_UNKNOWN): IDataObject[] {
 	const list = readList(response, {
 		names: ['submissions'],
 		refused: (sent) =>
-			`Trio VMS answered the list of submissions with ${answerInWords(sent)}, not a list, so it is not known whether this candidate was already submitted to this job. Nothing was submitted; turn off "Skip If Already Submitted" to submit without this check.`,
+			`Trio VMS answered the list of submissions with ${answerInWords(sent)}, not a list, ${unknown}`,
 	});
 	const unreadable = list.findIndex(
 		(entry) =>
@@ -38,10 +46,46 @@ export function readSubmissionList(response: unknown): IDataObject[] {
 	);
 	if (unreadable !== -1) {
 		throw new Error(
-			`Trio VMS listed a submission without a JobNumber and CandidateNumber (entry ${unreadable + 1}), so it is not known whether this candidate was already submitted to this job. Nothing was submitted; turn off "Skip If Already Submitted" to submit without this check.`,
+			`Trio VMS listed a submission without a JobNumber and CandidateNumber (entry ${unreadable + 1}), ${unknown}`,
 		);
 	}
 	return list as IDataObject[];
+}
+
+const newestFirst = (a: IDataObject, b: IDataObject) =>
+	(wholeNumber(fieldOf(b, 'Number')) ?? 0) - (wholeNumber(fieldOf(a, 'Number')) ?? 0);
+
+/**
+ * The submission of the candidate to the job that a create answered 429 may have stored, with
+ * one request: the list of those modified after n8n's clock at the first send less
+ * CLOCK_TOLERANCE_MS. Trio stamps the record on its own clock, which is believed only within
+ * MAX_CLOCK_SKEW_MS of n8n's (serviceClock.ts), less than that margin; a 429's Date may be a
+ * gateway's, so no Date is read. With the duplicate check off, an older submission of the pair
+ * changed since is taken for it: the look errs towards never twice.
+ */
+export async function submittedSince(
+	client: TrioClient,
+	sentAtMs: number,
+	pair: { jobNumber: number; candidateNumber: number },
+	itemIndex: number,
+): Promise<IDataObject | undefined> {
+	const response = await client.request({
+		method: 'GET',
+		path: PATHS.submissions,
+		query: { modifiedDate: new Date(sentAtMs - CLOCK_TOLERANCE_MS).toISOString() },
+		itemIndex,
+	});
+	const listed = readSubmissionList(
+		response,
+		'so it is not known whether Trio stored the submission before it answered 429.',
+	);
+	return listed
+		.filter(
+			(each) =>
+				wholeNumber(fieldOf(each, 'JobNumber')) === pair.jobNumber &&
+				wholeNumber(fieldOf(each, 'CandidateNumber')) === pair.candidateNumber,
+		)
+		.sort(newestFirst)[0];
 }
 
 export class SubmissionIndex {
@@ -68,9 +112,7 @@ export class SubmissionIndex {
 	): Promise<IDataObject[]> {
 		if (!this.byPair) await this.load(itemIndex);
 		const found = this.byPair?.get(pairKey(jobNumber, candidateNumber)) ?? [];
-		return [...found].sort(
-			(a, b) => (wholeNumber(fieldOf(b, 'Number')) ?? 0) - (wholeNumber(fieldOf(a, 'Number')) ?? 0),
-		);
+		return [...found].sort(newestFirst);
 	}
 
 	/** Adds a submission this execution created, so a later row of the same pair finds it. */
