@@ -35,7 +35,7 @@ export interface ServiceFailure {
 
 /** The first words of the details of a create whose look after a 429 failed: the row's Trio Problem. */
 function lookFailedWords(reason: string): string {
-	return `A gateway in front of Trio can answer 429 after passing the request on, so before sending it again the node looked whether Trio had stored it, and the look failed (${reason}). It was not sent again, to avoid creating it twice: whether it was created is unknown. Check in Trio (for example with Get Many) before running this item again.`;
+	return `A gateway in front of Trio can answer 429 after passing the request on, so before sending it again the node looked whether Trio had stored it, and the look failed (${reason.replace(/[.\s]+$/, '')}). It was not sent again, to avoid creating it twice: whether it was created is unknown. Check in Trio (for example with Get Many) before running this item again.`;
 }
 
 /**
