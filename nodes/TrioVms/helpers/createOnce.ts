@@ -58,6 +58,23 @@ export function sentCreateOutput(
 	};
 }
 
+/**
+ * The record of a create sent without looking first (its option off), and its `_trio`: no
+ * matchCount, as nothing was looked up; created, or created although Trio answered 429 (found by
+ * the look before re-sending).
+ */
+export function createdWithoutCheck(result: CreateResult): {
+	record: IDataObject;
+	trio: IDataObject;
+} {
+	if (result.action === 'createdDespiteError')
+		return {
+			record: result.record,
+			trio: { action: 'created despite an error', error: result.error },
+		};
+	return { record: (result as { record: IDataObject }).record, trio: { action: 'created' } };
+}
+
 const memories = new WeakMap<TrioClient, CreateMemory>();
 
 async function memoryOf(client: TrioClient, itemIndex: number): Promise<CreateMemory> {

@@ -11,7 +11,12 @@ import { PATHS } from '../../../shared/serviceFacts';
 import type { TrioClient } from '../../../shared/transport';
 import { answerInWords, isRecord, readList } from '../../../shared/listAnswer';
 import { objectOf } from '../../helpers/output';
-import { createOnce, sentCreateOutput, type CreateSteps } from '../../helpers/createOnce';
+import {
+	createdWithoutCheck,
+	createOnce,
+	sentCreateOutput,
+	type CreateSteps,
+} from '../../helpers/createOnce';
 
 /** The lookup answers a JSON array (spec 4); a list wrapped in an object is read too. */
 function readCandidateList(response: unknown, email: string): IDataObject[] {
@@ -118,14 +123,18 @@ async function candidateSent(
 	return found.sort((a, b) => (candidateNumber(b) ?? 0) - (candidateNumber(a) ?? 0))[0];
 }
 
-/** Creates the candidate, whether or not one with this e-mail exists (Create with the check off). */
+/**
+ * Creates the candidate, whether or not one with this e-mail exists (Create with the check off),
+ * `_trio` saying how.
+ */
 export async function createCandidate(
 	client: TrioClient,
 	body: CandidateCreateRequest,
 	itemIndex: number,
 ): Promise<IDataObject> {
-	const result = await createOnce(client, candidateCreate(client, body, itemIndex));
-	return (result as { record: IDataObject }).record;
+	const created = await createOnce(client, candidateCreate(client, body, itemIndex));
+	const { record, trio } = createdWithoutCheck(created);
+	return { ...record, _trio: trio };
 }
 
 /** The oldest of several candidates sharing an address: the lowest number, the usual one to keep. */

@@ -24,7 +24,7 @@ export const execute: OperationExecute = async function (itemIndex, client) {
 	const body = readCandidate.call(this, itemIndex);
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 	if (options.skipIfEmailExists === false) {
-		return { ...(await createCandidate(client, body, itemIndex)), _trio: { action: 'created' } };
+		return await createCandidate(client, body, itemIndex);
 	}
 	return await findOrCreateCandidate(client, body, itemIndex);
 };

@@ -32,7 +32,12 @@ import { shapeSubmission } from '../../helpers/outputChoices';
 import { readProfileFile, type CheckedProfileFile } from '../../helpers/profileFile';
 import { checkedResumeFolder, readProfileFileFromDisk } from '../../helpers/resumeFolder';
 import { isBlank } from '../../helpers/validation';
-import { createOnce, sentCreateOutput, type CreateResult } from '../../helpers/createOnce';
+import {
+	createdWithoutCheck,
+	createOnce,
+	sentCreateOutput,
+	type CreateResult,
+} from '../../helpers/createOnce';
 import { findOrCreateCandidate } from '../candidate/candidateRequests';
 import {
 	jobLocator,
@@ -238,9 +243,9 @@ export const execute: OperationExecute = async function (itemIndex, client) {
 		);
 
 	if (options.skipIfAlreadySubmitted === false) {
-		const result = await createOnce(client, { what, itemIndex, send, lookBeforeResend });
-		const { record } = result as { record: IDataObject };
-		return shaped(this, itemIndex, record, { action: 'created' });
+		const created = await createOnce(client, { what, itemIndex, send, lookBeforeResend });
+		const { record, trio } = createdWithoutCheck(created);
+		return shaped(this, itemIndex, record, trio);
 	}
 
 	// Every check of the item is done above, so a bad row fails the same way whether or not it was submitted.
