@@ -25,13 +25,19 @@ export interface CreateSteps {
 	existing?: () => Promise<IDataObject[]>;
 	/** Sends the create request once, handing the transport the look below when there is one. */
 	send: (lookBeforeResend?: () => Promise<IDataObject | undefined>) => Promise<IDataObject>;
-	/**
-	 * Looks, with one request, whether Trio stored the create it answered 429. `sentAtMs` is n8n's
-	 * clock just before the first send, never Trio's nor a gateway's.
-	 */
-	lookBeforeResend?: (sentAtMs: number) => Promise<IDataObject | undefined>;
+	/** Looks, with one request, whether Trio stored the create it answered 429. */
+	lookBeforeResend?: (sent: SentAt) => Promise<IDataObject | undefined>;
 	/** Looks for what a create with an unknown outcome would have made. */
 	lookAgain?: () => Promise<IDataObject | undefined>;
+}
+
+/**
+ * When the create was first sent: n8n's clock, and this process's monotonic clock, from which a
+ * look can tell Trio's clock at the send once Trio's own answer has given it its Date.
+ */
+export interface SentAt {
+	atMs: number;
+	monotonicMs: number;
 }
 
 export type CreateResult =
@@ -106,12 +112,12 @@ async function sendWithLook(
 	steps: CreateSteps,
 ): Promise<{ value: IDataObject; foundAfter429: boolean } | { failure: unknown }> {
 	const { lookBeforeResend } = steps;
-	const sentAtMs = Date.now();
+	const sent: SentAt = { atMs: Date.now(), monotonicMs: performance.now() };
 	let foundAfter429 = false;
 	const look =
 		lookBeforeResend &&
 		(async () => {
-			const record = await lookBeforeResend(sentAtMs);
+			const record = await lookBeforeResend(sent);
 			foundAfter429 = record !== undefined;
 			return record;
 		});

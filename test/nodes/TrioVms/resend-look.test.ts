@@ -140,6 +140,34 @@ describe('Submission Create after a 429 that came after Trio stored it', () => {
 		]);
 	});
 
+	it.each([
+		['9 minutes behind n8n', -9 * 60_000, -9 * 60_000],
+		['14 minutes behind n8n, its Date not believed', -14 * 60_000, -14 * 60_000],
+		["right, the gateway's 429 dated 1970", 0, -Date.now()],
+	])(
+		"Trio's clock %s: the look still finds it (the margin is on n8n's clock)",
+		async (_label, trioOffsetMs, dateOffsetMs) => {
+			const pairs = freshPairs(2);
+			t.sandbox.store.clock.set({ offsetMs: trioOffsetMs });
+			t.sandbox.setFaults({
+				dateOffsetMs,
+				endpoints: { [`POST ${SUBMISSIONS}`]: { failAfterHandlerNext: 1, failStatus: 429 } },
+			});
+			try {
+				const { output, error } = await t.run(
+					{ ...SUBMIT_PAIRS, options: { skipIfAlreadySubmitted: false } },
+					{ input: pairs, inputBinary: pairs.map(() => PDF_FILE) },
+				);
+				expect(error).toBeUndefined();
+				expect(pairs.map((pair) => storedSubmissions(t, pair.job, pair.candidate))).toEqual([1, 1]);
+				expect(submissionPosts(t)).toBe(2);
+				expect((output[0].json._trio as IDataObject).action).toBe('created despite an error');
+			} finally {
+				t.sandbox.store.clock.set({ offsetMs: 0 });
+			}
+		},
+	);
+
 	it('a plain 429 (refused before any work): the look finds nothing, and it is sent again once', async () => {
 		const pairs = freshPairs(2);
 		t.sandbox.setFaults({

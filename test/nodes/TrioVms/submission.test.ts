@@ -420,7 +420,7 @@ describe('Submission: Create', () => {
 			},
 		);
 
-		it('sends it again only after a 429, which is a refusal before any work', async () => {
+		it('sends it again after a 429 only once a look finds that Trio did not store it', async () => {
 			const before = t.sandbox.store.submissions.size;
 			t.sandbox.setFaults({
 				endpoints: { 'POST /api/v3/Submission': { failNext: 1, failStatus: 429 } },
@@ -428,7 +428,11 @@ describe('Submission: Create', () => {
 			const { output, error } = await t.run(createParameters(), { inputBinary: [pdfFile] });
 			expect(error).toBeUndefined();
 			expect(output).toHaveLength(1);
-			expect(t.apiRequests().map((r) => r.status)).toEqual([429, 200]);
+			expect(t.apiRequests().map((r) => `${r.method} ${r.status}`)).toEqual([
+				'POST 429',
+				'GET 200',
+				'POST 200',
+			]);
 			expect(t.sandbox.store.submissions.size).toBe(before + 1);
 		});
 	});

@@ -37,6 +37,7 @@ import {
 	createOnce,
 	sentCreateOutput,
 	type CreateResult,
+	type SentAt,
 } from '../../helpers/createOnce';
 import { findOrCreateCandidate } from '../candidate/candidateRequests';
 import {
@@ -225,8 +226,8 @@ export const execute: OperationExecute = async function (itemIndex, client) {
 	});
 
 	const what = `submission of candidate ${candidateNumber} to job ${jobNumber}`;
-	const lookBeforeResend = async (sentAtMs: number) =>
-		await submittedSince(client, sentAtMs, { jobNumber, candidateNumber }, itemIndex);
+	const lookBeforeResend = async (sent: SentAt) =>
+		await submittedSince(client, sent, { jobNumber, candidateNumber }, itemIndex);
 	const send = async (look?: () => Promise<IDataObject | undefined>) =>
 		objectOf(
 			await client.request({

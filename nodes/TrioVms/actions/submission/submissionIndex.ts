@@ -58,23 +58,32 @@ const newestFirst = (a: IDataObject, b: IDataObject) =>
 /**
  * The submission of the candidate to the job that a create answered 429 may have stored, with
  * one request: the list of those modified after n8n's clock at the first send less
- * CLOCK_TOLERANCE_MS. Trio stamps the record on its own clock, which is believed only within
- * MAX_CLOCK_SKEW_MS of n8n's (serviceClock.ts), less than that margin; a 429's Date may be a
- * gateway's, so no Date is read. With the duplicate check off, an older submission of the pair
- * changed since is taken for it: the look errs towards never twice.
+ * CLOCK_TOLERANCE_MS, wider than the MAX_CLOCK_SKEW_MS within which Trio's clock is believed
+ * (serviceClock.ts); a 429's Date may be a gateway's and is never read. With the duplicate check
+ * off the pair may have older submissions: one Trio stamped before its own clock at the send is
+ * not this create. That clock is the list's own Date (a 2xx of Trio's) less the time since the
+ * send on this process's monotonic clock: one clock for stamp and Date, and below Trio's time at
+ * the send, since a Date counts whole seconds and Trio stamps after the request arrived. Without
+ * a believable Date, any submission of the pair listed is taken for it: it errs towards never twice.
  */
 export async function submittedSince(
 	client: TrioClient,
-	sentAtMs: number,
+	sent: { atMs: number; monotonicMs: number },
 	pair: { jobNumber: number; candidateNumber: number },
 	itemIndex: number,
 ): Promise<IDataObject | undefined> {
 	const response = await client.request({
 		method: 'GET',
 		path: PATHS.submissions,
-		query: { modifiedDate: new Date(sentAtMs - CLOCK_TOLERANCE_MS).toISOString() },
+		query: { modifiedDate: new Date(sent.atMs - CLOCK_TOLERANCE_MS).toISOString() },
 		itemIndex,
 	});
+	const serviceNow = client.serviceNow();
+	const serviceAtSend =
+		serviceNow === undefined ? undefined : serviceNow - (performance.now() - sent.monotonicMs);
+	const stampedBefore = (each: IDataObject) =>
+		serviceAtSend !== undefined &&
+		Date.parse(String(fieldOf(each, 'ModifiedDateUTC'))) < serviceAtSend;
 	const listed = readSubmissionList(
 		response,
 		'so it is not known whether Trio stored the submission before it answered 429.',
@@ -83,7 +92,8 @@ export async function submittedSince(
 		.filter(
 			(each) =>
 				wholeNumber(fieldOf(each, 'JobNumber')) === pair.jobNumber &&
-				wholeNumber(fieldOf(each, 'CandidateNumber')) === pair.candidateNumber,
+				wholeNumber(fieldOf(each, 'CandidateNumber')) === pair.candidateNumber &&
+				!stampedBefore(each),
 		)
 		.sort(newestFirst)[0];
 }
