@@ -6,32 +6,30 @@
  * found, it is not sent again; not found (a plain 429), it is sent again; the look failing, it is
  * not sent again and the row says so. Creates and looks are counted in the sandbox's request log.
  */
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { PATHS } from '../../../nodes/shared/serviceFacts';
+import { ROW_WITH_RESULT } from '../../../nodes/TrioVms/helpers/rowResult';
 import type { RequestRecord } from '../../../sandbox';
 import {
 	PDF,
 	PDF_FILE,
 	pairSource,
-	restrictFileAccessTo,
+	readableResumeFolders,
 	storedSubmissions,
 	SUBMIT_PAIRS,
 	submissionPosts,
+	submitRowsFrom,
 	useSandbox,
 } from '../../support/sandbox-harness';
 
 const t = useSandbox({ jobs: 40 });
 
-const readable = mkdtempSync(join(tmpdir(), 'trio-resend-look-'));
-const folder = join(readable, 'resumes');
-mkdirSync(folder);
+const { folder } = readableResumeFolders('trio-resend-look-');
 writeFileSync(join(folder, 'resume.pdf'), PDF);
-restrictFileAccessTo(readable);
 
 const SUBMISSIONS = `/api/v3${PATHS.submissions}`;
 const CANDIDATES = `/api/v3${PATHS.candidates}`;
@@ -83,14 +81,8 @@ function sheet(count: number): IDataObject[] {
 		}));
 }
 
-const SUBMIT_SHEET: INodeParameters = {
-	resource: 'submission',
-	operation: 'create',
-	valuesFrom: 'columns',
-	columns: { mappingMode: 'autoMapInputData', value: null },
-	resumeFrom: 'folder',
-	resumeFolder: folder,
-};
+/** Output Row With Result, the default with spreadsheet columns: each row's outcome beside it. */
+const SUBMIT_SHEET: INodeParameters = { ...submitRowsFrom(folder), output: ROW_WITH_RESULT };
 
 const candidateOf = (email: string) =>
 	[...t.sandbox.store.candidates.values()].filter((entry) => entry.email1 === email);
