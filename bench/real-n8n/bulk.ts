@@ -5,6 +5,7 @@
  * rows), with what the create memory wrote to n8n's database.
  */
 import { spawnSync } from 'node:child_process';
+import { request as httpRequest } from 'node:http';
 import { basename, dirname, join } from 'node:path';
 
 import type { N8nInstance } from '../../harness/n8n';
@@ -142,6 +143,35 @@ process.stdout.write(JSON.stringify(row));`;
 	};
 }
 
+/**
+ * POSTs the sheet to the workflow's webhook and waits for its answer (the webhook answers when
+ * the last node finished). Not fetch: its client gives up after 300 s without answer headers,
+ * shorter than a 10,000-row run.
+ */
+function postSheet(
+	url: string,
+	body: string,
+	timeoutMs: number,
+): Promise<{ status: number; body: string } | undefined> {
+	return new Promise((resolve) => {
+		const request = httpRequest(
+			url,
+			{ method: 'POST', headers: { 'Content-Type': 'application/json' }, timeout: timeoutMs },
+			(answer) => {
+				const chunks: Buffer[] = [];
+				answer.on('data', (chunk: Buffer) => chunks.push(chunk));
+				answer.on('end', () =>
+					resolve({ status: answer.statusCode ?? 0, body: Buffer.concat(chunks).toString() }),
+				);
+				answer.on('error', () => resolve(undefined));
+			},
+		);
+		request.on('timeout', () => request.destroy());
+		request.on('error', () => resolve(undefined));
+		request.end(body);
+	});
+}
+
 interface LoggedRequest {
 	time: string;
 	path: string;
@@ -209,17 +239,16 @@ async function bulkOnce(
 	const before = n8n.rssBytes();
 	const sampler = sampleMax(() => n8n.rssBytes(), 50);
 	const started = performance.now();
-	const response = await fetch(target.url, {
-		method: 'POST',
-		headers: { 'Content-Type': 'application/json' },
-		body: JSON.stringify({ rows: rows.map((row) => sheetRow(row, resumeFile)) }),
+	const response = await postSheet(
+		target.url,
+		JSON.stringify({ rows: rows.map((row) => sheetRow(row, resumeFile)) }),
 		// Bounded: the limit allows the run in rows * 4 calls / 20 per s; plenty more on top.
-		signal: AbortSignal.timeout(120_000 + rows.length * 2_000),
-	}).catch(() => undefined);
-	const answer = (await response?.text()) ?? 'no answer';
+		120_000 + rows.length * 2_000,
+	);
+	const answer = response?.body ?? 'no answer';
 	const wallMs = performance.now() - started;
 	const peakRss = sampler.stop();
-	await drained(n8n, target.id, 120_000);
+	await drained(n8n, target.id, 120_000 + rows.length * 100);
 	await callJson(`${sandbox.url}/_sandbox/faults`, { method: 'DELETE' });
 
 	const log = (await callJson<LoggedRequest[]>(`${sandbox.url}/_sandbox/requests`)).filter(
