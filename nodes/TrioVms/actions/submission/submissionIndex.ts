@@ -24,6 +24,15 @@ function wholeNumber(value: unknown): number | undefined {
 
 const pairKey = (jobNumber: number, candidateNumber: number) => `${jobNumber}/${candidateNumber}`;
 
+/** The (job, candidate) key of a listed submission; undefined when it names no whole numbers. */
+function pairKeyOf(submission: IDataObject): string | undefined {
+	const jobNumber = wholeNumber(fieldOf(submission, 'JobNumber'));
+	const candidateNumber = wholeNumber(fieldOf(submission, 'CandidateNumber'));
+	return jobNumber === undefined || candidateNumber === undefined
+		? undefined
+		: pairKey(jobNumber, candidateNumber);
+}
+
 /** What an unreadable list leaves unknown, for Skip If Already Submitted's check. */
 const CHECK_UNKNOWN =
 	'so it is not known whether this candidate was already submitted to this job. Nothing was submitted; turn off "Skip If Already Submitted" to submit without this check.';
@@ -88,13 +97,9 @@ export async function submittedSince(
 		response,
 		'so it is not known whether Trio stored the submission before it answered 429.',
 	);
+	const key = pairKey(pair.jobNumber, pair.candidateNumber);
 	return listed
-		.filter(
-			(each) =>
-				wholeNumber(fieldOf(each, 'JobNumber')) === pair.jobNumber &&
-				wholeNumber(fieldOf(each, 'CandidateNumber')) === pair.candidateNumber &&
-				!stampedBefore(each),
-		)
+		.filter((each) => pairKeyOf(each) === key && !stampedBefore(each))
 		.sort(newestFirst)[0];
 }
 
@@ -128,10 +133,8 @@ export class SubmissionIndex {
 	/** Adds a submission this execution created, so a later row of the same pair finds it. */
 	remember(submission: IDataObject): void {
 		if (!this.byPair) return;
-		const jobNumber = wholeNumber(fieldOf(submission, 'JobNumber'));
-		const candidateNumber = wholeNumber(fieldOf(submission, 'CandidateNumber'));
-		if (jobNumber === undefined || candidateNumber === undefined) return;
-		const key = pairKey(jobNumber, candidateNumber);
+		const key = pairKeyOf(submission);
+		if (key === undefined) return;
 		const list = this.byPair.get(key) ?? [];
 		list.push(submission);
 		this.byPair.set(key, list);
