@@ -149,6 +149,23 @@ describe('against the sliding-window limit', () => {
 		answeredMs: number;
 	}
 
+	/**
+	 * Calls arriving 0 to 5 ms after they start, with 2 to 10 ms of n8n's work before each and 400
+	 * ms before every hundredth; every `every`th call is an upload answered `uploadMs` after it
+	 * arrived, the others 1 to 10 ms.
+	 */
+	const withUploads =
+		(every: number, uploadMs: [number, number]) =>
+		(index: number, rng: Rng): Call => {
+			const arrivesMs = rng.int(0, 5);
+			return {
+				workMs: index % 100 === 99 ? 400 : rng.int(2, 10),
+				arrivesMs,
+				answeredMs:
+					arrivesMs + (index % every === every - 1 ? rng.int(...uploadMs) : rng.int(1, 10)),
+			};
+		};
+
 	async function bulk(call: (index: number, rng: Rng) => Call) {
 		const limiter = new Faults(7);
 		limiter.set({
@@ -193,14 +210,7 @@ describe('against the sliding-window limit', () => {
 		// The bulk flow's calls: find the candidate, create it, then the submission with its resume,
 		// answered after 10 to 30 ms (the sandbox answers it within 3 ms: the rest is n8n sending it);
 		// before every hundredth call n8n works 400 ms.
-		const { share, refusals } = await bulk((index, rng) => {
-			const arrivesMs = rng.int(0, 5);
-			return {
-				workMs: index % 100 === 99 ? 400 : rng.int(2, 10),
-				arrivesMs,
-				answeredMs: arrivesMs + (index % 3 === 2 ? rng.int(10, 30) : rng.int(1, 10)),
-			};
-		});
+		const { share, refusals } = await bulk(withUploads(3, [10, 30]));
 		expect(share).toBeGreaterThanOrEqual(0.95);
 		// The one refusal the budget is learned from.
 		expect(refusals).toBe(1);
@@ -231,14 +241,7 @@ describe('against the sliding-window limit', () => {
 	it("gives up a slow call's exchange time once per window: a slow upload in the same place of every window", async () => {
 		// What counting from the answer costs at worst: every tenth call answered after 60 to 150
 		// ms, so with 20 calls a window each place that holds an upload holds one in every window.
-		const { share, refusals } = await bulk((index, rng) => {
-			const arrivesMs = rng.int(0, 5);
-			return {
-				workMs: index % 100 === 99 ? 400 : rng.int(2, 10),
-				arrivesMs,
-				answeredMs: arrivesMs + (index % 10 === 9 ? rng.int(60, 150) : rng.int(1, 10)),
-			};
-		});
+		const { share, refusals } = await bulk(withUploads(10, [60, 150]));
 		expect(share).toBeGreaterThanOrEqual(0.85);
 		expect(refusals).toBe(1);
 	});
