@@ -14,11 +14,13 @@ module.exports = {
 	transform: {
 		'^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.json' }],
 	},
-	// Two suites at once: most of the tier's time is spent waiting for n8n's minute ticks (the
+	// Three suites at once: most of the tier's time is spent waiting for n8n's minute ticks (the
 	// Sync Trigger's polls), for restarts and for deliveries, not computing, and each suite
-	// starts its own n8n, sandbox and databases on free ports of 127.0.0.1. Longest first
-	// (e2e-sequencer.js). TRIO_E2E_WORKERS=1 runs them one by one.
-	maxWorkers: Number(process.env.TRIO_E2E_WORKERS || 2),
+	// starts its own n8n, sandbox and databases on free ports of 127.0.0.1. Measured on 2 cores
+	// (2026-11-29): 876 s with two, 717 s with three, and four overloaded them (the queue stacks
+	// took twice as long and a suite failed). Longest first (e2e-sequencer.js).
+	// TRIO_E2E_WORKERS=1 runs them one by one.
+	maxWorkers: Number(process.env.TRIO_E2E_WORKERS || 3),
 	testSequencer: '<rootDir>/test/support/e2e-sequencer.js',
 	// Starting n8n, creating its owner and running a workflow takes 10-20 s, more
 	// when the machine is busy; installs are done in globalSetup, not here.

@@ -363,16 +363,28 @@ async function request(
 	headers: Record<string, string>,
 	body?: unknown,
 ): Promise<{ status: number; text: string; headers: Headers }> {
-	const response = await fetch(url, {
-		method,
-		headers: {
-			accept: 'application/json',
-			...(body === undefined ? {} : { 'content-type': 'application/json' }),
-			...headers,
-		},
-		body: body === undefined ? undefined : JSON.stringify(body),
-		signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
-	});
+	const send = () =>
+		fetch(url, {
+			method,
+			headers: {
+				accept: 'application/json',
+				...(body === undefined ? {} : { 'content-type': 'application/json' }),
+				...headers,
+			},
+			body: body === undefined ? undefined : JSON.stringify(body),
+			signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+		});
+	let response: Response;
+	try {
+		response = await send();
+	} catch (error) {
+		// A kept-alive connection that n8n's server closed as idle just as this request went out
+		// (both sides' keep-alive timers run late on a loaded machine) fails with "other side
+		// closed" before n8n read anything; a read is sent again once on a fresh connection. A
+		// write is not: nothing here can tell whether n8n acted on it.
+		if (method !== 'GET' || !closedBeforeAnswer(error)) throw error;
+		response = await send();
+	}
 	const text = await response.text();
 	if (!response.ok) {
 		throw new HttpError(
@@ -382,6 +394,11 @@ async function request(
 		);
 	}
 	return { status: response.status, text, headers: response.headers };
+}
+
+function closedBeforeAnswer(error: unknown): boolean {
+	const cause = (error as { cause?: { code?: string } } | undefined)?.cause;
+	return cause?.code === 'UND_ERR_SOCKET';
 }
 
 function parseJson<T>(text: string): T {

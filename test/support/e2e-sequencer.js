@@ -1,9 +1,9 @@
 /**
- * The order of the real-n8n suites, which run two at a time (jest.e2e.config.js): the longest
- * first, so that the last suite to start is a short one and neither worker idles at the end
- * while the other finishes a long one. Jest's own order needs timings of an earlier run on the
+ * The order of the real-n8n suites, which run three at a time (jest.e2e.config.js): the longest
+ * first, so that the last suite to start is a short one and no worker idles at the end while
+ * another finishes a long one. Jest's own order needs timings of an earlier run on the
  * same machine and path, which a fresh clone does not have. The times come from the one place
- * they are kept, the suite table of docs/real-n8n.md (a whole run, two at a time), read here
+ * they are kept, the suite table of docs/real-n8n.md (a whole run, three at a time), read here
  * when the run starts; only their order matters. A suite not in the table goes first, so a new,
  * unmeasured one never lands at the end.
  */
