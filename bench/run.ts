@@ -40,7 +40,7 @@ const FLAGS = {
 	},
 	'settle-ms': {
 		value: 'MS',
-		help: 'real n8n: before each Get Many run n8n collects its garbage, then the bench waits\nthis long (default 2000), so that no run is timed with the garbage of the run before it',
+		help: 'real n8n: the pause before each Get Many run (default 2000). Get Many runs twice: as\nusers run it, then with n8n collecting its garbage before each run',
 		read: whole(0, 60_000),
 	},
 	deliveries: {

@@ -377,6 +377,10 @@ export async function measureRefusal(
 export interface GetManyRun {
 	/** n8n's executionTime of the node doing the GET, ms. */
 	nodeMs: number;
+	/** n8n's garbage-collection pauses within that time, ms (collect-garbage.cjs). */
+	gcMs: number;
+	/** How many of those pauses were major (mark-compact) collections. */
+	majorGcs: number;
 	/** The whole request to the workflow's webhook, answered when the last node finished, ms. */
 	wallMs: number;
 	/** Peak RSS of n8n and its task runner during the run, bytes. */
@@ -390,6 +394,11 @@ export interface GetManyRun {
 
 interface GetManySide {
 	nodeMs: Spread;
+	/** Node time less the garbage-collection pauses within it: the node's work and n8n's around it. */
+	workMs: Spread;
+	gcMs: Spread;
+	/** Major collections within the node's time, summed over the runs. */
+	majorGcs: number;
 	wallMs: Spread;
 	peakRss: Spread;
 	rssGrowth: Spread;
@@ -421,10 +430,10 @@ async function runGetManyOnce(
 	n8n: N8nInstance,
 	target: Created,
 	nodeName: string,
-	settleMs = 0,
+	{ settleMs = 0, collect = false }: { settleMs?: number; collect?: boolean } = {},
 ): Promise<GetManyTurn> {
 	const earlier = (await n8n.listExecutions(target.id)).length;
-	await collectGarbage(n8n);
+	if (collect) await collectGarbage(n8n);
 	await sleep(settleMs);
 	const before = n8n.rssBytes();
 	const sampler = sampleMax(() => n8n.rssBytes(), 20);
@@ -468,6 +477,32 @@ async function collectGarbage(n8n: N8nInstance): Promise<void> {
 	);
 }
 
+const PAUSE = /\[trio bench\] gc (\d+) ([\d.]+) ([\d.]+) (\w+)/g;
+
+/**
+ * The garbage-collection pauses of n8n's main process (collect-garbage.cjs announces each) that
+ * fall within [from, to] (epoch ms, as n8n records a node's start): their summed time, the part
+ * inside the window, and how many were major (mark-compact) collections.
+ */
+function pausesWithin(n8n: N8nInstance, from: number, to: number): { ms: number; major: number } {
+	let ms = 0;
+	let major = 0;
+	let seen = 0;
+	for (const [, pid, start, duration, kind] of n8n.logs().matchAll(PAUSE)) {
+		if (Number(pid) !== n8n.pid) continue;
+		seen += 1;
+		const overlap = Math.min(to, Number(start) + Number(duration)) - Math.max(from, Number(start));
+		if (overlap <= 0) continue;
+		ms += overlap;
+		if (kind === 'major') major += 1;
+	}
+	if (!seen)
+		throw new Error(
+			"n8n announced no garbage-collection pause: was it started with bench/real-n8n/collect-garbage.cjs preloaded, and is n8n's pid its own?",
+		);
+	return { ms, major };
+}
+
 /** n8n's record of a run: the node's execution time and what it output. */
 async function readGetManyRun(
 	n8n: N8nInstance,
@@ -477,14 +512,23 @@ async function readGetManyRun(
 	const full = await n8n.getExecution(turn.executionId);
 	const run = full.data?.resultData.runData[nodeName]?.[0] as
 		| {
+				startTime?: number;
 				executionTime?: number;
 				data?: { main: Array<Array<{ json?: Record<string, unknown> }> | null> };
 		  }
 		| undefined;
-	if (!run || typeof run.executionTime !== 'number' || full.status !== 'success')
+	if (
+		!run ||
+		typeof run.executionTime !== 'number' ||
+		typeof run.startTime !== 'number' ||
+		full.status !== 'success'
+	)
 		throw new Error(`${nodeName}: execution ${turn.executionId} ${full.status}, no run data`);
+	const pauses = pausesWithin(n8n, run.startTime, run.startTime + run.executionTime);
 	return {
 		nodeMs: run.executionTime,
+		gcMs: pauses.ms,
+		majorGcs: pauses.major,
 		wallMs: turn.wallMs,
 		peakRss: turn.peakRss,
 		rssGrowth: turn.rssGrowth,
@@ -503,6 +547,9 @@ export async function measureGetManyOnce(
 
 const summariseGetMany = (runs: GetManyRun[]): GetManySide => ({
 	nodeMs: spread(runs.map((run) => run.nodeMs)),
+	workMs: spread(runs.map((run) => run.nodeMs - run.gcMs)),
+	gcMs: spread(runs.map((run) => run.gcMs)),
+	majorGcs: runs.reduce((sum, run) => sum + run.majorGcs, 0),
 	wallMs: spread(runs.map((run) => run.wallMs)),
 	peakRss: spread(runs.map((run) => run.peakRss)),
 	rssGrowth: spread(runs.map((run) => run.rssGrowth)),
@@ -510,19 +557,19 @@ const summariseGetMany = (runs: GetManyRun[]): GetManySide => ({
 });
 
 /**
- * Job Get Many against the HTTP Request node on one n8n, the sides taking turns (alternate).
- * Before each run n8n collects its garbage and the bench waits `settleMs`, as the in-process bench
- * collects garbage before each run: a run of 8,502 whole jobs leaves n8n with tens of megabytes to
- * collect, and without that whichever side ran next was timed with the collection of the side
- * before it, which decided the medians more than either node's own work did (a pause alone did
- * not: V8 collects when it allocates, so the garbage waited for the next run). The executions are
- * read once all rounds have run.
+ * Job Get Many against the HTTP Request node on one n8n, the sides taking every order in turn
+ * (alternate), the bench waiting `settleMs` before each run. `collect` decides the garbage:
+ * false runs them as users' n8n does, collecting whenever V8 decides, so a run of 8,502 whole
+ * jobs may pay for the tens of megabytes an earlier run left; true has n8n collect before each
+ * run, as the in-process bench does, so each run pays for its own garbage only (a pause alone
+ * does not: V8 collects when it allocates). Either way each run records the collection pauses
+ * within the node's time. The executions are read once all rounds have run.
  */
 export async function measureGetMany(
 	n8n: N8nInstance,
 	sandbox: SandboxProcess,
 	credential: CredentialRef,
-	options: { runs: number; settleMs?: number },
+	options: { runs: number; settleMs?: number; collect: boolean },
 	log: Log,
 ): Promise<GetManyResult> {
 	// Each side: its workflow and the node whose time n8n records.
@@ -556,7 +603,7 @@ export async function measureGetMany(
 		Object.fromEntries(
 			names.map((name) => [
 				name,
-				() => runGetManyOnce(n8n, sides[name].target, sides[name].node, options.settleMs),
+				() => runGetManyOnce(n8n, sides[name].target, sides[name].node, options),
 			]),
 		) as Record<Side, () => Promise<GetManyTurn>>,
 		log,
@@ -572,7 +619,7 @@ export async function measureGetMany(
 			runs[name].push(run);
 		}
 	log(
-		`node ms: ${names.map((name) => `${name} ${runs[name].map((run) => run.nodeMs).join(', ')}`).join('; ')}`,
+		`node ms (of which collecting garbage): ${names.map((name) => `${name} ${runs[name].map((run) => `${run.nodeMs} (${run.gcMs.toFixed(0)})`).join(', ')}`).join('; ')}`,
 	);
 	return {
 		runs: options.runs,

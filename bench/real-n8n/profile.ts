@@ -153,7 +153,10 @@ async function main(): Promise<void> {
 	const n8n = await startN8n({
 		line: '2.x',
 		tarball,
-		env: { ...env, NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${dir} --cpu-prof-interval=200` },
+		env: {
+			...env,
+			NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${dir} --cpu-prof-interval=200 --require ${resolve(__dirname, 'collect-garbage.cjs')}`,
+		},
 	});
 	try {
 		const admin = await n8n.createCredential('admin', 'trioVmsApi', {
