@@ -3,7 +3,7 @@ import { fork } from 'node:child_process';
 import { join } from 'node:path';
 
 import type { EngineRun } from '../harness/engine/engine';
-import { NODE_UNDER_TEST } from '../harness/engine/engine';
+import { NODE_UNDER_TEST } from '../harness/engine/names';
 import type { BenchContext } from './runner';
 
 export interface SandboxProcess extends BenchContext {

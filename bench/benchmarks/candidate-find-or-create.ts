@@ -6,7 +6,6 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { runNode, trioCredentials } from '../../harness/engine/engine';
 import { benchmarkCase, type BenchmarkDefinition } from '../runner';
 import { callJson, expectSuccess, nodeExecutionTime } from '../support';
 
@@ -19,6 +18,9 @@ export const benchmarks: BenchmarkDefinition[] = [
 		node: `Source (${ITEMS} rows) -> Trio VMS (candidate: findOrCreate, fields from expressions) in the engine; ${ITEMS} GET /api/v3/candidates`,
 		baseline: `${ITEMS} sequential fetch GET /api/v3/candidates?email=... with JSON.parse`,
 		async prepare(context) {
+			// Loaded here, not at the top: reading the bench's flags and names (--list, --help) then
+			// does not load n8n-core.
+			const { runNode, trioCredentials } = await import('../../harness/engine/engine');
 			const candidates = await callJson<IDataObject[]>(`${context.url}/_sandbox/candidates`);
 			const rows = Array.from({ length: ITEMS }, (_, index) => {
 				const candidate = candidates[index % candidates.length];

@@ -5,7 +5,6 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { runNode, trioCredentials } from '../../harness/engine/engine';
 import { benchmarkCase, type BenchmarkDefinition } from '../runner';
 import { expectSuccess, nodeExecutionTime } from '../support';
 
@@ -16,6 +15,9 @@ function jobGetMany(simplify: boolean): BenchmarkDefinition {
 		node: `Source -> Trio VMS (job: getAll, returnAll, simplify ${simplify}) in the engine; one GET /api/v3/Job`,
 		baseline: 'fetch GET /api/v3/Job with the key, then JSON.parse of the body',
 		async prepare(context) {
+			// Loaded here, not at the top: reading the bench's flags and names (--list, --help) then
+			// does not load n8n-core.
+			const { runNode, trioCredentials } = await import('../../harness/engine/engine');
 			const credentials = trioCredentials(context.url, context.key);
 			return benchmarkCase({
 				node: () =>

@@ -9,7 +9,6 @@
 import FormData from 'form-data';
 import type { IDataObject } from 'n8n-workflow';
 
-import { runNode, trioCredentials } from '../../harness/engine/engine';
 import { benchmarkCase, type BenchmarkDefinition } from '../runner';
 import { callJson, expectSuccess, makePdf, nodeExecutionTime } from '../support';
 
@@ -24,6 +23,9 @@ export const benchmarks: BenchmarkDefinition[] = [
 		baseline:
 			'fetch POST /api/v3/Submission, the same parts and file encoded by the form-data package',
 		async prepare(context) {
+			// Loaded here, not at the top: reading the bench's flags and names (--list, --help) then
+			// does not load n8n-core.
+			const { runNode, trioCredentials } = await import('../../harness/engine/engine');
 			const pdf = makePdf(PDF_BYTES);
 			const jobs = await callJson<IDataObject[]>(`${context.apiUrl}/Job`, { key: context.key });
 			const job = jobs.find((entry) => entry.JobStatus === 'Open');

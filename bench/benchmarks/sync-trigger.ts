@@ -14,8 +14,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { diffJobs } from '../../nodes/TrioVmsSyncTrigger/diff';
 import { readJobs } from '../../nodes/TrioVmsSyncTrigger/records';
 import { storeState, type JobState } from '../../nodes/TrioVmsSyncTrigger/state';
-import { trioCredentials } from '../../harness/engine/engine';
-import { pollTrigger, type PollResult } from '../../harness/engine/poll';
+import type { PollResult } from '../../harness/engine/poll';
 import { benchmarkCase, type BenchContext, type BenchmarkDefinition } from '../runner';
 
 /** Bytes of the node's static data as n8n stores it (JSON). */
@@ -52,6 +51,10 @@ function syncPoll(kind: 'full' | 'cheap'): BenchmarkDefinition {
 				? 'fetch GET /api/v3/Job with the key, then JSON.parse of the body'
 				: 'fetch the same GET /api/v3/Job?modifiedDate=, then JSON.parse',
 		async prepare(context: BenchContext) {
+			// Loaded here, not at the top: reading the bench's flags and names (--list, --help) then
+			// does not load n8n-core.
+			const { trioCredentials } = await import('../../harness/engine/engine');
+			const { pollTrigger } = await import('../../harness/engine/poll');
 			const poller = pollTrigger({
 				parameters: {
 					watch: 'jobs',

@@ -46,6 +46,7 @@ import {
 	ProcessMemory,
 } from '../../nodes/TrioVms/helpers/createMemory';
 import { ensureEngineContainer } from './container';
+import { NODE_UNDER_TEST, SOURCE_NODE } from './names';
 import { CredentialTypeRegistry, TestCredentialsHelper } from './credentials-helper';
 import { EngineNodeTypes } from './node-types';
 import type { BinarySourceFile } from './test-nodes';
@@ -59,9 +60,7 @@ export const engineNodeTypes = new EngineNodeTypes();
 
 export const credentialTypes = new CredentialTypeRegistry();
 
-/** Names of the nodes `runNode` builds. */
-export const SOURCE_NODE = 'Source';
-export const NODE_UNDER_TEST = 'Trio VMS';
+export { NODE_UNDER_TEST, SOURCE_NODE } from './names';
 
 export type EngineNode = Partial<INode> & {
 	name: string;
