@@ -14,9 +14,10 @@ module.exports = {
 	},
 	// A bound for a hung test, not a speed target: CI shares 2 cores with n8n installs and builds.
 	testTimeout: 120_000,
-	// Four suites at once on 2 cores: the engine suites wait on Trio's Retry-After seconds and on
-	// their own sandboxes about half the time, so two workers left the cores idle (2026-11-29,
-	// quiet machine: 144 s with 2, 106 s with 4; --maxWorkers on the command line overrides it).
-	maxWorkers: 4,
+	// Six suites at once on 2 cores: many engine suites wait on Trio's Retry-After seconds and on
+	// their own sandboxes more than they compute (2026-11-29, quiet machine: 144 s with 2 workers,
+	// 95 s with 4, 68 s with 6, for about 130 s of CPU; --maxWorkers on the command line overrides
+	// it).
+	maxWorkers: 6,
 	reporters: ['default', '<rootDir>/test/support/summary-reporter.js'],
 };

@@ -16,7 +16,7 @@ import * as path from 'node:path';
 import { run } from '../../harness/exec';
 import { REPO_ROOT } from '../../harness/pack';
 
-/** Each `--print-config` loads n8n's configuration (typescript-eslint) afresh: seconds each. */
+/** One ESLint process computes every configuration below (loading typescript-eslint once). */
 jest.setTimeout(180_000);
 
 const RUNTIME_RULES = [
@@ -36,7 +36,6 @@ const UNUSED_VARS = 'error, args and variables named _… allowed';
 const UNPUBLISHED = ['test', 'harness', 'sandbox', 'scripts', 'bench'];
 const PACKAGE = ['nodes', 'credentials'];
 const LOOKUP_FROM_FILE = 'unstable_config_lookup_from_file';
-const ESLINT = path.join(REPO_ROOT, 'node_modules', 'eslint', 'bin', 'eslint.js');
 
 function typescriptFiles(folder: string): string[] {
 	const absolute = path.join(REPO_ROOT, folder);
@@ -51,16 +50,39 @@ const read = (file: string): string => fs.readFileSync(path.join(REPO_ROOT, file
 
 type Rules = Record<string, unknown[]>;
 
-/** The rules ESLint applies to `file` (which need not exist), as `npm run lint` runs it or not. */
-async function rulesFor(file: string, lookupFromFile = true): Promise<Rules> {
-	const flags = lookupFromFile ? ['--flag', LOOKUP_FROM_FILE] : [];
-	const { code, output, stdout } = await run(
-		process.execPath,
-		[ESLINT, ...flags, '--print-config', file],
-		{ cwd: REPO_ROOT, env: { ...process.env, ESLINT_FLAGS: '' }, timeoutMs: 120_000 },
-	);
-	if (code !== 0) throw new Error(`eslint --print-config ${file} failed: ${output}`);
-	return (JSON.parse(stdout) as { rules: Rules }).rules;
+interface Asked {
+	file: string;
+	/** As `npm run lint` runs ESLint (its flag), or as a plain `eslint` without it. */
+	lookupFromFile: boolean;
+}
+
+/**
+ * The rules ESLint applies to each file (which need not exist), through ESLint's own API in one
+ * child process: what `eslint --print-config` prints, without loading n8n's configuration
+ * (typescript-eslint, seconds of CPU) once per file. The child runs outside Jest, as the CLI does,
+ * because ESLint loads each folder's eslint.config.mjs as an ES module.
+ */
+async function rulesFor(asked: Asked[]): Promise<Rules[]> {
+	const script = `
+		const { loadESLint } = require('eslint');
+		(async () => {
+			const ESLint = await loadESLint({ useFlatConfig: true });
+			const instances = {
+				true: new ESLint({ cwd: process.cwd(), flags: [${JSON.stringify(LOOKUP_FROM_FILE)}] }),
+				false: new ESLint({ cwd: process.cwd() }),
+			};
+			const out = [];
+			for (const { file, lookupFromFile } of ${JSON.stringify(asked)})
+				out.push((await instances[lookupFromFile].calculateConfigForFile(file)).rules);
+			process.stdout.write(JSON.stringify(out));
+		})().catch((error) => { console.error(error); process.exit(1); });`;
+	const { code, output, stdout } = await run(process.execPath, ['-e', script], {
+		cwd: REPO_ROOT,
+		env: { ...process.env, ESLINT_FLAGS: '' },
+		timeoutMs: 120_000,
+	});
+	if (code !== 0) throw new Error(`ESLint's configurations could not be computed: ${output}`);
+	return JSON.parse(stdout) as Rules[];
 }
 
 /** The rules whose setting differs, in words: "rule: before -> after". */
@@ -88,10 +110,10 @@ function differences(before: Rules, after: Rules): Record<string, string> {
 
 describe('ESLint configuration', () => {
 	it("judges the package sources by n8n's default alone, looked up from each file or not", async () => {
-		const [node, nodeAsBefore, credential] = await Promise.all([
-			rulesFor('nodes/TrioVms/TrioVms.node.ts'),
-			rulesFor('nodes/TrioVms/TrioVms.node.ts', false),
-			rulesFor('credentials/TrioVmsApi.credentials.ts'),
+		const [node, nodeAsBefore, credential] = await rulesFor([
+			{ file: 'nodes/TrioVms/TrioVms.node.ts', lookupFromFile: true },
+			{ file: 'nodes/TrioVms/TrioVms.node.ts', lookupFromFile: false },
+			{ file: 'credentials/TrioVmsApi.credentials.ts', lookupFromFile: true },
 		]);
 		expect(differences(nodeAsBefore, node)).toEqual({});
 		expect(node['@n8n/community-nodes/no-restricted-imports']).toEqual([2]);
@@ -104,10 +126,12 @@ describe('ESLint configuration', () => {
 			...RUNTIME_RULES.map((rule) => [rule, 'error -> off']),
 			['@typescript-eslint/no-unused-vars', `error -> ${UNUSED_VARS}`],
 		]);
-		const [root, ...folders] = await Promise.all([
-			rulesFor('anything.ts'),
-			...UNPUBLISHED.map((folder) => rulesFor(`${folder}/anything.ts`)),
-		]);
+		const [root, ...folders] = await rulesFor(
+			['anything.ts', ...UNPUBLISHED.map((folder) => `${folder}/anything.ts`)].map((file) => ({
+				file,
+				lookupFromFile: true,
+			})),
+		);
 		for (const rules of folders) expect(differences(root, rules)).toEqual(expected);
 	});
 
