@@ -52,6 +52,8 @@ export interface RunningSandbox {
 	clearRequests(): void;
 	setFaults(config: Partial<FaultConfig>): void;
 	clearFaults(): void;
+	/** The agency revokes one of its two keys in Trio, or takes that back (`revoked` false). */
+	revokeKey(key: string, revoked?: boolean): void;
 	/** The latencies (ms) of the requests a latency fault is holding now. */
 	heldRequests(): number[];
 	/** Ends every latency fault's wait now. */
@@ -129,6 +131,12 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
 		clearRequests: () => sandbox.requests.clear(),
 		setFaults: (config) => sandbox.faults.set(faultConfigSchema.parse(config)),
 		clearFaults: () => sandbox.faults.clear(),
+		revokeKey: (key, revoked = true) => {
+			if (key !== sandbox.config.adminKey && key !== sandbox.config.key)
+				throw new Error('revokeKey: not one of the sandbox keys');
+			if (revoked) sandbox.revokedKeys.add(key);
+			else sandbox.revokedKeys.delete(key);
+		},
 		heldRequests: () => sandbox.heldRequests(),
 		releaseHeld: () => sandbox.releaseHeld(),
 		useFaultClock: (now) => {

@@ -60,6 +60,8 @@ export class Sandbox {
 	readonly deliveries: Deliveries;
 	readonly faults: Faults;
 	readonly requests = new RequestLog();
+	/** Keys the agency revoked in Trio: answered as any unknown key is, until reset. */
+	readonly revokedKeys = new Set<string>();
 	/** Unexpected exceptions answered with 500; a test can assert there were none. */
 	readonly internalErrors: Error[] = [];
 	url = '';
@@ -156,6 +158,7 @@ export class Sandbox {
 	}
 
 	reset(options: { seed?: number; jobs?: number; keepWebhooks?: boolean } = {}): void {
+		this.revokedKeys.clear();
 		this.store.reset({
 			seed: options.seed ?? this.store.seed,
 			jobs: options.jobs ?? this.store.jobCount,
@@ -370,6 +373,7 @@ export class Sandbox {
 	private keyUse(req: IncomingMessage): KeyUse {
 		const given = req.headers['x-api-key'];
 		if (given === undefined || given === '') return 'missing';
+		if (typeof given === 'string' && this.revokedKeys.has(given)) return 'invalid';
 		if (given === this.config.adminKey) return 'admin';
 		if (given === this.config.key) return 'agency';
 		return 'invalid';

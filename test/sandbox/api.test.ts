@@ -37,6 +37,20 @@ describe('authentication', () => {
 		expect(result.body.detail).toMatch(/not valid/);
 	});
 
+	test('a revoked key is answered as an unknown one until taken back; the other key still works', async () => {
+		sandbox.revokeKey(sandbox.adminKey);
+		try {
+			const refused = await api(sandbox, '/Job', { key: sandbox.adminKey });
+			expect(refused.status).toBe(403);
+			expect(refused.body.detail).toMatch(/revoked/);
+			expect((await api(sandbox, '/Job', { key: sandbox.key })).status).toBe(200);
+		} finally {
+			sandbox.revokeKey(sandbox.adminKey, false);
+		}
+		expect((await api(sandbox, '/Job', { key: sandbox.adminKey })).status).toBe(200);
+		expect(() => sandbox.revokeKey('not-a-key')).toThrow(/not one of the sandbox keys/);
+	});
+
 	test.each([
 		['GET', '/Webhooks'],
 		['GET', '/Webhooks/Events'],
