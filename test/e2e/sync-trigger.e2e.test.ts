@@ -25,7 +25,7 @@ import {
 	changesOf,
 	SYNC_TRIGGER_TYPE,
 } from '../../harness/sync-trigger-workflow';
-import type { CredentialRef } from '../../harness/trio';
+import { createTrioCredential, type CredentialRef } from '../../harness/trio';
 import { waitForValue, waitUntil } from '../../harness/wait';
 import { readRepoFile, section } from '../docs/markdown';
 import { callSandbox, listJobs } from '../support/sandbox-client';
@@ -152,7 +152,44 @@ for (const { line, name, env } of VARIANTS) {
 			await settle(workflow.id, 'not_published');
 		});
 
-		test('published while Trio answers its job list 429 (Retry-After 60 s): Publish goes through with no execution, and the first scheduled check outputs every job, the one opened meanwhile included', async () => {
+		/**
+		 * The docs' error workflow, pasted as it stands, watching a job sync whose own credential
+		 * (the admin key: a key of its own) the agency revokes once it is published. On 2.x it is
+		 * published, as the recipe says: n8n 2.x runs only the published version of an error
+		 * workflow, and n8n 1.x runs it as saved (it refuses to activate a workflow whose only
+		 * trigger is an Error Trigger: "has no node to start the workflow").
+		 */
+		async function watchedByTheErrorWorkflow(): Promise<{
+			errorWorkflowId: string;
+			watchedId: string;
+		}> {
+			const recipe = JSON.parse(
+				/```json\n([\s\S]*?)\n```/.exec(
+					section(readRepoFile('docs/sync-trigger.md'), 'When checks fail'),
+				)?.[1] ?? '{}',
+			) as { name: string; nodes: unknown[]; connections: unknown; settings: object };
+			const errorWorkflow = await n8n.createWorkflow(recipe as never);
+			if (line === '2.x') {
+				await n8n.activate(errorWorkflow.id);
+				await settle(errorWorkflow.id, 'published');
+			}
+			const ownKey = await createTrioCredential(n8n, 'Trio sandbox (its own key)', sandbox);
+			const json = jobSyncWorkflow('Trio job sync (error workflow)', ownKey);
+			json.nodes[0].parameters.pollTimes = { item: [{ mode: 'everyMinute' }] };
+			const watched = await n8n.createWorkflow({
+				...json,
+				settings: { ...json.settings, errorWorkflow: errorWorkflow.id },
+			} as never);
+			await n8n.activate(watched.id);
+			await settle(watched.id, 'published');
+			return { errorWorkflowId: errorWorkflow.id, watchedId: watched.id };
+		}
+
+		// Two proofs that each wait for a workflow's first scheduled check wait together: n8n gives
+		// every published workflow a minute tick at a second of its own, so the two waits overlap
+		// instead of adding up. The watched workflow is published after the 429s are over, so its
+		// first scheduled check can only meet the revoked key.
+		test('waiting together: published while Trio answers its job list 429 (Retry-After 60 s), Publish goes through with no execution and the first scheduled check outputs every job, the one opened meanwhile included; and the error workflow of docs/sync-trigger.md, pasted as it stands, says which check failed and why', async () => {
 			const json = jobSyncWorkflow('Trio job sync (published while Trio is busy)', credential);
 			json.nodes[0].parameters.pollTimes = { item: [{ mode: 'everyMinute' }] };
 			const workflow = await n8n.createWorkflow(json);
@@ -185,46 +222,22 @@ for (const { line, name, env } of VARIANTS) {
 			const added = await callSandbox<{ Number: number }>(sandbox, 'POST', '/_sandbox/jobs', {
 				Title: 'Night Shift RN - Published while busy',
 			});
-			const [first] = await n8n.waitForExecutions(workflow.id, 1, 2 * 60_000);
-			const items = syncItems(await n8n.getExecution(first.id));
-			const listed = await listJobs(sandbox);
-			process.stderr.write(
-				`[sync-trigger] published while Trio answered 429: ${items.length} job(s) output at the first scheduled check, of ${listed.length} listed\n`,
-			);
-			expect(items.map((item) => item.Number).sort()).toEqual(
-				listed.map((job) => job.Number).sort(),
-			);
-			expect(items.map((item) => item.Number)).toContain(added.Number);
-			await n8n.deactivate(workflow.id);
-			await settle(workflow.id, 'not_published');
-		}, 300_000);
-
-		test('the error workflow of docs/sync-trigger.md, pasted as it stands, says which check failed and why', async () => {
-			const recipe = JSON.parse(
-				/```json\n([\s\S]*?)\n```/.exec(
-					section(readRepoFile('docs/sync-trigger.md'), 'When checks fail'),
-				)?.[1] ?? '{}',
-			) as { name: string; nodes: unknown[]; connections: unknown; settings: object };
-			const errorWorkflow = await n8n.createWorkflow(recipe as never);
-			// As the recipe says: n8n 2.x runs only the published version of an error workflow, and
-			// n8n 1.x runs it as saved (it refuses to activate a workflow whose only trigger is an
-			// Error Trigger: "has no node to start the workflow").
-			if (line === '2.x') {
-				await n8n.activate(errorWorkflow.id);
-				await settle(errorWorkflow.id, 'published');
-			}
-			const json = jobSyncWorkflow('Trio job sync (error workflow)', credential);
-			json.nodes[0].parameters.pollTimes = { item: [{ mode: 'everyMinute' }] };
-			const watched = await n8n.createWorkflow({
-				...json,
-				settings: { ...json.settings, errorWorkflow: errorWorkflow.id },
-			} as never);
-			await n8n.activate(watched.id);
-			await settle(watched.id, 'published');
-			// From the next check on, Trio refuses the key.
-			sandbox.setFaults({ endpoints: { 'GET /api/v3/Job': { failRate: 1, failStatus: 403 } } });
+			const { errorWorkflowId, watchedId } = await watchedByTheErrorWorkflow();
+			// From its next check on, Trio refuses the watched workflow's key.
+			sandbox.revokeKey(sandbox.adminKey);
 			try {
-				const [told] = await n8n.waitForExecutions(errorWorkflow.id, 1, 2 * 60_000);
+				const [first] = await n8n.waitForExecutions(workflow.id, 1, 2 * 60_000);
+				const items = syncItems(await n8n.getExecution(first.id));
+				const listed = await listJobs(sandbox);
+				process.stderr.write(
+					`[sync-trigger] published while Trio answered 429: ${items.length} job(s) output at the first scheduled check, of ${listed.length} listed\n`,
+				);
+				expect(items.map((item) => item.Number).sort()).toEqual(
+					listed.map((job) => job.Number).sort(),
+				);
+				expect(items.map((item) => item.Number)).toContain(added.Number);
+
+				const [told] = await n8n.waitForExecutions(errorWorkflowId, 1, 2 * 60_000);
 				const [said] = nodeItems(await n8n.getExecution(told.id), 'Say what failed');
 				process.stderr.write(`[sync-trigger] error workflow said: ${String(said?.text)}\n`);
 				expect(said?.text).toMatch(
@@ -233,10 +246,12 @@ for (const { line, name, env } of VARIANTS) {
 				// And what to do, as the check's error says it (issue 46).
 				expect(said?.text).toMatch(/API key/);
 			} finally {
-				sandbox.clearFaults();
-				await n8n.deactivate(watched.id);
-				await settle(watched.id, 'not_published');
-				await n8n.deactivate(errorWorkflow.id);
+				sandbox.revokeKey(sandbox.adminKey, false);
+				for (const id of [workflow.id, watchedId]) {
+					await n8n.deactivate(id);
+					await settle(id, 'not_published');
+				}
+				await n8n.deactivate(errorWorkflowId);
 			}
 		}, 300_000);
 	});
