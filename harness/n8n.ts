@@ -234,17 +234,64 @@ function sweepOrphans(): void {
 
 // ---- helpers ----
 
-export async function freePort(): Promise<number> {
+/**
+ * The ports the harness hands out to n8n, its task-runner brokers and the databases: below the
+ * kernel's ephemeral range, and a slice of their own for each Jest worker. A port the kernel
+ * picks (listen on 0) comes from the ephemeral range, where every outgoing connection on the
+ * machine also takes its local port, so between the check and n8n's listen another suite's
+ * connection could take it ("n8n's port … is already in use"; seen with three suites at once).
+ * Outside that range only an explicit listen can take a port, and each worker's are its own.
+ */
+const PORTS_PER_WORKER = 1000;
+const LOWEST_PORT = 10_000;
+
+function portSlice(): { first: number; last: number } | undefined {
+	let ephemeralFirst = 32_768;
+	try {
+		const [first] = fs.readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').split(/\s+/);
+		if (Number.isInteger(Number(first))) ephemeralFirst = Number(first);
+	} catch {
+		// Not Linux: the usual range's start.
+	}
+	const slices = Math.floor((ephemeralFirst - LOWEST_PORT) / PORTS_PER_WORKER);
+	if (slices < 2) return undefined;
+	const worker = Number(process.env.JEST_WORKER_ID) || process.pid;
+	const first = LOWEST_PORT + (worker % slices) * PORTS_PER_WORKER;
+	return { first, last: first + PORTS_PER_WORKER - 1 };
+}
+
+const slice = portSlice();
+let nextPort = slice?.first ?? 0;
+
+/** Whether `port` can be listened on now (0: the kernel's pick); the port listened on. */
+function tryListen(port: number): Promise<number | undefined> {
 	return new Promise((resolve, reject) => {
 		const server = net.createServer();
 		server.unref();
-		server.on('error', reject);
-		server.listen(0, '127.0.0.1', () => {
+		server.on('error', (error: NodeJS.ErrnoException) =>
+			error.code === 'EADDRINUSE' || error.code === 'EACCES' ? resolve(undefined) : reject(error),
+		);
+		server.listen(port, '127.0.0.1', () => {
 			const address = server.address();
-			const port = typeof address === 'object' && address ? address.port : 0;
-			server.close(() => resolve(port));
+			const taken = typeof address === 'object' && address ? address.port : 0;
+			server.close(() => resolve(taken));
 		});
 	});
+}
+
+/** A port nothing listens on, from this worker's slice (the kernel's pick when it has none). */
+export async function freePort(): Promise<number> {
+	if (slice) {
+		for (let tried = 0; tried < PORTS_PER_WORKER; tried++) {
+			const port = nextPort;
+			nextPort = port >= slice.last ? slice.first : port + 1;
+			const free = await tryListen(port);
+			if (free) return free;
+		}
+	}
+	const picked = await tryListen(0);
+	if (!picked) throw new Error('no free port on 127.0.0.1');
+	return picked;
 }
 
 /** The parent's n8n/DB settings must not leak into a test instance. */
