@@ -139,6 +139,8 @@ describe('error bodies and emails (issue 22 points 8, 11, 12)', () => {
 				fc.stringMatching(/^[A-Za-z0-9]{8,40}$/),
 				fc.constantFrom('', ' ', '&', '&amp;', '?', '&#38;', '<p>'),
 				(text, filler, token, before) => {
+					// Text around the token that happens to hold the token's secret part is not a leak.
+					fc.pre(!text.includes(token.slice(4)));
 					const seen: number[] = [];
 					const body = `${'<'.repeat(filler)}${text} ${before}token=${token} end`;
 					const { message } = readServiceMessage(body, (part) => {
