@@ -481,8 +481,8 @@ const PAUSE = /\[trio bench\] gc (\d+) ([\d.]+) ([\d.]+) (\w+)/g;
 
 /**
  * The garbage-collection pauses of n8n's main process (collect-garbage.cjs announces each) that
- * fall within [from, to] (epoch ms, as n8n records a node's start): their summed time, the part
- * inside the window, and how many were major (mark-compact) collections.
+ * fall within [from, to] (epoch ms, as n8n records a node's start): how long they held the
+ * process within that window, summed, and how many were major (mark-compact) collections.
  */
 function pausesWithin(n8n: N8nInstance, from: number, to: number): { ms: number; major: number } {
 	let ms = 0;
