@@ -479,27 +479,43 @@ async function collectGarbage(n8n: N8nInstance): Promise<void> {
 
 const PAUSE = /\[trio bench\] gc (\d+) ([\d.]+) ([\d.]+) (\w+)/g;
 
+interface Pause {
+	/** Epoch ms, as n8n records a node's start. */
+	start: number;
+	ms: number;
+	major: boolean;
+}
+
 /**
- * The garbage-collection pauses of n8n's main process (collect-garbage.cjs announces each) that
- * fall within [from, to] (epoch ms, as n8n records a node's start): how long they held the
- * process within that window, summed, and how many were major (mark-compact) collections.
+ * The garbage-collection pauses of n8n's main process so far (collect-garbage.cjs announces
+ * each), read once for all the runs they are matched with.
  */
-function pausesWithin(n8n: N8nInstance, from: number, to: number): { ms: number; major: number } {
-	let ms = 0;
-	let major = 0;
-	let seen = 0;
+function collectionPauses(n8n: N8nInstance): Pause[] {
+	const pauses: Pause[] = [];
 	for (const [, pid, start, duration, kind] of n8n.logs().matchAll(PAUSE)) {
 		if (Number(pid) !== n8n.pid) continue;
-		seen += 1;
-		const overlap = Math.min(to, Number(start) + Number(duration)) - Math.max(from, Number(start));
-		if (overlap <= 0) continue;
-		ms += overlap;
-		if (kind === 'major') major += 1;
+		pauses.push({ start: Number(start), ms: Number(duration), major: kind === 'major' });
 	}
-	if (!seen)
+	if (!pauses.length)
 		throw new Error(
 			"n8n announced no garbage-collection pause: was it started with bench/real-n8n/collect-garbage.cjs preloaded, and is n8n's pid its own?",
 		);
+	return pauses;
+}
+
+/**
+ * How long the pauses held the process within [from, to] (epoch ms), summed, and how many of
+ * them were major (mark-compact) collections.
+ */
+function pausesWithin(pauses: Pause[], from: number, to: number): { ms: number; major: number } {
+	let ms = 0;
+	let major = 0;
+	for (const pause of pauses) {
+		const overlap = Math.min(to, pause.start + pause.ms) - Math.max(from, pause.start);
+		if (overlap <= 0) continue;
+		ms += overlap;
+		if (pause.major) major += 1;
+	}
 	return { ms, major };
 }
 
@@ -508,6 +524,7 @@ async function readGetManyRun(
 	n8n: N8nInstance,
 	turn: GetManyTurn,
 	nodeName: string,
+	pauses: Pause[] = collectionPauses(n8n),
 ): Promise<GetManyRun> {
 	const full = await n8n.getExecution(turn.executionId);
 	const run = full.data?.resultData.runData[nodeName]?.[0] as
@@ -524,11 +541,11 @@ async function readGetManyRun(
 		full.status !== 'success'
 	)
 		throw new Error(`${nodeName}: execution ${turn.executionId} ${full.status}, no run data`);
-	const pauses = pausesWithin(n8n, run.startTime, run.startTime + run.executionTime);
+	const within = pausesWithin(pauses, run.startTime, run.startTime + run.executionTime);
 	return {
 		nodeMs: run.executionTime,
-		gcMs: pauses.ms,
-		majorGcs: pauses.major,
+		gcMs: within.ms,
+		majorGcs: within.major,
 		wallMs: turn.wallMs,
 		peakRss: turn.peakRss,
 		rssGrowth: turn.rssGrowth,
@@ -611,9 +628,10 @@ export async function measureGetMany(
 			`wall ${turn.wallMs.toFixed(0)} ms, peak RSS ${(turn.peakRss / 1_048_576).toFixed(0)} MiB (+${(turn.rssGrowth / 1_048_576).toFixed(0)})`,
 	);
 	const runs = { trioRaw: [], trioSimplified: [], httpRequest: [] } as Record<Side, GetManyRun[]>;
+	const pauses = collectionPauses(n8n);
 	for (const name of names)
 		for (const turn of turns[name]) {
-			const run = await readGetManyRun(n8n, turn, sides[name].node);
+			const run = await readGetManyRun(n8n, turn, sides[name].node, pauses);
 			if (run.items !== counts[0])
 				throw new Error(`${name}: execution ${turn.executionId} output ${run.items} items`);
 			runs[name].push(run);
