@@ -1,9 +1,15 @@
 /**
  * docs/development.md's commands table names commands that exist, and the two doors to the tests
  * stay what the table says: `npm test` the whole suite (README and CI call it), `npm run
- * test:quick` the same first steps and a real-n8n smoke, never a second truth of its own.
+ * test:quick` the same steps with a real-n8n smoke in place of the real-n8n tier, never a second
+ * truth of its own. Both run through scripts/run-tests.mjs, whose plan is read as it prints it.
  */
+import { testPlan as plan, type TestPlan as Plan } from '../support/test-plan';
 import { readRepoFile } from './markdown';
+
+const stepsOf = (each: Plan) => each.flat(2);
+/** The plan's real-n8n step: the whole tier, or the smoke suite. */
+const name = (each: Plan) => (stepsOf(each).includes('test:e2e') ? 'test:e2e' : 'test:smoke');
 
 const scripts = (JSON.parse(readRepoFile('package.json')) as { scripts: Record<string, string> })
 	.scripts;
@@ -26,15 +32,32 @@ describe("docs/development.md's commands table", () => {
 		expect(Object.keys(scripts)).toContain(command);
 	});
 
-	it('keeps `npm test` the whole suite: every fast and every real-n8n suite', () => {
-		expect(scripts.test).toBe(
-			'npm run lint && npm run typecheck && npm run build && jest && jest -c jest.e2e.config.js',
+	it('keeps `npm test` the whole suite: every fast and every real-n8n suite, lint, types, build', () => {
+		expect(scripts.test).toBe('node scripts/run-tests.mjs whole');
+		expect(stepsOf(plan('whole')).sort()).toEqual(
+			['build', 'lint', 'typecheck', 'test:unit', 'test:e2e'].sort(),
 		);
+		expect(scripts['test:unit']).toBe('jest');
+		expect(scripts['test:e2e']).toBe('jest -c jest.e2e.config.js');
 	});
 
-	it('makes `npm run test:quick` the same first steps, then the real-n8n smoke only', () => {
-		const [first, smoke] = scripts['test:quick'].split(' && jest && ');
-		expect(`${first} && jest`).toBe(scripts.test.split(' && jest -c ')[0]);
-		expect(smoke).toMatch(/jest -c jest\.e2e\.config\.js test\/e2e\/smoke\.e2e\.test\.ts$/);
+	it('builds before anything reads dist/, and starts the real-n8n tier once every other step passed', () => {
+		const whole = plan('whole');
+		for (const phases of [whole, plan('quick')]) {
+			for (const step of stepsOf(phases)) expect(Object.keys(scripts)).toContain(step);
+			// The fast tier's package tests, the smoke and every real-n8n suite pack dist/.
+			expect(phases[0]).toContainEqual(['build']);
+			expect(stepsOf(phases.slice(1))).toEqual(expect.arrayContaining(['test:unit', name(phases)]));
+		}
+		expect(whole[whole.length - 1]).toEqual([['test:e2e']]);
+	});
+
+	it('makes `npm run test:quick` the same steps, with the real-n8n smoke instead of the real-n8n tier', () => {
+		expect(scripts['test:quick']).toBe('node scripts/run-tests.mjs quick');
+		const whole = stepsOf(plan('whole')).filter((step) => step !== 'test:e2e');
+		expect(stepsOf(plan('quick')).sort()).toEqual([...whole, 'test:smoke'].sort());
+		expect(scripts['test:smoke']).toMatch(
+			/jest -c jest\.e2e\.config\.js test\/e2e\/smoke\.e2e\.test\.ts$/,
+		);
 	});
 });

@@ -10,6 +10,7 @@ import * as path from 'node:path';
 
 import { run } from '../../harness/exec';
 import { REPO_ROOT } from '../../harness/pack';
+import { testPlan } from '../support/test-plan';
 
 const ANSI_COLOUR = new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, 'g');
 /** The child's own bound; jest's is longer, so jest never walks away from a running child. */
@@ -50,17 +51,19 @@ describe("n8n's CLI on this repository", () => {
 		expect(output).toMatch(/Status: eligible for n8n Cloud verification/);
 	});
 
-	// `npm test` runs `npm run lint` first, which runs `n8n-node lint` over the whole repository:
-	// running that lint again here would only double the slowest step. What this file alone can
-	// check is that the pipeline keeps it: the README's test command lints first, with n8n's CLI.
-	it("runs n8n-node lint at the repository root as the test command's first step", () => {
+	// `npm test` runs `npm run lint`, and with it `n8n-node lint` over the whole repository, before
+	// the real-n8n tier: running that lint again here would only double the slowest step. What this
+	// file alone can check is that the pipeline keeps it.
+	it('runs n8n-node lint at the repository root in the test command, before the real-n8n tier', () => {
 		const { scripts } = JSON.parse(
 			fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8'),
 		) as {
 			scripts: Record<string, string>;
 		};
 
-		expect(scripts.test.split(' && ')[0]).toBe('npm run lint');
+		const phases = testPlan('whole');
+		expect(phases.slice(0, -1).flat(2)).toContain('lint');
+		expect(phases[phases.length - 1]).toEqual([['test:e2e']]);
 		// Each file judged by the configuration nearest to it (eslint-config.test.ts).
 		expect(scripts.lint.split(' && ')[0]).toBe(
 			'ESLINT_FLAGS=unstable_config_lookup_from_file n8n-node lint',
