@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import { killGroup, runOrThrow, sleep, spawnReaper, sweepOrphanFolders } from './exec';
 import { readyAt, watchN8n } from './n8n-process';
 import { exitedDuringStart, waitUntil } from './wait';
-import { ensureN8n, npmEnv } from './install';
+import { cacheRoot, ensureN8n, npmEnv } from './install';
 import type { N8nLine } from './install';
 
 export interface StartN8nOptions {
@@ -340,6 +340,11 @@ export function n8nEnv(
 		DB_TYPE: 'sqlite',
 		EXECUTIONS_DATA_SAVE_ON_SUCCESS: 'all',
 		EXECUTIONS_DATA_SAVE_ON_ERROR: 'all',
+		// Node's on-disk cache of compiled modules (Node 22.1 and later; the 1.x line's Node 20
+		// ignores it). n8n loads thousands of modules at every start, and the real-n8n tier starts
+		// n8n processes about a hundred times on 2 busy cores: measured 2026-11-29, a 2.x start
+		// spends about 0.8 s less CPU (of 11 s) with the cache warm. n8n behaves the same.
+		NODE_COMPILE_CACHE: path.join(cacheRoot(), 'node-compile-cache'),
 	};
 	if (line === '2.x') {
 		// mcp-registry is the one module that calls out at start-up. Unknown module
