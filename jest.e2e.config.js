@@ -9,8 +9,8 @@ module.exports = {
 	testEnvironment: 'node',
 	roots: ['<rootDir>/test/e2e'],
 	testMatch: ['**/*.e2e.test.ts'],
-	// Full type-checking (no isolatedModules): a few seconds per run, negligible next to
-	// starting n8n, and it catches a harness/test type error before n8n is even started.
+	// ts-jest takes isolatedModules from tsconfig.json and so only transpiles; `npm run
+	// typecheck` checks the types of test/ and harness/ before this tier starts.
 	transform: {
 		'^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.json' }],
 	},
