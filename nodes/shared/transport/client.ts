@@ -248,7 +248,7 @@ export class TrioClient {
 		const status = response.statusCode;
 		const retryAfter = parseRetryAfter(response.headers?.['retry-after']);
 		const honoured = honouredRetryAfter(retryAfter, this.retry);
-		if (status === 429 && honoured !== undefined) this.pacer.refused(startedAt, honoured);
+		if (status === 429) this.pacer.refused(startedAt, honoured);
 		const answerError = (lookFailed?: string) =>
 			markRetryAfter(
 				serviceError(this.node, {
@@ -264,13 +264,14 @@ export class TrioClient {
 				}),
 				retryAfter,
 			);
-		if (!mayResendAfterAnswer(status, idempotent) || attempt >= this.retry.maxRetries)
-			throw answerError();
+		const look = looksBeforeResend(status, idempotent) ? request.lookBeforeResend : undefined;
+		const lastAttempt = attempt >= this.retry.maxRetries;
+		// The last 429 is looked behind too: thrown unlooked, it would pass for "not stored", and
+		// running the row again could make a second record.
+		if (!mayResendAfterAnswer(status, idempotent) || (lastAttempt && !look)) throw answerError();
 		await this.pacer.wait(honoured ?? backoffDelay(attempt, this.retry));
-		const found =
-			request.lookBeforeResend && looksBeforeResend(status, idempotent)
-				? await lookBeforeResend(request.lookBeforeResend, answerError)
-				: undefined;
+		const found = look ? await lookBeforeResend(look, answerError) : undefined;
+		if (!found && lastAttempt) throw answerError();
 		if (!found) this.stats.retries++;
 		return found;
 	}

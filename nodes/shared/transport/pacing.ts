@@ -274,9 +274,14 @@ export class CallPacer {
 		remember(this.shared.accepted, startedAt);
 	}
 
-	/** The service refused the call started at `startedAt`, asking for `retryAfterMs`. */
-	refused(startedAt: number, retryAfterMs: number): void {
+	/**
+	 * The service refused the call started at `startedAt`, asking for `retryAfterMs`. Without a
+	 * Retry-After there is no pace to learn, but the call was made: left in flight, it would hold
+	 * every later call once a refusal with one teaches a budget.
+	 */
+	refused(startedAt: number, retryAfterMs: number | undefined): void {
 		this.ended(startedAt);
+		if (retryAfterMs === undefined) return;
 		const shared = this.shared;
 		const { budget, edge } = learnedBudget(
 			shared.accepted,

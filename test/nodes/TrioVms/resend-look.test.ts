@@ -211,6 +211,40 @@ describe('Submission Create after a 429 that came after Trio stored it', () => {
 	});
 });
 
+describe('Submission Create when the 429 is the last its retries allow', () => {
+	const onePair = async (fault: IDataObject) => {
+		const pairs = freshPairs(1);
+		t.sandbox.setFaults({ endpoints: { [`POST ${SUBMISSIONS}`]: { ...fault, failStatus: 429 } } });
+		const result = await t.run(
+			{ ...SUBMIT_PAIRS, options: { skipIfAlreadySubmitted: false } },
+			{ input: pairs, inputBinary: pairs.map(() => PDF_FILE) },
+		);
+		return { ...result, stored: storedSubmissions(t, pairs[0].job, pairs[0].candidate) };
+	};
+
+	it('stored before that last 429: its look finds it, output as created despite the 429', async () => {
+		// Three refused before any work, without a Retry-After, then one stored and refused with
+		// one: the fourth and last try. The first three's calls must count as made, or the budget
+		// the fourth teaches would hold the look behind them for ever (it did: a timeout here).
+		const { output, error, stored } = await onePair({ failNext: 3, failAfterHandlerNext: 1 });
+		expect(error).toBeUndefined();
+		expect(stored).toBe(1);
+		expect(requests('POST', SUBMISSIONS).map((post) => post.status)).toEqual([429, 429, 429, 429]);
+		expect(submissionLooks()).toHaveLength(4);
+		expect(output.map((item) => item.json._trio)).toEqual([
+			{ action: 'created despite an error', error: FOUND_AFTER_429 },
+		]);
+	});
+
+	it('refused every time before any work: the last look finds nothing, and the 429 is the error', async () => {
+		const { error, stored } = await onePair({ failNext: 4 });
+		expect(stored).toBe(0);
+		expect(requests('POST', SUBMISSIONS)).toHaveLength(4);
+		expect(submissionLooks()).toHaveLength(4);
+		expect(String(error?.message)).toMatch(/^Trio VMS asked the node to slow down/);
+	});
+});
+
 describe('Candidate Create after a 429 that came after Trio stored it', () => {
 	const people = (label: string, count: number) =>
 		Array.from({ length: count }, (_, index) => ({

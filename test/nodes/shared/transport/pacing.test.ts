@@ -116,6 +116,24 @@ describe('CallPacer', () => {
 		}
 	});
 
+	it('learns nothing from a refusal without a Retry-After, yet counts its call as made, so a budget learned later does not hold calls behind it', async () => {
+		const clock = useVirtualClock();
+		try {
+			const pacer = new CallPacer();
+			for (let index = 0; index < 3; index++) pacer.refused(await pacer.nextCall(), undefined);
+			expect(pacer.budget).toBeUndefined();
+			pacer.accepted(await pacer.nextCall());
+			pacer.refused(await pacer.nextCall(), 1_000);
+			expect(pacer.budget).toEqual({ calls: 1, ...SECOND });
+			// Five calls made, one allowed per window: the next waits one window and its margin,
+			// not for ever behind three calls still taken for in flight.
+			await pacer.nextCall();
+			expect(clock.waits).toEqual([1_000 + SECOND.marginMs]);
+		} finally {
+			clock.restore();
+		}
+	});
+
 	it("keeps the user's Pause Between Requests as a floor under a budget", async () => {
 		const clock = useVirtualClock();
 		try {
