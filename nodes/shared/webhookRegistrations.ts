@@ -115,30 +115,56 @@ export interface SavedRegistration {
 	id: string | undefined;
 	/** The service's answer, or the request when it answered with no object. */
 	answer: IDataObject;
+	/** A create answered 429 that the look found in Trio's list: it was not sent again. */
+	foundAfter429: boolean;
 }
 
-/** Creates (no Id) or replaces (with Id) one registration. */
+/** The same registration as a create's: its name, address and events (in any order and case). */
+function sameRegistration(listed: WebhookRegistration, request: RegistrationRequest): boolean {
+	const events = (names: readonly string[]) =>
+		[...new Set(names.map((name) => name.toLowerCase()))].sort().join('\n');
+	return (
+		listed.Url === request.Url &&
+		(listed.Name ?? '') === request.Name &&
+		events(listed.Events ?? []) === events(request.Events)
+	);
+}
+
+/**
+ * Creates (no Id) or replaces (with Id) one registration. A create answered 429 is looked for in
+ * Trio's list before it is sent again (transport/retry.ts states the rule): a gateway may rate-limit
+ * after it passed the create on, and a second registration would deliver every event twice. A
+ * registration with the same name, address and events found there is taken for it.
+ */
 export async function saveRegistration(
 	client: TrioClient,
 	request: RegistrationRequest,
 	options: ListingOptions = {},
 ): Promise<SavedRegistration> {
+	let foundAfter429 = false;
+	const lookBeforeResend = async () => {
+		const registrations = await listRegistrations(client, options);
+		const found = registrations.find((listed) => sameRegistration(listed, request));
+		foundAfter429 = found !== undefined;
+		return found;
+	};
 	const answer = await client.request({
 		method: 'POST',
 		path: PATHS.webhooks,
 		body: request,
 		// Sending the same update twice changes nothing; a create is never repeated.
 		idempotent: request.Id !== undefined,
+		lookBeforeResend: request.Id === undefined ? lookBeforeResend : undefined,
 		itemIndex: options.itemIndex,
 		context: {
 			webhookManagement: true,
 			subject: request.Id !== undefined ? `webhook registration ${request.Id}` : undefined,
 		},
 	});
-	if (!isRecord(answer)) return { id: request.Id, answer: { ...request } };
+	if (!isRecord(answer)) return { id: request.Id, answer: { ...request }, foundAfter429 };
 	const returned = withSpecFieldNames(answer).Id;
 	const id = typeof returned === 'string' && returned ? returned : request.Id;
-	return { id, answer: answer as IDataObject };
+	return { id, answer: answer as IDataObject, foundAfter429 };
 }
 
 /** Switches one registration off (the service has no DELETE). */

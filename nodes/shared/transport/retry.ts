@@ -7,12 +7,13 @@
  * The rule for a create after a 429. A 429 does not prove that nothing was stored: a gateway in
  * front of Trio may rate-limit after it passed the request on. So once the Retry-After is waited
  * out, a create that brings a look (TrioRequest.lookBeforeResend: the candidate's e-mail, the
- * submissions modified since n8n's clock at the first send less a margin) is looked for first,
+ * submissions modified since n8n's clock at the first send less a margin, the webhook
+ * registrations with the same name, address and events) is looked for first,
  * one request per 429: found, that record is the create's answer and nothing is sent again;
  * not found, the create is sent again; the look failing, it is not sent again and the error says
  * that whether it was created is unknown (the memory of creates then holds it). The last 429 the
  * retries allow is looked behind too: found, it is the answer; not found, the 429 is the error. Requests without
- * a look (accept, decline, withdraw, a webhook's create) are sent again after a 429 as before.
+ * a look (accept, decline, withdraw) are sent again after a 429 as before.
  * The look's own request is a read of its own, outside worstCaseMs's sum for one request.
  */
 import { DEFAULT_IDLE_TIMEOUT_MS, MAX_EXCHANGE_MS } from './body';

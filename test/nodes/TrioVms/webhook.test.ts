@@ -82,6 +82,44 @@ describe('Webhook: Create', () => {
 		expect(t.apiRequests()).toHaveLength(0);
 	});
 
+	describe('after a 429: looks in Trio before sending it again, so nothing is registered twice', () => {
+		const create = (name: string, fault: IDataObject) => {
+			t.sandbox.setFaults({
+				endpoints: { 'POST /api/v3/Webhooks': { ...fault, failStatus: 429 } },
+			});
+			return t.run({
+				resource: 'webhook',
+				operation: 'create',
+				name,
+				url: `https://hooks.example.com/${name}`,
+				events: ['Submission Update', 'Job Update'],
+			});
+		};
+		const stored = (name: string) =>
+			t.sandbox.store.listRegistrations().filter((registration) => registration.Name === name);
+		const sequence = () => t.apiRequests().map((r) => `${r.method} ${r.status}`);
+
+		it('stored before the 429 (a gateway limiting after passing it on): found, output as created despite the 429', async () => {
+			const { output, error } = await create('stored-then-429', { failAfterHandlerNext: 1 });
+			expect(error).toBeUndefined();
+			expect(sequence()).toEqual(['POST 429', 'GET 200']);
+			expect(stored('stored-then-429')).toHaveLength(1);
+			expect(output[0].json).toMatchObject({
+				Id: stored('stored-then-429')[0].Id,
+				_trio: { action: 'created despite an error' },
+			});
+			expect(String((output[0].json._trio as IDataObject).error)).toContain('not registered twice');
+		});
+
+		it('refused before any work: the look finds none, and it is sent again once', async () => {
+			const { output, error } = await create('plain-429', { failNext: 1 });
+			expect(error).toBeUndefined();
+			expect(sequence()).toEqual(['POST 429', 'GET 200', 'POST 200']);
+			expect(stored('plain-429')).toHaveLength(1);
+			expect(output[0].json._trio).toBeUndefined();
+		});
+	});
+
 	it('explains that a plain agency key cannot manage webhooks (403)', async () => {
 		const { error } = await t.run(
 			{

@@ -45,5 +45,10 @@ export const execute: OperationExecute = async function (itemIndex, client) {
 		IsActive: optionalBoolean(this.getNodeParameter('isActive', itemIndex, true), 'Active') ?? true,
 	};
 	const saved = await saveRegistration(client, request, { itemIndex });
-	return withoutSecrets(saved.answer);
+	const registration = withoutSecrets(saved.answer);
+	if (!saved.foundAfter429) return registration;
+	return { ...registration, _trio: { action: 'created despite an error', error: FOUND_AFTER_429 } };
 };
+
+const FOUND_AFTER_429 =
+	'Trio VMS answered 429 (Too Many Requests) after storing it: the node found a registration with this name, URL and events in Trio before sending it again, so it was not registered twice';
