@@ -37,6 +37,12 @@ if (flag === '--plan') {
 	process.exit(0);
 }
 
+// The npm that started this run (`npm test` sets npm_execpath), run by this Node: no PATH lookup,
+// and no .cmd wrapper on Windows. Started by hand, the npm on PATH.
+const npm = process.env.npm_execpath
+	? { command: process.execPath, args: [process.env.npm_execpath], shell: false }
+	: { command: 'npm', args: [], shell: process.platform === 'win32' };
+
 const results = new Map();
 const children = new Set();
 for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
@@ -49,8 +55,9 @@ for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
 function runStep(script, live) {
 	const started = Date.now();
 	return new Promise((resolve) => {
-		const child = spawn('npm', ['run', script], {
+		const child = spawn(npm.command, [...npm.args, 'run', script], {
 			stdio: live ? 'inherit' : ['ignore', 'pipe', 'pipe'],
+			shell: npm.shell,
 		});
 		children.add(child);
 		const held = [];
