@@ -45,10 +45,11 @@ const npm = process.env.npm_execpath
 
 const results = new Map();
 const children = new Set();
+let interrupted = false;
 for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
 	process.on(signal, () => {
+		interrupted = true;
 		for (const child of children) child.kill(signal);
-		process.exitCode = 1;
 	});
 }
 
@@ -95,11 +96,11 @@ async function runLane(steps, index) {
 const started = Date.now();
 for (const phase of plan) {
 	const lanes = await Promise.all(phase.map(runLane));
-	if (!lanes.every(Boolean) || process.exitCode) break;
+	if (!lanes.every(Boolean) || interrupted) break;
 }
 
 const planned = plan.flat(2);
-const allPassed = planned.every((script) => results.get(script)?.passed);
+const allPassed = !interrupted && planned.every((script) => results.get(script)?.passed);
 const failedHeld = planned.filter(
 	(script) => results.get(script)?.tail && !results.get(script).passed,
 );

@@ -12,8 +12,8 @@
  * one request per 429: found, that record is the create's answer and nothing is sent again;
  * not found, the create is sent again; the look failing, it is not sent again and the error says
  * that whether it was created is unknown (the memory of creates then holds it). The last 429 the
- * retries allow is looked behind too: found, it is the answer; not found, the 429 is the error. Requests without
- * a look (accept, decline, withdraw) are sent again after a 429 as before.
+ * retries allow is looked behind too: found, it is the answer; not found, the 429 is the error.
+ * Requests without a look (accept, decline, withdraw) are sent again after a 429 as before.
  * The look's own request is a read of its own, outside worstCaseMs's sum for one request.
  */
 import { DEFAULT_IDLE_TIMEOUT_MS, MAX_EXCHANGE_MS } from './body';
