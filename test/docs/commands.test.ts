@@ -5,7 +5,7 @@
  * truth of its own. Both run through scripts/run-tests.mjs, whose plan is read as it prints it.
  */
 import { testPlan as plan, type TestPlan as Plan } from '../support/test-plan';
-import { readRepoFile } from './markdown';
+import { readRepoFile, section } from './markdown';
 
 const stepsOf = (each: Plan) => each.flat(2);
 /** The plan's real-n8n step: the whole tier, or the smoke suite. */
@@ -59,5 +59,24 @@ describe("docs/development.md's commands table", () => {
 		expect(scripts['test:smoke']).toMatch(
 			/jest -c jest\.e2e\.config\.js test\/e2e\/smoke\.e2e\.test\.ts$/,
 		);
+	});
+
+	it('keeps docs/real-n8n.md\'s "Running it" the commands the test doors run', () => {
+		// The section's one code block (its code spans are prose about the commands).
+		const [, block] = /```sh\n([\s\S]*?)```/.exec(
+			section(readRepoFile('docs/real-n8n.md'), 'Running it'),
+		)!;
+		const lines = block
+			.trim()
+			.split('\n')
+			.map((line) => line.replace(/\s*#.*$/, ''));
+		expect(lines).toEqual([
+			'npm run build',
+			'npx tsx scripts/install-n8n.ts all',
+			`npx ${scripts['test:e2e']}`,
+			'npm run test:smoke',
+		]);
+		expect(scripts['n8n:install']).toBe('tsx scripts/install-n8n.ts');
+		expect(stepsOf(plan('quick'))).toContain('test:smoke');
 	});
 });
